@@ -1,0 +1,23 @@
+// Sums the per-lane counts written by test/support/counting-reporter.cjs and prints
+// the one line CI reads: "N passed, N failed". A lane expected but missing counts as a failure.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = path.resolve(process.env.MEASNB_RESULTS_DIR || '.artifacts/results');
+const expected = (process.argv[2] || 'unit,host,e2e').split(',').filter(Boolean);
+let passed = 0;
+let failed = 0;
+for (const lane of expected) {
+  const file = path.join(dir, `${lane}.json`);
+  if (!fs.existsSync(file)) {
+    console.log(`${lane}: no results (the lane did not run to the end)`);
+    failed += 1;
+    continue;
+  }
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  console.log(`${lane}: ${r.passes} passed, ${r.failures} failed`);
+  passed += r.passes;
+  failed += r.failures;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;

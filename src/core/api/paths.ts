@@ -1,0 +1,19 @@
+// Every path and header name of the service, in one place (client and emulator both use these).
+
+export const API_KEY_HEADER = 'x-api-key';
+export const CONTINUATION_TOKEN_HEADER = 'x-service-continuation-token';
+
+export const PATHS = {
+  root: '/',
+  reportRequests: '/v2/report-requests',
+  /** The status path; the service also accepts the singular form (SERVICE-FACTS). */
+  reportRequest: (reportId: string) => `/v2/report-requests/${encodeURIComponent(reportId)}`,
+  reportRequestSingular: (reportId: string) => `/v2/report-request/${encodeURIComponent(reportId)}`,
+  recentQuery: '/v2/recent-datasource-measurements-query',
+  continuation: '/v2/recent-datasource-measurements-continuation',
+  datasources: '/v2/datasources',
+  datasource: (datasourceId: string) => `/v2/datasources/${encodeURIComponent(datasourceId)}`,
+} as const;
+
+/** Reports an org may create per UTC day; the throttle resets at UTC midnight. */
+export const DAILY_REPORT_LIMIT = 30;

@@ -1,0 +1,137 @@
+// Wire types of the measurements service (SERVICE-INTERFACE.md, SERVICE-FACTS.md).
+// Shared by the client, the emulator, the query language and the CLI.
+
+export const REPORT_KINDS = ['datasource-measurements', 'node-measurements', 'reference-site-measurements'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+export const OUTPUT_FREQUENCIES = ['minute', 'hour', 'day'] as const;
+export type OutputFrequency = (typeof OUTPUT_FREQUENCIES)[number];
+
+export const METRIC_LABEL_STYLES = ['canonical', 'english', 'legacy'] as const;
+export type MetricLabelStyle = (typeof METRIC_LABEL_STYLES)[number];
+
+/** File formats of reports; `csv` and `parquet` are accepted shorthands. */
+export const FILE_FORMATS = ['csv-wide', 'parquet-wide', 'csv', 'parquet'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+export const RECENT_FORMATS = ['json-long', 'csv-wide'] as const;
+export type RecentFormat = (typeof RECENT_FORMATS)[number];
+
+export const DATA_VERSIONS = ['legacy', 'v2026-11-10'] as const;
+export type DataVersion = (typeof DATA_VERSIONS)[number];
+
+export const SOURCE_TYPES = ['SERVICE_NODE', 'REFERENCE_SITE'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+/** Known report statuses; any other string is kept as-is (the service may add more). */
+export const KNOWN_REPORT_STATUSES = ['in-progress', 'succeeded', 'failed'] as const;
+export type ReportStatus = (typeof KNOWN_REPORT_STATUSES)[number] | (string & {});
+
+interface ReportRequestCommon {
+  org: string;
+  outputFrequency: OutputFrequency;
+  /** ISO 8601 date or timestamp, inclusive. */
+  startTime: string;
+  /** ISO 8601 date or timestamp, exclusive. */
+  endTime: string;
+  metricLabelStyle?: MetricLabelStyle;
+  fileFormat?: FileFormat;
+  metricSelect?: string;
+  qcAssessment?: boolean;
+  qcFlags?: boolean;
+  dataVersion?: DataVersion;
+}
+
+export interface DatasourceReportRequest extends ReportRequestCommon {
+  report: 'datasource-measurements';
+  allDatasources?: boolean;
+  datasourceIds?: string[];
+}
+
+export interface NodeReportRequest extends ReportRequestCommon {
+  report: 'node-measurements';
+  nodeIds: string[];
+}
+
+export interface ReferenceSiteReportRequest extends ReportRequestCommon {
+  report: 'reference-site-measurements';
+  refSiteIds: string[];
+}
+
+export type ReportRequest = DatasourceReportRequest | NodeReportRequest | ReferenceSiteReportRequest;
+
+/** The report record returned by POST /v2/report-requests and GET /v2/report-requests/:id. */
+export interface ReportRecord {
+  reportId: string;
+  reportStatus: ReportStatus;
+  message: string;
+  report: ReportKind | (string & {});
+  urls: string[];
+  /** ISO 8601; when the file URLs stop working (SERVICE-FACTS). */
+  urlsExpireAt?: string;
+  query: Record<string, unknown>;
+}
+
+export interface RecentQueryRequest {
+  org: string;
+  allDatasources?: boolean;
+  datasourceIds?: string[];
+  replyWithContinuationToken?: boolean;
+  outputFrequency?: OutputFrequency;
+  format?: RecentFormat;
+  startTime?: string;
+  metricSelect?: string;
+  qcAssessment?: boolean;
+  qcFlags?: boolean;
+  dataVersion?: DataVersion;
+  locationRounding?: number;
+}
+
+export interface ContinuationRequest {
+  org: string;
+  continuationToken: string;
+}
+
+/** One metric of one measurement (json-long `data`). */
+export interface MetricObject {
+  datasourceId: string;
+  time: string;
+  status: string;
+  value: number | null;
+  raw: number | null;
+  metric: string;
+  qcAssessment?: string;
+  qcFlags?: string[];
+}
+
+export interface LocationEntry {
+  datasourceId: string;
+  lon: number;
+  lat: number;
+  changedAt?: string;
+}
+
+export interface JsonLongBody {
+  request: Record<string, unknown>;
+  data: MetricObject[];
+  /** May be missing on a continuation reply with nothing new: treat as empty. */
+  locations?: LocationEntry[];
+}
+
+export interface DatasourceInfo {
+  datasourceId: string;
+  orgAnnotations: { group: string | null; name: string; tags: string[] };
+  currentSubscriptionId: string;
+  currentSourceId: string;
+  sourceType: SourceType | (string & {});
+}
+
+export interface DatasourceList {
+  subscribingOrg: string;
+  datasources: DatasourceInfo[];
+}
+
+/** Error bodies are API-gateway style JSON: {"message": "..."}. */
+export interface ErrorBody {
+  message: string;
+}
