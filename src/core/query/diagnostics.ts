@@ -1,0 +1,47 @@
+// Positions, ranges and diagnostics of the query language. Lines and columns are 0-based
+// (as in VS Code); `end` is exclusive.
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Diagnostic {
+  severity: Severity;
+  message: string;
+  range: Range;
+  /** A stable code for quick fixes and tests, e.g. 'unknown-key', 'bad-value'. */
+  code: DiagnosticCode;
+  /** For enums: every allowed value. */
+  allowedValues?: string[];
+  /** A likely intended spelling (did-you-mean), ready for a quick fix. */
+  suggestion?: string;
+}
+
+export type DiagnosticCode =
+  | 'missing-verb'
+  | 'unknown-verb'
+  | 'bad-verb-argument'
+  | 'unknown-key'
+  | 'key-not-for-verb'
+  | 'duplicate-key'
+  | 'syntax'
+  | 'bad-value'
+  | 'missing-field'
+  | 'bad-combination'
+  | 'unknown-metric';
+
+export function range(line: number, startColumn: number, endColumn: number): Range {
+  return { start: { line, column: startColumn }, end: { line, column: endColumn } };
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}

@@ -1,0 +1,23 @@
+// The measurement query language (language id `measq`): parse, resolve, complete, hover.
+export type { FieldRanges, ParsedCell, ParsedFields } from './cell';
+export {
+  type CompletionContext,
+  type CompletionItem,
+  type CompletionKind,
+  type CompletionOptions,
+  completeAt,
+  completionContextAt,
+  type DatasourceSuggestion,
+  type Hover,
+  hoverAt,
+} from './completion';
+export type { Diagnostic, DiagnosticCode, Position, Range, Severity } from './diagnostics';
+export { hasErrors } from './diagnostics';
+export { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
+export { FIELD_NAMES, FIELDS, type FieldName, keysFor, VERBS, type Verb } from './fields';
+export { METRIC_CATEGORIES, metricLabels } from './metric-select';
+export { type ParseOptions, type ParseResult, parseCell } from './parse';
+export { type ResolvedCell, type ResolveOptions, type ResolveResult, resolveCell } from './resolve';
+export { formatDuration, parseDuration, parseTime, type TimeValue, timeToMs, timeToWire } from './time';
+
+export const LANGUAGE_ID = 'measq';

@@ -1,0 +1,431 @@
+// parseCell: text -> a typed cell, or diagnostics with ranges. Pure; never throws on any input.
+import { type OutputFrequency, REPORT_KINDS, type ReportKind } from '../api/types';
+import type { FieldRanges, ParsedCell, ParsedFields } from './cell';
+import { checkCombinations } from './combinations';
+import { type Diagnostic, hasErrors, type Range, range } from './diagnostics';
+import {
+  contextOf,
+  FIELD_NAMES,
+  FIELDS,
+  type FieldName,
+  isFieldName,
+  notForVerbHint,
+  VERBS,
+  type Verb,
+} from './fields';
+import { matchKeyValue, type SourceLine, scanLines, words } from './lines';
+import { checkMetricSelect } from './metric-select';
+import { didYouMean } from './suggest';
+import { parseDuration, parseTime } from './time';
+
+export interface ParseOptions {
+  /** The clock used to compare relative times in combination checks (default: the current time). */
+  now?: Date;
+}
+
+export interface ParseResult {
+  /** Present when there is no error (warnings allowed). */
+  cell?: ParsedCell;
+  diagnostics: Diagnostic[];
+}
+
+interface Segment {
+  line: number;
+  start: number;
+  text: string;
+}
+
+interface Entry {
+  key: FieldName;
+  keyRange: Range;
+  segments: Segment[];
+}
+
+export function parseCell(text: string, options: ParseOptions = {}): ParseResult {
+  const diagnostics: Diagnostic[] = [];
+  const lines = scanLines(typeof text === 'string' ? text : '');
+  const content = lines.filter((l) => l.code.trim() !== '');
+  if (content.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'missing-verb',
+      message: 'Empty cell: start with a verb (recent, follow, report <kind> or datasources)',
+      range: range(0, 0, 0),
+    });
+    return { diagnostics };
+  }
+  const verbLine = parseVerbLine(content[0], diagnostics);
+  const entries = collectEntries(content.slice(verbLine ? 1 : 0), verbLine, diagnostics);
+  if (!verbLine) return { diagnostics };
+
+  const fields: ParsedFields = {};
+  const ranges: Partial<Record<FieldName, FieldRanges>> = {};
+  for (const entry of entries) {
+    const valueRange = segmentsRange(entry.segments);
+    ranges[entry.key] = { key: entry.keyRange, value: valueRange };
+    parseValue(entry, fields, diagnostics);
+  }
+  const cell: ParsedCell = {
+    verb: verbLine.verb,
+    reportKind: verbLine.reportKind,
+    every: verbLine.every,
+    fields,
+    ranges,
+    verbRange: verbLine.range,
+  };
+  checkMetricSelectEntry(cell, entries, diagnostics);
+  checkCombinations(cell, diagnostics, options.now ?? new Date());
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
+  return hasErrors(diagnostics) ? { diagnostics } : { cell, diagnostics };
+}
+
+interface VerbLine {
+  verb: Verb;
+  reportKind?: ReportKind;
+  every?: { text: string; ms: number };
+  range: Range;
+}
+
+function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | undefined {
+  const ws = words(line.code);
+  const first = ws[0];
+  const lineRange = range(line.line, first.start, ws[ws.length - 1].end);
+  const wordRange = range(line.line, first.start, first.end);
+  const kv = matchKeyValue(line.code);
+  if (kv && !(VERBS as readonly string[]).includes(first.text)) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'missing-verb',
+      message: 'A cell starts with a verb line: recent, follow, report <kind> or datasources',
+      range: range(line.line, kv.keyStart, kv.keyEnd),
+      allowedValues: [...VERBS],
+    });
+    return undefined;
+  }
+  if (!(VERBS as readonly string[]).includes(first.text)) {
+    const suggestion = didYouMean(first.text, VERBS);
+    diagnostics.push({
+      severity: 'error',
+      code: 'unknown-verb',
+      message: `Unknown verb '${first.text}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Verbs: ${VERBS.join(', ')}`,
+      range: wordRange,
+      allowedValues: [...VERBS],
+      suggestion,
+    });
+    return undefined;
+  }
+  const verb = first.text as Verb;
+  const args = ws.slice(1);
+  const extra = (from: number, why: string) => {
+    const a = args[from];
+    diagnostics.push({
+      severity: 'error',
+      code: 'bad-verb-argument',
+      message: why,
+      range: range(line.line, a.start, args[args.length - 1].end),
+    });
+  };
+  if (verb === 'recent' || verb === 'datasources') {
+    if (args.length) {
+      extra(0, `'${verb}' takes no arguments; put fields on the following lines as key: value`);
+      return undefined;
+    }
+    return { verb, range: lineRange };
+  }
+  if (verb === 'follow') {
+    if (args.length === 0) return { verb, range: lineRange };
+    if (args[0].text !== 'every') {
+      const looksLikeDuration = parseDuration(args[0].text);
+      extra(
+        0,
+        'ms' in looksLikeDuration
+          ? `Write 'follow every ${args[0].text}' to poll repeatedly`
+          : "'follow' takes an optional 'every <duration>', e.g. follow every 5m",
+      );
+      return undefined;
+    }
+    if (args.length < 2) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'bad-verb-argument',
+        message: "'every' needs a duration, e.g. follow every 5m",
+        range: range(line.line, args[0].start, args[0].end),
+      });
+      return undefined;
+    }
+    const d = parseDuration(args[1].text);
+    if ('error' in d) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'bad-verb-argument',
+        message: d.error,
+        range: range(line.line, args[1].start, args[1].end),
+      });
+      return undefined;
+    }
+    if (args.length > 2) {
+      extra(2, 'Unexpected text after the polling interval');
+      return undefined;
+    }
+    return { verb, every: { text: args[1].text, ms: d.ms }, range: lineRange };
+  }
+  // report <kind>
+  if (args.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'bad-verb-argument',
+      message: `'report' needs a kind: ${REPORT_KINDS.join(', ')}`,
+      range: wordRange,
+      allowedValues: [...REPORT_KINDS],
+    });
+    return undefined;
+  }
+  const kind = args[0].text;
+  if (!(REPORT_KINDS as readonly string[]).includes(kind)) {
+    const suggestion = didYouMean(kind, REPORT_KINDS);
+    diagnostics.push({
+      severity: 'error',
+      code: 'bad-verb-argument',
+      message: `Unknown report kind '${kind}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Kinds: ${REPORT_KINDS.join(', ')}`,
+      range: range(line.line, args[0].start, args[0].end),
+      allowedValues: [...REPORT_KINDS],
+      suggestion,
+    });
+    return undefined;
+  }
+  if (args.length > 1) {
+    extra(1, 'Unexpected text after the report kind');
+    return undefined;
+  }
+  return { verb, reportKind: kind as ReportKind, range: lineRange };
+}
+
+function collectEntries(lines: SourceLine[], verbLine: VerbLine | undefined, diagnostics: Diagnostic[]): Entry[] {
+  const entries: Entry[] = [];
+  const seen = new Map<string, Range>();
+  const ctx = verbLine ? contextOf(verbLine.verb, verbLine.reportKind) : undefined;
+  let continuing: Entry | undefined;
+  for (const line of lines) {
+    const kv = matchKeyValue(line.code);
+    const trimmed = line.code.trim();
+    const start = line.code.indexOf(trimmed);
+    if (!kv && continuing) {
+      // A list whose previous line ended with a comma continues here.
+      continuing.segments.push({ line: line.line, start, text: trimmed });
+      continuing = trimmed.endsWith(',') ? continuing : undefined;
+      continue;
+    }
+    continuing = undefined;
+    if (!kv) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'syntax',
+        message: `Expected 'key: value' (a field name, a colon, then its value)`,
+        range: range(line.line, start, start + trimmed.length),
+      });
+      continue;
+    }
+    const keyRange = range(line.line, kv.keyStart, kv.keyEnd);
+    if (!isFieldName(kv.key)) {
+      const suggestion = didYouMean(
+        kv.key,
+        FIELD_NAMES.filter((n) => n !== 'replyWithContinuationToken'),
+      );
+      diagnostics.push({
+        severity: 'error',
+        code: 'unknown-key',
+        message: `Unknown key '${kv.key}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        range: keyRange,
+        suggestion,
+      });
+      continue;
+    }
+    if (!verbLine) continue;
+    if (ctx && !FIELDS[kv.key].contexts.includes(ctx)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'key-not-for-verb',
+        message: `'${kv.key}' is not a field of ${verbLabel(verbLine)}: ${notForVerbHint(kv.key, ctx)}`,
+        range: keyRange,
+      });
+      continue;
+    }
+    const previous = seen.get(kv.key);
+    if (previous) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'duplicate-key',
+        message: `'${kv.key}' is already set on line ${previous.start.line + 1}`,
+        range: keyRange,
+      });
+      continue;
+    }
+    seen.set(kv.key, keyRange);
+    const entry: Entry = {
+      key: kv.key,
+      keyRange,
+      segments: [{ line: line.line, start: kv.valueStart, text: kv.value }],
+    };
+    entries.push(entry);
+    if (FIELDS[kv.key].type === 'list' && kv.value.endsWith(',')) continuing = entry;
+  }
+  return entries;
+}
+
+function verbLabel(v: VerbLine): string {
+  return v.verb === 'report' ? `'report ${v.reportKind}'` : `'${v.verb}'`;
+}
+
+function segmentsRange(segments: Segment[]): Range {
+  const first = segments[0];
+  const last = segments[segments.length - 1];
+  return {
+    start: { line: first.line, column: first.start },
+    end: { line: last.line, column: last.start + last.text.length },
+  };
+}
+
+function badValue(diagnostics: Diagnostic[], r: Range, message: string, extra: Partial<Diagnostic> = {}): void {
+  diagnostics.push({ severity: 'error', code: 'bad-value', message, range: r, ...extra });
+}
+
+function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
+  const spec = FIELDS[entry.key];
+  const r = segmentsRange(entry.segments);
+  const text = entry.segments[0].text;
+  const f = fields as Record<string, unknown>;
+  if (spec.type !== 'list' && text === '') {
+    badValue(diagnostics, entry.keyRange, `'${entry.key}' needs a value${describeAllowed(spec.values)}`, {
+      allowedValues: spec.type === 'boolean' ? ['true', 'false'] : spec.values ? [...spec.values] : undefined,
+    });
+    return;
+  }
+  switch (spec.type) {
+    case 'string':
+      if (/\s/.test(text)) badValue(diagnostics, r, `'${entry.key}' is a single identifier without spaces`);
+      else f[entry.key] = text;
+      return;
+    case 'boolean':
+      if (text === 'true' || text === 'false') f[entry.key] = text === 'true';
+      else {
+        const lower = text.toLowerCase();
+        const suggestion = ['true', 'yes', '1', 'on'].includes(lower)
+          ? 'true'
+          : ['false', 'no', '0', 'off'].includes(lower)
+            ? 'false'
+            : undefined;
+        badValue(diagnostics, r, `'${entry.key}' is true or false, not '${text}'`, {
+          allowedValues: ['true', 'false'],
+          suggestion,
+        });
+      }
+      return;
+    case 'enum': {
+      const values = spec.values ?? [];
+      if (values.includes(text)) {
+        f[entry.key] = text;
+        return;
+      }
+      const suggestion = didYouMean(text, values);
+      badValue(
+        diagnostics,
+        r,
+        `'${text}' is not a valid ${entry.key}${suggestion ? `; did you mean '${suggestion}'?` : '.'} Allowed: ${values.join(', ')}`,
+        { allowedValues: [...values], suggestion },
+      );
+      return;
+    }
+    case 'integer':
+      if (!/^\d{1,2}$/.test(text) || Number(text) > 15) {
+        badValue(diagnostics, r, `'${entry.key}' is a number of decimal places from 0 to 15, not '${text}'`);
+      } else f[entry.key] = Number(text);
+      return;
+    case 'time': {
+      const t = parseTime(text);
+      if ('error' in t) badValue(diagnostics, r, `Bad ${entry.key} '${text}': ${t.error}`);
+      else {
+        f[entry.key] = t.value;
+        if (t.warning) diagnostics.push({ severity: 'warning', code: 'bad-value', message: t.warning, range: r });
+      }
+      return;
+    }
+    case 'metricSelect':
+      f[entry.key] = text;
+      return;
+    case 'list':
+      parseList(entry, fields, diagnostics);
+      return;
+  }
+}
+
+function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
+  if (entry.segments.every((s) => s.text === '')) {
+    badValue(diagnostics, entry.keyRange, `'${entry.key}' needs at least one id (comma-separated)`);
+    return;
+  }
+  const items: string[] = [];
+  const seen = new Set<string>();
+  let ok = true;
+  entry.segments.forEach((seg, segIndex) => {
+    const continued = segIndex < entry.segments.length - 1;
+    const parts = seg.text.split(',');
+    let offset = 0;
+    parts.forEach((raw, partIndex) => {
+      const lead = raw.length - raw.trimStart().length;
+      const item = raw.trim();
+      const start = seg.start + offset + lead;
+      const r = range(seg.line, start, start + item.length);
+      offset += raw.length + 1;
+      if (item === '') {
+        // The trailing comma of a line that continues on the next one is not an empty item.
+        if (!(continued && partIndex === parts.length - 1)) {
+          badValue(diagnostics, range(seg.line, seg.start, seg.start + seg.text.length), emptyItemMessage(entry.key));
+          ok = false;
+        }
+        return;
+      }
+      if (/\s/.test(item)) {
+        badValue(diagnostics, r, `'${item}' contains a space; separate ids with commas`);
+        ok = false;
+        return;
+      }
+      if (seen.has(item)) {
+        diagnostics.push({ severity: 'warning', code: 'bad-value', message: `'${item}' is listed twice`, range: r });
+        return;
+      }
+      seen.add(item);
+      items.push(item);
+    });
+  });
+  if (ok && items.length === 0) {
+    badValue(diagnostics, entry.keyRange, `'${entry.key}' needs at least one id (comma-separated)`);
+    ok = false;
+  }
+  if (ok) (fields as Record<string, unknown>)[entry.key] = items;
+}
+
+function emptyItemMessage(key: string): string {
+  return `'${key}' has an empty item; write ids separated by single commas`;
+}
+
+function describeAllowed(values?: readonly string[]): string {
+  return values ? ` (${values.join(', ')})` : '';
+}
+
+function checkMetricSelectEntry(cell: ParsedCell, entries: Entry[], diagnostics: Diagnostic[]): void {
+  const entry = entries.find((e) => e.key === 'metricSelect');
+  const text = cell.fields.metricSelect;
+  if (!entry || text === undefined) return;
+  const seg = entry.segments[0];
+  const frequency: OutputFrequency | undefined =
+    cell.fields.outputFrequency ?? (cell.verb === 'report' ? undefined : 'minute');
+  for (const p of checkMetricSelect(text, frequency)) {
+    diagnostics.push({
+      severity: 'warning',
+      code: 'unknown-metric',
+      message: p.message,
+      range: range(seg.line, seg.start + p.start, seg.start + p.end),
+      suggestion: p.suggestion,
+    });
+  }
+}
