@@ -8,6 +8,8 @@ export type ColumnKind = 'identifier' | 'time' | 'number' | 'status' | 'qcAssess
 interface ColumnBase {
   /** The header as the service sent it. */
   name: string;
+  /** Canonical name when known: 'startOfPeriod' for 'Start of Period', `<label>.<field>` for metric columns. */
+  canonical?: string;
   /** Metric label parts when the header is a (canonical or english) metric label. */
   metric?: MetricLabelParts;
 }
@@ -72,6 +74,11 @@ export function cellText(column: Column, row: number): string {
 
 export function columnByName(table: Table, name: string): Column | undefined {
   return table.columns.find((c) => c.name === name);
+}
+
+/** A column by its header or its canonical name (header wins). */
+export function findColumn(table: Table, name: string): Column | undefined {
+  return columnByName(table, name) ?? table.columns.find((c) => c.canonical === name);
 }
 
 export function emptyTable(): Table {

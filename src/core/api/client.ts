@@ -1,0 +1,346 @@
+// MeasurementsClient: one method per endpoint of the measurements service (SERVICE-INTERFACE.md).
+// Requests are validated before anything is sent; reads are retried, report creation is not (it costs
+// daily quota); the API key goes only to the base URL's origin and never to report file URLs.
+
+import type { Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { parseCsvWide } from '../table/csv-read';
+import { pivotJsonLong } from '../table/json-long';
+import type { Table } from '../table/table';
+import { type DownloadResult, writeBody } from './download';
+import { MeasurementsError } from './errors';
+import { type CallOptions, headerValue, type RequestLogger, type ResponseInfo, readText, Transport } from './http';
+import { CONTINUATION_TOKEN_HEADER, PATHS } from './paths';
+import { type RetryPolicy, retryPolicy } from './retry';
+import type {
+  ContinuationRequest,
+  DatasourceInfo,
+  DatasourceList,
+  JsonLongBody,
+  RecentFormat,
+  RecentQueryRequest,
+  ReportRecord,
+  ReportRequest,
+} from './types';
+import {
+  describeIssues,
+  type ValidationIssue,
+  validateContinuation,
+  validateRecentQuery,
+  validateReportRequest,
+} from './validate';
+
+export type { CallOptions, RequestLogEntry, RequestLogger } from './http';
+
+export interface MeasurementsClientOptions {
+  /** The service's base URL, e.g. https://api.example.com (a path prefix is kept). */
+  baseUrl: string;
+  apiKey?: string;
+  /** Default budget per call, retries included (default 30 s). */
+  timeoutMs?: number;
+  /** Retry policy for reads; false disables retries. */
+  retry?: Partial<RetryPolicy> | false;
+  /** Receives one entry per call; the key is never part of it. */
+  log?: RequestLogger;
+  dispatcher?: Dispatcher;
+}
+
+export interface RecentResult {
+  table: Table;
+  /** The new token (x-service-continuation-token), when the reply carried one. */
+  continuationToken?: string;
+  format: RecentFormat;
+  /** The json-long reply as received (request echo, data, locations); absent for csv-wide. */
+  body?: JsonLongBody;
+}
+
+export interface PingResult {
+  status: number;
+  durationMs: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export class MeasurementsClient {
+  private readonly transport: Transport;
+  private readonly base: URL;
+
+  constructor(options: MeasurementsClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new MeasurementsError('invalid-request', `The base URL ${JSON.stringify(options.baseUrl)} is not a URL.`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new MeasurementsError(
+        'invalid-request',
+        `The base URL must start with https:// or http:// (got ${base.protocol}).`,
+      );
+    }
+    base.search = '';
+    base.hash = '';
+    this.base = base;
+    this.transport = new Transport({
+      baseUrl: base,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: retryPolicy(options.retry),
+      log: options.log,
+      dispatcher: options.dispatcher,
+    });
+  }
+
+  get baseUrl(): string {
+    return this.base.href;
+  }
+
+  /** The URL of an API path under the base URL (which may carry a path prefix). */
+  url(path: string, query?: Record<string, string>): URL {
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    const u = new URL(this.base.href);
+    u.pathname = path === '/' ? this.base.pathname : `${prefix}${path}`;
+    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+    return u;
+  }
+
+  /** Connectivity check: GET {base_url} must answer 200. Sends no key. */
+  async ping(options?: CallOptions): Promise<PingResult> {
+    const started = Date.now();
+    const status = await this.transport.call(
+      {
+        method: 'GET',
+        url: this.url('/'),
+        withKey: false,
+        retry: 'read',
+        operation: 'ping',
+        consume: async (res) => {
+          await res.body.resume();
+          return res.status;
+        },
+      },
+      options,
+    );
+    return { status, durationMs: Date.now() - started };
+  }
+
+  /** Creates a historical report. Never retried once the request may have reached the server. */
+  async createReport(req: ReportRequest, options?: CallOptions): Promise<ReportRecord> {
+    assertValid(validateReportRequest(req), 'report request');
+    return this.transport.call(
+      {
+        method: 'POST',
+        url: this.url(PATHS.reportRequests),
+        json: req,
+        withKey: true,
+        retry: 'connect-only',
+        operation: 'createReport',
+        consume: async (res) => normalizeReport(await readJson(res)),
+      },
+      options,
+    );
+  }
+
+  async getReport(reportId: string, options?: CallOptions): Promise<ReportRecord> {
+    if (typeof reportId !== 'string' || !reportId.trim()) {
+      throw invalid([{ field: 'reportId', message: 'reportId is required' }], 'report status request');
+    }
+    return this.transport.call(
+      {
+        method: 'GET',
+        url: this.url(PATHS.reportRequest(reportId)),
+        withKey: true,
+        retry: 'read',
+        operation: 'getReport',
+        subject: reportId,
+        consume: async (res) => normalizeReport(await readJson(res)),
+      },
+      options,
+    );
+  }
+
+  async listDatasources(org: string, options?: CallOptions): Promise<DatasourceList> {
+    requireOrg(org);
+    return this.transport.call(
+      {
+        method: 'GET',
+        url: this.url(PATHS.datasources, { org }),
+        withKey: true,
+        retry: 'read',
+        operation: 'listDatasources',
+        consume: async (res) => {
+          const body = (await readJson(res)) as Partial<DatasourceList>;
+          return { subscribingOrg: body.subscribingOrg ?? org, datasources: body.datasources ?? [] };
+        },
+      },
+      options,
+    );
+  }
+
+  async getDatasource(org: string, datasourceId: string, options?: CallOptions): Promise<DatasourceInfo> {
+    requireOrg(org);
+    if (typeof datasourceId !== 'string' || !datasourceId.trim()) {
+      throw invalid([{ field: 'datasourceId', message: 'datasourceId is required' }], 'datasource request');
+    }
+    return this.transport.call(
+      {
+        method: 'GET',
+        url: this.url(PATHS.datasource(datasourceId), { org }),
+        withKey: true,
+        retry: 'read',
+        operation: 'getDatasource',
+        subject: datasourceId,
+        consume: async (res) => (await readJson(res)) as DatasourceInfo,
+      },
+      options,
+    );
+  }
+
+  /** The recent query; json-long and csv-wide both end as a Table. */
+  async recentQuery(req: RecentQueryRequest, options?: CallOptions): Promise<RecentResult> {
+    assertValid(validateRecentQuery(req), 'recent query');
+    return this.transport.call(
+      {
+        method: 'POST',
+        url: this.url(PATHS.recentQuery),
+        json: req,
+        withKey: true,
+        retry: 'read',
+        operation: 'recentQuery',
+        consume: (res) => readRecent(res, req.format ?? 'json-long'),
+      },
+      options,
+    );
+  }
+
+  /** Measurements newer than the previous call; the reply's format follows the first query's. */
+  async continueQuery(
+    req: ContinuationRequest,
+    options?: CallOptions & { format?: RecentFormat },
+  ): Promise<RecentResult> {
+    assertValid(validateContinuation(req), 'continuation request');
+    return this.transport.call(
+      {
+        method: 'POST',
+        url: this.url(PATHS.continuation),
+        json: { org: req.org, continuationToken: req.continuationToken },
+        withKey: true,
+        retry: 'read',
+        operation: 'continueQuery',
+        consume: (res) => readRecent(res, options?.format),
+      },
+      options,
+    );
+  }
+
+  /**
+   * Streams a report file (a pre-signed URL, usually on another host) to a path or stream, without the
+   * API key, whatever its origin. .csv.gz content and Content-Encoding gzip are decoded.
+   */
+  async downloadReportFile(url: string, dest: string | Writable, options?: CallOptions): Promise<DownloadResult> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw invalid([{ field: 'url', message: 'the report file URL is not a URL' }], 'download');
+    }
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+      throw invalid(
+        [{ field: 'url', message: `report file URLs must be http(s) (got ${target.protocol})` }],
+        'download',
+      );
+    }
+    return this.transport.call(
+      {
+        method: 'GET',
+        url: target,
+        withKey: false,
+        retry: 'read',
+        operation: 'downloadReportFile',
+        consume: (res) => writeBody(res.body, dest, neverAbort),
+        // A path is rewritten from the start on retry; a caller's stream cannot take the bytes twice.
+        retryConsumeFailure: typeof dest === 'string',
+      },
+      { ...options, timeoutMs: options?.timeoutMs ?? DOWNLOAD_TIMEOUT_MS },
+    );
+  }
+}
+
+// Downloads of big reports take long; they are cancelled with the caller's signal (which aborts the body).
+const DOWNLOAD_TIMEOUT_MS = 60 * 60 * 1000;
+const neverAbort = new AbortController().signal;
+
+function requireOrg(org: string): void {
+  if (typeof org !== 'string' || !org.trim()) throw invalid([{ field: 'org', message: 'org is required' }], 'request');
+}
+
+function invalid(issues: ValidationIssue[], what: string): MeasurementsError {
+  return new MeasurementsError('invalid-request', `Invalid ${what}: ${describeIssues(issues)}. Nothing was sent.`, {
+    issues,
+  });
+}
+
+function assertValid(issues: ValidationIssue[], what: string): void {
+  if (issues.length) throw invalid(issues, what);
+}
+
+async function readJson(res: ResponseInfo): Promise<unknown> {
+  const text = await readText(res.body);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MeasurementsError(
+      'server-error',
+      `The service answered ${res.status} with a body that is not JSON (${res.url.pathname}).`,
+      { status: res.status, path: res.url.pathname },
+    );
+  }
+}
+
+/** Keeps every field; fills the ones a client relies on so that unknown statuses display instead of crashing. */
+function normalizeReport(body: unknown): ReportRecord {
+  const r = (body && typeof body === 'object' ? body : {}) as Partial<ReportRecord> & Record<string, unknown>;
+  if (typeof r.reportId !== 'string') {
+    throw new MeasurementsError('server-error', 'The service answered with a report record that has no reportId.');
+  }
+  return {
+    ...r,
+    reportId: r.reportId,
+    reportStatus: typeof r.reportStatus === 'string' ? r.reportStatus : 'unknown',
+    message: typeof r.message === 'string' ? r.message : '',
+    report: typeof r.report === 'string' ? r.report : '',
+    urls: Array.isArray(r.urls) ? r.urls.filter((u): u is string => typeof u === 'string') : [],
+    query: r.query && typeof r.query === 'object' ? r.query : {},
+  };
+}
+
+async function readRecent(res: ResponseInfo, requested: RecentFormat | undefined): Promise<RecentResult> {
+  const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
+  const type = String(headerValue(res.headers, 'content-type') ?? '').toLowerCase();
+  const format: RecentFormat | undefined = type.includes('csv')
+    ? 'csv-wide'
+    : type.includes('json')
+      ? 'json-long'
+      : requested;
+  if (format === 'csv-wide') {
+    return { table: await parseCsvWide(res.body), continuationToken, format };
+  }
+  const text = await readText(res.body);
+  if (format === undefined && !text.trimStart().startsWith('{')) {
+    return { table: await parseCsvWide(text), continuationToken, format: 'csv-wide' };
+  }
+  let body: JsonLongBody;
+  try {
+    body = JSON.parse(text) as JsonLongBody;
+  } catch {
+    throw new MeasurementsError(
+      'server-error',
+      `The service sent a json-long reply that is not JSON (${res.url.pathname}).`,
+      {
+        status: res.status,
+        path: res.url.pathname,
+      },
+    );
+  }
+  return { table: pivotJsonLong(body), continuationToken, format: 'json-long', body };
+}

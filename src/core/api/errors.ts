@@ -1,0 +1,185 @@
+// Typed errors of the measurements client: the one home of the HTTP status -> error mapping.
+// Messages say what a user can do next. They never contain the API key: server text is redacted
+// before it is stored, and no raw transport error (which could hold request headers) is attached.
+
+import type { ValidationIssue } from './validate';
+
+export const ERROR_CODES = [
+  'invalid-request',
+  'quota-exceeded',
+  'unauthorized',
+  'forbidden',
+  'bad-request',
+  'not-found',
+  'token-rejected',
+  'server-error',
+  'network',
+  'timeout',
+  'cancelled',
+] as const;
+export type MeasurementsErrorCode = (typeof ERROR_CODES)[number];
+
+export interface MeasurementsErrorOptions {
+  status?: number;
+  /** The server's own message (redacted), when it sent one. */
+  serverMessage?: string;
+  /** HTTP method and path (no query string, no host) of the failed request. */
+  method?: string;
+  path?: string;
+  /** quota-exceeded: when the daily quota resets (next UTC midnight). */
+  resetAt?: Date;
+  /** quota-exceeded / rate limits: seconds to wait before trying again. */
+  retryAfterSeconds?: number;
+  /** invalid-request: every problem found, each naming its field. */
+  issues?: ValidationIssue[];
+}
+
+export class MeasurementsError extends Error {
+  readonly code: MeasurementsErrorCode;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly resetAt?: Date;
+  readonly retryAfterSeconds?: number;
+  readonly issues?: ValidationIssue[];
+
+  constructor(code: MeasurementsErrorCode, message: string, options: MeasurementsErrorOptions = {}) {
+    super(message);
+    this.name = 'MeasurementsError';
+    this.code = code;
+    // Only defined fields, so that inspecting the error shows nothing surprising.
+    for (const [k, v] of Object.entries(options)) if (v !== undefined) Object.assign(this, { [k]: v });
+  }
+}
+
+export function isMeasurementsError(e: unknown, code?: MeasurementsErrorCode): e is MeasurementsError {
+  return e instanceof MeasurementsError && (code === undefined || e.code === code);
+}
+
+/** The next UTC midnight after `now`: when the daily report quota resets. */
+export function nextUtcMidnight(now: Date = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+/** Replaces every occurrence of the secret in text (servers sometimes echo what they got). */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 1) return text;
+  return text.split(secret).join('***');
+}
+
+const MAX_SERVER_MESSAGE = 300;
+
+/**
+ * The message a server sent in an error body: `message` (API-gateway style), `Message` or `error`
+ * of a JSON body; otherwise the text itself, tags stripped and shortened. Undefined when empty.
+ */
+export function extractServerMessage(bodyText: string): string | undefined {
+  const text = bodyText.trim();
+  if (!text) return undefined;
+  if (text.startsWith('{')) {
+    try {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      for (const k of ['message', 'Message', 'error', 'errorMessage']) {
+        const v = body[k];
+        if (typeof v === 'string' && v.trim()) return shorten(v.trim());
+      }
+    } catch {
+      // not JSON after all: fall through to plain text
+    }
+  }
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  const plain = (title ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return plain ? shorten(plain) : undefined;
+}
+
+function shorten(s: string): string {
+  return s.length > MAX_SERVER_MESSAGE ? `${s.slice(0, MAX_SERVER_MESSAGE)}…` : s;
+}
+
+export interface HttpErrorContext {
+  status: number;
+  method: string;
+  /** Path of the request without query string. */
+  path: string;
+  bodyText: string;
+  /** Retry-After header value, if any. */
+  retryAfter?: string;
+  /** The API key, only so it can be removed from server text. */
+  secret?: string;
+  /** Which operation failed, to phrase the message (e.g. 'getReport'). */
+  operation?: string;
+  /** The report id or datasource id the request was about, for not-found messages. */
+  subject?: string;
+  now?: Date;
+}
+
+/** Seconds from a Retry-After header (delta-seconds or HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: Date = new Date()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, Math.ceil((t - now.getTime()) / 1000));
+}
+
+/** Maps a non-2xx response to a MeasurementsError. */
+export function errorFromResponse(ctx: HttpErrorContext): MeasurementsError {
+  const now = ctx.now ?? new Date();
+  const raw = extractServerMessage(ctx.bodyText);
+  const serverMessage = raw === undefined ? undefined : redact(raw, ctx.secret);
+  const said = serverMessage ? `: ${serverMessage}` : '';
+  const base = { status: ctx.status, serverMessage, method: ctx.method, path: ctx.path };
+  const where = `${ctx.method} ${ctx.path}`;
+  const { status } = ctx;
+
+  if (status === 429) {
+    const resetAt = nextUtcMidnight(now);
+    const retryAfterSeconds =
+      parseRetryAfter(ctx.retryAfter, now) ?? Math.ceil((resetAt.getTime() - now.getTime()) / 1000);
+    const message =
+      ctx.operation === 'createReport'
+        ? `Daily report quota exceeded (at most 30 reports per org per UTC day). It resets at ${resetAt.toISOString()} (UTC midnight); no report was created.`
+        : `Too many requests (429) for ${where}; try again in ${retryAfterSeconds} s. Report quota resets at ${resetAt.toISOString()} (UTC midnight).`;
+    return new MeasurementsError('quota-exceeded', message, { ...base, resetAt, retryAfterSeconds });
+  }
+  if (status === 401) {
+    return new MeasurementsError(
+      'unauthorized',
+      `The service did not accept the API key (401 Unauthorized)${said}. Check the key stored for this connection.`,
+      base,
+    );
+  }
+  if (status === 403) {
+    return new MeasurementsError(
+      'forbidden',
+      `Access denied (403 Forbidden)${said}. The API key may be wrong, or it has no access to this org or resource; check the key and the org of the connection.`,
+      base,
+    );
+  }
+  if (status === 404) {
+    const what =
+      ctx.operation === 'getReport' && ctx.subject
+        ? `Report ${ctx.subject} was not found (404); it may belong to another org or connection`
+        : ctx.operation === 'getDatasource' && ctx.subject
+          ? `Datasource ${ctx.subject} was not found (404)`
+          : `Not found (404): ${where}`;
+    return new MeasurementsError('not-found', `${what}${said}.`, base);
+  }
+  if (status === 400 && ctx.operation === 'continueQuery' && /continuationtoken/i.test(serverMessage ?? '')) {
+    return new MeasurementsError(
+      'token-rejected',
+      `The continuation token was rejected${said}. Tokens are valid for 24 hours; run a new recent query to get a fresh one.`,
+      base,
+    );
+  }
+  if (status >= 400 && status < 500) {
+    return new MeasurementsError('bad-request', `The service rejected the request (${status})${said}.`, base);
+  }
+  return new MeasurementsError(
+    'server-error',
+    `The service failed (HTTP ${status}) on ${where}${said}. This is usually temporary; try again later.`,
+    base,
+  );
+}
