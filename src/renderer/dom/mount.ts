@@ -1,0 +1,21 @@
+// Puts a table widget (with the stylesheet, once per document) into an output element.
+import uplotCss from 'uplot/dist/uPlot.min.css';
+import type { Table } from '../../core/table/table';
+import css from './styles.css';
+import { TableWidget, type TableWidgetOptions } from './table-widget';
+
+function ensureStyles(doc: Document): void {
+  if (doc.getElementById('measnb-table-styles')) return;
+  const style = doc.createElement('style');
+  style.id = 'measnb-table-styles';
+  style.textContent = `${uplotCss}\n${css}`;
+  doc.head.appendChild(style);
+}
+
+export function mountTable(element: HTMLElement, table: Table, options: TableWidgetOptions = {}): TableWidget {
+  ensureStyles(element.ownerDocument);
+  const widget = new TableWidget(table, options);
+  element.textContent = '';
+  element.appendChild(widget.element);
+  return widget;
+}

@@ -1,0 +1,63 @@
+// Saving through the extension host (downloads from a notebook webview do not work): ask the host for a
+// save dialog, then send the rows shown, encoded in the wire format, in base64 chunks.
+import type { Table } from '../../core/table/table';
+import { selectRows } from '../model/select-rows';
+import { type HostToRenderer, type RendererToHost, SAVE_CHUNK_BYTES, type SaveFormat } from '../protocol';
+import type { RendererContext } from '../renderer-api';
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  return btoa(binary);
+}
+
+export class SaveClient {
+  private readonly pending = new Map<string, (message: HostToRenderer) => void>();
+  private seq = 0;
+
+  constructor(
+    private readonly ctx: RendererContext<HostToRenderer>,
+    private readonly encode: (table: Table) => Uint8Array,
+  ) {
+    ctx.onDidReceiveMessage?.((message) => this.pending.get(message?.requestId)?.(message));
+  }
+
+  get available(): boolean {
+    return !!this.ctx.postMessage && !!this.ctx.onDidReceiveMessage;
+  }
+
+  private post(message: RendererToHost): void {
+    this.ctx.postMessage?.(message);
+  }
+
+  /** Resolves with a line for the status area: where it was saved, or that it was cancelled. */
+  save(table: Table, rows: Uint32Array, format: SaveFormat, suggestedName: string): Promise<string> {
+    const requestId = `${Date.now().toString(36)}-${++this.seq}`;
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(requestId, (message) => {
+        switch (message.type) {
+          case 'save-send': {
+            const bytes = this.encode(selectRows(table, rows));
+            const total = Math.max(1, Math.ceil(bytes.length / SAVE_CHUNK_BYTES));
+            for (let index = 0; index < total; index++) {
+              const base64 = toBase64(bytes.subarray(index * SAVE_CHUNK_BYTES, (index + 1) * SAVE_CHUNK_BYTES));
+              this.post({ type: 'save-chunk', requestId, index, total, base64 });
+            }
+            return;
+          }
+          case 'save-cancelled':
+            this.pending.delete(requestId);
+            return resolve('Save cancelled');
+          case 'save-done':
+            this.pending.delete(requestId);
+            return resolve(`Saved ${message.rowCount.toLocaleString('en-US')} rows to ${message.path}`);
+          case 'save-failed':
+            this.pending.delete(requestId);
+            return reject(new Error(message.message));
+        }
+      });
+      this.post({ type: 'save-request', requestId, format, suggestedName, rowCount: rows.length });
+    });
+  }
+}

@@ -1,0 +1,93 @@
+// Data for the chart view: one metric over time, one line per datasource, aligned on a shared time axis
+// (uPlot's format: [xs, ...ys] with null where a datasource has no value at that time).
+import { type Column, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
+
+const TIME_COLUMN_PREFERENCE = ['time', 'startOfPeriod'];
+const GROUP_COLUMN_PREFERENCE = ['datasourceId', 'nodeId', 'sourceId', 'refSiteId'];
+const NOT_METRICS = new Set(['locationLatitude', 'locationLongitude', 'lat', 'lon', 'Location Latitude [deg]']);
+export const MAX_SERIES = 40;
+
+export function chartTimeColumn(table: Table): number {
+  for (const name of TIME_COLUMN_PREFERENCE) {
+    const i = table.columns.findIndex((c) => c.name === name && c.kind === 'time');
+    if (i >= 0) return i;
+  }
+  return table.columns.findIndex((c) => c.kind === 'time');
+}
+
+export function chartGroupColumn(table: Table): number {
+  for (const name of GROUP_COLUMN_PREFERENCE) {
+    const i = table.columns.findIndex((c) => c.name === name && !isNumeric(c));
+    if (i >= 0) return i;
+  }
+  return table.columns.findIndex((c) => c.kind === 'identifier');
+}
+
+/** Numeric columns worth charting: metric values first; raw/coordinates are left out. */
+export function chartMetricColumns(table: Table): number[] {
+  const out: number[] = [];
+  table.columns.forEach((c, i) => {
+    if (c.kind !== 'number' || NOT_METRICS.has(c.name) || /latitude|longitude/i.test(c.name)) return;
+    if (c.metric?.field && c.metric.field !== 'value') return;
+    out.push(i);
+  });
+  return out;
+}
+
+export interface ChartData {
+  /** Seconds since the epoch (uPlot's unit), ascending. */
+  xs: number[];
+  series: Array<{ label: string; values: Array<number | null> }>;
+  /** Groups beyond MAX_SERIES are left out, and the chart says so. */
+  omittedSeries: number;
+  points: number;
+}
+
+export function buildChartData(
+  table: Table,
+  rows: ArrayLike<number>,
+  metricCol: number,
+  timeCol: number,
+  groupCol: number,
+  maxSeries = MAX_SERIES,
+): ChartData {
+  const metric = table.columns[metricCol] as NumericColumn;
+  const time = table.columns[timeCol] as NumericColumn;
+  const group: Column | undefined = groupCol >= 0 ? table.columns[groupCol] : undefined;
+  const groupOf = (r: number): string => {
+    if (!group || isNumeric(group)) return metric.name;
+    const c = group.codes[r];
+    if (c < 0) return '(none)';
+    return group.kind === 'qcFlags' ? group.dict[c].join(',') : group.dict[c];
+  };
+  const byGroup = new Map<string, Map<number, number>>();
+  const times = new Set<number>();
+  let points = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const t = time.values[r];
+    const v = metric.values[r];
+    if (Number.isNaN(t) || Number.isNaN(v)) continue;
+    const g = groupOf(r);
+    let m = byGroup.get(g);
+    if (!m) {
+      m = new Map();
+      byGroup.set(g, m);
+    }
+    m.set(t, v);
+    times.add(t);
+    points++;
+  }
+  const groups = [...byGroup.keys()].sort();
+  const kept = groups.slice(0, maxSeries);
+  const xsMs = [...times].sort((a, b) => a - b);
+  return {
+    xs: xsMs.map((t) => t / 1000),
+    series: kept.map((g) => {
+      const m = byGroup.get(g)!;
+      return { label: g, values: xsMs.map((t) => m.get(t) ?? null) };
+    }),
+    omittedSeries: groups.length - kept.length,
+    points,
+  };
+}

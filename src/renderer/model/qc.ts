@@ -1,0 +1,96 @@
+// Status and QC readability: which cells are marked, and the tone of a status value.
+import { type Column, type DictColumn, type FlagsColumn, isNumeric, type Table } from '../../core/table/table';
+
+export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
+
+const READY_STATUSES = new Set(['sensor-ready', 'calibrated-ready']);
+const WARN_STATUSES = new Set([
+  'calibration-missing',
+  'calibration-processing',
+  'calibrated-reprocessing',
+  'calibration-unknown',
+]);
+
+/** A metric status value's tone; values the service may add later stay neutral. */
+export function statusTone(status: string): Tone {
+  if (READY_STATUSES.has(status)) return 'ok';
+  if (WARN_STATUSES.has(status)) return 'warn';
+  return 'neutral';
+}
+
+export function qcAssessmentTone(value: string): Tone {
+  if (value === 'invalid') return 'bad';
+  if (value === 'valid') return 'ok';
+  return 'neutral';
+}
+
+/** A flag of severity I (`QC.I.<group>.<n>`) makes a value invalid. */
+export function hasInvalidFlag(flags: readonly string[]): boolean {
+  return flags.some((f) => /^QC\.I\./i.test(f));
+}
+
+/** The metric label a `<label>.<field>` column belongs to, or undefined for a plain column. */
+function metricStem(column: Column): string | undefined {
+  if (!column.metric?.field) return undefined;
+  const dot = column.name.lastIndexOf('.');
+  return dot > 0 ? column.name.slice(0, dot) : undefined;
+}
+
+/**
+ * For each column, the index of the qcAssessment column of the same metric (or -1), so that a value
+ * whose assessment is `invalid` can be marked in its own cell too. Also maps a numeric column to the
+ * metric's qcFlags column when there is no qcAssessment column.
+ */
+export function qcSiblings(table: Table): { assessment: Int32Array; flags: Int32Array } {
+  const n = table.columns.length;
+  const assessment = new Int32Array(n).fill(-1);
+  const flags = new Int32Array(n).fill(-1);
+  const byStem = new Map<string, { assessment?: number; flags?: number }>();
+  table.columns.forEach((c, i) => {
+    const stem = metricStem(c);
+    if (!stem) return;
+    const entry = byStem.get(stem) ?? {};
+    if (c.kind === 'qcAssessment' || c.metric?.field === 'qcAssessment') entry.assessment = i;
+    if (c.kind === 'qcFlags' || c.metric?.field === 'qcFlags') entry.flags = i;
+    byStem.set(stem, entry);
+  });
+  table.columns.forEach((c, i) => {
+    const stem = metricStem(c);
+    if (!stem || !isNumeric(c)) return;
+    const entry = byStem.get(stem);
+    if (entry?.assessment !== undefined) assessment[i] = entry.assessment;
+    if (entry?.flags !== undefined) flags[i] = entry.flags;
+  });
+  return { assessment, flags };
+}
+
+/** Is the value in (column, row) QC-invalid, judged by its own column or its metric's QC columns? */
+export function isQcInvalid(
+  table: Table,
+  siblings: { assessment: Int32Array; flags: Int32Array },
+  col: number,
+  row: number,
+): boolean {
+  const column = table.columns[col];
+  if (column.kind === 'qcAssessment') {
+    const c = column.codes[row];
+    return c >= 0 && column.dict[c] === 'invalid';
+  }
+  if (column.kind === 'qcFlags') {
+    const c = column.codes[row];
+    return c >= 0 && hasInvalidFlag(column.dict[c]);
+  }
+  const a = siblings.assessment[col];
+  if (a >= 0) {
+    const ac = table.columns[a] as DictColumn;
+    const code = ac.codes[row];
+    return code >= 0 && ac.dict[code] === 'invalid';
+  }
+  const f = siblings.flags[col];
+  if (f >= 0) {
+    const fc = table.columns[f] as FlagsColumn;
+    const code = fc.codes[row];
+    return code >= 0 && hasInvalidFlag(fc.dict[code]);
+  }
+  return false;
+}

@@ -1,0 +1,32 @@
+// The contract between the renderer and the extension host: MIME type, output metadata, messages.
+// Type-only for the extension side (no DOM, no runtime imports).
+
+export const TABLE_MIME = 'application/vnd.measnb.table';
+export const RENDERER_ID = 'measnb.table-renderer';
+
+/** Output metadata (NotebookCellOutput.metadata.measnb) that the renderer shows next to the rows. */
+export interface ResultInfo {
+  /** e.g. "recent · 3 datasources · hour". */
+  title?: string;
+  /** Set when the run was cancelled or failed mid-way: the rows are what arrived before that. */
+  partial?: string;
+  /** Set when the rows in this output are fewer than the result's (saved-output bound). */
+  truncated?: { totalRows: number; shownRows: number; fullResultPath?: string; reason: string };
+  /** Free notes shown under the toolbar (e.g. "follow: 12 new rows"). */
+  notes?: string[];
+}
+
+export type SaveFormat = 'csv' | 'parquet';
+
+export type RendererToHost =
+  | { type: 'save-request'; requestId: string; format: SaveFormat; suggestedName: string; rowCount: number }
+  | { type: 'save-chunk'; requestId: string; index: number; total: number; base64: string };
+
+export type HostToRenderer =
+  | { type: 'save-send'; requestId: string }
+  | { type: 'save-cancelled'; requestId: string }
+  | { type: 'save-done'; requestId: string; path: string; rowCount: number }
+  | { type: 'save-failed'; requestId: string; message: string };
+
+/** Chunk size for sending a table to the host (base64 text per message). */
+export const SAVE_CHUNK_BYTES = 4 * 1024 * 1024;
