@@ -1,0 +1,10 @@
+// The .measnb notebook: model and file format (used by the CLI and the extension's serializer).
+export {
+  DEFAULT_OUTPUT_LIMIT_BYTES,
+  NotebookFormatError,
+  parseNotebook,
+  type SerializeOptions,
+  serializeNotebook,
+} from './file-format';
+export * from './model';
+export { csvHeaderColumns, formatBytes, type OutputSummary, summarizeOutput } from './summary';
