@@ -1,0 +1,107 @@
+// EPA air-quality formulas, pure and hand-checkable: NowCast (PM) and the US EPA AQI (2024 breakpoints).
+
+/** Truncates (not rounds) to `decimals` places, robust to binary representation (9.1 stays 9.1). */
+export function truncateTo(x: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.floor(x * f + 1e-9) / f;
+}
+
+/**
+ * EPA NowCast for PM. `hourly[0]` is the newest hourly mean (c1), `hourly[11]` the oldest (c12);
+ * NaN marks an hour without data. Needs at least 2 of the 3 newest hours; the weight factor
+ * w = cmin/cmax is floored at 0.5; the result is truncated to 0.1 µg/m³. NaN when not computable.
+ */
+export function nowcast(hourly: ArrayLike<number>): number {
+  const n = Math.min(12, hourly.length);
+  let recent = 0;
+  for (let i = 0; i < Math.min(3, n); i++) if (!Number.isNaN(hourly[i])) recent++;
+  if (recent < 2) return Number.NaN;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const c = hourly[i];
+    if (Number.isNaN(c)) continue;
+    if (c < min) min = c;
+    if (c > max) max = c;
+  }
+  let w = max > 0 ? min / max : 1;
+  if (w < 0.5) w = 0.5;
+  let num = 0;
+  let den = 0;
+  let wi = 1;
+  for (let i = 0; i < n; i++, wi *= w) {
+    const c = hourly[i];
+    if (Number.isNaN(c)) continue;
+    num += wi * c;
+    den += wi;
+  }
+  return truncateTo(num / den, 1);
+}
+
+/** One AQI band: concentrations [cLo, cHi] map to index [iLo, iHi]. */
+type Band = readonly [cLo: number, cHi: number, iLo: number, iHi: number];
+
+const INDEX_BANDS = [
+  [0, 50],
+  [51, 100],
+  [101, 150],
+  [151, 200],
+  [201, 300],
+  [301, 500],
+] as const;
+
+function bands(concentrations: ReadonlyArray<readonly [number, number]>): Band[] {
+  return concentrations.map(([lo, hi], i) => [lo, hi, INDEX_BANDS[i][0], INDEX_BANDS[i][1]] as const);
+}
+
+/** PM2.5 (µg/m³, 24 h / NowCast), 2024 revision. */
+export const PM25_BANDS = bands([
+  [0.0, 9.0],
+  [9.1, 35.4],
+  [35.5, 55.4],
+  [55.5, 125.4],
+  [125.5, 225.4],
+  [225.5, 325.4],
+]);
+/** PM10 (µg/m³). */
+export const PM10_BANDS = bands([
+  [0, 54],
+  [55, 154],
+  [155, 254],
+  [255, 354],
+  [355, 424],
+  [425, 604],
+]);
+/** NO2 (ppb, 1 hour). */
+export const NO2_BANDS = bands([
+  [0, 53],
+  [54, 100],
+  [101, 360],
+  [361, 649],
+  [650, 1249],
+  [1250, 2049],
+]);
+
+/** Linear interpolation within the band holding `c` (already truncated); capped at 500; NaN for NaN. */
+export function aqiFromBands(c: number, table: readonly Band[]): number {
+  if (Number.isNaN(c)) return Number.NaN;
+  if (c <= 0) return 0;
+  for (const [cLo, cHi, iLo, iHi] of table) {
+    if (c <= cHi) return Math.round(((iHi - iLo) / (cHi - cLo)) * (Math.max(c, cLo) - cLo) + iLo);
+  }
+  return 500;
+}
+
+export type AqiPollutant = 'pm2_5' | 'pm10' | 'no2';
+
+/** US EPA AQI after the EPA truncation: PM2.5 to 0.1 µg/m³, PM10 to 1 µg/m³, NO2 to 1 ppb. */
+export function usEpaAqi(pollutant: AqiPollutant, concentration: number): number {
+  switch (pollutant) {
+    case 'pm2_5':
+      return aqiFromBands(truncateTo(concentration, 1), PM25_BANDS);
+    case 'pm10':
+      return aqiFromBands(truncateTo(concentration, 0), PM10_BANDS);
+    case 'no2':
+      return aqiFromBands(truncateTo(concentration, 0), NO2_BANDS);
+  }
+}

@@ -1,0 +1,112 @@
+// Minute measurements as a pure function of (seed, datasource, minute): nothing is stored.
+import { MINUTE_MS } from './clock';
+import { hash4, noise } from './hash';
+import { type Datasource, inDailyOutage, Q } from './world';
+
+const MINUTES_PER_DAY = 1440;
+/** Traffic profile (rush hours 08:00 and 18:00 UTC) and sun profile (peak 14:00 UTC), per minute of day. */
+const TRAFFIC = new Float64Array(MINUTES_PER_DAY);
+const SUN = new Float64Array(MINUTES_PER_DAY);
+for (let m = 0; m < MINUTES_PER_DAY; m++) {
+  const h = m / 60;
+  TRAFFIC[m] = 0.65 + 0.7 * Math.exp(-(((h - 8) / 1.6) ** 2)) + 0.5 * Math.exp(-(((h - 18) / 2) ** 2));
+  SUN[m] = Math.cos(((h - 14) / 24) * 2 * Math.PI);
+}
+
+/** Upper bound of a plausible mass concentration; above it a value is flagged QC.I.OOB.001. */
+export const PM_MASS_UPPER_BOUND = 1000;
+export const OOB_FLAG = 'QC.I.OOB.001';
+/** Minutes of each hour at which qcInvalid datasources report out-of-bounds PM values. */
+export const QC_INVALID_MINUTES = [17, 18, 19];
+
+const I_PM1 = Q.pm1ConcMass;
+const I_PM25 = Q.pm2_5ConcMass;
+const I_PM10 = Q.pm10ConcMass;
+const I_PM1N = Q.pm1ConcNum;
+const I_PM25N = Q.pm2_5ConcNum;
+const I_PM10N = Q.pm10ConcNum;
+const I_NO2 = Q.no2Conc;
+const I_O3 = Q.o3Conc;
+const I_TA = Q.temperatureAmbient;
+const I_TI = Q.temperatureInternal;
+const I_RA = Q.relHumidAmbient;
+const I_RI = Q.relHumidInternal;
+const I_WS = Q.windSpeed;
+const I_WD = Q.windDirection;
+const I_AP = Q.atmosphericPressure;
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Slowly varying weather/pollution state: hourly random points, linearly interpolated. */
+function slow(seed: number, gid: number, minute: number, channel: number): number {
+  const h = Math.floor(minute / 60);
+  const f = (minute - h * 60) / 60;
+  const a = noise(seed, gid, h, channel);
+  const b = noise(seed, gid, h + 1, channel);
+  return a + (b - a) * f;
+}
+
+/** True when the datasource produced a measurement at this minute (independent of subscriptions). */
+export function hasMeasurement(seed: number, ds: Datasource, minute: number): boolean {
+  if (hash4(seed, ds.gid, minute, 0x6a9) % 100 === 0) return false; // ~1% random gaps
+  return !inDailyOutage(ds, minute * MINUTE_MS);
+}
+
+/**
+ * Fills `raw` (NaN where the quantity is not measured) and `invalid` for one minute.
+ * Returns false, leaving the buffers untouched, when there is no measurement at this minute.
+ */
+export function fillMinute(
+  seed: number,
+  ds: Datasource,
+  minute: number,
+  raw: Float64Array,
+  invalid: Uint8Array,
+): boolean {
+  if (!hasMeasurement(seed, ds, minute)) return false;
+  const g = ds.gid;
+  const mod = minute - Math.floor(minute / MINUTES_PER_DAY) * MINUTES_PER_DAY;
+  const traffic = TRAFFIC[mod];
+  const sun = SUN[mod];
+  const s1 = slow(seed, g, minute, 1);
+  const s2 = slow(seed, g, minute, 2);
+  const n1 = noise(seed, g, minute, 11);
+  const n2 = noise(seed, g, minute, 12);
+  const n3 = noise(seed, g, minute, 13);
+
+  const pm25 = Math.max(0.3, ds.level * 9 * traffic * (1 + 0.45 * s1) + 0.9 * n1);
+  const pm1 = Math.max(0.2, pm25 * 0.72 + 0.3 * n2);
+  const pm10 = Math.max(0.5, pm25 * 1.55 + 2 + 0.9 * n3);
+  const no2 = Math.max(0.5, ds.level * 14 * traffic * (1 + 0.3 * s2) + 1.2 * n2);
+  const o3 = Math.max(1, 30 + 14 * sun - 0.35 * no2 + 1.5 * n3);
+  const ta = 12 + 7 * sun + 2 * s2 + 0.1 * n1;
+  const ra = Math.min(100, Math.max(5, 65 - 20 * sun - 6 * s1 + 0.5 * n3));
+  const m = ds.measures;
+  raw[I_PM1] = m[I_PM1] ? round2(pm1) : Number.NaN;
+  raw[I_PM25] = m[I_PM25] ? round2(pm25) : Number.NaN;
+  raw[I_PM10] = m[I_PM10] ? round2(pm10) : Number.NaN;
+  raw[I_PM1N] = m[I_PM1N] ? round2(pm1 * 6.5 + n1) : Number.NaN;
+  raw[I_PM25N] = m[I_PM25N] ? round2(pm25 * 7 + n2) : Number.NaN;
+  raw[I_PM10N] = m[I_PM10N] ? round2(pm10 * 7.2 + n3) : Number.NaN;
+  raw[I_NO2] = m[I_NO2] ? round2(no2) : Number.NaN;
+  raw[I_O3] = m[I_O3] ? round2(o3) : Number.NaN;
+  raw[I_TA] = m[I_TA] ? round2(ta) : Number.NaN;
+  raw[I_TI] = m[I_TI] ? round2(ta + 4.5 + 0.2 * n2) : Number.NaN;
+  raw[I_RA] = m[I_RA] ? round2(ra) : Number.NaN;
+  raw[I_RI] = m[I_RI] ? round2(Math.max(3, ra - 12 + 0.3 * n1)) : Number.NaN;
+  raw[I_WS] = m[I_WS] ? round2(Math.max(0, 3 + 2 * s1 + 0.6 * n2)) : Number.NaN;
+  raw[I_WD] = m[I_WD] ? round2((((200 + 90 * s2 + 12 * n3) % 360) + 360) % 360) : Number.NaN;
+  raw[I_AP] = m[I_AP] ? round2(1013 + 6 * s2 + 0.2 * n1) : Number.NaN;
+  invalid.fill(0);
+  if (ds.qcInvalid) {
+    const mh = minute % 60;
+    if (mh >= QC_INVALID_MINUTES[0] && mh <= QC_INVALID_MINUTES[QC_INVALID_MINUTES.length - 1]) {
+      // A stuck optical sensor: far above the plausible range, flagged out of bounds.
+      raw[I_PM25] = round2(PM_MASS_UPPER_BOUND + 500 + 20 * n1);
+      raw[I_PM10] = round2(PM_MASS_UPPER_BOUND + 700 + 20 * n2);
+      invalid[I_PM25] = 1;
+      invalid[I_PM10] = 1;
+    }
+  }
+  return true;
+}

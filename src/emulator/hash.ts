@@ -1,0 +1,52 @@
+// Deterministic, allocation-free hashing: every generated value is a pure function of its inputs.
+
+/** 32-bit avalanche mix (lowbias32). */
+export function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** Hash of up to four integers to an unsigned 32-bit integer. */
+export function hash4(a: number, b: number, c = 0, d = 0): number {
+  let h = mix32(a ^ 0x9e3779b9);
+  h = mix32(h ^ b);
+  h = mix32(h ^ c);
+  return mix32(h ^ d);
+}
+
+/** Uniform in [0, 1). */
+export function unit(a: number, b: number, c = 0, d = 0): number {
+  return hash4(a, b, c, d) / 4294967296;
+}
+
+/** Approximately normal (sum of two uniforms, centred), in [-1, 1). Cheap and good enough for noise. */
+export function noise(a: number, b: number, c = 0, d = 0): number {
+  const h = hash4(a, b, c, d);
+  return ((h & 0xffff) + (h >>> 16)) / 65536 - 1;
+}
+
+/** A string to a 32-bit seed-like integer (FNV-1a). */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A small seeded PRNG (mulberry32) for decisions that are drawn in sequence, e.g. fault rates. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

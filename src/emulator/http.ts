@@ -1,0 +1,135 @@
+// HTTP plumbing: JSON errors, body reading, streamed (and gzip-encoded) replies with backpressure.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { constants, createGzip } from 'node:zlib';
+
+/** An error reply: JSON {"message"} with this status (API-gateway style). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) throw badRequest('Request body must be a JSON object');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest('Request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('Request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  return typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(\.0*)?\b/i.test(header);
+}
+
+/** Injected damage to a streamed body: cut the connection, or end early (a truncated gzip stream). */
+export interface BodyDamage {
+  kind: 'reset' | 'truncate';
+  afterBytes: number;
+}
+
+class ByteLimit extends Transform {
+  private sent = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly onLimit: () => void,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.sent >= this.limit) {
+      done();
+      return;
+    }
+    const room = this.limit - this.sent;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.sent += part.length;
+    this.push(part);
+    if (this.sent >= this.limit) {
+      this.onLimit();
+      this.push(null);
+    }
+    done();
+  }
+}
+
+export interface StreamOptions {
+  contentType: string;
+  /** negotiate: Content-Encoding gzip when the client accepts it; file: the body itself is a .gz file. */
+  gzip: 'negotiate' | 'file' | 'none';
+  headers?: Record<string, string>;
+  damage?: BodyDamage;
+}
+
+/** Sends generated chunks; the generator runs only as fast as the client reads. */
+export async function sendStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  chunks: Iterable<string | Uint8Array>,
+  options: StreamOptions,
+): Promise<void> {
+  const encoded = options.gzip === 'negotiate' && acceptsGzip(req);
+  const gzip = encoded || options.gzip === 'file';
+  res.writeHead(200, {
+    'content-type': options.contentType,
+    ...(encoded ? { 'content-encoding': 'gzip' } : {}),
+    vary: 'accept-encoding',
+    ...options.headers,
+  });
+  const source = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
+  const stages: NodeJS.ReadWriteStream[] = [];
+  if (gzip) stages.push(createGzip({ level: 1, flush: constants.Z_NO_FLUSH }));
+  const damage = options.damage;
+  if (damage) {
+    stages.push(
+      new ByteLimit(damage.afterBytes, () => {
+        if (damage.kind === 'reset') setImmediate(() => res.socket?.destroy());
+      }),
+    );
+  }
+  try {
+    await pipeline([source, ...stages, res] as unknown as NodeJS.ReadWriteStream[]);
+  } catch {
+    // The client went away (or a reset was injected): nothing more to send.
+    res.destroy();
+  }
+}

@@ -1,0 +1,135 @@
+// The local measurements service emulator: startEmulator() for tests, the extension and the CLI.
+import type { AddressInfo } from 'node:net';
+import { Aggregator } from './aggregates';
+import { type ClockOption, floorTo, HOUR_MS, parseDuration, toClock } from './clock';
+import type { EmulatorContext } from './context';
+import { type FaultConfig, FaultInjector } from './faults';
+import { ReportQuota } from './quota';
+import { ReportService } from './reports';
+import { createEmulatorServer } from './server';
+import { buildWorld, DEMO_ORG, SECOND_ORG, WORLD_ROLES, type World } from './world';
+
+export { nowcast, truncateTo, usEpaAqi } from './air-quality';
+export { type ClockOption, type EmulatorClock, ManualClock, OffsetClock, parseDuration } from './clock';
+export type { FaultConfig, FaultEndpoint, FaultKind, FaultRule } from './faults';
+export { DEMO_ORG, SECOND_ORG, WORLD_ROLES } from './world';
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_REPORT_DELAY_MS = 3000;
+
+export interface EmulatorOptions {
+  /** 0 (default) = any free port. Always bound to 127.0.0.1. */
+  port?: number;
+  seed?: number;
+  /** A clock, or the start time of a flowing clock; default: real time. */
+  clock?: ClockOption;
+  /** How long a report stays in-progress (ms or a duration like "5s"); default 3 s. */
+  reportDelayMs?: number | string;
+  faults?: FaultConfig;
+  /** Adds POST /_emulator/clock and /_emulator/faults (test-only). */
+  control?: boolean;
+  /** Datasources of the demo org (default 20; at least 8). */
+  datasources?: number;
+  /** Hour where timed events are placed (the move, subscription changes); default: start time floored to the hour. */
+  anchor?: string | number | Date;
+  /** Bound of the per-hour aggregate cache (entries). */
+  aggregateCacheEntries?: number;
+}
+
+export interface DatasourceFacts {
+  datasourceId: string;
+  sourceId: string;
+  sourceType: string;
+}
+
+export interface RunningEmulator {
+  url: string;
+  org: string;
+  apiKey: string;
+  /** The second org, whose key may not use the demo org (and vice versa). */
+  secondOrg: { org: string; apiKey: string };
+  /** Known situations in the data, for tests and demos. */
+  facts: {
+    anchor: string;
+    datasources: DatasourceFacts[];
+    moved: string;
+    movedAt: string;
+    unsubscribed: string;
+    unsubscribedPeriods: Array<[string, string]>;
+    lateSubscriber: string;
+    lateSubscriberFrom: string;
+    qcInvalid: string[];
+    calibrationMissing: string;
+    dailyOutage: string;
+  };
+  clock: import('./clock').EmulatorClock;
+  close(): Promise<void>;
+}
+
+function facts(world: World): RunningEmulator['facts'] {
+  const demo = world.orgs.get(DEMO_ORG)?.datasources ?? [];
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const unsub = demo[WORLD_ROLES.unsubscribed];
+  return {
+    anchor: iso(world.anchor),
+    datasources: demo.map((d) => ({ datasourceId: d.id, sourceId: d.sourceId, sourceType: d.sourceType })),
+    moved: demo[WORLD_ROLES.moved].id,
+    movedAt: iso(demo[WORLD_ROLES.moved].locations[1].from),
+    unsubscribed: unsub.id,
+    unsubscribedPeriods: unsub.subscriptions
+      .slice(0, -1)
+      .map(([, to], i) => [iso(to), iso(unsub.subscriptions[i + 1][0])]),
+    lateSubscriber: demo[WORLD_ROLES.lateSubscriber].id,
+    lateSubscriberFrom: iso(demo[WORLD_ROLES.lateSubscriber].subscriptions[0][0]),
+    qcInvalid: demo.filter((d) => d.qcInvalid).map((d) => d.id),
+    calibrationMissing: demo[WORLD_ROLES.calibrationMissing].id,
+    dailyOutage: demo[WORLD_ROLES.dailyOutage].id,
+  };
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const clock = toClock(options.clock);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const anchor =
+    options.anchor === undefined ? floorTo(clock.now(), HOUR_MS) : floorTo(new Date(options.anchor).getTime(), HOUR_MS);
+  const world = buildWorld(seed, anchor, options.datasources ?? 20);
+  let baseUrl = '';
+  const ctx: EmulatorContext = {
+    world,
+    clock,
+    aggregator: new Aggregator(seed, options.aggregateCacheEntries),
+    baseUrl: () => baseUrl,
+  };
+  const reports = new ReportService(
+    ctx,
+    new ReportQuota(),
+    parseDuration(options.reportDelayMs ?? DEFAULT_REPORT_DELAY_MS),
+  );
+  const server = createEmulatorServer({
+    ctx,
+    reports,
+    faults: new FaultInjector(options.faults),
+    control: options.control ?? false,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const demo = world.orgs.get(DEMO_ORG);
+  const second = world.orgs.get(SECOND_ORG);
+  if (!demo || !second) throw new Error('emulator world has no demo org');
+  return {
+    url: baseUrl,
+    org: demo.org,
+    apiKey: demo.apiKey,
+    secondOrg: { org: second.org, apiKey: second.apiKey },
+    facts: facts(world),
+    clock,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

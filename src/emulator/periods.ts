@@ -1,0 +1,29 @@
+// Periods of each output frequency, cache depths and default start times of the recent query.
+import type { OutputFrequency } from '../core/api/types';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './clock';
+
+export const PERIOD_MS: Record<OutputFrequency, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
+
+/** How far back the recent query's cache reaches (SERVICE-INTERFACE Limits). */
+export const CACHE_DEPTH_MS: Record<OutputFrequency, number> = { minute: DAY_MS, hour: 2 * DAY_MS, day: 10 * DAY_MS };
+
+/** The recent query's startTime when none is given. */
+export const DEFAULT_START_MS: Record<OutputFrequency, number> = { minute: HOUR_MS, hour: DAY_MS, day: 2 * DAY_MS };
+
+export const ceilTo = (ms: number, unitMs: number) => Math.ceil(ms / unitMs) * unitMs;
+
+/**
+ * Start of the newest period the recent query can return at `now`: the current minute for minute output
+ * (a measurement exists once its minute has begun), the last complete hour or day otherwise.
+ */
+export function lastPeriodStart(frequency: OutputFrequency, now: number): number {
+  const p = PERIOD_MS[frequency];
+  const floor = Math.floor(now / p) * p;
+  return frequency === 'minute' ? floor : floor - p;
+}
+
+/** First period start the recent query returns: at or after startTime, and within the cache depth. */
+export function firstPeriodStart(frequency: OutputFrequency, now: number, startTime: number | undefined): number {
+  const requested = startTime ?? now - DEFAULT_START_MS[frequency];
+  return ceilTo(Math.max(requested, now - CACHE_DEPTH_MS[frequency]), PERIOD_MS[frequency]);
+}

@@ -1,0 +1,194 @@
+// POST /v2/recent-datasource-measurements-query and -continuation: cached recent data, newest first,
+// json-long or csv-wide, with signed continuation tokens (24 h) that return only newer periods.
+import { CONTINUATION_TOKEN_HEADER } from '../core/api/paths';
+import {
+  DATA_VERSIONS,
+  type DataVersion,
+  OUTPUT_FREQUENCIES,
+  type OutputFrequency,
+  RECENT_FORMATS,
+  type RecentFormat,
+} from '../core/api/types';
+import { compileMetrics } from './aggregates';
+import { DAY_MS } from './clock';
+import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
+import { badRequest, HttpError } from './http';
+import { selectMetrics } from './metric-select';
+import { firstPeriodStart, lastPeriodStart, PERIOD_MS } from './periods';
+import { Fields } from './request-fields';
+import { type RowPlan, type RowWriter, streamRows } from './rows';
+import { openToken, sealToken } from './signing';
+import type { OrgInfo } from './world';
+import { Q } from './world';
+import { CsvWideWriter } from './writers/csv-wide';
+import { JsonLongWriter } from './writers/json-long';
+
+export const TOKEN_VALIDITY_MS = DAY_MS;
+
+/** A recent query after validation; what a continuation token carries forward. */
+export interface RecentQuery {
+  org: string;
+  allDatasources: boolean;
+  datasourceIds?: string[];
+  outputFrequency: OutputFrequency;
+  format: RecentFormat;
+  metricSelect?: string;
+  qcAssessment: boolean;
+  qcFlags: boolean;
+  dataVersion: DataVersion;
+  locationRounding?: number;
+}
+
+interface TokenPayload {
+  v: 1;
+  q: RecentQuery;
+  /** First period start not yet returned. */
+  from: number;
+  /** Issued at (emulator clock). */
+  iat: number;
+}
+
+const QUERY_FIELDS = [
+  'org',
+  'allDatasources',
+  'datasourceIds',
+  'replyWithContinuationToken',
+  'outputFrequency',
+  'format',
+  'startTime',
+  'metricSelect',
+  'qcAssessment',
+  'qcFlags',
+  'dataVersion',
+  'locationRounding',
+];
+
+export interface RecentReply {
+  chunks: Iterable<string | Uint8Array>;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+export function parseRecentQuery(body: Record<string, unknown>): {
+  query: RecentQuery;
+  startTime?: number;
+  withToken: boolean;
+} {
+  const f = new Fields(body);
+  f.only(QUERY_FIELDS);
+  const org = f.requiredString('org');
+  const allDatasources = f.boolean('allDatasources');
+  const datasourceIds = f.stringList('datasourceIds', !allDatasources);
+  const query: RecentQuery = {
+    org,
+    allDatasources,
+    ...(allDatasources ? {} : { datasourceIds }),
+    outputFrequency: f.oneOf('outputFrequency', OUTPUT_FREQUENCIES, 'minute'),
+    format: f.oneOf('format', RECENT_FORMATS, 'json-long'),
+    metricSelect: f.optionalString('metricSelect'),
+    qcAssessment: f.boolean('qcAssessment'),
+    qcFlags: f.boolean('qcFlags'),
+    dataVersion: f.oneOf('dataVersion', DATA_VERSIONS, 'legacy'),
+    locationRounding: f.integer('locationRounding', 0, 10),
+  };
+  const selection = selectMetrics(query.metricSelect, query.outputFrequency);
+  if ('error' in selection) throw badRequest(selection.error);
+  return { query, startTime: f.time('startTime', false), withToken: f.boolean('replyWithContinuationToken') };
+}
+
+/** Builds the reply for the periods [from, newest]; `withToken` adds the next continuation token. */
+export function recentReply(
+  ctx: EmulatorContext,
+  keyOrg: OrgInfo,
+  query: RecentQuery,
+  from: number,
+  withToken: boolean,
+  continuation: boolean,
+): RecentReply {
+  const org = authorizeOrg(ctx, keyOrg, query.org);
+  const datasources = query.allDatasources
+    ? org.datasources
+    : resolveDatasources(org, 'datasourceIds', query.datasourceIds ?? []);
+  const now = ctx.clock.now();
+  const frequency = query.outputFrequency;
+  const p = PERIOD_MS[frequency];
+  const last = lastPeriodStart(frequency, now);
+  const selection = selectMetrics(query.metricSelect, frequency);
+  if ('error' in selection) throw badRequest(selection.error);
+  const metrics = compileMetrics(selection.metrics, (id) => Q[id]);
+  const plan: RowPlan = {
+    datasources,
+    frequency,
+    from,
+    to: last + p,
+    metrics,
+    qcVersion: query.dataVersion === 'v2026-11-10',
+    order: 'time-desc',
+  };
+  const headers: Record<string, string> = {};
+  if (withToken) {
+    const payload: TokenPayload = { v: 1, q: query, from: Math.max(from, last + p), iat: now };
+    headers[CONTINUATION_TOKEN_HEADER] = sealToken(ctx.world.secret, payload);
+  }
+  let writer: RowWriter;
+  let contentType: string;
+  if (query.format === 'csv-wide') {
+    contentType = 'text/csv; charset=utf-8';
+    writer = new CsvWideWriter(
+      {
+        idColumn: 'datasourceId',
+        frequency,
+        labelStyle: 'canonical',
+        valueColumns: false,
+        qcAssessment: query.qcAssessment,
+        qcFlags: query.qcFlags,
+        locationDecimals: query.locationRounding ?? 6,
+        sortMetrics: false,
+      },
+      metrics,
+    );
+  } else {
+    contentType = 'application/json';
+    const { allDatasources, datasourceIds, ...rest } = query;
+    const request: Record<string, unknown> = {
+      ...rest,
+      ...(allDatasources ? { allDatasources } : { datasourceIds }),
+      startTime: new Date(from).toISOString(),
+    };
+    writer = new JsonLongWriter(metrics, {
+      request,
+      qcAssessment: query.qcAssessment,
+      qcFlags: query.qcFlags,
+      locationDecimals: query.locationRounding ?? 5,
+      omitEmptyLocations: continuation,
+      seed: ctx.world.seed,
+      periodMs: p,
+    });
+  }
+  return { chunks: streamRows(plan, writer, ctx.aggregator), contentType, headers };
+}
+
+export function startRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {
+  const { query, startTime, withToken } = parseRecentQuery(body);
+  const from = firstPeriodStart(query.outputFrequency, ctx.clock.now(), startTime);
+  return recentReply(ctx, keyOrg, query, from, withToken, false);
+}
+
+export function continueRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {
+  const f = new Fields(body);
+  f.only(['org', 'continuationToken']);
+  const org = f.requiredString('org');
+  const token = f.requiredString('continuationToken');
+  authorizeOrg(ctx, keyOrg, org);
+  const payload = openToken<TokenPayload>(ctx.world.secret, token);
+  if (payload?.v !== 1) throw badRequest('continuationToken is invalid');
+  const now = ctx.clock.now();
+  if (now - payload.iat > TOKEN_VALIDITY_MS) {
+    throw badRequest(
+      `continuationToken has expired (issued ${new Date(payload.iat).toISOString()}; tokens are valid for 24 hours); start a new query`,
+    );
+  }
+  if (payload.q.org !== org) throw new HttpError(400, `continuationToken was issued for another org than '${org}'`);
+  const from = Math.max(payload.from, firstPeriodStart(payload.q.outputFrequency, now, payload.from));
+  return recentReply(ctx, keyOrg, payload.q, from, true, true);
+}

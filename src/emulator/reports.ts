@@ -1,0 +1,248 @@
+// Historical reports: accepted (quota permitting), in progress for the configured delay, then succeeded
+// with pre-signed, expiring file URLs (served without the key), or failed by an injected fault.
+// Files are generated when downloaded (data is a pure function), so nothing large is kept.
+import { randomUUID } from 'node:crypto';
+import {
+  DATA_VERSIONS,
+  FILE_FORMATS,
+  METRIC_LABEL_STYLES,
+  type MetricLabelStyle,
+  OUTPUT_FREQUENCIES,
+  type OutputFrequency,
+  REPORT_KINDS,
+  type ReportKind,
+  type ReportRecord,
+} from '../core/api/types';
+import { compileMetrics } from './aggregates';
+import { HOUR_MS } from './clock';
+import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
+import { badRequest, HttpError } from './http';
+import { selectMetrics } from './metric-select';
+import { ceilTo, PERIOD_MS } from './periods';
+import type { ReportQuota } from './quota';
+import { Fields } from './request-fields';
+import { type RowPlan, streamRows } from './rows';
+import { sign, verify } from './signing';
+import { type Datasource, type OrgInfo, Q } from './world';
+import type { IdColumn } from './writers/columns';
+import { CsvWideWriter } from './writers/csv-wide';
+import { ParquetWideWriter } from './writers/parquet-wide';
+
+/** How many datasources go into one report file (a report has one or more URLs). */
+export const DATASOURCES_PER_FILE = 10;
+/** Lifetime of signed file URLs from the status call that issued them. */
+export const FILE_URL_TTL_MS = HOUR_MS;
+export const FILE_PATH_PREFIX = '/_files/reports/';
+
+interface ReportEntry {
+  id: string;
+  org: string;
+  kind: ReportKind;
+  query: Record<string, unknown>;
+  createdAt: number;
+  readyAt: number;
+  failed: boolean;
+  frequency: OutputFrequency;
+  from: number;
+  to: number;
+  labelStyle: MetricLabelStyle;
+  parquet: boolean;
+  metricSelect?: string;
+  qcAssessment: boolean;
+  qcFlags: boolean;
+  qcVersion: boolean;
+  idColumn: IdColumn;
+  files: Datasource[][];
+}
+
+const COMMON_FIELDS = [
+  'org',
+  'report',
+  'outputFrequency',
+  'startTime',
+  'endTime',
+  'metricLabelStyle',
+  'fileFormat',
+  'metricSelect',
+  'qcAssessment',
+  'qcFlags',
+  'dataVersion',
+];
+const KIND_FIELDS: Record<ReportKind, string[]> = {
+  'datasource-measurements': ['allDatasources', 'datasourceIds'],
+  'node-measurements': ['nodeIds'],
+  'reference-site-measurements': ['refSiteIds'],
+};
+
+export interface ReportFile {
+  chunks: Iterable<string | Uint8Array>;
+  contentType: string;
+  name: string;
+  /** The file itself is gzip (csv.gz), not a Content-Encoding. */
+  gzipFile: boolean;
+}
+
+export class ReportService {
+  private readonly reports = new Map<string, ReportEntry>();
+
+  constructor(
+    private readonly ctx: EmulatorContext,
+    private readonly quota: ReportQuota,
+    private readonly delayMs: number,
+  ) {}
+
+  /** POST /v2/report-requests. Everything is checked before the quota is touched. */
+  create(keyOrg: OrgInfo, body: Record<string, unknown>, failByFault: boolean): ReportRecord {
+    const f = new Fields(body);
+    const org = authorizeOrg(this.ctx, keyOrg, f.requiredString('org'));
+    const kind = f.oneOf('report', REPORT_KINDS);
+    f.only([...COMMON_FIELDS, ...KIND_FIELDS[kind]]);
+    const frequency = f.oneOf('outputFrequency', OUTPUT_FREQUENCIES);
+    const start = f.time('startTime', true) as number;
+    const end = f.time('endTime', true) as number;
+    if (end <= start) throw badRequest('endTime must be after startTime');
+    const labelStyle = f.oneOf('metricLabelStyle', METRIC_LABEL_STYLES, 'canonical');
+    const fileFormat = f.oneOf('fileFormat', FILE_FORMATS, 'csv-wide');
+    const metricSelect = f.optionalString('metricSelect');
+    const selection = selectMetrics(metricSelect, frequency);
+    if ('error' in selection) throw badRequest(selection.error);
+    const qcAssessment = f.boolean('qcAssessment');
+    const qcFlags = f.boolean('qcFlags');
+    const dataVersion = f.oneOf('dataVersion', DATA_VERSIONS, 'legacy');
+    const datasources = this.sources(org, kind, f);
+    const now = this.ctx.clock.now();
+    this.quota.take(org.org, now);
+
+    const p = PERIOD_MS[frequency];
+    const entry: ReportEntry = {
+      id: randomUUID(),
+      org: org.org,
+      kind,
+      query: { ...body, columnLabelStyle: labelStyle, fileFormat, format: normalFormat(fileFormat) },
+      createdAt: now,
+      readyAt: now + this.delayMs,
+      failed: failByFault,
+      frequency,
+      from: ceilTo(start, p),
+      // Only whole periods before endTime, and nothing measured after the report was requested.
+      to: Math.floor(Math.min(end, now) / p) * p,
+      labelStyle,
+      parquet: normalFormat(fileFormat) === 'parquet-wide',
+      metricSelect,
+      qcAssessment,
+      qcFlags,
+      qcVersion: dataVersion === 'v2026-11-10',
+      idColumn:
+        kind === 'node-measurements' ? 'nodeId' : kind === 'reference-site-measurements' ? 'refSiteId' : 'datasourceId',
+      files: chunk(datasources, DATASOURCES_PER_FILE),
+    };
+    delete entry.query.metricLabelStyle;
+    this.reports.set(entry.id, entry);
+    return this.record(entry);
+  }
+
+  /** GET /v2/report-requests/{id}: 404 for unknown ids and for reports of other orgs. */
+  status(keyOrg: OrgInfo, id: string): ReportRecord {
+    const entry = this.reports.get(id);
+    if (!entry || entry.org !== keyOrg.org) throw new HttpError(404, `Report not found: ${id}`);
+    return this.record(entry);
+  }
+
+  private record(entry: ReportEntry): ReportRecord {
+    const now = this.ctx.clock.now();
+    const base = { reportId: entry.id, report: entry.kind, query: entry.query };
+    if (now < entry.readyAt) return { ...base, reportStatus: 'in-progress', message: 'Processing', urls: [] };
+    if (entry.failed) return { ...base, reportStatus: 'failed', message: 'Report generation failed', urls: [] };
+    const expires = now + FILE_URL_TTL_MS;
+    const ext = entry.parquet ? 'parquet' : 'csv.gz';
+    const urls = entry.files.map((_, i) => {
+      const path = `${FILE_PATH_PREFIX}${entry.id}/part-${String(i).padStart(3, '0')}.${ext}`;
+      const signature = sign(this.ctx.world.secret, `file:${path}\n${expires}`);
+      return `${this.ctx.baseUrl()}${path}?expires=${expires}&signature=${signature}`;
+    });
+    return {
+      ...base,
+      reportStatus: 'succeeded',
+      message: 'Ready',
+      urls,
+      urlsExpireAt: new Date(expires).toISOString(),
+    };
+  }
+
+  /** GET of a signed file URL (no key): the file's bytes, generated as they are sent. */
+  file(path: string, search: URLSearchParams): ReportFile {
+    const expires = Number(search.get('expires'));
+    const signature = search.get('signature') ?? '';
+    if (!Number.isFinite(expires) || !verify(this.ctx.world.secret, `file:${path}\n${expires}`, signature)) {
+      throw new HttpError(403, 'Signature does not match');
+    }
+    if (this.ctx.clock.now() > expires) throw new HttpError(403, 'Request has expired');
+    const m = /^\/_files\/reports\/([^/]+)\/part-(\d+)\.(csv\.gz|parquet)$/.exec(path);
+    const entry = m ? this.reports.get(m[1]) : undefined;
+    const files = entry?.files[Number(m?.[2])];
+    if (!m || !entry || !files) throw new HttpError(404, 'No such file');
+    const metrics = compileMetrics(
+      (selectMetrics(entry.metricSelect, entry.frequency) as { metrics: [] }).metrics,
+      (id) => Q[id],
+    );
+    const plan: RowPlan = {
+      datasources: files,
+      frequency: entry.frequency,
+      from: entry.from,
+      to: entry.to,
+      metrics,
+      qcVersion: entry.qcVersion,
+      order: 'datasource-time-asc',
+    };
+    const layout = {
+      idColumn: entry.idColumn,
+      frequency: entry.frequency,
+      labelStyle: entry.labelStyle,
+      valueColumns: true,
+      qcAssessment: entry.qcAssessment,
+      qcFlags: entry.qcFlags,
+      locationDecimals: 8,
+      sortMetrics: true,
+    };
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (entry.parquet) {
+      return {
+        chunks: streamRows(plan, new ParquetWideWriter(layout, metrics), this.ctx.aggregator),
+        contentType: 'application/vnd.apache.parquet',
+        name,
+        gzipFile: false,
+      };
+    }
+    return {
+      chunks: streamRows(plan, new CsvWideWriter(layout, metrics), this.ctx.aggregator),
+      contentType: 'application/gzip',
+      name,
+      gzipFile: true,
+    };
+  }
+
+  private sources(org: OrgInfo, kind: ReportKind, f: Fields): Datasource[] {
+    if (kind === 'datasource-measurements') {
+      if (f.boolean('allDatasources')) return org.datasources;
+      return resolveDatasources(org, 'datasourceIds', f.stringList('datasourceIds', true) ?? []);
+    }
+    const field = kind === 'node-measurements' ? 'nodeIds' : 'refSiteIds';
+    const type = kind === 'node-measurements' ? 'SERVICE_NODE' : 'REFERENCE_SITE';
+    const what = kind === 'node-measurements' ? 'node' : 'reference site';
+    return (f.stringList(field, true) ?? []).flatMap((id) => {
+      const found = org.datasources.filter((d) => d.sourceType === type && d.sourceId === id);
+      if (found.length === 0) throw badRequest(`${field}: unknown ${what} '${id}' for org '${org.org}'`);
+      return found;
+    });
+  }
+}
+
+function normalFormat(fileFormat: string): 'csv-wide' | 'parquet-wide' {
+  return fileFormat === 'parquet' || fileFormat === 'parquet-wide' ? 'parquet-wide' : 'csv-wide';
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out.length ? out : [[]];
+}

@@ -1,0 +1,87 @@
+// Field checks of incoming requests: each failure is a 400 whose message names the field.
+import { badRequest } from './http';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** ISO 8601 date (UTC midnight) or timestamp (UTC when it has no offset) to ms; undefined if malformed. */
+export function parseIsoTime(text: string): number | undefined {
+  let s = text.trim();
+  if (DATE_ONLY.test(s)) s += 'T00:00:00Z';
+  else if (!TIMESTAMP.test(s)) return undefined;
+  else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(s)) s += 'Z';
+  const ms = Date.parse(s);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+export class Fields {
+  constructor(private readonly body: Record<string, unknown>) {}
+
+  /** Rejects fields this endpoint does not know, so typos do not pass silently. */
+  only(allowed: readonly string[]): void {
+    for (const key of Object.keys(this.body)) {
+      if (!allowed.includes(key)) throw badRequest(`${key} is not a known field of this request`);
+    }
+  }
+
+  has(name: string): boolean {
+    return this.body[name] !== undefined && this.body[name] !== null;
+  }
+
+  requiredString(name: string): string {
+    const v = this.body[name];
+    if (v === undefined || v === null || v === '') throw badRequest(`${name} is required`);
+    if (typeof v !== 'string') throw badRequest(`${name} must be a string`);
+    return v;
+  }
+
+  optionalString(name: string): string | undefined {
+    if (!this.has(name)) return undefined;
+    const v = this.body[name];
+    if (typeof v !== 'string') throw badRequest(`${name} must be a string`);
+    return v;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback?: T): T {
+    const v = fallback === undefined ? this.requiredString(name) : (this.optionalString(name) ?? fallback);
+    if (!allowed.includes(v as T)) throw badRequest(`${name} must be one of ${allowed.join(', ')} (got '${v}')`);
+    return v as T;
+  }
+
+  boolean(name: string): boolean {
+    if (!this.has(name)) return false;
+    const v = this.body[name];
+    if (typeof v !== 'boolean') throw badRequest(`${name} must be true or false`);
+    return v;
+  }
+
+  time(name: string, required: boolean): number | undefined {
+    const v = required ? this.requiredString(name) : this.optionalString(name);
+    if (v === undefined) return undefined;
+    const ms = parseIsoTime(v);
+    if (ms === undefined) throw badRequest(`${name} must be an ISO 8601 date or timestamp (got '${v}')`);
+    return ms;
+  }
+
+  stringList(name: string, required: boolean): string[] | undefined {
+    if (!this.has(name)) {
+      if (required) throw badRequest(`${name} is required`);
+      return undefined;
+    }
+    const v = this.body[name];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '')) {
+      throw badRequest(`${name} must be an array of non-empty strings`);
+    }
+    if (required && v.length === 0) throw badRequest(`${name} must not be empty`);
+    return v as string[];
+  }
+
+  integer(name: string, min: number, max: number): number | undefined {
+    if (!this.has(name)) return undefined;
+    const v = this.body[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw badRequest(`${name} must be an integer from ${min} to ${max}`);
+    }
+    return v;
+  }
+}

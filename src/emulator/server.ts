@@ -1,0 +1,165 @@
+// The HTTP server: routing, the API key, fault injection, and the test-only control endpoints.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { API_KEY_HEADER, PATHS } from '../core/api/paths';
+import { parseDuration } from './clock';
+import type { EmulatorContext } from './context';
+import { getDatasource, listDatasources } from './datasources';
+import { checkFaultConfig, type FaultConfig, type FaultEndpoint, type FaultInjector } from './faults';
+import { badRequest, HttpError, readJsonBody, sendJson, sendStream } from './http';
+import { continueRecentQuery, type RecentReply, startRecentQuery } from './recent-query';
+import { FILE_PATH_PREFIX, type ReportService } from './reports';
+import { parseIsoTime } from './request-fields';
+import type { OrgInfo } from './world';
+
+export const CONTROL_PREFIX = '/_emulator/';
+
+export interface ServerParts {
+  ctx: EmulatorContext;
+  reports: ReportService;
+  faults: FaultInjector;
+  control: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function endpointOf(method: string, path: string): FaultEndpoint | undefined {
+  if (path === PATHS.root) return 'root';
+  if (path.startsWith(FILE_PATH_PREFIX)) return 'reportFile';
+  if (path === PATHS.reportRequests && method === 'POST') return 'reportCreate';
+  if (path.startsWith(`${PATHS.reportRequests}/`) || path.startsWith('/v2/report-request/')) return 'reportStatus';
+  if (path === PATHS.recentQuery) return 'recentQuery';
+  if (path === PATHS.continuation) return 'continuation';
+  if (path === PATHS.datasources || path.startsWith(`${PATHS.datasources}/`)) return 'datasources';
+  return undefined;
+}
+
+function keyOrg(parts: ServerParts, req: IncomingMessage): OrgInfo {
+  const key = req.headers[API_KEY_HEADER];
+  const org = typeof key === 'string' ? parts.ctx.world.byKey.get(key) : undefined;
+  if (!org) throw new HttpError(403, 'Forbidden');
+  return org;
+}
+
+function requireMethod(req: IncomingMessage, method: string): void {
+  if (req.method !== method) throw new HttpError(405, `Method ${req.method} is not allowed here; use ${method}`);
+}
+
+async function route(parts: ServerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+  const { ctx, reports } = parts;
+
+  if (path.startsWith(CONTROL_PREFIX)) {
+    if (!parts.control) throw new HttpError(404, `Not found: ${path}`);
+    return control(parts, req, res, path);
+  }
+
+  const endpoint = endpointOf(method, path);
+  if (!endpoint) throw new HttpError(404, `Not found: ${path}`);
+  const fault = parts.faults.decide(endpoint);
+  if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+  if (fault.errorStatus) throw new HttpError(fault.errorStatus, 'Service unavailable (injected fault)');
+  if (fault.reset && endpoint !== 'recentQuery' && endpoint !== 'continuation' && endpoint !== 'reportFile') {
+    req.socket.destroy();
+    return;
+  }
+
+  switch (endpoint) {
+    case 'root':
+      return sendJson(res, 200, { message: 'measurements service emulator', now: new Date(ctx.clock.now()) });
+    case 'reportFile': {
+      requireMethod(req, 'GET');
+      const file = reports.file(path, url.searchParams);
+      return sendStream(req, res, file.chunks, {
+        contentType: file.contentType,
+        gzip: file.gzipFile ? 'file' : 'none',
+        headers: { 'content-disposition': `attachment; filename="${file.name}"` },
+        damage: fault.damage,
+      });
+    }
+    case 'reportCreate': {
+      const org = keyOrg(parts, req);
+      return sendJson(res, 200, reports.create(org, await readJsonBody(req), fault.reportFailed));
+    }
+    case 'reportStatus': {
+      requireMethod(req, 'GET');
+      const org = keyOrg(parts, req);
+      const id = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+      return sendJson(res, 200, reports.status(org, id));
+    }
+    case 'recentQuery':
+    case 'continuation': {
+      requireMethod(req, 'POST');
+      const org = keyOrg(parts, req);
+      const body = await readJsonBody(req);
+      const reply: RecentReply =
+        endpoint === 'recentQuery' ? startRecentQuery(ctx, org, body) : continueRecentQuery(ctx, org, body);
+      return sendStream(req, res, reply.chunks, {
+        contentType: reply.contentType,
+        gzip: 'negotiate',
+        headers: reply.headers,
+        damage: fault.damage,
+      });
+    }
+    case 'datasources': {
+      requireMethod(req, 'GET');
+      const org = keyOrg(parts, req);
+      if (path === PATHS.datasources) return sendJson(res, 200, listDatasources(ctx, org, url.searchParams));
+      const id = decodeURIComponent(path.slice(PATHS.datasources.length + 1));
+      return sendJson(res, 200, getDatasource(ctx, org, id, url.searchParams));
+    }
+  }
+}
+
+/** POST /_emulator/clock {"advance":"25h"} | {"set":"<ISO>"}; POST /_emulator/faults {"rules":[...]}. */
+async function control(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const clock = parts.ctx.clock;
+  if (path === `${CONTROL_PREFIX}clock`) {
+    if (req.method === 'POST') {
+      const body = await readJsonBody(req);
+      if (typeof body.advance === 'string' || typeof body.advance === 'number') {
+        let ms: number;
+        try {
+          ms = parseDuration(body.advance);
+        } catch {
+          throw badRequest(`advance must be a duration such as "25h" (got '${body.advance}')`);
+        }
+        clock.advance(ms);
+      } else if (typeof body.set === 'string') {
+        const ms = parseIsoTime(body.set);
+        if (ms === undefined) throw badRequest(`set must be an ISO 8601 timestamp (got '${body.set}')`);
+        clock.set(ms);
+      } else throw badRequest('expected {"advance":"<duration>"} or {"set":"<ISO timestamp>"}');
+    }
+    return sendJson(res, 200, { now: new Date(clock.now()).toISOString() });
+  }
+  if (path === `${CONTROL_PREFIX}faults`) {
+    requireMethod(req, 'POST');
+    const body = await readJsonBody(req);
+    const error = checkFaultConfig(body);
+    if (error) throw badRequest(error);
+    parts.faults.configure(body as unknown as FaultConfig);
+    return sendJson(res, 200, { rules: parts.faults.active });
+  }
+  throw new HttpError(404, `Not found: ${path}`);
+}
+
+export function createEmulatorServer(parts: ServerParts): Server {
+  return createServer((req, res) => {
+    route(parts, req, res).catch((err: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof HttpError) {
+        // Drain the request so the connection stays usable for keep-alive clients.
+        req.resume();
+        sendJson(res, err.status, { message: err.message }, err.headers);
+        return;
+      }
+      sendJson(res, 500, { message: 'Internal error in the emulator' });
+      console.error('[emulator]', err);
+    });
+  });
+}

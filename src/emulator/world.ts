@@ -1,0 +1,257 @@
+// The emulated world: orgs, API keys and datasources, all derived from the seed (nothing random at run time).
+// Special datasources (by index in the demo org) give tests and demos known situations; see WORLD_ROLES.
+import { createHmac } from 'node:crypto';
+import type { SourceType } from '../core/api/types';
+import { QUANTITIES } from '../core/metrics/catalog';
+import { DAY_MS, HOUR_MS } from './clock';
+import { hash4, unit } from './hash';
+
+export const DEMO_ORG = 'demo-org';
+export const SECOND_ORG = 'second-org';
+
+/** Roles of demo-org datasources by index; the ids follow from the seed. */
+export const WORLD_ROLES = {
+  /** Moved 3 hours before the anchor (json-long locations carry changedAt). */
+  moved: 1,
+  /** PM minute values out of bounds (QC.I.OOB.001) at minutes :17-:19 of every hour; also every index ≡ 2 (mod 10). */
+  qcInvalid: 2,
+  /** Not subscribed during [anchor-20h, anchor-14h) and [anchor+2h, anchor+5h): no data then. */
+  unsubscribed: 3,
+  /** PM values have status calibration-missing (value empty). */
+  calibrationMissing: 5,
+  /** No measurements 03:00-03:45 UTC every day. */
+  dailyOutage: 6,
+  /** Subscribed only from anchor+1h: appears in allDatasources continuations after that. */
+  lateSubscriber: 7,
+} as const;
+
+export const MIN_DEMO_DATASOURCES = 8;
+export const SECOND_ORG_DATASOURCES = 3;
+
+export const NQ = QUANTITIES.length;
+export const Q = Object.fromEntries(QUANTITIES.map((q, i) => [q.id, i])) as Record<string, number>;
+
+const NODE_QUANTITIES = [
+  'pm1ConcMass',
+  'pm2_5ConcMass',
+  'pm10ConcMass',
+  'pm1ConcNum',
+  'pm2_5ConcNum',
+  'pm10ConcNum',
+  'no2Conc',
+  'o3Conc',
+  'temperatureAmbient',
+  'temperatureInternal',
+  'relHumidAmbient',
+  'relHumidInternal',
+];
+const SITE_QUANTITIES = [
+  'pm2_5ConcMass',
+  'pm10ConcMass',
+  'no2Conc',
+  'o3Conc',
+  'temperatureAmbient',
+  'relHumidAmbient',
+  'windSpeed',
+  'windDirection',
+  'atmosphericPressure',
+];
+const PM_MASS = new Set(['pm1ConcMass', 'pm2_5ConcMass', 'pm10ConcMass']);
+const GAS = new Set(['no2Conc', 'o3Conc']);
+
+export interface Location {
+  lat: number;
+  lon: number;
+  /** First moment at this location (the first location starts at -Infinity). */
+  from: number;
+}
+
+export interface Datasource {
+  /** Index within its org. */
+  index: number;
+  /** Unique across orgs; feeds the value hashes. */
+  gid: number;
+  id: string;
+  org: string;
+  sourceType: SourceType;
+  sourceId: string;
+  name: string;
+  group: string | null;
+  tags: string[];
+  subscriptionId: string;
+  locations: Location[];
+  /** Subscription intervals [from, to), sorted. */
+  subscriptions: Array<[number, number]>;
+  /** Per quantity: measured at all. */
+  measures: Uint8Array;
+  /** Per quantity: the value status and the linear calibration value = a·raw + b. */
+  status: string[];
+  calA: Float64Array;
+  calB: Float64Array;
+  /** Per-source level multiplier for pollutants. */
+  level: number;
+  qcInvalid: boolean;
+  dailyOutage: boolean;
+}
+
+export interface OrgInfo {
+  org: string;
+  apiKey: string;
+  datasources: Datasource[];
+}
+
+export interface World {
+  seed: number;
+  anchor: number;
+  orgs: Map<string, OrgInfo>;
+  byKey: Map<string, OrgInfo>;
+  /** Every datasource, indexed by gid. */
+  all: Datasource[];
+  byId: Map<string, Datasource>;
+  /** Secret for signing tokens and file URLs (stable per seed). */
+  secret: Buffer;
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function makeId(prefix: string, seed: number, gid: number, salt: number, taken: Set<string>): string {
+  for (let attempt = 0; ; attempt++) {
+    let id = prefix;
+    for (let i = 0; id.length < 8; i++) id += ALPHABET[hash4(seed, gid, salt + attempt * 97, i) % ALPHABET.length];
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+export function apiKeyFor(seed: number, org: string): string {
+  return `emu_${createHmac('sha256', `measnb-emulator-seed:${seed}`).update(`key:${org}`).digest('hex').slice(0, 32)}`;
+}
+
+const GROUPS = ['Downtown', 'Harbour', 'School district', 'Industrial park', null];
+const CITIES = [
+  { lat: 37.7749, lon: -122.4194 },
+  { lat: 51.5072, lon: -0.1276 },
+  { lat: 28.6139, lon: 77.209 },
+];
+
+function makeDatasource(
+  seed: number,
+  org: string,
+  index: number,
+  gid: number,
+  anchor: number,
+  taken: Set<string>,
+  demo: boolean,
+): Datasource {
+  const isSite = index % 5 === 4;
+  const sourceType: SourceType = isSite ? 'REFERENCE_SITE' : 'SERVICE_NODE';
+  const id = makeId('D', seed, gid, 1, taken);
+  const sourceId = makeId(isSite ? 'R' : 'A', seed, gid, 2, taken);
+  const city = CITIES[demo ? 0 : 1];
+  const lat = city.lat + (unit(seed, gid, 3) - 0.5) * 0.2;
+  const lon = city.lon + (unit(seed, gid, 4) - 0.5) * 0.2;
+  const locations: Location[] = [{ lat, lon, from: Number.NEGATIVE_INFINITY }];
+  if (demo && index === WORLD_ROLES.moved) {
+    locations.push({ lat: lat + 0.0123456, lon: lon - 0.0234567, from: anchor - 3 * HOUR_MS });
+  }
+  let subscriptions: Array<[number, number]> = [[Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]];
+  if (demo && index === WORLD_ROLES.unsubscribed) {
+    subscriptions = [
+      [Number.NEGATIVE_INFINITY, anchor - 20 * HOUR_MS],
+      [anchor - 14 * HOUR_MS, anchor + 2 * HOUR_MS],
+      [anchor + 5 * HOUR_MS, Number.POSITIVE_INFINITY],
+    ];
+  }
+  if (demo && index === WORLD_ROLES.lateSubscriber) subscriptions = [[anchor + HOUR_MS, Number.POSITIVE_INFINITY]];
+
+  const measures = new Uint8Array(NQ);
+  const status: string[] = new Array(NQ).fill('sensor-ready');
+  const calA = new Float64Array(NQ).fill(1);
+  const calB = new Float64Array(NQ);
+  for (const q of isSite ? SITE_QUANTITIES : NODE_QUANTITIES) measures[Q[q]] = 1;
+  if (!isSite) {
+    for (let qi = 0; qi < NQ; qi++) {
+      const qid = QUANTITIES[qi].id;
+      if (PM_MASS.has(qid)) {
+        status[qi] = demo && index === WORLD_ROLES.calibrationMissing ? 'calibration-missing' : 'calibrated-ready';
+        calA[qi] = 0.78 + unit(seed, gid, 5, qi) * 0.1;
+        calB[qi] = 0.4;
+      } else if (GAS.has(qid)) {
+        status[qi] = 'calibrated-ready';
+        calA[qi] = 0.9;
+      }
+    }
+  }
+  const group = GROUPS[hash4(seed, gid, 6) % GROUPS.length];
+  return {
+    index,
+    gid,
+    id,
+    org,
+    sourceType,
+    sourceId,
+    name: `${isSite ? 'Reference site' : 'Node'} ${index + 1}${group ? ` (${group})` : ''}`,
+    group,
+    tags: isSite ? ['reference'] : index % 3 === 0 ? ['outdoor', 'school'] : ['outdoor'],
+    subscriptionId: makeId('S', seed, gid, 7, taken),
+    locations,
+    subscriptions,
+    measures,
+    status,
+    calA,
+    calB,
+    level: 0.6 + unit(seed, gid, 8) * 1.2,
+    qcInvalid: demo ? index % 10 === WORLD_ROLES.qcInvalid : false,
+    dailyOutage: demo && index === WORLD_ROLES.dailyOutage,
+  };
+}
+
+/** Builds the world; `anchor` (ms, a whole hour) places the timed events (move, subscription changes). */
+export function buildWorld(seed: number, anchor: number, datasourceCount = 20): World {
+  const taken = new Set<string>();
+  const all: Datasource[] = [];
+  const orgs = new Map<string, OrgInfo>();
+  const demoCount = Math.max(MIN_DEMO_DATASOURCES, Math.floor(datasourceCount));
+  for (const [org, count, demo] of [
+    [DEMO_ORG, demoCount, true],
+    [SECOND_ORG, SECOND_ORG_DATASOURCES, false],
+  ] as const) {
+    const list: Datasource[] = [];
+    for (let i = 0; i < count; i++) {
+      const ds = makeDatasource(seed, org, i, all.length, anchor, taken, demo);
+      list.push(ds);
+      all.push(ds);
+    }
+    orgs.set(org, { org, apiKey: apiKeyFor(seed, org), datasources: list });
+  }
+  const byKey = new Map([...orgs.values()].map((o) => [o.apiKey, o]));
+  const byId = new Map(all.map((d) => [d.id, d]));
+  const secret = createHmac('sha256', `measnb-emulator-seed:${seed}`).update('signing').digest();
+  return { seed, anchor, orgs, byKey, all, byId, secret };
+}
+
+export function isSubscribed(ds: Datasource, t: number): boolean {
+  for (const [from, to] of ds.subscriptions) if (t >= from && t < to) return true;
+  return false;
+}
+
+/** True when any moment of [from, to) is subscribed. */
+export function subscribedDuring(ds: Datasource, from: number, to: number): boolean {
+  for (const [a, b] of ds.subscriptions) if (a < to && b > from) return true;
+  return false;
+}
+
+export function locationAt(ds: Datasource, t: number): Location {
+  let loc = ds.locations[0];
+  for (const l of ds.locations) if (t >= l.from) loc = l;
+  return loc;
+}
+
+/** Daily outage window of the dailyOutage datasource: 03:00-03:45 UTC. */
+export function inDailyOutage(ds: Datasource, t: number): boolean {
+  if (!ds.dailyOutage) return false;
+  const inDay = t - Math.floor(t / DAY_MS) * DAY_MS;
+  return inDay >= 3 * HOUR_MS && inDay < 3 * HOUR_MS + 45 * 60_000;
+}

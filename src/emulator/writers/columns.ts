@@ -1,0 +1,78 @@
+// Column layout shared by the csv-wide and parquet-wide writers (SERVICE-FACTS "csv-wide layout").
+import type { MetricLabelStyle, OutputFrequency } from '../../core/api/types';
+import type { MetricField } from '../../core/metrics/catalog';
+import { ENGLISH_IDENTIFYING_COLUMNS, formatMetricLabel } from '../../core/metrics/labels';
+import type { CompiledMetric } from '../aggregates';
+
+/** The first column: datasource reports and the recent query name rows by datasource, others by node or site. */
+export type IdColumn = 'datasourceId' | 'nodeId' | 'refSiteId';
+
+export interface WideLayout {
+  idColumn: IdColumn;
+  frequency: OutputFrequency;
+  labelStyle: MetricLabelStyle;
+  /** Reports always carry raw/status/value per metric; the recent query only the value unless QC is asked. */
+  valueColumns: boolean;
+  qcAssessment: boolean;
+  qcFlags: boolean;
+  locationDecimals: number;
+  /** Sort metric columns by label (reports). */
+  sortMetrics: boolean;
+}
+
+export interface MetricColumns {
+  metric: CompiledMetric;
+  /** Position of the metric in the row values. */
+  index: number;
+  /** Fields in column order; undefined = the single value column named by the label. */
+  fields: Array<{ field: MetricField; name: string }> | undefined;
+  name: string;
+}
+
+const ENGLISH_BY_CANONICAL = Object.fromEntries(Object.entries(ENGLISH_IDENTIFYING_COLUMNS).map(([e, c]) => [c, e]));
+
+export function identifyingColumns(layout: WideLayout): string[] {
+  const cols = [layout.idColumn, 'sourceId', 'sourceType', 'outputFrequency'];
+  cols.push(...(layout.frequency === 'minute' ? ['time'] : ['startOfPeriod', 'endOfPeriod']));
+  cols.push('locationLatitude', 'locationLongitude');
+  return layout.labelStyle === 'english' ? cols.map((c) => ENGLISH_BY_CANONICAL[c] ?? c) : cols;
+}
+
+/** Metric column groups; legacy labels drop the aggregation, so later metrics with a taken label are left out. */
+export function metricColumns(layout: WideLayout, metrics: readonly CompiledMetric[]): MetricColumns[] {
+  const fields: MetricField[] | undefined =
+    layout.valueColumns || layout.qcAssessment || layout.qcFlags
+      ? [
+          ...(layout.qcAssessment ? (['qcAssessment'] as const) : []),
+          ...(layout.qcFlags ? (['qcFlags'] as const) : []),
+          'raw',
+          'status',
+          'value',
+        ]
+      : undefined;
+  const taken = new Set<string>();
+  const out: MetricColumns[] = [];
+  metrics.forEach((metric, index) => {
+    const parts = {
+      quantity: metric.def.quantity.id,
+      aggregation: metric.def.aggregation,
+      index: metric.def.index,
+    };
+    const name = formatMetricLabel(parts, layout.labelStyle);
+    if (taken.has(name)) return;
+    taken.add(name);
+    out.push({
+      metric,
+      index,
+      name,
+      fields: fields?.map((field) => ({ field, name: formatMetricLabel({ ...parts, field }, layout.labelStyle) })),
+    });
+  });
+  if (layout.sortMetrics) out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}
+
+export function formatNumber(x: number, isIndex: boolean): string {
+  if (Number.isNaN(x)) return '';
+  return isIndex ? String(x) : x.toFixed(2);
+}

@@ -1,0 +1,93 @@
+// parquet-wide: the csv-wide columns in a Parquet file (hyparquet-writer builds it in memory at the end,
+// so report files in Parquet are bounded by the report's size, unlike the streamed csv.gz).
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import type { RowValues } from '../aggregates';
+import { OOB_FLAG } from '../generator';
+import { PERIOD_MS } from '../periods';
+import type { RowWriter } from '../rows';
+import { type Datasource, locationAt } from '../world';
+import { identifyingColumns, metricColumns, type WideLayout } from './columns';
+
+type Cell = string | number | null;
+
+export class ParquetWideWriter implements RowWriter {
+  private readonly groups;
+  private readonly names: string[];
+  private readonly columns: Cell[][];
+  private readonly numeric: boolean[];
+  private readonly periodMs: number;
+
+  constructor(
+    private readonly layout: WideLayout,
+    metrics: Parameters<typeof metricColumns>[1],
+  ) {
+    this.groups = metricColumns(layout, metrics);
+    this.periodMs = PERIOD_MS[layout.frequency];
+    const ids = identifyingColumns(layout);
+    this.names = [...ids];
+    this.numeric = ids.map((_, i) => i >= ids.length - 2);
+    for (const g of this.groups) {
+      for (const f of g.fields ?? [{ field: 'value' as const, name: g.name }]) {
+        this.names.push(f.name);
+        this.numeric.push(f.field === 'raw' || f.field === 'value');
+      }
+    }
+    this.columns = this.names.map(() => []);
+  }
+
+  header(): string {
+    return '';
+  }
+
+  row(ds: Datasource, start: number, v: RowValues): string {
+    const cols = this.columns;
+    let c = 0;
+    const loc = locationAt(ds, start + this.periodMs - 1);
+    const d = this.layout.locationDecimals;
+    cols[c++].push(this.layout.idColumn === 'datasourceId' ? ds.id : ds.sourceId);
+    cols[c++].push(ds.sourceId);
+    cols[c++].push(ds.sourceType);
+    cols[c++].push(this.layout.frequency);
+    cols[c++].push(new Date(start).toISOString());
+    if (this.layout.frequency !== 'minute') cols[c++].push(new Date(start + this.periodMs).toISOString());
+    cols[c++].push(Number(loc.lat.toFixed(d)));
+    cols[c++].push(Number(loc.lon.toFixed(d)));
+    for (const g of this.groups) {
+      const j = g.index;
+      const raw = v.raw[j];
+      const empty = Number.isNaN(raw);
+      const num = (x: number) => (Number.isNaN(x) ? null : g.metric.aqi ? x : Math.round(x * 100) / 100);
+      for (const f of g.fields ?? [{ field: 'value' as const }]) {
+        switch (f.field) {
+          case 'qcAssessment':
+            cols[c++].push(empty ? null : v.invalid[j] ? 'invalid' : 'valid');
+            break;
+          case 'qcFlags':
+            cols[c++].push(empty ? null : JSON.stringify(v.invalid[j] ? [OOB_FLAG] : []));
+            break;
+          case 'raw':
+            cols[c++].push(num(raw));
+            break;
+          case 'status':
+            cols[c++].push(empty ? null : ds.status[g.metric.q]);
+            break;
+          case 'value':
+            cols[c++].push(num(v.value[j]));
+            break;
+        }
+      }
+    }
+    return '';
+  }
+
+  footer(): Uint8Array {
+    const buffer = parquetWriteBuffer({
+      columnData: this.names.map((name, i) => ({
+        name,
+        data: this.columns[i],
+        type: this.numeric[i] ? ('DOUBLE' as const) : ('STRING' as const),
+      })),
+    });
+    return new Uint8Array(buffer);
+  }
+}
