@@ -1,0 +1,73 @@
+// Helpers for driving the code-server workbench the e2e runner started (MEASNB_E2E_URL, ..._WORKSPACE).
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchChromium, workbenchUrl } from '../host/browser.mjs';
+import { ARTIFACTS } from '../host/toolchain.mjs';
+
+export const SHOTS = path.join(ARTIFACTS, 'screenshots');
+
+export function e2eEnv() {
+  const url = process.env.MEASNB_E2E_URL;
+  const workspace = process.env.MEASNB_E2E_WORKSPACE;
+  if (!url || !workspace) throw new Error('run the e2e suites through `npm run test:e2e` (it starts code-server)');
+  return { url, workspace };
+}
+
+/** A browser page on the workbench of the e2e workspace, with the workbench rendered. */
+export async function openWorkbench() {
+  const { url, workspace } = e2eEnv();
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  await page.goto(workbenchUrl(url, workspace), { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  return { browser, page };
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Opens the command palette, types `title`, waits for the entry and runs it. */
+export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 2000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`command "${title}" never appeared in the palette`);
+    }
+  }
+}
+
+/** The visible quick input: waits for it (optionally for a title or placeholder text), types, presses Enter. */
+export async function answer(page, text, { expect } = {}) {
+  const widget = page.locator('.quick-input-widget');
+  await widget.waitFor({ state: 'visible', timeout: 30_000 });
+  if (expect) await widget.getByText(expect, { exact: false }).first().waitFor({ timeout: 30_000 });
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(text);
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(250);
+}
+
+/** Polls `probe` (async, returns truthy when done) with a bounded number of tries. */
+export async function eventually(probe, what, tries = 300, everyMs = 200) {
+  for (let i = 0; i < tries; i++) {
+    const v = await probe().catch(() => undefined);
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}

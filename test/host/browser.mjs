@@ -1,0 +1,32 @@
+// Headless Debian chromium through playwright-core (no browser download), and workbench URLs.
+import { chromium } from 'playwright-core';
+import { ensureChromium } from './toolchain.mjs';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchChromium() {
+  return chromium.launch({ executablePath: ensureChromium(), headless: true, args: FLAGS });
+}
+
+/** The workbench URL for a folder, with an optional smoke-test payload (extension development/tests paths). */
+export function workbenchUrl(serverUrl, folder, payload) {
+  const u = new URL(serverUrl);
+  u.pathname = '/';
+  u.searchParams.set('folder', folder);
+  if (payload) u.searchParams.set('payload', JSON.stringify(payload));
+  return u.toString();
+}
+
+/** A path on the code-server machine as the workbench names it (vscode-remote://host/abs/path). */
+export function remoteUri(serverUrl, absPath) {
+  return `vscode-remote://${new URL(serverUrl).host}${absPath}`;
+}

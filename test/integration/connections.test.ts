@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, eventually } from './helpers';
+import { QuickInputDriver } from './quick-input-driver';
+
+describe('connections and keys', () => {
+  it('Add Connection keeps the key in SecretStorage only, and Remove Connection deletes it', async () => {
+    const a = await api();
+    const driver = new QuickInputDriver(a);
+    try {
+      const key = `key-${Math.random().toString(36).slice(2)}`;
+      const added = vscode.commands.executeCommand<string>('measurements.addConnection');
+      await driver.type('Team service');
+      await driver.type('https://measurements.example.invalid');
+      await driver.type('team-org');
+      await driver.type(key);
+      const id = await added;
+      assert.ok(id, 'the command returns the new connection id');
+
+      const setting = vscode.workspace.getConfiguration('measurements').get<unknown[]>('connections', []);
+      assert.deepEqual(setting, [
+        { id, name: 'Team service', baseUrl: 'https://measurements.example.invalid', org: 'team-org' },
+      ]);
+      assert.ok(!JSON.stringify(setting).includes(key), 'the key is not in settings');
+      assert.equal(await a.services.connections.keys.get(id), key, 'the key reads back from SecretStorage');
+      assert.equal(a.services.connections.activeId(), id, 'the new connection is selected');
+
+      const removed = vscode.commands.executeCommand('measurements.removeConnection');
+      await driver.pick('Team service');
+      await removed;
+      assert.equal(await a.services.connections.keys.get(id), undefined, 'the key is gone with its connection');
+      assert.ok(!a.services.connections.keys.ids().includes(id));
+      assert.deepEqual(vscode.workspace.getConfiguration('measurements').get('connections'), []);
+      assert.equal(a.services.connections.activeId(), 'local-emulator', 'falls back to the local emulator');
+    } finally {
+      driver.dispose();
+    }
+  });
+
+  it('deletes the key of a connection removed from settings.json by hand (no orphaned secret)', async () => {
+    const a = await api();
+    const c = await a.services.connections.add(
+      { name: 'Hand edited', baseUrl: 'https://x.example.invalid', org: 'o' },
+      'hand-key',
+    );
+    assert.equal(await a.services.connections.keys.get(c.id), 'hand-key');
+    await vscode.workspace
+      .getConfiguration('measurements')
+      .update('connections', [], vscode.ConfigurationTarget.Global);
+    await eventually(
+      async () => (await a.services.connections.keys.get(c.id)) === undefined,
+      'the orphaned key to be deleted',
+    );
+    assert.ok(!a.services.connections.keys.ids().includes(c.id));
+  });
+
+  it('an input box refuses a base URL that is not http(s), saying why', async () => {
+    const a = await api();
+    const driver = new QuickInputDriver(a);
+    try {
+      const added = vscode.commands.executeCommand<string>('measurements.addConnection');
+      await driver.type('Bad');
+      const box = await driver.type('ftp://example.invalid');
+      await eventually(() => box.validationMessage, 'a validation message');
+      assert.match(String(box.validationMessage), /https:\/\/ or http:\/\//);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.equal(await added, undefined);
+      assert.deepEqual(vscode.workspace.getConfiguration('measurements').get('connections'), []);
+    } finally {
+      driver.dispose();
+    }
+  });
+});
