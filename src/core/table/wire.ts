@@ -1,0 +1,87 @@
+// The renderer wire format (MIME application/vnd.measnb.table): a small JSON header (names, kinds,
+// dictionaries) then the typed-array buffers, 8-byte aligned so the decoder can view them in place.
+// decodeTable runs in the notebook webview: browser APIs only (no Buffer, no node modules).
+
+import { type Column, isNumeric, type Table } from './table';
+
+export const TABLE_MIME = 'application/vnd.measnb.table';
+
+const MAGIC = [0x4d, 0x4e, 0x54, 0x31]; // "MNT1"
+const PRELUDE = 8; // magic + u32 header length
+
+interface WireColumn {
+  name: string;
+  kind: Column['kind'];
+  canonical?: string;
+  metric?: Column['metric'];
+  dict?: string[] | string[][];
+  offset: number;
+  length: number; // elements
+}
+
+interface WireHeader {
+  rowCount: number;
+  columns: WireColumn[];
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+export function encodeTable(table: Table): Uint8Array {
+  const buffers: Uint8Array[] = [];
+  const columns: WireColumn[] = [];
+  let offset = 0;
+  for (const c of table.columns) {
+    const data = isNumeric(c) ? c.values : c.codes;
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const wc: WireColumn = { name: c.name, kind: c.kind, offset, length: data.length };
+    if (c.canonical !== undefined) wc.canonical = c.canonical;
+    if (c.metric !== undefined) wc.metric = c.metric;
+    if (!isNumeric(c)) wc.dict = c.dict;
+    columns.push(wc);
+    buffers.push(bytes);
+    offset = align8(offset + bytes.length);
+  }
+  const header = new TextEncoder().encode(JSON.stringify({ rowCount: table.rowCount, columns } satisfies WireHeader));
+  const dataStart = align8(PRELUDE + header.length);
+  const out = new Uint8Array(dataStart + offset);
+  out.set(MAGIC, 0);
+  new DataView(out.buffer).setUint32(4, header.length, true);
+  out.set(header, PRELUDE);
+  for (let i = 0; i < buffers.length; i++) out.set(buffers[i], dataStart + columns[i].offset);
+  return out;
+}
+
+export function decodeTable(bytes: Uint8Array): Table {
+  if (bytes.length < PRELUDE || MAGIC.some((m, i) => bytes[i] !== m)) {
+    throw new Error('not a measnb table (bad magic)');
+  }
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+  if (PRELUDE + headerLength > bytes.length) throw new Error('truncated measnb table header');
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(PRELUDE, PRELUDE + headerLength))) as WireHeader;
+  const dataStart = align8(PRELUDE + headerLength);
+  const columns = header.columns.map((wc): Column => {
+    const numeric = wc.kind === 'number' || wc.kind === 'time';
+    const width = numeric ? 8 : 4;
+    const start = dataStart + wc.offset;
+    if (start + wc.length * width > bytes.length) throw new Error(`truncated measnb table column ${wc.name}`);
+    const abs = bytes.byteOffset + start;
+    // View in place when aligned (the usual case); copy otherwise.
+    const source = abs % width === 0 ? bytes : bytes.slice(start, start + wc.length * width);
+    const base = source === bytes ? abs : source.byteOffset;
+    const meta: Pick<Column, 'name' | 'canonical' | 'metric'> = { name: wc.name };
+    if (wc.canonical !== undefined) meta.canonical = wc.canonical;
+    if (wc.metric !== undefined) meta.metric = wc.metric;
+    if (numeric) {
+      return { ...meta, kind: wc.kind as 'number' | 'time', values: new Float64Array(source.buffer, base, wc.length) };
+    }
+    const codes = new Int32Array(source.buffer, base, wc.length);
+    if (wc.kind === 'qcFlags') return { ...meta, kind: 'qcFlags', dict: (wc.dict ?? []) as string[][], codes };
+    return {
+      ...meta,
+      kind: wc.kind as 'identifier' | 'status' | 'qcAssessment' | 'text',
+      dict: (wc.dict ?? []) as string[],
+      codes,
+    };
+  });
+  return { columns, rowCount: header.rowCount };
+}
