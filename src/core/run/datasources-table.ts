@@ -1,0 +1,67 @@
+// The org's datasources (GET /v2/datasources) as a Table, so the `datasources` verb renders like any result.
+import type { DatasourceList } from '../api/types';
+import type { Column, DictColumn, Table } from '../table/table';
+
+function textColumn(name: string, kind: DictColumn['kind'], values: (string | null | undefined)[]): Column {
+  const dict: string[] = [];
+  const index = new Map<string, number>();
+  const codes = new Int32Array(values.length);
+  values.forEach((v, i) => {
+    if (v === null || v === undefined || v === '') {
+      codes[i] = -1;
+      return;
+    }
+    let code = index.get(v);
+    if (code === undefined) {
+      code = dict.length;
+      dict.push(v);
+      index.set(v, code);
+    }
+    codes[i] = code;
+  });
+  return { name, kind, dict, codes };
+}
+
+export function datasourcesTable(list: DatasourceList): Table {
+  const ds = list.datasources;
+  return {
+    rowCount: ds.length,
+    columns: [
+      textColumn(
+        'datasourceId',
+        'identifier',
+        ds.map((d) => d.datasourceId),
+      ),
+      textColumn(
+        'name',
+        'text',
+        ds.map((d) => d.orgAnnotations?.name),
+      ),
+      textColumn(
+        'group',
+        'text',
+        ds.map((d) => d.orgAnnotations?.group),
+      ),
+      textColumn(
+        'tags',
+        'text',
+        ds.map((d) => (d.orgAnnotations?.tags ?? []).join(', ')),
+      ),
+      textColumn(
+        'sourceType',
+        'text',
+        ds.map((d) => d.sourceType),
+      ),
+      textColumn(
+        'currentSourceId',
+        'identifier',
+        ds.map((d) => d.currentSourceId),
+      ),
+      textColumn(
+        'currentSubscriptionId',
+        'identifier',
+        ds.map((d) => d.currentSubscriptionId),
+      ),
+    ],
+  };
+}

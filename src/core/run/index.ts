@@ -1,0 +1,14 @@
+// Running cells: the one executor shared by the CLI and the notebook controller.
+export { CellError, describeDiagnostics } from './cell-error';
+export { datasourcesTable } from './datasources-table';
+export { loadReport, type ReportOutcome, type ReportProgress, reportFileName } from './report-run';
+export {
+  parseCellOrThrow,
+  type RunCellOptions,
+  type RunClient,
+  type RunProgress,
+  type RunResult,
+  runCell,
+  tableSummary,
+} from './run-cell';
+export { concatTables, rowsByTimeAscending, takeRows, timeColumn } from './table-rows';

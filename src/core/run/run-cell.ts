@@ -1,0 +1,124 @@
+// runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
+import type { MeasurementsClient } from '../api/client';
+import type { RecentFormat, RecentQueryRequest, ReportRecord, ReportRequest } from '../api/types';
+import { type FollowMode, type FollowState, followStep } from '../follow';
+import type { ParsedCell } from '../query/cell';
+import type { Diagnostic } from '../query/diagnostics';
+import { parseCell } from '../query/parse';
+import { resolveCell } from '../query/resolve';
+import type { Table } from '../table/table';
+import { CellError } from './cell-error';
+import { datasourcesTable } from './datasources-table';
+import { type ReportProgress, runReport } from './report-run';
+
+export type RunClient = Pick<
+  MeasurementsClient,
+  'recentQuery' | 'continueQuery' | 'createReport' | 'getReport' | 'listDatasources' | 'downloadReportFile'
+>;
+
+export type RunProgress = { kind: 'request'; message: string } | ReportProgress;
+
+export interface RunCellOptions {
+  client: RunClient;
+  /** The connection's org (a cell's `org:` wins). */
+  org?: string;
+  /** The run's clock, for relative times (default: now). */
+  now?: Date;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+  /** follow: the cursor of the previous run of this cell. */
+  followState?: FollowState;
+  /** report: where the files go (default: a new temporary directory). */
+  downloadDir?: string;
+  /** report: false = create it and return the record without waiting (default true). */
+  wait?: boolean;
+}
+
+export interface RunResult {
+  verb: ParsedCell['verb'];
+  table: Table;
+  /** One line: "120 rows × 14 columns", "Report r-1 succeeded: 2 files, 3456 rows". */
+  summary: string;
+  /** What was sent (never holds the key; follow steps after the first send only org and a token). */
+  request: RecentQueryRequest | ReportRequest | { org: string };
+  format?: RecentFormat | 'csv-wide' | 'parquet-wide';
+  report?: { record: ReportRecord; files: string[]; dir?: string };
+  /** follow: the new cursor (keep it for the next run; never write it into the notebook). */
+  followState?: FollowState;
+  followMode?: FollowMode;
+  /** Something to show beside the result (the token expired and the tail resumed, ...). */
+  notice?: string;
+  /** Warnings of the cell (errors never get this far). */
+  warnings: Diagnostic[];
+}
+
+export function tableSummary(table: Table): string {
+  const r = table.rowCount;
+  const c = table.columns.length;
+  return `${r} row${r === 1 ? '' : 's'} × ${c} column${c === 1 ? '' : 's'}`;
+}
+
+/** Parses cell text; throws CellError with the diagnostics when it has errors. */
+export function parseCellOrThrow(text: string, now?: Date): { cell: ParsedCell; warnings: Diagnostic[] } {
+  const parsed = parseCell(text, { now });
+  if (!parsed.cell) throw new CellError(parsed.diagnostics);
+  return { cell: parsed.cell, warnings: parsed.diagnostics };
+}
+
+export async function runCell(cell: ParsedCell | string, options: RunCellOptions): Promise<RunResult> {
+  const now = options.now ?? new Date();
+  let warnings: Diagnostic[] = [];
+  if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now));
+  const resolved = resolveCell(cell, { now, org: options.org });
+  if (!resolved.resolved) throw new CellError(resolved.diagnostics);
+  const r = resolved.resolved;
+  const { client, signal } = options;
+  const progress = (message: string) => options.onProgress?.({ kind: 'request', message });
+
+  switch (r.verb) {
+    case 'datasources': {
+      progress(`Listing the datasources of ${r.org}…`);
+      const list = await client.listDatasources(r.org, { signal });
+      const table = datasourcesTable(list);
+      return { verb: 'datasources', table, summary: tableSummary(table), request: { org: r.org }, warnings };
+    }
+    case 'recent': {
+      progress('Running the recent query…');
+      const res = await client.recentQuery(r.request, { signal });
+      return {
+        verb: 'recent',
+        table: res.table,
+        summary: tableSummary(res.table),
+        request: r.request,
+        format: res.format,
+        warnings,
+      };
+    }
+    case 'follow': {
+      progress(options.followState ? 'Fetching new measurements…' : 'Starting to follow…');
+      const step = await followStep({ client, request: r.request, state: options.followState, now, signal });
+      const n = step.table.rowCount;
+      return {
+        verb: 'follow',
+        table: step.table,
+        summary: `${n} new row${n === 1 ? '' : 's'} (${step.state.rowsSeen} since the start)`,
+        request: r.request,
+        format: step.state.format,
+        followState: step.state,
+        followMode: step.mode,
+        notice: step.notice,
+        warnings,
+      };
+    }
+    case 'report': {
+      const out = await runReport(r.request, {
+        client,
+        signal,
+        onProgress: options.onProgress,
+        downloadDir: options.downloadDir,
+        wait: options.wait ?? true,
+      });
+      return { verb: 'report', ...out, request: r.request, warnings };
+    }
+  }
+}

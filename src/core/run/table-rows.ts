@@ -1,0 +1,87 @@
+// Row selection and concatenation over the columnar Table (no per-row objects): follow keeps new
+// rows only and appends them; report cells join the tables of several files.
+import { type Column, findColumn, type NumericColumn, type Table } from '../table/table';
+
+/** A table of the given rows of `table`, in that order. */
+export function takeRows(table: Table, rows: ArrayLike<number>): Table {
+  const n = rows.length;
+  const columns = table.columns.map((c): Column => {
+    if (c.kind === 'number' || c.kind === 'time') {
+      const values = new Float64Array(n);
+      for (let i = 0; i < n; i++) values[i] = c.values[rows[i]];
+      return { ...c, values };
+    }
+    const src = (c as Exclude<Column, NumericColumn>).codes;
+    const codes = new Int32Array(n);
+    for (let i = 0; i < n; i++) codes[i] = src[rows[i]];
+    return { ...c, codes } as Column;
+  });
+  return { columns, rowCount: n };
+}
+
+/** Concatenates tables; columns are matched by name (union, in first-seen order); missing cells are empty. */
+export function concatTables(tables: readonly Table[]): Table {
+  const nonEmpty = tables.filter((t) => t.columns.length > 0);
+  if (nonEmpty.length === 0) return { columns: [], rowCount: 0 };
+  if (nonEmpty.length === 1) return nonEmpty[0];
+  const rowCount = nonEmpty.reduce((n, t) => n + t.rowCount, 0);
+  const templates = new Map<string, Column>();
+  for (const t of nonEmpty) for (const c of t.columns) if (!templates.has(c.name)) templates.set(c.name, c);
+  const columns: Column[] = [];
+  for (const [name, template] of templates) {
+    if (template.kind === 'number' || template.kind === 'time') {
+      const values = new Float64Array(rowCount).fill(Number.NaN);
+      let at = 0;
+      for (const t of nonEmpty) {
+        const c = t.columns.find((x) => x.name === name);
+        if (c && (c.kind === 'number' || c.kind === 'time')) values.set(c.values, at);
+        at += t.rowCount;
+      }
+      columns.push({ ...template, values } as NumericColumn);
+      continue;
+    }
+    // Dictionaries are merged; text and flag dictionaries are keyed by their JSON text.
+    const dict: unknown[] = [];
+    const index = new Map<string, number>();
+    const codes = new Int32Array(rowCount).fill(-1);
+    let at = 0;
+    for (const t of nonEmpty) {
+      const c = t.columns.find((x) => x.name === name);
+      if (c && !(c.kind === 'number' || c.kind === 'time') && c.kind === template.kind) {
+        const remap = (c.dict as unknown[]).map((v) => {
+          const key = typeof v === 'string' ? v : JSON.stringify(v);
+          let code = index.get(key);
+          if (code === undefined) {
+            code = dict.length;
+            dict.push(v);
+            index.set(key, code);
+          }
+          return code;
+        });
+        for (let i = 0; i < t.rowCount; i++) codes[at + i] = c.codes[i] < 0 ? -1 : remap[c.codes[i]];
+      }
+      at += t.rowCount;
+    }
+    columns.push({ ...template, dict, codes } as Column);
+  }
+  return { columns, rowCount };
+}
+
+/** The time column of a measurement table: `time` (minute) or `startOfPeriod` (hour, day). */
+export function timeColumn(table: Table): NumericColumn | undefined {
+  for (const name of ['time', 'startOfPeriod']) {
+    const c = findColumn(table, name);
+    if (c && c.kind === 'time') return c;
+  }
+  return undefined;
+}
+
+/** Row indexes ordered by time ascending (stable), for tails that print oldest first. */
+export function rowsByTimeAscending(table: Table): Int32Array {
+  const rows = new Int32Array(table.rowCount);
+  for (let i = 0; i < rows.length; i++) rows[i] = i;
+  const t = timeColumn(table);
+  if (!t) return rows;
+  const v = t.values;
+  return rows.sort((a, b) => v[a] - v[b] || a - b);
+}
