@@ -1,0 +1,27 @@
+// npm run bench [-- --runs N] [-- --only name,name]: every benchmark, baseline and subject side by side.
+import { csvTableBench } from './csv-table.bench';
+import { type BenchResult, printTable, writeResults } from './lib';
+
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
+
+const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [['csv-table', csvTableBench]];
+
+async function main(): Promise<void> {
+  const results: BenchResult[] = [];
+  for (const [name, bench] of benches) {
+    if (only && !only.includes(name)) continue;
+    console.error(`running ${name} ...`);
+    try {
+      results.push(await bench(runs));
+    } catch (e) {
+      results.push({ name, target: '', baseline: '', subject: '', figures: {}, pass: false, note: String(e) });
+      console.error(e);
+    }
+  }
+  printTable(results);
+  console.log(`results: ${writeResults(results)}`);
+  process.exitCode = results.every((r) => r.pass) ? 0 : 1;
+}
+main();
