@@ -1,12 +1,16 @@
 // npm run bench [-- --runs N] [-- --only name,name]: every benchmark, baseline and subject side by side.
 import { csvTableBench } from './csv-table.bench';
+import { emulatorThroughputBench } from './emulator-throughput.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 
-const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [['csv-table', csvTableBench]];
+const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
+  ['csv-table', csvTableBench],
+  ['emulator', emulatorThroughputBench],
+];
 
 async function main(): Promise<void> {
   const results: BenchResult[] = [];
