@@ -1,10 +1,12 @@
-// The renderer in real chromium, outside VS Code: a page with VS Code theme variables mounts a synthetic
-// table (default 1,000,000 rows x 20 columns), then scrolls to the end, sorts, filters and charts, checking
+// The built renderer (dist/renderer.js) in real chromium, outside VS Code: a page with VS Code theme
+// variables activates it as the workbench would and renders a synthetic table in the wire format
+// (default 1,000,000 rows x 20 columns); then scrolls to the end, sorts, filters and charts, checking
 // the DOM stays bounded, the row count is visible and a hostile id stays text. Screenshots go to
-// .artifacts/screenshots/renderer-*.png. Run: node test/e2e/notebook-renderer-page.mjs [rows]
+// .artifacts/screenshots/renderer-*.png. Run: npm run build && node test/e2e/notebook-renderer-page.mjs [rows]
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { launchChromium } from '../host/browser.mjs';
@@ -75,27 +77,46 @@ function pageHtml(theme) {
     .join(' ');
   return `<!doctype html><html><head><meta charset="utf-8"><style>:root { ${vars} }
 body { background: var(--vscode-editor-background); color: var(--vscode-foreground); margin: 12px; }</style></head>
-<body><div id="out"></div><script src="page.js"></script></body></html>`;
+<body><div id="out"></div><script type="module">
+import { activate } from './renderer.js';
+const params = new URLSearchParams(location.search);
+const bytes = new Uint8Array(await (await fetch('table.bin?rows=' + params.get('rows'))).arrayBuffer());
+const api = activate({ workspace: { isTrusted: true } });
+await api.renderOutputItem(
+  { id: 'out-1', mime: 'application/vnd.measnb.table', metadata: { measnb: { title: 'synthetic', notes: ['synthetic ' + params.get('rows') + ' rows'] } }, data: () => bytes, text: () => '' },
+  document.getElementById('out'),
+);
+window.measnbReady = true;
+</script></body></html>`;
 }
 
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   fs.mkdirSync(PAGE_DIR, { recursive: true });
+  // The synthetic table and the core's encoder, bundled for node (the page gets only the bytes).
   await esbuild.build({
-    entryPoints: [path.join(ROOT, 'test/e2e/notebook-renderer-page/entry.ts')],
-    outfile: path.join(PAGE_DIR, 'page.js'),
+    entryPoints: [path.join(ROOT, 'test/e2e/notebook-renderer-page/encode-synthetic.ts')],
+    outfile: path.join(PAGE_DIR, 'encode-synthetic.cjs'),
     bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    loader: { '.css': 'text' },
+    format: 'cjs',
+    platform: 'node',
     logLevel: 'warning',
   });
+  const { encodeSynthetic } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-synthetic.cjs'));
+  const renderer = path.join(ROOT, 'dist', 'renderer.js');
+  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing: run npm run build first');
+  const encoded = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
-    if (url.pathname === '/page.js') {
+    if (url.pathname === '/renderer.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
-      return res.end(fs.readFileSync(path.join(PAGE_DIR, 'page.js')));
+      return res.end(fs.readFileSync(renderer));
+    }
+    if (url.pathname === '/table.bin') {
+      const rows = Number(url.searchParams.get('rows'));
+      if (!encoded.has(rows)) encoded.set(rows, Buffer.from(encodeSynthetic(rows)));
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return res.end(encoded.get(rows));
     }
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(pageHtml(url.searchParams.get('theme') === 'light' ? 'light' : 'dark'));

@@ -1,7 +1,8 @@
 // Saving through the extension host (downloads from a notebook webview do not work): ask the host for a
 // save dialog, then send the rows shown, encoded in the wire format, in base64 chunks.
+
+import { takeRows } from '../../core/run/table-rows';
 import type { Table } from '../../core/table/table';
-import { selectRows } from '../model/select-rows';
 import { type HostToRenderer, type RendererToHost, SAVE_CHUNK_BYTES, type SaveFormat } from '../protocol';
 import type { RendererContext } from '../renderer-api';
 
@@ -38,7 +39,7 @@ export class SaveClient {
       this.pending.set(requestId, (message) => {
         switch (message.type) {
           case 'save-send': {
-            const bytes = this.encode(selectRows(table, rows));
+            const bytes = this.encode(takeRows(table, rows));
             const total = Math.max(1, Math.ceil(bytes.length / SAVE_CHUNK_BYTES));
             for (let index = 0; index < total; index++) {
               const base64 = toBase64(bytes.subarray(index * SAVE_CHUNK_BYTES, (index + 1) * SAVE_CHUNK_BYTES));

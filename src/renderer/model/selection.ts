@@ -1,7 +1,8 @@
 // Row selection over view positions (ranges, so "select all" on a million rows is one range),
 // and the CSV of a selection with its header row.
-import { csvRow } from '../../core/table/csv-write';
-import { cellText, type Table } from '../../core/table/table';
+import { takeRows } from '../../core/run/table-rows';
+import { tableToCsv } from '../../core/table/csv-export';
+import type { Table } from '../../core/table/table';
 
 export interface Selection {
   /** Sorted, non-overlapping inclusive ranges of view positions. */
@@ -60,14 +61,10 @@ export function selectAll(count: number): Selection {
   return count > 0 ? { ranges: [[0, count - 1]], anchor: 0 } : emptySelection();
 }
 
-/** The selected rows as CSV with the header row; values at full precision, times in ISO 8601 UTC. */
+/** The selected rows as CSV with the header row (the core's CSV export); full precision, times in ISO 8601 UTC. */
 export function selectionToCsv(table: Table, viewRows: Uint32Array, selection: Selection): string {
-  const parts: string[] = [csvRow(table.columns.map((c) => c.name))];
-  for (const [a, b] of selection.ranges) {
-    for (let pos = a; pos <= b && pos < viewRows.length; pos++) {
-      const row = viewRows[pos];
-      parts.push(csvRow(table.columns.map((c) => cellText(c, row))));
-    }
-  }
-  return parts.join('');
+  const rows: number[] = [];
+  for (const [a, b] of selection.ranges)
+    for (let pos = a; pos <= b && pos < viewRows.length; pos++) rows.push(viewRows[pos]);
+  return tableToCsv(takeRows(table, rows));
 }

@@ -9,7 +9,6 @@ import {
   chartTimeColumn,
 } from '../../../src/renderer/model/chart-series';
 import { hasInvalidFlag, isQcInvalid, qcSiblings, statusTone } from '../../../src/renderer/model/qc';
-import { headRows, selectRows } from '../../../src/renderer/model/select-rows';
 import {
   clickSelect,
   emptySelection,
@@ -91,14 +90,6 @@ describe('renderer chart data and row selection', () => {
     const data = buildChartData(t, identityRows(100), m, chartTimeColumn(t), chartGroupColumn(t), 10);
     assert.equal(data.series.length, 10);
     assert.equal(data.omittedSeries, 40);
-  });
-
-  it('selects rows into a new table in the given order', () => {
-    const t = syntheticTable(10, 5);
-    const s = selectRows(t, [4, 0]);
-    assert.equal(s.rowCount, 2);
-    assert.equal(cellText(s.columns[0], 0), 'D000004');
-    assert.equal(headRows(t, 3).rowCount, 3);
   });
 });
 

@@ -1,0 +1,44 @@
+// The notebook layer: the .measnb serializer, the measq controller, language features, the notebook's
+// connection, and saving tables from the renderer. Called once from activate().
+import * as vscode from 'vscode';
+import { writeParquet } from '../../core/table/parquet';
+import type { ExtensionServices } from '../services';
+import { MeasnbController } from './controller';
+import { FollowStore } from './follow-store';
+import { registerLanguageFeatures } from './language';
+import { NotebookConnections } from './notebook-connection';
+import { registerSaveHandler } from './save-handler';
+import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
+
+export interface NotebookApi {
+  controller: MeasnbController;
+  connections: NotebookConnections;
+  follow: FollowStore;
+}
+
+export function registerNotebooks(context: vscode.ExtensionContext, services: ExtensionServices): NotebookApi {
+  const connections = new NotebookConnections(services);
+  const follow = new FollowStore(context.workspaceState);
+  const controller = new MeasnbController({
+    services,
+    connections,
+    follow,
+    storageUri: context.storageUri ?? context.globalStorageUri,
+  });
+  const notebookOf = (doc: vscode.TextDocument) =>
+    vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
+  context.subscriptions.push(
+    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new MeasnbSerializer(), {
+      transientOutputs: false,
+      transientCellMetadata: { inputCollapsed: true, outputCollapsed: true },
+    }),
+    connections,
+    controller,
+    registerSaveHandler(writeParquet),
+    ...registerLanguageFeatures(async (doc) => {
+      const nb = notebookOf(doc);
+      return nb ? connections.datasources(nb) : [];
+    }),
+  );
+  return { controller, connections, follow };
+}

@@ -1,0 +1,93 @@
+// Cell outputs: a result is the renderer's table item (every row) plus a text/csv fallback for other
+// viewers; errors become VS Code error items with a readable message.
+import * as vscode from 'vscode';
+import { isMeasurementsError } from '../../core/api/errors';
+import { MIME, type OutputMetadata } from '../../core/notebook';
+import type { Diagnostic } from '../../core/query';
+import { tableToCsv } from '../../core/table/csv-export';
+import type { Table } from '../../core/table/table';
+import { encodeTable } from '../../core/table/wire';
+import type { ResultInfo } from '../../renderer/protocol';
+
+export interface TableOutputOptions {
+  info?: ResultInfo;
+  /** No CSV fallback above this many rows (a text line says so instead). */
+  csvMaxRows: number;
+  fullResultPath?: string;
+}
+
+export function tableOutput(table: Table, options: TableOutputOptions): vscode.NotebookCellOutput {
+  const items = [new vscode.NotebookCellOutputItem(encodeTable(table), MIME.table)];
+  if (table.rowCount <= options.csvMaxRows) {
+    items.push(vscode.NotebookCellOutputItem.text(tableToCsv(table), MIME.csv));
+  } else {
+    items.push(
+      vscode.NotebookCellOutputItem.text(
+        `${table.rowCount.toLocaleString('en-US')} rows × ${table.columns.length} columns: shown by the Measurements table renderer; ` +
+          `too many rows for a text/csv copy (measurements.notebook.csvFallbackMaxRows = ${options.csvMaxRows}).`,
+        MIME.text,
+      ),
+    );
+  }
+  const metadata: OutputMetadata = {
+    rowCount: table.rowCount,
+    columns: table.columns.map((c) => c.name),
+    measnb: options.info,
+  };
+  if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
+  return new vscode.NotebookCellOutput(items, metadata);
+}
+
+export function textOutput(text: string): vscode.NotebookCellOutput {
+  return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(text, MIME.text)]);
+}
+
+/** A readable message for any failure; typed service errors say what happened and what to do. */
+export function describeError(err: unknown): { name: string; message: string } {
+  if (isMeasurementsError(err)) {
+    const e = err as { code: string; message: string; resetAt?: Date; status?: number };
+    switch (e.code) {
+      case 'quota-exceeded': {
+        const reset = e.resetAt ? ` It resets at ${e.resetAt.toISOString().replace('.000Z', 'Z')} (UTC midnight).` : '';
+        return { name: 'Daily report limit reached', message: `${e.message}${reset}` };
+      }
+      case 'unauthorized':
+      case 'forbidden':
+        return {
+          name: 'Not allowed',
+          message: `${e.message}\nCheck the API key of this notebook's connection ("Measurements: Set API Key").`,
+        };
+      case 'cancelled':
+        return { name: 'Cancelled', message: e.message };
+      case 'timeout':
+      case 'network':
+        return { name: 'Service unreachable', message: e.message };
+      default:
+        return { name: `Service error (${e.code}${e.status ? `, HTTP ${e.status}` : ''})`, message: e.message };
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { name: err instanceof Error && err.name !== 'Error' ? err.name : 'Error', message };
+}
+
+export function errorOutput(err: unknown): vscode.NotebookCellOutput {
+  const { name, message } = describeError(err);
+  return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name, message, stack: undefined })]);
+}
+
+/** The cell's diagnostics as one error output (nothing was sent). */
+export function diagnosticsOutput(diagnostics: readonly Diagnostic[]): vscode.NotebookCellOutput {
+  const lines = diagnostics
+    .filter((d) => d.severity === 'error')
+    .map(
+      (d) =>
+        `line ${d.range.start.line + 1}: ${d.message}${d.allowedValues ? ` (allowed: ${d.allowedValues.join(', ')})` : ''}`,
+    );
+  return new vscode.NotebookCellOutput([
+    vscode.NotebookCellOutputItem.error({
+      name: 'The cell has errors; nothing was sent',
+      message: lines.join('\n'),
+      stack: undefined,
+    }),
+  ]);
+}

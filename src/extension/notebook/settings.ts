@@ -1,0 +1,15 @@
+// The notebook settings (package.json contributes.configuration, section "measurements.notebook").
+import * as vscode from 'vscode';
+import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../../core/notebook';
+
+/** Outputs over this size are saved into the .measnb as a summary that says where the full result is. */
+export function savedOutputLimitBytes(): number {
+  const kb = vscode.workspace.getConfiguration('measurements.notebook').get<number>('savedOutputLimitKB');
+  return typeof kb === 'number' && kb >= 0 ? Math.round(kb * 1024) : DEFAULT_OUTPUT_LIMIT_BYTES;
+}
+
+/** Results with more rows than this get no text/csv fallback item (the table item always holds every row). */
+export function csvFallbackMaxRows(): number {
+  const n = vscode.workspace.getConfiguration('measurements.notebook').get<number>('csvFallbackMaxRows');
+  return typeof n === 'number' && n >= 0 ? n : 20_000;
+}
