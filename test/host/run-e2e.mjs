@@ -22,7 +22,7 @@ async function main() {
   fs.rmSync(resultsFile, { force: true });
   ensureToolchain();
   lap('toolchain ready');
-  if (!process.env.MEASNB_HOST_SKIP_BUILD) buildDist();
+  if (!process.env.MEASNB_HOST_SKIP_BUILD) buildDist({ production: true });
   const vsix = packageVsix();
   const profile = scratchProfile(path.join(ARTIFACTS, 'e2e'), {
     settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.zoomLevel': 0 },

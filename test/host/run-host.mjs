@@ -26,7 +26,7 @@ async function main() {
   ensureToolchain();
   lap('toolchain ready');
   // MEASNB_HOST_SKIP_BUILD=1 reuses dist/ (iterating on tests); CI always builds.
-  if (!process.env.MEASNB_HOST_SKIP_BUILD) buildDist();
+  if (!process.env.MEASNB_HOST_SKIP_BUILD) buildDist({ production: true });
   const vsix = packageVsix();
   const testsPath = await buildIntegrationTests();
   lap('built, packaged, tests compiled');

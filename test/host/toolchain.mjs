@@ -22,7 +22,7 @@ export const CODE_SERVER_HOME = path.join(CS_PREFIX, 'node_modules', 'code-serve
 export const CHROMIUM = '/usr/bin/chromium';
 
 // A native module of code-server's VS Code; present only if its install scripts really ran.
-const CS_NATIVE_PROBE = path.join(CODE_SERVER_HOME, 'lib/vscode/node_modules/node-pty/build/Release/pty.node');
+const CS_NATIVE_PROBE = path.join(CODE_SERVER_HOME, 'lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node');
 const CS_READY_STAMP = path.join(CS_PREFIX, `.ready-${CODE_SERVER_VERSION}`);
 
 const log = (msg) => console.log(`[toolchain] ${msg}`);
@@ -41,7 +41,8 @@ function run(cmd, args, opts = {}) {
 export function ensureAptPackages(pkgs) {
   // dpkg-query's own format syntax (not a JS template).
   const format = ['-f=$', '{Status}'].join('');
-  const installed = (p) => spawnSync('dpkg-query', ['-W', format, p], { encoding: 'utf8' }).stdout?.includes('ok installed');
+  const installed = (p) =>
+    spawnSync('dpkg-query', ['-W', format, p], { encoding: 'utf8' }).stdout?.includes('ok installed');
   const missing = pkgs.filter((p) => !installed(p));
   if (missing.length === 0) return;
   log(`apt-get install ${missing.join(' ')}`);

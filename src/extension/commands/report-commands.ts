@@ -1,0 +1,140 @@
+// Commands of the Reports view: Refresh, Add Report by Id, Download, Open, Open as Table, Reveal,
+// Copy Id, Remove from view. Each works from the tree (node argument) and from the palette (a pick).
+import * as vscode from 'vscode';
+import type { ReportFiles } from '../reports/report-files';
+import { reportState } from '../reports/report-status';
+import type { ReportWatcher } from '../reports/report-watcher';
+import { describeReport, type TrackedFile, type TrackedReport } from '../reports/tracked-report';
+import type { ExtensionServices } from '../services';
+import { inputText, pickOne } from '../ui/quick-input';
+import { registerCommand } from '../ui/register-command';
+
+type ReportArg = { report: TrackedReport } | undefined;
+type FileArg = { report: TrackedReport; file?: TrackedFile } | undefined;
+
+async function pickReport(s: ExtensionServices, title: string, filter: (t: TrackedReport) => boolean = () => true) {
+  const reports = s.reports.forConnection(s.connections.activeId()).filter(filter);
+  if (reports.length === 0) {
+    void vscode.window.showInformationMessage('No matching reports in the Reports view.');
+    return undefined;
+  }
+  const items = reports.map((r) => {
+    const d = describeReport(r.record);
+    return { label: d.kind, description: `${d.range} · ${r.record.reportStatus}`, detail: r.reportId, report: r };
+  });
+  return (await pickOne(items, { title }))?.report;
+}
+
+async function pickFile(s: ExtensionServices, title: string, arg: FileArg) {
+  const report = arg?.report ?? (await pickReport(s, title, (t) => reportState(t.record.reportStatus) === 'succeeded'));
+  if (!report) return undefined;
+  const fresh = s.reports.get(report.connectionId, report.reportId) ?? report;
+  if (arg?.file) return { report: fresh, file: fresh.files.find((f) => f.name === arg.file?.name) ?? arg.file };
+  if (fresh.files.length === 0) {
+    void vscode.window.showInformationMessage(
+      `Report ${fresh.reportId} has no files (status ${fresh.record.reportStatus}).`,
+    );
+    return undefined;
+  }
+  if (fresh.files.length === 1) return { report: fresh, file: fresh.files[0] };
+  const f = await pickOne(
+    fresh.files.map((file) => ({ label: file.name, description: file.localPath ? 'downloaded' : '', file })),
+    { title },
+  );
+  return f ? { report: fresh, file: f.file } : undefined;
+}
+
+export function registerReportCommands(
+  s: ExtensionServices,
+  watcher: ReportWatcher,
+  files: ReportFiles,
+): vscode.Disposable[] {
+  return [
+    registerCommand('measurements.refreshReports', () => watcher.refreshAll()),
+
+    registerCommand('measurements.addReportById', async (id?: string) => {
+      const reportId =
+        id ??
+        (await inputText({
+          title: 'Add Report by Id',
+          prompt: 'The reportId of an existing report',
+          validate: (t) => (t.trim() ? undefined : 'A report id is required'),
+        }));
+      if (!reportId) return undefined;
+      const { connection, client } = await s.clients.forConnection();
+      const record = await client.getReport(reportId.trim());
+      return s.reports.track(record, connection.id);
+    }),
+
+    registerCommand('measurements.downloadReportFiles', async (arg?: ReportArg) => {
+      const report =
+        arg?.report ??
+        (await pickReport(s, 'Download Report Files', (t) => reportState(t.record.reportStatus) === 'succeeded'));
+      if (!report) return undefined;
+      const choice = await pickOne(
+        [
+          { label: '$(folder) Default folder', description: files.defaultFolder(report), id: 'default' },
+          { label: '$(folder-opened) Choose a folder…', id: 'pick' },
+        ],
+        { title: `Download ${report.files.length} file(s) of ${report.reportId}` },
+      );
+      if (!choice) return undefined;
+      let folder: string | undefined;
+      if (choice.id === 'pick') {
+        const picked = await vscode.window.showOpenDialog({
+          canSelectFolders: true,
+          canSelectFiles: false,
+          openLabel: 'Download here',
+        });
+        if (!picked?.[0]) return undefined;
+        folder = picked[0].fsPath;
+      }
+      const updated = await files.download(report, { folder, force: true });
+      const first = updated.files[0]?.localPath;
+      void vscode.window
+        .showInformationMessage(
+          `Downloaded ${updated.files.length} file(s) of report ${report.reportId}.`,
+          'Open',
+          'Reveal',
+        )
+        .then((a) => {
+          if (a === 'Open') void files.open(updated, updated.files[0]);
+          if (a === 'Reveal' && first) void files.reveal(first);
+        });
+      return updated;
+    }),
+
+    registerCommand('measurements.openReportFile', async (arg?: FileArg) => {
+      const picked = await pickFile(s, 'Open Report File', arg);
+      if (!picked) return undefined;
+      return files.open(picked.report, picked.file);
+    }),
+
+    registerCommand('measurements.openReportFileAsTable', async (arg?: FileArg) => {
+      const picked = await pickFile(s, 'Open Report File as Table', arg);
+      if (!picked) return undefined;
+      const local = await files.ensureLocal(picked.report, picked.file);
+      const table = await files.readTable(local);
+      return s.tables.show(picked.file.name, table);
+    }),
+
+    registerCommand('measurements.revealReportFile', async (arg?: FileArg) => {
+      const picked = await pickFile(s, 'Reveal Report File', arg);
+      if (!picked) return;
+      await files.reveal(await files.ensureLocal(picked.report, picked.file));
+    }),
+
+    registerCommand('measurements.copyReportId', async (arg?: ReportArg) => {
+      const report = arg?.report ?? (await pickReport(s, 'Copy Report Id'));
+      if (!report) return undefined;
+      await vscode.env.clipboard.writeText(report.reportId);
+      vscode.window.setStatusBarMessage(`Copied report id ${report.reportId}`, 3000);
+      return report.reportId;
+    }),
+
+    registerCommand('measurements.forgetReport', async (arg?: ReportArg) => {
+      const report = arg?.report ?? (await pickReport(s, 'Remove Report from View'));
+      if (report) await s.reports.remove(report.connectionId, report.reportId);
+    }),
+  ];
+}

@@ -1,0 +1,105 @@
+// Activation: builds the services and registers every part. Activation is lazy (the Reports view, a
+// command, a .measnb notebook or the query language opens it); nothing here talks to the network.
+import * as vscode from 'vscode';
+import { registerConnectionCommands } from './commands/connection-commands';
+import { createReportFlow } from './commands/create-report';
+import { registerQueryCommands } from './commands/query-commands';
+import { registerReportCommands } from './commands/report-commands';
+import { ClientProvider } from './connections/client-provider';
+import { ConnectionStore } from './connections/connection-store';
+import { KeyStore } from './connections/key-store';
+import { LocalEmulator } from './connections/local-emulator';
+import { RequestLog } from './log/request-log';
+import { type NotebookApi, registerNotebooks } from './notebook/index';
+import { QuotaStatusItem } from './quota/quota-status';
+import { QuotaTracker } from './quota/quota-tracker';
+import { pollSchedule } from './reports/poll-schedule';
+import { ReportFiles } from './reports/report-files';
+import { notifyFinished, ReportWatcher } from './reports/report-watcher';
+import { ReportsStore } from './reports/reports-store';
+import { ReportsTreeProvider } from './reports/reports-tree';
+import type { ExtensionServices } from './services';
+import { TablePanels } from './table/table-panel';
+import { onDidNotify } from './ui/notices';
+import { onDidShowQuickInput } from './ui/quick-input';
+import { registerCommand, setCommandErrorLog } from './ui/register-command';
+
+/** What activate() returns: used by the integration suite (and by anyone scripting the extension). */
+export interface MeasurementsApi {
+  /** Milliseconds activate() took. */
+  activationMs: number;
+  services: ExtensionServices;
+  watcher: ReportWatcher;
+  notebooks: NotebookApi;
+  tree: ReportsTreeProvider;
+  /** Every quick pick / input box the extension shows (the suite answers them through the workbench). */
+  onDidShowQuickInput: typeof onDidShowQuickInput;
+  /** Notices (quota, finished reports) as they are shown. */
+  onDidNotify: typeof onDidNotify;
+  /** The status bar item of the daily report quota. */
+  quotaStatus: vscode.StatusBarItem;
+  /** Where the "Measurements" log channel is written. */
+  logUri: vscode.Uri;
+  /** The global state the tracked reports and the quota live in (what a reload reads back). */
+  globalState: vscode.Memento;
+}
+
+let emulator: LocalEmulator | undefined;
+
+export function activate(context: vscode.ExtensionContext): MeasurementsApi {
+  const started = performance.now();
+  const log = new RequestLog();
+  setCommandErrorLog((m) => log.error(m));
+  const keys = new KeyStore(context.secrets, context.globalState);
+  const connections = new ConnectionStore(keys);
+  emulator = new LocalEmulator(context.extensionPath);
+  const clients = new ClientProvider(connections, emulator, log);
+  const quota = new QuotaTracker(context.globalState);
+  const reports = new ReportsStore(context.globalState);
+  const tables = new TablePanels(context.extensionUri);
+  const services: ExtensionServices = { connections, clients, log, quota, reports, tables };
+
+  const quotaItem = new QuotaStatusItem(quota, () => {
+    const c = connections.active();
+    return { key: `${c.id}|${c.org}`, org: c.org };
+  });
+  const tree = new ReportsTreeProvider(reports, connections);
+  const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
+  const updateViewTitle = () => {
+    view.description = connections.active().name;
+  };
+  updateViewTitle();
+  const watcher = new ReportWatcher(reports, clients, connections, pollSchedule, notifyFinished);
+  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri);
+
+  context.subscriptions.push(log, connections, quota, quotaItem, reports, tree, view, watcher);
+  context.subscriptions.push(
+    connections.onDidChange(() => {
+      updateViewTitle();
+      quotaItem.update();
+    }),
+    registerCommand('measurements.showOutput', () => log.channel.show(true)),
+    registerCommand('measurements.createReport', () => createReportFlow(services)),
+    ...registerConnectionCommands(services),
+    ...registerReportCommands(services, watcher, files),
+    ...registerQueryCommands(services),
+  );
+  const notebooks = registerNotebooks(context, services);
+  watcher.resume();
+  return {
+    activationMs: performance.now() - started,
+    services,
+    watcher,
+    notebooks,
+    tree,
+    onDidShowQuickInput,
+    onDidNotify,
+    quotaStatus: quotaItem.item,
+    logUri: context.logUri,
+    globalState: context.globalState,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await emulator?.stop();
+}

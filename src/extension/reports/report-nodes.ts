@@ -1,0 +1,67 @@
+// Tree nodes of the Reports view: one class per kind of node.
+import * as vscode from 'vscode';
+import { reportState, reportStateIcon } from './report-status';
+import { ageText, describeReport, expiryText, type TrackedFile, type TrackedReport } from './tracked-report';
+
+export class ReportNode extends vscode.TreeItem {
+  readonly kind = 'report' as const;
+
+  constructor(
+    readonly report: TrackedReport,
+    now: Date,
+  ) {
+    const d = describeReport(report.record);
+    const state = reportState(report.record.reportStatus);
+    super(
+      `${d.kind}`,
+      state === 'succeeded' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    this.id = `report:${report.connectionId}:${report.reportId}`;
+    const expiry = state === 'succeeded' ? expiryText(report.record.urlsExpireAt, now) : undefined;
+    this.description = [d.range, d.frequency, ageText(report.addedAt, now), expiry].filter(Boolean).join(' · ');
+    this.iconPath = reportStateIcon(state);
+    this.contextValue = `report-${state}`;
+    const status = report.record.reportStatus || 'unknown';
+    this.tooltip = new vscode.MarkdownString(
+      [
+        `**${d.kind}** — ${status}${report.record.message && report.record.message !== status ? ` (${report.record.message})` : ''}`,
+        `Report id: \`${report.reportId}\``,
+        `Time range: ${d.range}${d.frequency ? `, ${d.frequency}` : ''}`,
+        report.checkedAt ? `Last checked: ${ageText(report.checkedAt, now)}` : undefined,
+        report.record.urlsExpireAt ? `File links expire: ${report.record.urlsExpireAt}` : undefined,
+        report.lastError ? `Last error: ${report.lastError}` : undefined,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
+    this.accessibilityInformation = { label: `${d.kind} report, ${status}, ${d.range}` };
+  }
+}
+
+export class ReportFileNode extends vscode.TreeItem {
+  readonly kind = 'file' as const;
+
+  constructor(
+    readonly report: TrackedReport,
+    readonly file: TrackedFile,
+  ) {
+    super(file.name, vscode.TreeItemCollapsibleState.None);
+    this.id = `file:${report.connectionId}:${report.reportId}:${file.name}`;
+    this.iconPath = new vscode.ThemeIcon(file.localPath ? 'file' : 'cloud');
+    this.description = file.localPath ? 'downloaded' : 'not downloaded';
+    this.contextValue = file.localPath ? 'reportFile-downloaded' : 'reportFile-remote';
+    this.tooltip = file.localPath ?? 'Click to download and open';
+    if (file.localPath) this.resourceUri = vscode.Uri.file(file.localPath);
+    this.command = { command: 'measurements.openReportFile', title: 'Open', arguments: [this] };
+  }
+}
+
+export class ReportErrorNode extends vscode.TreeItem {
+  readonly kind = 'message' as const;
+  constructor(message: string) {
+    super(message, vscode.TreeItemCollapsibleState.None);
+    this.iconPath = new vscode.ThemeIcon('warning');
+  }
+}
+
+export type ReportsTreeNode = ReportNode | ReportFileNode | ReportErrorNode;

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { MeasurementsClient } from '../../src/core/api/client';
+import { nextUtcMidnight } from '../../src/core/api/errors';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import type { MeasurementsApi } from '../../src/extension/extension';
+import { pollSchedule } from '../../src/extension/reports/poll-schedule';
+import type { ReportNode } from '../../src/extension/reports/report-nodes';
+import { ReportWatcher } from '../../src/extension/reports/report-watcher';
+import { ReportsStore } from '../../src/extension/reports/reports-store';
+import type { ShownTable } from '../../src/extension/table/table-panel';
+import type { Notice } from '../../src/extension/ui/notices';
+import { api, eventually } from './helpers';
+import { QuickInputDriver } from './quick-input-driver';
+
+const REPORT_DELAY_MS = 10 * 60_000;
+
+/** Answers every step of Create Report: all datasources, hourly, 2 days, canonical csv, one metric. */
+async function answerCreateReport(driver: QuickInputDriver) {
+  await driver.pick('datasource-measurements');
+  await driver.pick(['All datasources']);
+  await driver.pick('hour');
+  await driver.type('2026-11-18');
+  await driver.type('2026-11-20');
+  await driver.pick('canonical');
+  await driver.pick('csv-wide');
+  await driver.type('only pm2_5ConcMassNowcast');
+  await driver.pick([]);
+}
+
+function reportNode(a: MeasurementsApi, reportId: string): ReportNode | undefined {
+  // The suite bundles its own copy of the classes: match on the node's kind, not instanceof.
+  return a.tree.getChildren().find((n): n is ReportNode => n.kind === 'report' && n.report.reportId === reportId);
+}
+
+describe('reports against the emulator, through the commands', function () {
+  this.timeout(120_000);
+  let a: MeasurementsApi;
+  let emu: RunningEmulator;
+  let clock: ManualClock;
+  let connectionId: string;
+  let driver: QuickInputDriver;
+  const notices: Notice[] = [];
+  let noticeSub: vscode.Disposable;
+
+  before(async () => {
+    a = await api();
+    clock = new ManualClock(Date.parse('2026-11-20T09:00:00Z'));
+    emu = await startEmulator({ port: 0, clock, reportDelayMs: REPORT_DELAY_MS });
+    const c = await a.services.connections.add({ name: 'Test emulator', baseUrl: emu.url, org: emu.org }, emu.apiKey);
+    connectionId = c.id;
+    await a.services.connections.select(c.id);
+    driver = new QuickInputDriver(a);
+    noticeSub = a.onDidNotify((n) => notices.push(n));
+  });
+
+  after(async () => {
+    driver?.dispose();
+    noticeSub?.dispose();
+    await a.services.connections.remove(connectionId);
+    await emu?.close();
+  });
+
+  let reportId: string;
+
+  it('Create Report: the node goes in progress, then succeeded (with a notification), and its file downloads and opens', async () => {
+    const created = vscode.commands.executeCommand<{ reportId: string; reportStatus: string }>(
+      'measurements.createReport',
+    );
+    await answerCreateReport(driver);
+    const record = await created;
+    assert.ok(record, 'the command returned the created report');
+    assert.equal(record.reportStatus, 'in-progress');
+    reportId = record.reportId;
+    assert.equal(a.services.quota.used(`${connectionId}|${emu.org}`), 1, 'counted against the daily quota');
+
+    const pending = reportNode(a, reportId);
+    assert.ok(pending, 'the report is in the Reports view');
+    assert.equal(pending.contextValue, 'report-in-progress');
+    assert.equal((pending.iconPath as vscode.ThemeIcon).id, 'sync~spin');
+    assert.match(String(pending.description), /2026-11-18 → 2026-11-20 · hour/);
+    assert.ok(a.watcher.watched().includes(reportId), 'an in-progress report is polled');
+
+    clock.advance(REPORT_DELAY_MS + 1000);
+    const done = await eventually(() => {
+      const n = reportNode(a, reportId);
+      return n?.contextValue === 'report-succeeded' ? n : undefined;
+    }, 'the report to succeed (polling)');
+    assert.equal((done.iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    assert.ok(!a.watcher.watched().includes(reportId), 'polling stops at a terminal status');
+    const ready = await eventually(
+      () => notices.find((n) => n.message.includes('is ready')),
+      'the finished notification',
+    );
+    assert.deepEqual(ready.actions, ['Open']);
+
+    const files = a.tree.getChildren(done);
+    assert.ok(files.length >= 1, 'the succeeded report has file children');
+
+    const downloading = vscode.commands.executeCommand<{ files: { localPath?: string }[] }>(
+      'measurements.downloadReportFiles',
+      done,
+    );
+    await driver.pick('Default folder');
+    const updated = await downloading;
+    const local = updated.files[0].localPath!;
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    assert.equal(path.dirname(local), path.join(ws, '.measurements', 'reports', reportId));
+    const head = fs.readFileSync(local, 'utf8').split('\n')[0];
+    assert.match(head, /datasourceId/);
+    assert.match(head, /pm2_5ConcMassNowcast/);
+
+    const fresh = a.services.reports.get(connectionId, reportId)!;
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('measurements.openReportFile', {
+      report: fresh,
+      file: fresh.files[0],
+    });
+    assert.equal(editor?.document.uri.fsPath, local);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, local);
+
+    const shown = await vscode.commands.executeCommand<ShownTable>('measurements.openReportFileAsTable', {
+      report: fresh,
+      file: fresh.files[0],
+    });
+    assert.ok(shown, 'a table panel opened');
+    const view = await shown.shown;
+    console.log(`      table panel view: ${view}`);
+    assert.ok(['renderer', 'plain'].includes(view));
+    shown.panel.dispose();
+  });
+
+  it('a reload keeps the tracked reports and resumes polling the ones still in progress', async () => {
+    const { client } = await a.services.clients.forConnection();
+    const pending = await client.createReport({
+      report: 'datasource-measurements',
+      org: emu.org,
+      datasourceIds: [emu.facts.datasources[0].datasourceId],
+      outputFrequency: 'hour',
+      startTime: '2026-11-19',
+      endTime: '2026-11-20',
+    });
+    await a.services.quota.recordCreated(`${connectionId}|${emu.org}`);
+    const pendingId = pending.reportId;
+    await a.services.reports.track(pending, connectionId);
+    a.watcher.dispose(); // the window "goes away" with its watcher
+
+    // What activation does after a reload: a new store over the same global state, a new watcher, resume().
+    const store = new ReportsStore(a.globalState);
+    assert.ok(store.get(connectionId, reportId), 'the finished report is still tracked');
+    assert.ok(store.get(connectionId, pendingId), 'the in-progress report is still tracked');
+    const watcher = new ReportWatcher(store, a.services.clients, a.services.connections, pollSchedule, () => {});
+    try {
+      watcher.resume();
+      assert.ok(watcher.watched().includes(pendingId), 'polling resumed for the in-progress report');
+      clock.advance(REPORT_DELAY_MS + 1000);
+      await eventually(
+        () =>
+          store.get(connectionId, pendingId)?.record.reportStatus === 'succeeded' &&
+          !watcher.watched().includes(pendingId),
+        'the resumed report to succeed and its polling to stop',
+      );
+    } finally {
+      watcher.dispose();
+    }
+  });
+
+  it('a 429 is explained with the reset time, and the status bar count is corrected to 30/30', async () => {
+    // Spend the rest of the org's quota behind the extension's back (another machine, say).
+    const other = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    let spent = 0;
+    for (; spent < 30; spent++) {
+      const r = await other
+        .createReport({
+          report: 'datasource-measurements',
+          org: emu.org,
+          allDatasources: true,
+          outputFrequency: 'day',
+          startTime: '2026-11-01',
+          endTime: '2026-11-02',
+        })
+        .catch((e) => e);
+      if (r instanceof Error) break;
+    }
+    assert.ok(spent > 0 && spent < 30, `spent ${spent} reports before the service said 429`);
+    const before = notices.length;
+    const created = vscode.commands.executeCommand('measurements.createReport');
+    await answerCreateReport(driver);
+    assert.equal(await created, undefined, 'no report was created');
+    const notice = await eventually(
+      () => notices.slice(before).find((n) => n.severity === 'error'),
+      'the quota notice',
+    );
+    assert.match(notice.message, /quota/i);
+    assert.ok(notice.message.includes(nextUtcMidnight(new Date()).toISOString()), notice.message);
+    const key = `${connectionId}|${emu.org}`;
+    assert.equal(a.services.quota.used(key), 30);
+    assert.equal(a.services.quota.remaining(key), 0);
+    assert.match(a.quotaStatus.text, /30\/30 reports/);
+
+    // The next attempt warns first (the quota is spent) and can be cancelled there.
+    const again = vscode.commands.executeCommand('measurements.createReport');
+    const warning = await driver.pick('Cancel');
+    assert.match(String(warning.title), /All 30 reports of today are used/);
+    assert.equal(await again, undefined);
+  });
+
+  it('the output channel has one line per request, and never the key', async () => {
+    const dir = a.logUri.fsPath;
+    const text = await eventually(() => {
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String) : [];
+      const logs = files.filter((f) => f.endsWith('.log')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+      return logs.find((t) => /POST \/v2\/report-requests 429/.test(t));
+    }, 'the Measurements log file with the requests');
+    assert.match(text, /Test emulator: POST \/v2\/report-requests 200 \d+ ms, 0 retries/);
+    assert.match(text, /Test emulator: GET \/v2\/report-requests\/\S+ 200 \d+ ms/);
+    assert.ok(!text.includes(emu.apiKey), 'the API key is in the log');
+  });
+});
