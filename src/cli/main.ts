@@ -1,11 +1,38 @@
 // The measnb command line.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerEmulatorCommand } from './commands/emulator';
+import { registerFollowCommand } from './commands/follow';
+import { registerQueryCommand } from './commands/query';
+import { registerReportCommand } from './commands/report';
+import { registerRunCommand } from './commands/run';
 
 const program = new Command('measnb').description('Air-quality measurements from the terminal');
-registerEmulatorCommand(program);
-
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`measnb: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
+// Usage errors exit 2 (documented exit codes); set before the commands so they inherit it.
+program.exitOverride();
+// `measnb query ... | head` closes stdout early: that is a normal end, not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
 });
+registerEmulatorCommand(program);
+registerQueryCommand(program);
+registerReportCommand(program);
+registerFollowCommand(program);
+registerRunCommand(program);
+
+program
+  .parseAsync(process.argv)
+  .catch((err: unknown) => {
+    if (err instanceof CommanderError) {
+      // commander already printed the message (or the help).
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`measnb: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  })
+  .then(() => {
+    // Long-running commands (emulator, follow) return only when done; idle keep-alive sockets must not delay the exit.
+    if (process.stdout.writableLength === 0) process.exit();
+    else process.stdout.once('drain', () => process.exit());
+  });

@@ -1,7 +1,15 @@
 // Running cells: the one executor shared by the CLI and the notebook controller.
 export { CellError, describeDiagnostics } from './cell-error';
 export { datasourcesTable } from './datasources-table';
-export { loadReport, type ReportOutcome, type ReportProgress, reportFileName } from './report-run';
+export { failureOutput, resultOutputs } from './outputs';
+export {
+  downloadReport,
+  loadReport,
+  ReportFailedError,
+  type ReportOutcome,
+  type ReportProgress,
+  reportFileName,
+} from './report-run';
 export {
   parseCellOrThrow,
   type RunCellOptions,

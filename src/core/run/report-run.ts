@@ -4,13 +4,24 @@ import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { MeasurementsClient } from '../api/client';
-import { MeasurementsError } from '../api/errors';
 import type { ReportRecord, ReportRequest } from '../api/types';
 import { parseCsvWide } from '../table/csv-read';
 import { readParquet } from '../table/parquet';
 import type { Table } from '../table/table';
 import { waitForReportRecord } from './report-wait';
 import { concatTables } from './table-rows';
+
+/** A report that ended in a state other than succeeded (failed, or a status this client does not know). */
+export class ReportFailedError extends Error {
+  readonly code = 'report-failed';
+  constructor(readonly record: ReportRecord) {
+    const said = record.message && record.message !== record.reportStatus ? `: ${record.message}` : '';
+    super(
+      `Report ${record.reportId} ${record.reportStatus === 'failed' ? 'failed' : `ended as '${record.reportStatus}'`}${said}; no files to download.`,
+    );
+    this.name = 'ReportFailedError';
+  }
+}
 
 export type ReportProgress =
   | { kind: 'report-created'; reportId: string }
@@ -47,29 +58,34 @@ export async function runReport(request: ReportRequest, options: RunReportOption
   return loadReport(record, options);
 }
 
-/** Downloads a finished report's files and loads them (also used by `measnb report download`). */
+/** Downloads every file of a finished report into a directory (default: a new temporary one). */
+export async function downloadReport(
+  record: ReportRecord,
+  options: Pick<RunReportOptions, 'client' | 'signal' | 'onProgress' | 'downloadDir'>,
+): Promise<{ files: string[]; dir: string }> {
+  if (record.reportStatus !== 'succeeded') throw new ReportFailedError(record);
+  const dir = options.downloadDir ?? (await mkdtemp(join(tmpdir(), 'measnb-report-')));
+  await mkdir(dir, { recursive: true });
+  const files: string[] = [];
+  for (const [index, url] of record.urls.entries()) {
+    const path = join(dir, reportFileName(record, url, index));
+    options.onProgress?.({ kind: 'download', reportId: record.reportId, file: path, index, total: record.urls.length });
+    await options.client.downloadReportFile(url, path, { signal: options.signal });
+    files.push(path);
+  }
+  return { files, dir };
+}
+
+/** Downloads a finished report's files and loads them (csv or parquet) into one Table. */
 export async function loadReport(
   record: ReportRecord,
   options: Pick<RunReportOptions, 'client' | 'signal' | 'onProgress' | 'downloadDir'>,
 ): Promise<ReportOutcome> {
-  if (record.reportStatus !== 'succeeded') {
-    throw new MeasurementsError(
-      'server-error',
-      `Report ${record.reportId} ${record.reportStatus === 'failed' ? 'failed' : `ended as ${record.reportStatus}`}${record.message && record.message !== record.reportStatus ? `: ${record.message}` : ''}.`,
-    );
-  }
-  const dir = options.downloadDir ?? (await mkdtemp(join(tmpdir(), 'measnb-report-')));
-  await mkdir(dir, { recursive: true });
-  const files: string[] = [];
+  const { files, dir } = await downloadReport(record, options);
   const tables: Table[] = [];
   let parquet = false;
-  for (const [index, url] of record.urls.entries()) {
-    const name = reportFileName(record, url, index);
-    const path = join(dir, name);
-    options.onProgress?.({ kind: 'download', reportId: record.reportId, file: path, index, total: record.urls.length });
-    await options.client.downloadReportFile(url, path, { signal: options.signal });
-    files.push(path);
-    if (name.endsWith('.parquet')) {
+  for (const path of files) {
+    if (path.endsWith('.parquet')) {
       parquet = true;
       tables.push(await readParquet(await readFile(path)));
     } else {
@@ -96,6 +112,8 @@ export function reportFileName(record: ReportRecord, url: string, index: number)
   }
   name = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/\.gz$/i, '');
   const ext = /\.(csv|parquet)$/i.exec(name)?.[0] ?? '.csv';
-  if (!name || name.startsWith('.') || name === ext.slice(1)) name = `${record.reportId}-${index}${ext}`;
-  return name;
+  if (!name || name.startsWith('.') || name === ext.slice(1)) name = `${index}${ext}`;
+  // Several reports may share a directory: the report id keeps their files apart.
+  const id = record.reportId.replace(/[^A-Za-z0-9._-]/g, '_');
+  return name.includes(id) ? name : `${id}-${name}`;
 }

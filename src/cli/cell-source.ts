@@ -1,0 +1,33 @@
+// The text of a cell: a file (a .measq cell, or a .measnb notebook with one code cell) or -e text.
+import { readFile } from 'node:fs/promises';
+import { parseNotebook } from '../core/notebook';
+import { UsageError } from './errors';
+
+export interface CellSource {
+  text: string;
+  /** For error lines: the file name, or "-e". */
+  label: string;
+  /** Line of the cell's first line in the file (notebook cells start elsewhere). */
+}
+
+export async function readCellSource(file: string | undefined, expr: string | undefined): Promise<CellSource> {
+  if (file && expr !== undefined) throw new UsageError('Give either a file or -e "<cell text>", not both.');
+  if (expr !== undefined) return { text: expr, label: '-e' };
+  if (!file) throw new UsageError('Give a cell file, or the cell text with -e "<cell text>".');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (file.endsWith('.measnb')) {
+    const code = parseNotebook(text).cells.filter((c) => c.kind === 'code');
+    if (code.length !== 1) {
+      throw new UsageError(
+        `${file} has ${code.length} code cells; \`measnb query\` runs one cell (use \`measnb run\` for a notebook).`,
+      );
+    }
+    return { text: code[0].source, label: `${file}#cell` };
+  }
+  return { text, label: file };
+}

@@ -1,0 +1,144 @@
+// `measnb follow <file | -e>`: prints only new rows as they arrive until Ctrl-C; with --once makes one
+// step and keeps the cursor in a --state file (for cron: no gap, no duplicate row).
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { type FollowState, parseFollowState, serializeFollowState } from '../../core/follow';
+import { parseDuration } from '../../core/query/time';
+import { parseCellOrThrow, runCell } from '../../core/run';
+import { tableCsvChunks } from '../../core/table/csv-export';
+import type { Table } from '../../core/table/table';
+import { type ActionContext, action } from '../action';
+import { readCellSource } from '../cell-source';
+import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
+import { UsageError } from '../errors';
+import { renderFittedTable } from '../output/fitted-table';
+import { wantsCsv } from '../output/print-table';
+
+interface FollowOptions extends ConnectionFlags {
+  expr?: string;
+  once?: boolean;
+  state?: string;
+  every?: string;
+  csv?: boolean;
+}
+
+const DEFAULT_EVERY_MS = 60_000;
+
+export function registerFollowCommand(program: Command): void {
+  addConnectionOptions(
+    program
+      .command('follow')
+      .description('Print only new rows of a follow (or recent) cell as they arrive, until Ctrl-C')
+      .argument('[file]', 'a file holding the cell')
+      .option('-e, --expr <text>', 'the cell text itself')
+      .option('--once', 'make one step and exit (with --state, for cron jobs)')
+      .option('--state <file>', 'where the cursor (continuation token, last time seen) is kept between runs')
+      .option('--every <duration>', 'polling interval, e.g. 30s or 5m (default: the cell\'s "every", else 1m)')
+      .option('--csv', 'print CSV (the default when stdout is not a terminal)'),
+  ).action(action(followAction));
+}
+
+async function loadState(path: string | undefined): Promise<FollowState | undefined> {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`Cannot read the state file ${path}: ${(e as Error).message}`);
+  }
+  const state = parseFollowState(text);
+  if (!state) throw new UsageError(`${path} is not a measnb follow state file; remove it to start over.`);
+  return state;
+}
+
+/** Written beside the target then renamed, readable only by the owner (it holds a continuation token). */
+async function saveState(path: string, state: FollowState): Promise<void> {
+  const part = `${path}.part`;
+  await writeFile(part, serializeFollowState(state), { mode: 0o600 });
+  await rename(part, path);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function followAction(ctx: ActionContext, file: string | undefined, opts: FollowOptions): Promise<number> {
+  const src = await readCellSource(file, opts.expr);
+  ctx.errorContext.source = src.label;
+  const { cell } = parseCellOrThrow(src.text);
+  if (cell.verb !== 'follow' && cell.verb !== 'recent') {
+    throw new UsageError(`measnb follow needs a follow (or recent) cell, not ${cell.verb}.`);
+  }
+  let everyMs = cell.every?.ms ?? DEFAULT_EVERY_MS;
+  if (opts.every) {
+    const d = parseDuration(opts.every);
+    if ('error' in d) throw new UsageError(`--every ${opts.every}: ${d.error}`);
+    everyMs = d.ms;
+  }
+  // A recent cell followed from the command line is the same query with a continuation token.
+  const followCell = { ...cell, verb: 'follow' as const };
+  const conn = ctx.use(await openConnection(opts));
+  let state = await loadState(opts.state);
+  const csv = wantsCsv(opts.csv);
+  let header: string | undefined;
+
+  const print = async (table: Table) => {
+    if (table.rowCount === 0) return;
+    if (!csv) {
+      process.stdout.write(renderFittedTable(table, { width: process.stdout.columns || 120, maxRows: 1000 }));
+      return;
+    }
+    const chunks = tableCsvChunks(table);
+    const head = chunks.next().value as string;
+    if (head !== header) {
+      process.stdout.write(head);
+      header = head;
+    }
+    for (const chunk of chunks) {
+      if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once('drain', r));
+    }
+  };
+
+  for (;;) {
+    let result: Awaited<ReturnType<typeof runCell>>;
+    try {
+      result = await runCell(followCell, {
+        client: conn.client,
+        org: conn.org,
+        signal: ctx.signal,
+        followState: state,
+      });
+    } catch (e) {
+      if (ctx.interrupted) return 0;
+      throw e;
+    }
+    state = result.followState;
+    if (opts.state && state) await saveState(opts.state, state);
+    if (result.notice) ctx.progress.message(result.notice);
+    ctx.progress.clear();
+    await print(result.table);
+    ctx.progress.update(`${new Date().toISOString().slice(11, 19)} ${result.summary}`);
+    if (opts.once) {
+      ctx.progress.clear();
+      ctx.progress.message(result.summary);
+      if (!opts.state) ctx.progress.message('(no --state file: the next run starts over)');
+      return 0;
+    }
+    if (!(await sleep(everyMs, ctx.signal))) {
+      ctx.progress.clear();
+      return 0;
+    }
+  }
+}

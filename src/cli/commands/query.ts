@@ -1,0 +1,126 @@
+// `measnb query <file | -e text>`: runs one cell of any verb and prints or writes its result.
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { resolveCell } from '../../core/query/resolve';
+import { CellError, parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { type ActionContext, action } from '../action';
+import { readCellSource } from '../cell-source';
+import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
+import { printTable, wantsCsv } from '../output/print-table';
+import { outFormatOf, writeTableFile } from '../output/write-file';
+import { describeProgress } from '../progress';
+import { streamRecentCsv } from '../recent-stream';
+
+interface QueryOptions extends ConnectionFlags {
+  expr?: string;
+  csv?: boolean;
+  out?: string;
+  dir?: string;
+  wait: boolean;
+}
+
+export function registerQueryCommand(program: Command): void {
+  addConnectionOptions(
+    program
+      .command('query')
+      .description('Run one cell (recent, follow, report <kind> or datasources) and print its result')
+      .argument('[file]', 'a file holding the cell (or a .measnb notebook with one code cell)')
+      .option('-e, --expr <text>', 'the cell text itself, e.g. -e "datasources"')
+      .option('--csv', 'print CSV (the default when stdout is not a terminal)')
+      .option('--out <file>', 'write the result to a .csv or .parquet file instead of stdout')
+      .option('--dir <dir>', 'report cells: where to download the report files', '.')
+      .option('--no-wait', 'report cells: create the report, print its id, and return'),
+  ).action(action(queryAction));
+}
+
+async function queryAction(ctx: ActionContext, file: string | undefined, opts: QueryOptions): Promise<number> {
+  const src = await readCellSource(file, opts.expr);
+  ctx.errorContext.source = src.label;
+  if (opts.out) outFormatOf(opts.out);
+  const now = new Date();
+  const { cell, warnings } = parseCellOrThrow(src.text, now);
+  for (const w of warnings) {
+    ctx.progress.message(`${src.label}:${w.range.start.line + 1}:${w.range.start.column + 1}: warning: ${w.message}`);
+  }
+  const conn = ctx.use(await openConnection(opts));
+  if (cell.fields.org) ctx.errorContext.org = cell.fields.org;
+  const csv = wantsCsv(opts.csv);
+
+  // csv-wide recent queries bound for CSV go byte for byte from the service to stdout or the file.
+  if (cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (opts.out ? /\.csv$/i.test(opts.out) : csv)) {
+    const resolved = resolveCell(cell, { now, org: conn.org });
+    if (resolved.resolved?.verb !== 'recent') throw new CellError(resolved.diagnostics);
+    return streamCsv(ctx, conn, resolved.resolved.request, opts.out);
+  }
+
+  const result = await runCell(cell, {
+    client: conn.client,
+    org: conn.org,
+    now,
+    signal: ctx.signal,
+    downloadDir: opts.dir,
+    wait: opts.wait,
+    onProgress: (p) => {
+      const text = describeProgress(p);
+      if (text) ctx.progress.update(text);
+    },
+  });
+  ctx.progress.clear();
+  return emitResult(ctx, result, { csv, out: opts.out, printReportId: !opts.wait });
+}
+
+async function streamCsv(
+  ctx: ActionContext,
+  conn: { baseUrl: string; apiKey?: string },
+  request: Parameters<typeof streamRecentCsv>[1],
+  out: string | undefined,
+): Promise<number> {
+  if (!out) {
+    await streamRecentCsv(conn, request, process.stdout, ctx.signal);
+    return 0;
+  }
+  const part = `${out}.part`;
+  try {
+    const dest = createWriteStream(part);
+    const { bytes } = await streamRecentCsv(conn, request, dest, ctx.signal);
+    dest.end();
+    await finished(dest);
+    await rename(part, out);
+    ctx.progress.message(`Wrote ${bytes} bytes of CSV to ${out}`);
+  } catch (e) {
+    await rm(part, { force: true });
+    throw e;
+  }
+  return 0;
+}
+
+export async function emitResult(
+  ctx: ActionContext,
+  result: RunResult,
+  opts: { csv: boolean; out?: string; printReportId?: boolean },
+): Promise<number> {
+  if (result.notice) ctx.progress.message(result.notice);
+  if (result.verb === 'report' && result.report) {
+    const { record, files } = result.report;
+    if (opts.printReportId) {
+      // --no-wait: the id is the data.
+      process.stdout.write(`${record.reportId}\n`);
+      ctx.progress.message(
+        `Report ${record.reportId} is ${record.reportStatus}; check it with: measnb report status ${record.reportId}`,
+      );
+      return 0;
+    }
+    ctx.progress.message(`${result.summary}`);
+    for (const f of files) ctx.progress.message(`  ${f}`);
+  }
+  if (opts.out) {
+    if (opts.out.includes('/')) await mkdir(opts.out.replace(/\/[^/]*$/, ''), { recursive: true });
+    await writeTableFile(result.table, opts.out);
+    ctx.progress.message(`Wrote ${result.summary} to ${opts.out}`);
+    return 0;
+  }
+  await printTable(result.table, opts.csv);
+  return 0;
+}

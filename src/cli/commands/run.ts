@@ -1,0 +1,154 @@
+// `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
+// written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
+
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Command } from 'commander';
+import {
+  DEFAULT_OUTPUT_LIMIT_BYTES,
+  type Notebook,
+  type NotebookCell,
+  parseNotebook,
+  serializeNotebook,
+} from '../../core/notebook';
+import { LANGUAGE_ID } from '../../core/query';
+import { failureOutput, resultOutputs, runCell } from '../../core/run';
+import { writeTableCsv } from '../../core/table/csv-export';
+import { type ActionContext, action } from '../action';
+import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
+import { describeError, UsageError } from '../errors';
+import { describeProgress } from '../progress';
+
+interface RunOptions extends ConnectionFlags {
+  out?: string;
+  outputLimit: string;
+  dir?: string;
+  keepGoing?: boolean;
+}
+
+export function registerRunCommand(program: Command): void {
+  addConnectionOptions(
+    program
+      .command('run')
+      .description('Run every code cell of a .measnb notebook in order (headless)')
+      .argument('<notebook>', 'the .measnb file')
+      .option('--out <file>', 'write the executed notebook (with outputs) to this .measnb file')
+      .option(
+        '--output-limit <bytes>',
+        'outputs bigger than this are saved as a summary; the full result goes beside --out',
+        String(DEFAULT_OUTPUT_LIMIT_BYTES),
+      )
+      .option('--dir <dir>', 'where report cells download their files (default: beside --out, or a temp dir)')
+      .option('--keep-going', 'run the remaining cells after a failing one'),
+  ).action(action(runAction));
+}
+
+function cellTitle(cell: NotebookCell, index: number): string {
+  const first = cell.source.split('\n').find((l) => l.trim() && !l.trim().startsWith('#'));
+  return `cell ${index + 1}${first ? ` (${first.trim()})` : ''}`;
+}
+
+async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Promise<number> {
+  const limit = Number(opts.outputLimit);
+  if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--output-limit must be a number of bytes');
+  if (opts.out && !opts.out.endsWith('.measnb')) throw new UsageError('--out must name a .measnb file');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  ctx.errorContext.source = file;
+  const nb: Notebook = parseNotebook(text);
+  const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }));
+  const outDir = opts.out ? dirname(opts.out) : undefined;
+  const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
+  // Without --out or --dir, report files only live for the run.
+  const tempDir = opts.dir || resultsDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-run-'));
+  const reportDir = opts.dir ?? (resultsDir ? join(resultsDir, 'reports') : tempDir);
+  try {
+    return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir });
+  } finally {
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+interface RunPlaces {
+  limit: number;
+  outDir?: string;
+  resultsDir?: string;
+  reportDir?: string;
+}
+
+async function runCells(
+  ctx: ActionContext,
+  file: string,
+  nb: Notebook,
+  conn: Connection,
+  opts: RunOptions,
+  { limit, outDir, resultsDir, reportDir }: RunPlaces,
+): Promise<number> {
+  let failures = 0;
+  let firstFailureCode = 0;
+  let order = 0;
+  for (const [index, cell] of nb.cells.entries()) {
+    if (cell.kind !== 'code' || cell.language !== LANGUAGE_ID) continue;
+    if (failures && !opts.keepGoing) break;
+    const title = cellTitle(cell, index);
+    const startTime = Date.now();
+    order++;
+    try {
+      const result = await runCell(cell.source, {
+        client: conn.client,
+        org: conn.org,
+        signal: ctx.signal,
+        downloadDir: reportDir,
+        onProgress: (p) => {
+          const t = describeProgress(p);
+          if (t) ctx.progress.update(`${title}: ${t}`);
+        },
+      });
+      ctx.progress.clear();
+      cell.outputs = resultOutputs(result);
+      const main = cell.outputs[cell.outputs.length - 1];
+      const size = main.items.reduce((n, i) => n + i.data.byteLength, 0);
+      if (resultsDir && size > limit && result.table.rowCount > 0) {
+        // Too big to keep in the notebook: the full result goes beside it, and the summary says where.
+        await mkdir(resultsDir, { recursive: true });
+        const path = join(resultsDir, `cell-${index + 1}.csv`);
+        const ws = createWriteStream(path);
+        await writeTableCsv(result.table, ws);
+        ws.end();
+        await finished(ws);
+        main.metadata = { ...main.metadata, fullResultPath: relative(outDir as string, path) };
+      }
+      cell.execution = { order, success: true, startTime, endTime: Date.now() };
+      ctx.progress.message(`${title}: ${result.summary}`);
+      if (result.notice) ctx.progress.message(`  ${result.notice}`);
+    } catch (e) {
+      ctx.progress.clear();
+      if (ctx.interrupted) throw e;
+      failures++;
+      const failure = describeError(e, { ...ctx.errorContext, source: `${file}#${index + 1}` });
+      firstFailureCode ||= failure.exitCode;
+      cell.outputs = [failureOutput(e)];
+      cell.execution = { order, success: false, startTime, endTime: Date.now() };
+      process.stderr.write(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`);
+    }
+  }
+  if (opts.out) {
+    if (outDir) await mkdir(outDir, { recursive: true });
+    const part = `${opts.out}.part`;
+    await writeFile(part, serializeNotebook(nb, { outputLimitBytes: limit }));
+    await rename(part, opts.out);
+    ctx.progress.message(`Wrote ${opts.out}`);
+  }
+  if (failures) {
+    ctx.progress.message(`${failures} cell${failures === 1 ? '' : 's'} failed.`);
+    return firstFailureCode;
+  }
+  return 0;
+}

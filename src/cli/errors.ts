@@ -1,0 +1,88 @@
+// Every error becomes one clear line on stderr and a documented exit code.
+import { MeasurementsError } from '../core/api/errors';
+import { NotebookFormatError } from '../core/notebook';
+import { formatDuration } from '../core/query/time';
+import { CellError, ReportFailedError } from '../core/run';
+import { EXIT } from './exit-codes';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface ErrorContext {
+  org?: string;
+  baseUrl?: string;
+  now?: Date;
+  /** The file the cell came from, for compiler-style `file:line:col` lines. */
+  source?: string;
+}
+
+export interface CliFailure {
+  lines: string[];
+  exitCode: number;
+}
+
+function hhmm(d: Date): string {
+  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
+  if (e instanceof CellError) {
+    const where = ctx.source ?? '<cell>';
+    const lines = e.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => {
+        const allowed =
+          d.allowedValues && !d.message.includes('Allowed') ? ` (allowed: ${d.allowedValues.join(', ')})` : '';
+        return `${where}:${d.range.start.line + 1}:${d.range.start.column + 1}: error: ${d.message}${allowed}`;
+      });
+    return { lines: lines.length ? lines : [`${where}: ${e.message}`], exitCode: EXIT.invalidCell };
+  }
+  if (e instanceof NotebookFormatError) {
+    return {
+      lines: [`${ctx.source ?? 'notebook'}: not a valid .measnb file: ${e.message}`],
+      exitCode: EXIT.invalidCell,
+    };
+  }
+  if (e instanceof ReportFailedError) return { lines: [e.message], exitCode: EXIT.reportFailed };
+  if (e instanceof UsageError) return { lines: [e.message], exitCode: EXIT.usage };
+  if (e instanceof MeasurementsError) {
+    const org = ctx.org ? `org ${ctx.org}` : 'this org';
+    switch (e.code) {
+      case 'quota-exceeded': {
+        const now = ctx.now ?? new Date();
+        const reset = e.resetAt ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+        return {
+          lines: [
+            `Daily report limit reached for ${org} (30 per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(reset.getTime() - now.getTime())}.`,
+          ],
+          exitCode: EXIT.quota,
+        };
+      }
+      case 'unauthorized':
+      case 'forbidden':
+        return {
+          lines: [
+            `${e.message}${ctx.baseUrl ? ` (service ${ctx.baseUrl}, ${org}; the key comes from MEASUREMENTS_API_KEY)` : ''}`,
+          ],
+          exitCode: EXIT.auth,
+        };
+      case 'not-found':
+        return { lines: [e.message], exitCode: EXIT.notFound };
+      case 'invalid-request':
+        return { lines: [e.message], exitCode: EXIT.invalidCell };
+      case 'bad-request':
+      case 'token-rejected':
+        return { lines: [e.message], exitCode: EXIT.rejected };
+      case 'cancelled':
+        return { lines: ['Interrupted.'], exitCode: EXIT.interrupted };
+      default:
+        return { lines: [e.message], exitCode: EXIT.unavailable };
+    }
+  }
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === 'object' && typeof err.code === 'string' && err.syscall) {
+    return { lines: [`${err.message}`], exitCode: EXIT.usage };
+  }
+  return { lines: [`Unexpected error: ${e instanceof Error ? e.message : String(e)}`], exitCode: EXIT.internal };
+}

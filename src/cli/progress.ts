@@ -1,0 +1,52 @@
+// Progress on stderr: one line rewritten in place on a terminal, plain lines otherwise.
+import { formatDuration } from '../core/query/time';
+import type { RunProgress } from '../core/run';
+
+export class ProgressLine {
+  private active = false;
+  constructor(
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly quiet = false,
+  ) {}
+
+  private get tty(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  /** Shows a transient status (replaced by the next one on a terminal). */
+  update(text: string): void {
+    if (this.quiet) return;
+    if (this.tty) {
+      this.stream.write(`\r\x1b[2K${text}`);
+      this.active = true;
+    } else {
+      this.stream.write(`${text}\n`);
+    }
+  }
+
+  /** A message that stays. */
+  message(text: string): void {
+    this.clear();
+    if (!this.quiet) this.stream.write(`${text}\n`);
+  }
+
+  clear(): void {
+    if (this.active) {
+      this.stream.write('\r\x1b[2K');
+      this.active = false;
+    }
+  }
+}
+
+export function describeProgress(p: RunProgress): string | undefined {
+  switch (p.kind) {
+    case 'request':
+      return p.message;
+    case 'report-created':
+      return `Report ${p.reportId} created`;
+    case 'report-status':
+      return `Report ${p.reportId}: ${p.status}, ${formatDuration(p.elapsedMs)} elapsed${p.nextCheckMs !== undefined ? `, next check in ${formatDuration(p.nextCheckMs)}` : ''}`;
+    case 'download':
+      return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} to ${p.file}`;
+  }
+}
