@@ -50,7 +50,7 @@ export class NumberBuilder implements ColumnBuilder {
       this.values[this.length++] = Number.NaN;
       return true;
     }
-    const v = +cell;
+    const v = parseDecimal(cell);
     if (Number.isNaN(v) && cell.trim() !== 'NaN') return false; // not a number: demote
     this.values[this.length++] = v;
     return true;
@@ -78,11 +78,10 @@ export class NumberBuilder implements ColumnBuilder {
   }
 }
 
-/** ISO 8601 timestamps -> epoch ms; a cache makes repeated times (one per datasource) cost a lookup. */
+/** ISO 8601 timestamps -> epoch ms (a fast path for the service's own `...T..:..:..(.sss)Z` form). */
 export class TimeBuilder implements ColumnBuilder {
   readonly kind = 'time' as const;
   private values = new Float64Array(INITIAL_CAPACITY);
-  private cache = new Map<string, number>();
   length = 0;
 
   push(cell: string): boolean {
@@ -91,13 +90,8 @@ export class TimeBuilder implements ColumnBuilder {
       this.values[this.length++] = Number.NaN;
       return true;
     }
-    let t = this.cache.get(cell);
-    if (t === undefined) {
-      t = Date.parse(cell);
-      if (Number.isNaN(t)) return false;
-      if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(cell, t);
-    }
+    const t = parseIsoTimestamp(cell);
+    if (Number.isNaN(t)) return false;
     this.values[this.length++] = t;
     return true;
   }
@@ -130,6 +124,9 @@ export class DictBuilder implements ColumnBuilder {
   private readonly index = new Map<string, number>();
   readonly dict: string[] = [];
   length = 0;
+  // Runs of the same text (one datasource's rows, one status) skip the hash lookup.
+  private lastText = '';
+  private lastCode = -1;
 
   constructor(readonly kind: DictColumn['kind']) {}
 
@@ -139,12 +136,18 @@ export class DictBuilder implements ColumnBuilder {
       this.codes[this.length++] = -1;
       return true;
     }
+    if (cell === this.lastText) {
+      this.codes[this.length++] = this.lastCode;
+      return true;
+    }
     let code = this.index.get(cell);
     if (code === undefined) {
       code = this.dict.length;
       this.dict.push(cell);
       this.index.set(cell, code);
     }
+    this.lastText = cell;
+    this.lastCode = code;
     this.codes[this.length++] = code;
     return true;
   }
@@ -159,17 +162,6 @@ export class DictBuilder implements ColumnBuilder {
     const out = new Array<string>(this.length);
     for (let i = 0; i < this.length; i++) out[i] = this.codes[i] < 0 ? '' : this.dict[this.codes[i]];
     return out;
-  }
-
-  /** A number column when every distinct value is a number (unknown headers holding numbers). */
-  finishInferred(meta: ColumnMeta): Column {
-    if (this.dict.length > 0 && this.dict.every((d) => d.trim() !== '' && !Number.isNaN(+d))) {
-      const nums = this.dict.map(Number);
-      const values = new Float64Array(this.length);
-      for (let i = 0; i < this.length; i++) values[i] = this.codes[i] < 0 ? Number.NaN : nums[this.codes[i]];
-      return withMeta(meta, { name: meta.name, kind: 'number', values });
-    }
-    return this.finish(meta);
   }
 
   finish(meta: ColumnMeta): DictColumn {
@@ -262,6 +254,118 @@ export function parseFlags(text: string): string[] | undefined {
     // not JSON
   }
   return undefined;
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * A number from text. Plain decimals of at most 15 digits take the exact fast path (an integer mantissa
+ * divided by a power of ten: both exact, so the quotient is correctly rounded, same as `+text`);
+ * everything else goes to `+text`. NaN when the text is not a number ('' too).
+ */
+export function parseDecimal(s: string): number {
+  const n = s.length;
+  if (n === 0 || n > 17) return n === 0 ? Number.NaN : +s;
+  let i = 0;
+  let neg = false;
+  if (s.charCodeAt(0) === 45 /* - */) {
+    neg = true;
+    i = 1;
+    if (n === 1) return Number.NaN;
+  }
+  let m = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+      if (frac >= 0) frac++;
+    } else if (c === 46 /* . */ && frac < 0) frac = 0;
+    else return +s; // exponent, spaces, '+', hex...: the general path
+  }
+  if (digits === 0 || digits > 15) return +s;
+  const v = frac > 0 ? m / POW10[frac] : m;
+  return neg ? -v : v;
+}
+
+/**
+ * An unknown column that holds numbers so far: only plain decimal literals count (no leading zeros,
+ * spaces or hex), so ids such as "007" demote the column to text instead of becoming 7.
+ */
+export class InferredNumberBuilder extends NumberBuilder {
+  override push(cell: string): boolean {
+    if (cell !== '' && !isPlainNumber(cell)) return false;
+    return super.push(cell);
+  }
+}
+
+export function isPlainNumber(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  let c = s.charCodeAt(0);
+  if (c === 45 /* - */) {
+    if (n === 1) return false;
+    c = s.charCodeAt(++i);
+  }
+  if (c === 48 /* 0 */ && i + 1 < n && s.charCodeAt(i + 1) !== 46 /* . */) return false; // leading zero
+  let digits = 0;
+  let dot = false;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46 && !dot) dot = true;
+    else if ((c === 101 || c === 69) && digits > 0) return /^[eE][+-]?\d+$/.test(s.slice(i));
+    else return false;
+  }
+  return digits > 0;
+}
+
+/**
+ * Epoch ms of an ISO 8601 timestamp; hand-parsed for `YYYY-MM-DDTHH:MM:SS[.sss]Z` (what the service
+ * writes), Date.parse for every other form. NaN when it is not a time.
+ */
+export function parseIsoTimestamp(s: string): number {
+  const n = s.length;
+  if ((n === 24 || n === 20) && s.charCodeAt(n - 1) === 90 /* Z */ && s.charCodeAt(10) === 84 /* T */) {
+    const y = digit(s, 0) * 1000 + digit(s, 1) * 100 + digit(s, 2) * 10 + digit(s, 3);
+    const mo = digit(s, 5) * 10 + digit(s, 6);
+    const day = digit(s, 8) * 10 + digit(s, 9);
+    const h = digit(s, 11) * 10 + digit(s, 12);
+    const mi = digit(s, 14) * 10 + digit(s, 15);
+    const sec = digit(s, 17) * 10 + digit(s, 18);
+    const ms = n === 24 ? digit(s, 20) * 100 + digit(s, 21) * 10 + digit(s, 22) : 0;
+    const ok =
+      s.charCodeAt(4) === 45 &&
+      s.charCodeAt(7) === 45 &&
+      s.charCodeAt(13) === 58 &&
+      s.charCodeAt(16) === 58 &&
+      (n === 20 || s.charCodeAt(19) === 46) &&
+      y >= 0 &&
+      mo >= 1 &&
+      mo <= 12 &&
+      day >= 1 &&
+      day <= 31 &&
+      h <= 23 &&
+      mi <= 59 &&
+      sec <= 59 &&
+      ms >= 0 &&
+      ms <= 999;
+    if (ok) {
+      const t = Date.UTC(y, mo - 1, day, h, mi, sec, ms);
+      // Date.UTC rolls 2026-02-30 over into March; such text is not a valid time.
+      if (new Date(t).getUTCDate() === day) return t;
+      return Number.NaN;
+    }
+  }
+  return Date.parse(s);
+}
+
+/** The digit at i, or -1000 for any other character (so the range checks fail). */
+function digit(s: string, i: number): number {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1000;
 }
 
 export function builderFor(kind: ColumnKind): ColumnBuilder {

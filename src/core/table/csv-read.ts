@@ -2,7 +2,7 @@
 // columns kept; empty cells stay empty). Cells go straight into column builders: no object per row.
 
 import { type Parser, parse } from 'csv-parse';
-import { builderFor, type ColumnBuilder, DictBuilder, demoteToText } from './builders';
+import { builderFor, type ColumnBuilder, demoteToText, InferredNumberBuilder } from './builders';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
 import type { Table } from './table';
 
@@ -52,7 +52,8 @@ export class CsvWideReader {
     if (!this.headers) {
       this.headers = record;
       this.infos = record.map(classifyColumn);
-      this.builders = this.infos.map((i) => builderFor(i.kind));
+      // Unknown columns start as numbers and demote to text at the first cell that is not one.
+      this.builders = this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
       return;
     }
     const builders = this.builders;
@@ -73,7 +74,6 @@ export class CsvWideReader {
     const columns = this.builders.map((b, i) => {
       const info = this.infos[i];
       const meta = { name: headers[i], canonical: info.canonical, metric: info.metric };
-      if (info.inferred && b instanceof DictBuilder) return b.finishInferred(meta);
       return b.finish(meta);
     });
     return { columns, rowCount: this.rows };
