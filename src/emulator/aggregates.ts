@@ -1,10 +1,18 @@
 // Hour and day aggregates computed from the minute data, with a bounded cache of per-hour sums.
 import type { OutputFrequency } from '../core/api/types';
 import type { Aggregation, MetricDefinition } from '../core/metrics/catalog';
-import { type AqiPollutant, nowcast, usEpaAqi } from './air-quality';
+import type { AqiPollutant } from './air-quality';
+import * as airQuality from './air-quality';
 import { HOUR_MS, MINUTE_MS } from './clock';
-import { fillMinute } from './generator';
-import { type Datasource, NQ } from './world';
+import * as generator from './generator';
+import type { Datasource } from './world';
+import * as world from './world';
+
+// Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
+// which costs more than the work in these per-value loops.
+const { nowcast, usEpaAqi } = airQuality;
+const { fillMinute } = generator;
+const { NQ } = world;
 
 /** Per quantity: sum of all values, count, sum of QC-valid values, count of valid; then the minute count. */
 const F = 4;
@@ -48,6 +56,17 @@ export function compileMetrics(
   }));
 }
 
+/** Hours of history an hour row needs: 24 for rolling means, 12 for NowCast, else just the hour. */
+function windowHours(metrics: readonly CompiledMetric[]): number {
+  let hours = 1;
+  for (let j = 0; j < metrics.length; j++) {
+    const agg = metrics[j].agg;
+    if (agg === AGG_ROLLING) return 24;
+    if (agg === AGG_NOWCAST) hours = 12;
+  }
+  return hours;
+}
+
 /** Output buffers of one row: raw and value per metric (NaN = empty) and whether QC flags apply. */
 export class RowValues {
   readonly raw: Float64Array;
@@ -61,58 +80,89 @@ export class RowValues {
 }
 
 export class Aggregator {
-  private readonly cache = new Map<number, Float64Array>();
+  /**
+   * All cached hour sums live in one slab (one allocation, no per-entry objects): entry i occupies
+   * [i * STATS_SIZE, (i + 1) * STATS_SIZE). Entries are reused first-in first-out.
+   */
+  private readonly slab: Float64Array;
+  /** Per datasource (by gid): hour index -> entry. Small-integer keys keep lookups cheap. */
+  private readonly index: Array<Map<number, number> | undefined> = [];
+  private readonly entryGid: Int32Array;
+  private readonly entryHour: Int32Array;
+  private next = 0;
+  private used = 0;
   private readonly minuteRaw = new Float64Array(NQ);
   private readonly minuteInvalid = new Uint8Array(NQ);
-  private readonly window: Float64Array[] = new Array(24);
+  /** Offsets into the slab of the hours of the current window (newest first). */
+  private readonly window = new Int32Array(24);
   private readonly hourlyRaw = new Float64Array(12);
   private readonly hourlyValue = new Float64Array(12);
   private readonly dayStats = new Float64Array(STATS_SIZE);
 
-  constructor(
-    private readonly seed: number,
-    private readonly maxEntries = 60_000,
-  ) {}
-
-  get cachedHours(): number {
-    return this.cache.size;
+  constructor(private readonly maxEntries = 60_000) {
+    this.slab = new Float64Array(maxEntries * STATS_SIZE);
+    this.entryGid = new Int32Array(maxEntries).fill(-1);
+    this.entryHour = new Int32Array(maxEntries);
   }
 
-  /** Sums over the hour starting at `hourIndex` (hours since the epoch); cached, first-in first-out. */
+  get cachedHours(): number {
+    return this.used;
+  }
+
+  /** Offset in the slab of the sums over the hour `hourIndex` (hours since the epoch); computed on a miss. */
+  private hourOffset(ds: Datasource, hourIndex: number): number {
+    let perDs = this.index[ds.gid];
+    if (perDs === undefined) {
+      perDs = new Map();
+      this.index[ds.gid] = perDs;
+    }
+    const hit = perDs.get(hourIndex);
+    if (hit !== undefined) return hit * STATS_SIZE;
+    const entry = this.next;
+    this.next = (entry + 1) % this.maxEntries;
+    const oldGid = this.entryGid[entry];
+    if (oldGid >= 0) this.index[oldGid]?.delete(this.entryHour[entry]);
+    else this.used++;
+    this.entryGid[entry] = ds.gid;
+    this.entryHour[entry] = hourIndex;
+    perDs.set(hourIndex, entry);
+    const offset = entry * STATS_SIZE;
+    this.computeHour(ds, hourIndex, offset);
+    return offset;
+  }
+
+  /** A copy of an hour's sums (for tests and diagnostics). */
   hourStats(ds: Datasource, hourIndex: number): Float64Array {
-    const key = ds.gid * 16_777_216 + hourIndex;
-    const hit = this.cache.get(key);
-    if (hit) return hit;
-    const stats = new Float64Array(STATS_SIZE);
+    const o = this.hourOffset(ds, hourIndex);
+    return this.slab.slice(o, o + STATS_SIZE);
+  }
+
+  private computeHour(ds: Datasource, hourIndex: number, base: number): void {
+    const stats = this.slab;
+    stats.fill(0, base, base + STATS_SIZE);
     const raw = this.minuteRaw;
     const invalid = this.minuteInvalid;
     const first = hourIndex * 60;
     for (let m = first; m < first + 60; m++) {
-      if (!fillMinute(this.seed, ds, m, raw, invalid)) continue;
-      stats[MINUTES_SLOT]++;
+      if (!fillMinute(ds, m, raw, invalid)) continue;
+      stats[base + MINUTES_SLOT]++;
       for (let q = 0; q < NQ; q++) {
         const v = raw[q];
-        if (Number.isNaN(v)) continue;
-        const o = q * F;
+        if (v !== v) continue; // NaN: not measured
+        const o = base + q * F;
         stats[o] += v;
         stats[o + 1]++;
-        if (!invalid[q]) {
+        if (invalid[q] === 0) {
           stats[o + 2] += v;
           stats[o + 3]++;
         }
       }
     }
-    if (this.cache.size >= this.maxEntries) {
-      const oldest = this.cache.keys().next().value as number;
-      this.cache.delete(oldest);
-    }
-    this.cache.set(key, stats);
-    return stats;
   }
 
   /** Minute row; false when there is no measurement at that minute. */
   evalMinute(ds: Datasource, minute: number, metrics: readonly CompiledMetric[], out: RowValues): boolean {
-    if (!fillMinute(this.seed, ds, minute, this.minuteRaw, this.minuteInvalid)) return false;
+    if (!fillMinute(ds, minute, this.minuteRaw, this.minuteInvalid)) return false;
     for (let j = 0; j < metrics.length; j++) {
       const q = metrics[j].q;
       const r = this.minuteRaw[q];
@@ -131,58 +181,72 @@ export class Aggregator {
     qcVersion: boolean,
     out: RowValues,
   ): boolean {
-    const stats = this.hourStats(ds, hourIndex);
-    if (stats[MINUTES_SLOT] === 0) return false;
-    let needWindow = 0;
-    for (const m of metrics) if (m.agg === AGG_ROLLING) needWindow = 24;
-    if (!needWindow) for (const m of metrics) if (m.agg === AGG_NOWCAST) needWindow = 12;
+    const h0 = this.hourOffset(ds, hourIndex);
+    const s = this.slab;
+    if (s[h0 + MINUTES_SLOT] === 0) return false;
+    const needWindow = metrics.length > 0 ? windowHours(metrics) : 0;
     const win = this.window;
-    for (let k = 0; k < needWindow; k++) win[k] = k === 0 ? stats : this.hourStats(ds, hourIndex - k);
+    win[0] = h0;
+    for (let k = 1; k < needWindow; k++) win[k] = this.hourOffset(ds, hourIndex - k);
+    // Offsets of the sums to use: all values (legacy) or only QC-valid ones (v2026-11-10).
+    const sumOffset = qcVersion ? 2 : 0;
     for (let j = 0; j < metrics.length; j++) {
       const m = metrics[j];
-      const o = m.q * F;
+      const q = m.q;
+      const o = q * F;
+      const a = ds.calA[q];
+      const b = ds.calB[q];
+      const calibrated = ds.status[q] !== 'calibration-missing';
       let r = Number.NaN;
       let v = Number.NaN;
       let invalid = 0;
       if (m.agg === AGG_HOUR) {
-        if (stats[o + 1] > 0) r = stats[o] / stats[o + 1];
-        v = calibrate(ds, m.q, r);
-        invalid = stats[o + 1] > stats[o + 3] ? 1 : 0;
+        const n = s[h0 + o + 1];
+        if (n > 0) r = s[h0 + o] / n;
+        invalid = n > s[h0 + o + 3] ? 1 : 0;
+        if (calibrated) v = a * r + b;
       } else if (m.agg === AGG_ROLLING) {
+        const so = o + sumOffset;
         let sum = 0;
         let n = 0;
         let hours = 0;
         for (let k = 0; k < 24; k++) {
-          const s = win[k];
-          const hs = qcVersion ? s[o + 2] : s[o];
-          const hn = qcVersion ? s[o + 3] : s[o + 1];
-          if (hn > 0) hours++;
-          sum += hs;
-          n += hn;
-          if (!qcVersion && s[o + 1] > s[o + 3]) invalid = 1;
+          const w = win[k];
+          const hn = s[w + so + 1];
+          if (hn > 0) {
+            hours++;
+            sum += s[w + so];
+            n += hn;
+          }
+          if (s[w + o + 1] > s[w + o + 3]) invalid = 1;
         }
         if (hours >= ROLLING_MIN_HOURS) r = sum / n;
-        v = calibrate(ds, m.q, r);
+        if (calibrated) v = a * r + b;
+        // Under v2026-11-10 the invalid values are left out, so their flags are not inherited.
+        if (qcVersion) invalid = 0;
       } else if (m.agg === AGG_NOWCAST) {
+        const so = o + sumOffset;
+        const hr = this.hourlyRaw;
+        const hv = this.hourlyValue;
         for (let k = 0; k < 12; k++) {
-          const s = win[k];
-          const hs = qcVersion ? s[o + 2] : s[o];
-          const hn = qcVersion ? s[o + 3] : s[o + 1];
-          const mean = hn > 0 ? hs / hn : Number.NaN;
-          this.hourlyRaw[k] = mean;
-          this.hourlyValue[k] = calibrate(ds, m.q, mean);
-          if (!qcVersion && s[o + 1] > s[o + 3]) invalid = 1;
+          const w = win[k];
+          const hn = s[w + so + 1];
+          const mean = hn > 0 ? s[w + so] / hn : Number.NaN;
+          hr[k] = mean;
+          hv[k] = a * mean + b;
+          if (s[w + o + 1] > s[w + o + 3]) invalid = 1;
         }
-        r = nowcast(this.hourlyRaw);
-        v = Number.isNaN(r) ? r : nowcast(this.hourlyValue);
+        r = nowcast(hr);
+        if (calibrated && r === r) v = nowcast(hv);
+        if (qcVersion) invalid = 0;
       }
-      if (m.aqi) {
+      if (m.aqi !== undefined) {
         r = usEpaAqi(m.aqi, r);
         v = usEpaAqi(m.aqi, v);
       }
       out.raw[j] = r;
       out.value[j] = v;
-      out.invalid[j] = Number.isNaN(r) ? 0 : invalid;
+      out.invalid[j] = r === r ? invalid : 0;
     }
     return true;
   }
@@ -192,8 +256,8 @@ export class Aggregator {
     const day = this.dayStats;
     day.fill(0);
     for (let h = 0; h < 24; h++) {
-      const s = this.hourStats(ds, dayIndex * 24 + h);
-      for (let i = 0; i < STATS_SIZE; i++) day[i] += s[i];
+      const o = this.hourOffset(ds, dayIndex * 24 + h);
+      for (let i = 0; i < STATS_SIZE; i++) day[i] += this.slab[o + i];
     }
     if (day[MINUTES_SLOT] === 0) return false;
     for (let j = 0; j < metrics.length; j++) {

@@ -2,12 +2,15 @@
 import type { Aggregator } from './aggregates';
 import type { EmulatorClock } from './clock';
 import { HttpError } from './http';
+import type { RowTextCache } from './row-cache';
 import type { Datasource, OrgInfo, World } from './world';
 
 export interface EmulatorContext {
   world: World;
   clock: EmulatorClock;
   aggregator: Aggregator;
+  /** Formatted rows of recent queries (reports are not cached: they would only flush it). */
+  rowCache: RowTextCache;
   /** Base URL of this server, for report file URLs. */
   baseUrl(): string;
 }

@@ -6,6 +6,7 @@ import type { EmulatorContext } from './context';
 import { type FaultConfig, FaultInjector } from './faults';
 import { ReportQuota } from './quota';
 import { ReportService } from './reports';
+import { RowTextCache } from './row-cache';
 import { createEmulatorServer } from './server';
 import { buildWorld, DEMO_ORG, SECOND_ORG, WORLD_ROLES, type World } from './world';
 
@@ -32,8 +33,10 @@ export interface EmulatorOptions {
   datasources?: number;
   /** Hour where timed events are placed (the move, subscription changes); default: start time floored to the hour. */
   anchor?: string | number | Date;
-  /** Bound of the per-hour aggregate cache (entries). */
+  /** Bound of the per-hour aggregate cache (entries, about 0.6 kB each; default 60,000). */
   aggregateCacheEntries?: number;
+  /** Bound of the formatted-row cache of recent queries (characters; default 16 Mi). */
+  rowCacheChars?: number;
 }
 
 export interface DatasourceFacts {
@@ -97,7 +100,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const ctx: EmulatorContext = {
     world,
     clock,
-    aggregator: new Aggregator(seed, options.aggregateCacheEntries),
+    aggregator: new Aggregator(options.aggregateCacheEntries),
+    rowCache: new RowTextCache(options.rowCacheChars),
     baseUrl: () => baseUrl,
   };
   const reports = new ReportService(

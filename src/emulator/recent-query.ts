@@ -165,7 +165,7 @@ export function recentReply(
       periodMs: p,
     });
   }
-  return { chunks: streamRows(plan, writer, ctx.aggregator), contentType, headers };
+  return { chunks: streamRows(plan, writer, ctx.aggregator, ctx.rowCache), contentType, headers };
 }
 
 export function startRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {

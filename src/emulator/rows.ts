@@ -4,7 +4,13 @@ import type { OutputFrequency } from '../core/api/types';
 import { type Aggregator, type CompiledMetric, RowValues } from './aggregates';
 import { MINUTE_MS } from './clock';
 import { PERIOD_MS } from './periods';
-import { type Datasource, isSubscribed } from './world';
+import type { RowTextCache } from './row-cache';
+import type { Datasource } from './world';
+import * as world from './world';
+
+// Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
+// which costs more than the work in these per-value loops.
+const { isSubscribed } = world;
 
 export interface RowPlan {
   datasources: readonly Datasource[];
@@ -20,30 +26,54 @@ export interface RowPlan {
 }
 
 export interface RowWriter {
+  /** Identifies everything the row text depends on besides (datasource, period); undefined: don't cache. */
+  readonly shape?: string;
   header(): string | Uint8Array;
-  /** Text of one row (empty when the writer collects instead). */
+  /** Text of one row, a pure function of its arguments (empty when the writer collects instead). */
   row(ds: Datasource, periodStart: number, values: RowValues): string;
+  /** Bookkeeping for a row about to be sent; returns the text to send (e.g. with a separator). */
+  emit?(ds: Datasource, periodStart: number, text: string): string;
   footer(): string | Uint8Array;
 }
 
-const CHUNK_CHARS = 64 * 1024;
+const CHUNK_CHARS = 256 * 1024;
 
 /** A period is visible to the org only when the datasource was subscribed throughout it. */
 export function periodVisible(ds: Datasource, start: number, periodMs: number): boolean {
+  const subs = ds.subscriptions;
+  if (subs.length === 1 && subs[0][0] === Number.NEGATIVE_INFINITY && subs[0][1] === Number.POSITIVE_INFINITY)
+    return true;
   if (periodMs === MINUTE_MS) return isSubscribed(ds, start);
-  for (const [a, b] of ds.subscriptions) if (a <= start && b >= start + periodMs) return true;
+  for (let i = 0; i < subs.length; i++) if (subs[i][0] <= start && subs[i][1] >= start + periodMs) return true;
   return false;
 }
 
-export function* streamRows(plan: RowPlan, writer: RowWriter, aggregator: Aggregator): Generator<string | Uint8Array> {
+export function* streamRows(
+  plan: RowPlan,
+  writer: RowWriter,
+  aggregator: Aggregator,
+  cache?: RowTextCache,
+): Generator<string | Uint8Array> {
   yield writer.header();
   const p = PERIOD_MS[plan.frequency];
   const values = new RowValues(plan.metrics.length);
+  const cached =
+    cache && writer.shape !== undefined
+      ? cache.rowsOf(`${plan.frequency}|${plan.qcVersion}|${writer.shape}`)
+      : undefined;
   let buf = '';
   const emit = (ds: Datasource, t: number) => {
     if (!periodVisible(ds, t, p)) return;
-    if (!aggregator.evalRow(plan.frequency, ds, t, plan.metrics, plan.qcVersion, values)) return;
-    buf += writer.row(ds, t, values);
+    const period = t / p;
+    let text = cached && cache ? cache.get(cached, ds.gid, period) : undefined;
+    if (text === undefined) {
+      text = aggregator.evalRow(plan.frequency, ds, t, plan.metrics, plan.qcVersion, values)
+        ? writer.row(ds, t, values)
+        : '';
+      if (cached && cache) cache.set(cached, ds.gid, period, text);
+    }
+    if (text === '') return;
+    buf += writer.emit ? writer.emit(ds, t, text) : text;
   };
   if (plan.order === 'time-desc') {
     for (let t = plan.to - p; t >= plan.from; t -= p) {

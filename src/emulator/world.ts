@@ -69,8 +69,10 @@ export interface Location {
 export interface Datasource {
   /** Index within its org. */
   index: number;
-  /** Unique across orgs; feeds the value hashes. */
+  /** Unique across orgs. */
   gid: number;
+  /** Hash of (seed, gid): the root of every value this datasource produces. */
+  hash: number;
   id: string;
   org: string;
   sourceType: SourceType;
@@ -188,6 +190,7 @@ function makeDatasource(
   return {
     index,
     gid,
+    hash: hash4(seed, gid, 0x5eed) | 0,
     id,
     org,
     sourceType,

@@ -4,8 +4,13 @@ import type { RowValues } from '../aggregates';
 import { OOB_FLAG } from '../generator';
 import { PERIOD_MS } from '../periods';
 import type { RowWriter } from '../rows';
-import { type Datasource, locationAt } from '../world';
-import { formatNumber, identifyingColumns, metricColumns, type WideLayout } from './columns';
+import type { Datasource } from '../world';
+import * as world from '../world';
+import { formatNumber, identifyingColumns, layoutShape, metricColumns, type WideLayout } from './columns';
+
+// Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
+// which costs more than the work in these per-value loops.
+const { locationAt } = world;
 
 const FLAGS_CELL = csvField(JSON.stringify([OOB_FLAG]));
 const NO_FLAGS_CELL = csvField('[]');
@@ -18,10 +23,14 @@ export class CsvWideWriter implements RowWriter {
 
   constructor(
     private readonly layout: WideLayout,
-    metrics: Parameters<typeof metricColumns>[1],
+    private readonly metrics: Parameters<typeof metricColumns>[1],
   ) {
     this.groups = metricColumns(layout, metrics);
     this.periodMs = PERIOD_MS[layout.frequency];
+  }
+
+  get shape(): string {
+    return layoutShape(this.layout, this.metrics);
   }
 
   header(): string {

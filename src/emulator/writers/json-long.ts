@@ -5,6 +5,7 @@ import { MINUTE_MS } from '../clock';
 import { hasMeasurement, OOB_FLAG } from '../generator';
 import type { RowWriter } from '../rows';
 import type { Datasource } from '../world';
+import { decimal2 } from './columns';
 
 export interface JsonLongOptions {
   request: Record<string, unknown>;
@@ -16,8 +17,6 @@ export interface JsonLongOptions {
   seed: number;
   periodMs: number;
 }
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export class JsonLongWriter implements RowWriter {
   private first = true;
@@ -38,16 +37,17 @@ export class JsonLongWriter implements RowWriter {
     return `{"request":${JSON.stringify(this.options.request)},"data":[`;
   }
 
+  get shape(): string {
+    const o = this.options;
+    return `json|${o.qcAssessment}|${o.qcFlags}|${this.metrics.map((m) => m.def.label).join(',')}`;
+  }
+
+  /** The row's metric objects, comma-separated (no leading comma). */
   row(ds: Datasource, start: number, v: RowValues): string {
     if (start !== this.lastTime) {
       this.lastTime = start;
       this.lastTimeText = new Date(start).toISOString();
     }
-    const range = this.seen.get(ds);
-    if (range) {
-      if (start < range[0]) range[0] = start;
-      if (start > range[1]) range[1] = start;
-    } else this.seen.set(ds, [start, start]);
     const head = `{"datasourceId":"${ds.id}","time":"${this.lastTimeText}","status":"`;
     let out = '';
     for (let j = 0; j < this.metrics.length; j++) {
@@ -56,14 +56,26 @@ export class JsonLongWriter implements RowWriter {
       const m = this.metrics[j];
       const isIndex = m.aqi !== undefined;
       const value = v.value[j];
-      const valueText = Number.isNaN(value) ? 'null' : String(isIndex ? value : round2(value));
-      out += `${this.first ? '' : ','}${head}${ds.status[m.q]}","value":${valueText},"raw":${isIndex ? raw : round2(raw)}${this.suffixes[j]}`;
+      const valueText = Number.isNaN(value) ? 'null' : isIndex ? String(value) : decimal2(value);
+      out += `${out ? ',' : ''}${head}${ds.status[m.q]}","value":${valueText},"raw":${isIndex ? raw : decimal2(raw)}${this.suffixes[j]}`;
       if (this.options.qcAssessment) out += v.invalid[j] ? ',"qcAssessment":"invalid"' : ',"qcAssessment":"valid"';
       if (this.options.qcFlags) out += v.invalid[j] ? `,"qcFlags":["${OOB_FLAG}"]` : ',"qcFlags":[]';
       out += '}';
-      this.first = false;
     }
     return out;
+  }
+
+  emit(ds: Datasource, start: number, text: string): string {
+    const range = this.seen.get(ds);
+    if (range) {
+      if (start < range[0]) range[0] = start;
+      if (start > range[1]) range[1] = start;
+    } else this.seen.set(ds, [start, start]);
+    if (this.first) {
+      this.first = false;
+      return text;
+    }
+    return `,${text}`;
   }
 
   footer(): string {
@@ -85,7 +97,7 @@ export class JsonLongWriter implements RowWriter {
       });
       used.forEach((l, i) => {
         const entry: LocationEntry = { datasourceId: ds.id, lon: round(l.lon), lat: round(l.lat) };
-        if (i > 0) entry.changedAt = new Date(firstMeasurementFrom(this.options.seed, ds, l.from)).toISOString();
+        if (i > 0) entry.changedAt = new Date(firstMeasurementFrom(ds, l.from)).toISOString();
         out.push(entry);
       });
     }
@@ -94,8 +106,8 @@ export class JsonLongWriter implements RowWriter {
 }
 
 /** The time of the first measurement at or after `t` (the datasource's gaps are skipped). */
-function firstMeasurementFrom(seed: number, ds: Datasource, t: number): number {
+function firstMeasurementFrom(ds: Datasource, t: number): number {
   let minute = Math.ceil(t / MINUTE_MS);
-  for (let i = 0; i < 24 * 60 && !hasMeasurement(seed, ds, minute); i++) minute++;
+  for (let i = 0; i < 24 * 60 && !hasMeasurement(ds, minute); i++) minute++;
   return minute * MINUTE_MS;
 }

@@ -5,8 +5,13 @@ import type { RowValues } from '../aggregates';
 import { OOB_FLAG } from '../generator';
 import { PERIOD_MS } from '../periods';
 import type { RowWriter } from '../rows';
-import { type Datasource, locationAt } from '../world';
+import type { Datasource } from '../world';
+import * as world from '../world';
 import { identifyingColumns, metricColumns, type WideLayout } from './columns';
+
+// Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
+// which costs more than the work in these per-value loops.
+const { locationAt } = world;
 
 type Cell = string | number | null;
 
