@@ -4,7 +4,7 @@ import { SaveClient } from './dom/save-client';
 import type { TableWidget } from './dom/table-widget';
 import type { HostToRenderer, ResultInfo } from './protocol';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
-import { decodeTable, encodeTable } from './wire';
+import { decodeTableBytes, encodeTable } from './wire';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
   const m = metadata as { measnb?: ResultInfo } | undefined;
@@ -17,9 +17,9 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement) {
       widgets.get(item.id)?.dispose();
-      let table: ReturnType<typeof decodeTable>;
+      let table: ReturnType<typeof decodeTableBytes>;
       try {
-        table = decodeTable(item.data());
+        table = decodeTableBytes(item.data());
       } catch (err) {
         element.textContent = `This table output could not be read: ${(err as Error).message}`;
         return;

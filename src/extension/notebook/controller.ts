@@ -10,8 +10,9 @@ import { CellError, type RunProgress, type RunResult, runCell } from '../../core
 import { concatTables } from '../../core/run/table-rows';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
-import { decodeTable, encodeTable } from '../../core/table/wire';
+import { encodeTable } from '../../core/table/wire';
 import type { ResultInfo } from '../../renderer/protocol';
+import { decodeTableBytes } from '../../renderer/wire';
 import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
@@ -73,6 +74,8 @@ export function progressText(p: RunProgress): string {
 
 export class MeasnbController implements vscode.Disposable {
   readonly controller: vscode.NotebookController;
+  /** The clock relative times resolve against (tests align it with an emulator's controlled clock). */
+  now: () => Date = () => new Date();
   private order = 0;
 
   constructor(private readonly deps: ControllerDeps) {
@@ -131,8 +134,14 @@ export class MeasnbController implements vscode.Disposable {
     let shown: Table | undefined = isFollow ? previousTable(cell) : undefined;
     let newThisRun = 0;
     const notes: string[] = [];
+    // Output changes go one after the other: progress lines must not overtake the result.
+    let queue: Promise<unknown> = Promise.resolve();
+    const replace = (outputs: vscode.NotebookCellOutput[]) => {
+      queue = queue.then(() => exec.replaceOutput(outputs)).catch(() => undefined);
+      return queue;
+    };
     const update = async (info: ResultInfo) => {
-      if (shown) await exec.replaceOutput([await this.output(shown, info, notebook)]);
+      if (shown) await replace([await this.output(shown, info, notebook)]);
     };
     try {
       const { client, org, connection } = await this.deps.connections.clientFor(notebook);
@@ -144,12 +153,12 @@ export class MeasnbController implements vscode.Disposable {
           client,
           org,
           signal,
-          now: new Date(),
+          now: this.now(),
           followState: isFollow ? this.deps.follow.get(notebook.uri, cellId) : undefined,
           downloadDir,
           onProgress: (p) => {
             if (p.kind === 'report-created') void this.trackCreated(p.reportId, parsed.cell!, connection.id);
-            if (!shown) void exec.replaceOutput([textOutput(progressText(p))]);
+            if (!shown) void replace([textOutput(progressText(p))]);
           },
         });
         const title = `${verb}${parsed.cell.reportKind ? ` ${parsed.cell.reportKind}` : ''} · ${outcome.summary}`;
@@ -161,8 +170,8 @@ export class MeasnbController implements vscode.Disposable {
           const everyMs = parsed.cell.every?.ms;
           newThisRun += outcome.table.rowCount;
           shown = shown && shown.rowCount > 0 ? concatTables([shown, outcome.table]) : outcome.table;
-          const line = `${outcome.table.rowCount.toLocaleString('en-US')} new rows at ${fmtTime(new Date())}`;
-          const next = everyMs ? `; next check at ${fmtTime(new Date(Date.now() + everyMs))}` : '';
+          const line = `${outcome.table.rowCount.toLocaleString('en-US')} new rows at ${fmtTime(this.now())}`;
+          const next = everyMs ? `; next check at ${fmtTime(new Date(this.now().getTime() + everyMs))}` : '';
           await update({ title, notes: [...notes, `follow: ${line}${next}`] });
           if (!everyMs || signal.aborted) return true;
           await (this.deps.sleep ?? abortableSleep)(everyMs, signal);
@@ -184,7 +193,7 @@ export class MeasnbController implements vscode.Disposable {
       }
     } catch (err) {
       if (err instanceof CellError) {
-        await exec.replaceOutput([diagnosticsOutput(err.diagnostics)]);
+        await replace([diagnosticsOutput(err.diagnostics)]);
         return false;
       }
       const cancelled = signal.aborted || (err instanceof MeasurementsError && err.code === 'cancelled');
@@ -200,7 +209,7 @@ export class MeasnbController implements vscode.Disposable {
           cancelled ? new MeasurementsError('cancelled', 'The run was cancelled; the request was aborted.') : err,
         ),
       );
-      await exec.replaceOutput(outputs);
+      await replace(outputs);
       return false;
     }
   }
@@ -251,7 +260,7 @@ function previousTable(cell: vscode.NotebookCell): Table | undefined {
     const item = output.items.find((i) => i.mime === MIME.table);
     if (!item) continue;
     try {
-      return decodeTable(item.data);
+      return decodeTableBytes(item.data);
     } catch {
       return undefined;
     }

@@ -1,0 +1,207 @@
+// The notebook as a user meets it in the browser workbench: open the tour example, Run All against the
+// built-in Local emulator, read the rendered rows, sort, filter, switch to the chart; then a
+// 1,000,000-row report that scrolls to its last row. Screenshots: .artifacts/screenshots/notebook-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { e2eEnv, eventually, openWorkbench, runCommand, screenshot } from './workbench.mjs';
+
+/** The output frames (webview iframes) that hold our tables. */
+async function tableFrames(page) {
+  const out = [];
+  for (const f of page.frames()) {
+    const n = await f
+      .locator('.measnb-table')
+      .count()
+      .catch(() => 0);
+    if (n) out.push({ frame: f, n });
+  }
+  return out;
+}
+
+async function openNotebook(page, name) {
+  await runCommand(page, 'Go to File');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.notebook-editor').first().waitFor({ timeout: 60_000 });
+  await page.locator('.notebook-editor .cell.code').first().waitFor({ timeout: 60_000 });
+}
+
+async function runAll(page) {
+  await runCommand(page, 'Notebook: Run All');
+  // With one controller for the type VS Code may still ask once: pick ours.
+  const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Measurements' }).first();
+  if (
+    await pick.waitFor({ timeout: 4000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await pick.click();
+}
+
+async function counts(page) {
+  const frames = await tableFrames(page);
+  const texts = [];
+  for (const { frame } of frames) texts.push(...(await frame.locator('.measnb-table .mt-count').allTextContents()));
+  return { frames, texts };
+}
+
+describe('e2e: measurement notebooks in the browser workbench', function () {
+  this.timeout(600_000);
+  let browser;
+  let page;
+  before(async () => {
+    ({ browser, page } = await openWorkbench());
+    // Notebooks open as text until the extension's contributions are known: wait for its commands.
+    await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
+    await page.keyboard.press('Escape');
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('runs the tour example: every verb renders a table with its row count', async () => {
+    await openNotebook(page, 'tour.measnb');
+    await page.locator('.statusbar-item', { hasText: 'Local emulator' }).first().waitFor({ timeout: 30_000 });
+    await runAll(page);
+    const { texts } = await eventually(
+      async () => {
+        const c = await counts(page);
+        return c.texts.length >= 4 ? c : undefined;
+      },
+      'four rendered tables (datasources, recent, follow, report)',
+      600,
+    );
+    console.log(`      rendered tables: ${texts.join(' | ')}`);
+    for (const t of texts) assert.match(t, /^[\d,]+ rows?$/);
+    assert.ok(
+      texts.every((t) => Number.parseInt(t.replace(/,/g, ''), 10) > 0),
+      'every table has rows',
+    );
+    console.log(`      screenshot: ${await screenshot(page, 'notebook-tour-run-all')}`);
+  });
+
+  it('reads rendered rows, sorts by a column, filters, and switches to the chart', async () => {
+    const { frames } = await counts(page);
+    // The recent query's table: the one with a pm2_5ConcMassNowcast column.
+    let frame;
+    let table;
+    for (const { frame: f } of frames) {
+      const t = f.locator('.measnb-table', { has: f.locator('.mt-hcell', { hasText: 'pm2_5ConcMassNowcast' }) });
+      if (await t.count()) {
+        frame = f;
+        table = t.first();
+        break;
+      }
+    }
+    assert.ok(table, 'the recent table is rendered');
+    await table.scrollIntoViewIfNeeded();
+    const rows = await table.locator('.mt-body .mt-row:not([hidden])').count();
+    assert.ok(rows > 0, 'rows are drawn');
+    const firstRow = await table
+      .locator('.mt-body .mt-row:not([hidden])')
+      .first()
+      .locator('.mt-cell')
+      .allTextContents();
+    console.log(`      first row: ${firstRow.join(' | ')}`);
+
+    const header = table.locator('.mt-hcell', { hasText: 'pm2_5ConcMassNowcast' }).first();
+    await header.click();
+    await header.click();
+    assert.equal(await header.getAttribute('aria-sort'), 'descending');
+    const col = Number(await header.getAttribute('data-col'));
+    const values = await table
+      .locator('.mt-body .mt-row:not([hidden])')
+      .evaluateAll((els, c) => els.map((e) => e.children[c + 1]?.textContent ?? ''), col);
+    const nums = values.filter((v) => v !== '').map(Number);
+    assert.ok(nums.length > 1 && nums.every((v, i) => i === 0 || v <= nums[i - 1]), `descending: ${nums.join(',')}`);
+    console.log(`      screenshot: ${await screenshot(page, 'notebook-sorted')}`);
+
+    const total = await table.locator('.mt-count').textContent();
+    const firstId = await table
+      .locator('.mt-body .mt-row:not([hidden])')
+      .first()
+      .locator('.mt-cell')
+      .nth(1)
+      .textContent();
+    await table.locator('.mt-filter').fill(firstId);
+    await eventually(async () => /of/.test(await table.locator('.mt-count').textContent()), 'the filtered count');
+    const filtered = await table.locator('.mt-count').textContent();
+    console.log(`      filter "${firstId}": ${filtered} (was ${total})`);
+    assert.match(filtered, new RegExp(`^[\\d,]+ of ${total.replace(' rows', '')} rows$`));
+    const ids = await table
+      .locator('.mt-body .mt-row:not([hidden])')
+      .evaluateAll((els) => els.map((e) => e.children[1]?.textContent));
+    assert.ok(
+      ids.every((id) => id === firstId),
+      'only matching rows are drawn',
+    );
+    console.log(`      screenshot: ${await screenshot(page, 'notebook-filtered')}`);
+
+    await table.locator('.mt-view-toggle').click();
+    await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
+    const note = await table.locator('.mt-chart-note').textContent();
+    console.log(`      chart: ${note}`);
+    assert.match(note, /points, 1 lines/);
+    await table.scrollIntoViewIfNeeded();
+    console.log(`      screenshot: ${await screenshot(page, 'notebook-chart')}`);
+    assert.ok(frame);
+  });
+
+  it('a 1,000,000-row report table scrolls to its last row with a bounded DOM', async () => {
+    const { workspace } = e2eEnv();
+    const cell = [
+      '# about a million minute rows: every datasource, 37 days',
+      'report datasource-measurements',
+      'allDatasources: true',
+      'outputFrequency: minute',
+      'startTime: -37d',
+      'endTime: now',
+      'metricSelect: only pm2_5ConcMassIndividual',
+      'fileFormat: parquet',
+    ];
+    const nb = {
+      measnb: 1,
+      metadata: { connection: 'Local emulator' },
+      cells: [{ kind: 'code', language: 'measq', source: cell, outputs: [] }],
+    };
+    fs.writeFileSync(path.join(workspace, 'million.measnb'), JSON.stringify(nb, null, 2));
+    await openNotebook(page, 'million.measnb');
+    await runAll(page);
+    const table = await eventually(
+      async () => {
+        for (const { frame } of await tableFrames(page)) {
+          for (const t of await frame.locator('.measnb-table').all()) {
+            const text = await t.locator('.mt-count').textContent();
+            const n = Number.parseInt(text.replace(/,/g, ''), 10);
+            if (n >= 1_000_000) return { t, n };
+          }
+        }
+        return undefined;
+      },
+      'the million-row table',
+      450,
+      1000,
+    );
+    console.log(`      rendered: ${await table.t.locator('.mt-count').textContent()}`);
+    await table.t.scrollIntoViewIfNeeded();
+    const viewport = table.t.locator('.mt-viewport');
+    await viewport.evaluate((v) => {
+      v.scrollTop = v.scrollHeight;
+    });
+    await eventually(
+      async () =>
+        (await table.t.locator('.mt-body .mt-row:not([hidden]) .mt-gutter').allTextContents()).includes(
+          String(table.n),
+        ),
+      'the last row drawn',
+    );
+    const domRows = await table.t.locator('.mt-row').count();
+    console.log(`      scrolled to row ${table.n}; row elements in the DOM: ${domRows}`);
+    assert.ok(domRows < 500);
+    console.log(`      screenshot: ${await screenshot(page, 'notebook-million-end')}`);
+  });
+});

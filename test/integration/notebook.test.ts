@@ -1,0 +1,335 @@
+// The notebook controller in the real extension host against the emulator: every verb (rows and
+// columns checked against the service), follow without gaps or duplicates across runs and across a
+// token expiry (emulator clock), report progress and the Reports view, cancellation keeping partial
+// rows, readable errors, language features, and outputs bounded in the saved file.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { MeasurementsClient } from '../../src/core/api/client';
+import { codeCell, MIME, serializeNotebook } from '../../src/core/notebook';
+import { timeColumn } from '../../src/core/run';
+import { cellText, findColumn, type Table } from '../../src/core/table/table';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import type { MeasurementsApi } from '../../src/extension/extension';
+import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import { decodeTableBytes } from '../../src/renderer/wire';
+import { api, EXTENSION_ID, eventually } from './helpers';
+
+const START = Date.parse('2026-11-20T09:00:00Z');
+const HOUR = 3_600_000;
+const CONNECTION = 'Notebook test emulator';
+
+let a: MeasurementsApi;
+let emu: RunningEmulator;
+let clock: ManualClock;
+let client: MeasurementsClient;
+let connectionId: string;
+let ids: string[];
+let seq = 0;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-nb-'));
+
+/** Writes a .measnb file (the core format) and opens it as a notebook with the extension's controller. */
+async function openNotebook(cells: string[], metadata: Record<string, unknown> = { connection: CONNECTION }) {
+  const file = path.join(scratch, `nb-${++seq}.measnb`);
+  fs.writeFileSync(file, serializeNotebook({ metadata, cells: cells.map((text) => codeCell(text)) }));
+  const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+  await vscode.window.showNotebookDocument(nb);
+  await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
+  return nb;
+}
+
+function startCell(nb: vscode.NotebookDocument, index: number): number {
+  const before = nb.cellAt(index).executionSummary?.executionOrder ?? 0;
+  void vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: index, end: index + 1 }],
+    document: nb.uri,
+  });
+  return before;
+}
+
+async function finished(nb: vscode.NotebookDocument, index: number, before: number) {
+  return eventually(
+    () => {
+      const s = nb.cellAt(index).executionSummary;
+      return s && (s.executionOrder ?? 0) > before && s.success !== undefined && s.timing?.endTime ? s : undefined;
+    },
+    `cell ${index} to finish`,
+    1200,
+  );
+}
+
+async function run(nb: vscode.NotebookDocument, index: number) {
+  return finished(nb, index, startCell(nb, index));
+}
+
+function tableOf(cell: vscode.NotebookCell): { table: Table; metadata: Record<string, unknown> } {
+  for (const o of cell.outputs) {
+    const item = o.items.find((i) => i.mime === MIME.table);
+    if (item) return { table: decodeTableBytes(item.data), metadata: (o.metadata ?? {}) as Record<string, unknown> };
+  }
+  const texts = cell.outputs.flatMap((o) => o.items.map((i) => `${i.mime}: ${new TextDecoder().decode(i.data)}`));
+  throw new Error(`no table output; outputs: ${texts.join(' | ')}`);
+}
+
+function outputText(cell: vscode.NotebookCell): string {
+  return cell.outputs.flatMap((o) => o.items.map((i) => new TextDecoder().decode(i.data))).join('\n');
+}
+
+/** `datasourceId|time` of every row (the measurement time column, whatever the format named it). */
+function keys(table: Table): string[] {
+  const ds = findColumn(table, 'datasourceId')!;
+  const t = timeColumn(table)!;
+  const out: string[] = [];
+  for (let r = 0; r < table.rowCount; r++) out.push(`${cellText(ds, r)}|${cellText(t, r)}`);
+  return out;
+}
+
+describe('notebook controller against the emulator', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    a = await api();
+    clock = new ManualClock(START);
+    emu = await startEmulator({ port: 0, clock, reportDelayMs: 5 * 60_000 });
+    const c = await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey);
+    connectionId = c.id;
+    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    ids = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
+    a.notebooks.controller.now = () => new Date(clock.now());
+  });
+
+  after(async () => {
+    a.notebooks.controller.now = () => new Date();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await a.services.connections.remove(connectionId);
+    await emu?.close();
+  });
+
+  it('datasources: one row per datasource of the org', async () => {
+    const nb = await openNotebook(['datasources']);
+    const s = await run(nb, 0);
+    assert.equal(s.success, true, outputText(nb.cellAt(0)));
+    const { table } = tableOf(nb.cellAt(0));
+    assert.equal(table.rowCount, ids.length);
+    assert.deepEqual(keysOf(table, 'datasourceId').sort(), [...ids].sort());
+  });
+
+  it('recent: the same rows and columns as the service returns, with a text/csv fallback item', async () => {
+    const cell = [
+      'recent',
+      `datasourceIds: ${ids[0]}, ${ids[1]}`,
+      'outputFrequency: hour',
+      'metricSelect: only pm2_5ConcMassNowcast',
+      'startTime: -6h',
+      'format: csv-wide',
+    ].join('\n');
+    const nb = await openNotebook([cell]);
+    const s = await run(nb, 0);
+    assert.equal(s.success, true, outputText(nb.cellAt(0)));
+    const { table, metadata } = tableOf(nb.cellAt(0));
+    const direct = await client.recentQuery({
+      org: emu.org,
+      datasourceIds: [ids[0], ids[1]],
+      outputFrequency: 'hour',
+      metricSelect: 'only pm2_5ConcMassNowcast',
+      startTime: new Date(clock.now() - 6 * HOUR).toISOString(),
+      format: 'csv-wide',
+    });
+    assert.ok(table.rowCount > 0);
+    assert.equal(table.rowCount, direct.table.rowCount);
+    assert.deepEqual(
+      table.columns.map((c) => c.name),
+      direct.table.columns.map((c) => c.name),
+    );
+    assert.ok(findColumn(table, 'pm2_5ConcMassNowcast'));
+    assert.equal(metadata.rowCount, table.rowCount);
+    const csv = nb.cellAt(0).outputs[0].items.find((i) => i.mime === MIME.csv);
+    assert.ok(csv, 'a text/csv fallback item');
+    assert.equal(new TextDecoder().decode(csv.data).trimEnd().split('\n').length, table.rowCount + 1);
+    assert.equal(nb.cellAt(0).outputs[0].items[0].mime, MIME.table, 'the table item comes first');
+  });
+
+  it('follow: each run appends only newer rows, without gap or duplicate, also across a token expiry', async () => {
+    const startTime = new Date(clock.now() - 2 * HOUR).toISOString();
+    const cell = [
+      'follow',
+      `datasourceIds: ${ids[0]}, ${ids[2]}`,
+      'outputFrequency: hour',
+      `startTime: ${startTime}`,
+    ].join('\n');
+    const nb = await openNotebook([cell]);
+    assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+    const first = tableOf(nb.cellAt(0)).table.rowCount;
+    assert.ok(first > 0);
+
+    clock.advance(3 * HOUR);
+    assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+    const second = tableOf(nb.cellAt(0)).table;
+    assert.ok(second.rowCount > first, 'new rows appended');
+
+    // Past the 24-hour token lifetime: a fresh query from the last time seen continues the tail.
+    clock.advance(25 * HOUR);
+    assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+    const { table, metadata } = tableOf(nb.cellAt(0));
+    const notes = JSON.stringify(metadata.measnb);
+    assert.match(notes, /no longer valid/i, 'the output says the tail resumed with a fresh query');
+
+    const shown = keys(table);
+    assert.equal(new Set(shown).size, shown.length, 'no duplicate rows');
+    const direct = await client.recentQuery({
+      org: emu.org,
+      datasourceIds: [ids[0], ids[2]],
+      outputFrequency: 'hour',
+      startTime,
+      format: 'json-long',
+    });
+    assert.deepEqual([...shown].sort(), keys(direct.table).sort(), 'no gap: exactly the service rows');
+
+    // The token lives in workspace state, never in the notebook.
+    const cellId = nb.cellAt(0).metadata.id as string;
+    const state = a.notebooks.follow.get(nb.uri, cellId);
+    assert.ok(state?.token, 'a continuation token is kept in workspace state');
+    assert.ok(!(await saved(nb)).includes(state.token), 'the token is not in the saved file');
+  });
+
+  it('report: live progress, then the files as a table, and the report in the Reports view', async () => {
+    const cell = [
+      'report datasource-measurements',
+      `datasourceIds: ${ids[0]}, ${ids[1]}`,
+      'outputFrequency: hour',
+      'startTime: 2026-11-19',
+      'endTime: 2026-11-20',
+      'fileFormat: parquet',
+    ].join('\n');
+    const nb = await openNotebook([cell]);
+    const before = startCell(nb, 0);
+    const progress = await eventually(
+      () => /in-progress · \d+s elapsed · next check in/.exec(outputText(nb.cellAt(0)))?.[0],
+      'report progress in the cell',
+    );
+    assert.ok(progress);
+    const reportId = /Report (\S+):/.exec(outputText(nb.cellAt(0)))![1];
+    assert.ok(a.services.reports.get(connectionId, reportId), 'in the Reports view while in progress');
+    clock.advance(10 * 60_000);
+    const s = await finished(nb, 0, before);
+    assert.equal(s.success, true, outputText(nb.cellAt(0)));
+    const { table } = tableOf(nb.cellAt(0));
+    assert.equal(table.rowCount, 2 * 24, 'two datasources, 24 hours');
+    assert.ok(findColumn(table, 'startOfPeriod') && findColumn(table, 'datasourceId'));
+    assert.equal(a.services.reports.get(connectionId, reportId)?.record.reportStatus, 'succeeded');
+  });
+
+  it('cancellation: the request is aborted and the cell says so; follow every keeps its rows, marked partial', async () => {
+    const nb = await openNotebook([
+      [
+        'report datasource-measurements',
+        `datasourceIds: ${ids[0]}`,
+        'outputFrequency: day',
+        'startTime: 2026-11-10',
+        'endTime: 2026-11-18',
+      ].join('\n'),
+      ['follow every 5m', `datasourceIds: ${ids[3]}`, 'outputFrequency: hour', 'startTime: -3h'].join('\n'),
+    ]);
+    let before = startCell(nb, 0);
+    await eventually(() => outputText(nb.cellAt(0)).includes('in-progress'), 'the report to be waiting');
+    await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
+      ranges: [{ start: 0, end: 1 }],
+      document: nb.uri,
+    });
+    let s = await finished(nb, 0, before);
+    assert.equal(s.success, false);
+    assert.match(outputText(nb.cellAt(0)), /cancelled/i);
+
+    before = startCell(nb, 1);
+    await eventually(
+      () => /follow: \d+ new rows/.test(JSON.stringify(nb.cellAt(1).outputs[0]?.metadata ?? {})),
+      'first poll',
+    );
+    const rows = tableOf(nb.cellAt(1)).table.rowCount;
+    assert.ok(rows > 0);
+    await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
+      ranges: [{ start: 1, end: 2 }],
+      document: nb.uri,
+    });
+    s = await finished(nb, 1, before);
+    const { table, metadata } = tableOf(nb.cellAt(1));
+    assert.equal(table.rowCount, rows, 'the rows that arrived are kept');
+    assert.match(JSON.stringify(metadata.measnb), /partial|cancelled/i);
+  });
+
+  it('errors are readable: cell diagnostics (nothing sent) and a rejected key', async () => {
+    const nb = await openNotebook(['recent\ndatasourceIds: X\noutputFrequency: hourly']);
+    assert.equal((await run(nb, 0)).success, false);
+    assert.match(outputText(nb.cellAt(0)), /outputFrequency|hourly/);
+    const bad = await a.services.connections.add({ name: 'Bad key', baseUrl: emu.url, org: emu.org }, 'not-the-key');
+    try {
+      const nb2 = await openNotebook(['datasources'], { connection: 'Bad key' });
+      assert.equal((await run(nb2, 0)).success, false);
+      const text = outputText(nb2.cellAt(0));
+      assert.match(text, /not allowed|forbidden|unauthorized/i);
+      assert.ok(!text.includes('not-the-key'), 'the key is never in an output');
+    } finally {
+      await a.services.connections.remove(bad.id);
+    }
+  });
+
+  it('language features: diagnostics as you type, completion with datasource ids, hover docs', async () => {
+    const nb = await openNotebook(['recent\ndatasourceIdz: X\n']);
+    const doc = nb.cellAt(0).document;
+    const diags = await eventually(() => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      return d.length ? d : undefined;
+    }, 'diagnostics');
+    assert.ok(diags.some((d) => /datasourceIdz/.test(d.message)));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(1, 0, 1, 16), 'datasourceIds: ');
+    await vscode.workspace.applyEdit(edit);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(1, 15),
+    );
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes(ids[0]), `datasource ids offered (got ${labels.slice(0, 5).join(', ')})`);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      new vscode.Position(1, 3),
+    );
+    assert.ok(hovers.length > 0);
+  });
+
+  it('saved outputs are bounded: past the limit the file keeps a summary naming the full result', async () => {
+    const config = vscode.workspace.getConfiguration('measurements.notebook');
+    await config.update('savedOutputLimitKB', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const nb = await openNotebook([
+        ['recent', 'allDatasources: true', 'outputFrequency: hour', 'startTime: -12h'].join('\n'),
+      ]);
+      assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+      const rows = tableOf(nb.cellAt(0)).table.rowCount;
+      const text = await saved(nb);
+      assert.match(text, new RegExp(MIME.summary.replace(/[.+]/g, '\\$&')));
+      const file = JSON.parse(text);
+      const meta = file.cells[0].outputs[0].metadata;
+      assert.equal(meta.truncated, true);
+      assert.equal(meta.rowCount, rows);
+      assert.ok(fs.existsSync(meta.fullResultPath), `the full result exists at ${meta.fullResultPath}`);
+    } finally {
+      await config.update('savedOutputLimitKB', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
+
+function keysOf(table: Table, name: string): string[] {
+  const c = findColumn(table, name)!;
+  return Array.from({ length: table.rowCount }, (_, r) => cellText(c, r));
+}
+
+/** Saves the notebook through the extension's serializer and returns the file's text. */
+async function saved(nb: vscode.NotebookDocument): Promise<string> {
+  await nb.save();
+  return fs.readFileSync(nb.uri.fsPath, 'utf8');
+}
