@@ -1,0 +1,98 @@
+// Shared helpers of the emulator tests: a started emulator on a frozen clock, and raw HTTP calls.
+import { gunzipSync } from 'node:zlib';
+import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
+import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator/index';
+
+/** A fixed "now" for the tests: Friday 2026-11-20 10:30 UTC (the anchor hour is 10:00). */
+export const NOW = Date.parse('2026-11-20T10:30:00.000Z');
+export const HOUR = 3_600_000;
+export const MINUTE = 60_000;
+
+export interface TestEmulator extends RunningEmulator {
+  manual: ManualClock;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** POST with the key; the parsed JSON reply (asserting nothing). */
+  json(path: string, body: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  advance(duration: string): Promise<void>;
+  recent(body: Record<string, unknown>): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+}
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const manual = new ManualClock(NOW);
+  const emu = await startEmulator({ clock: manual, control: true, reportDelayMs: 5000, ...options });
+  const keyHeaders = { [API_KEY_HEADER]: emu.apiKey, 'content-type': 'application/json' };
+  const post = (path: string, body: unknown, headers: Record<string, string> = keyHeaders) =>
+    fetch(emu.url + path, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const get = (path: string, headers: Record<string, string> = keyHeaders) => fetch(emu.url + path, { headers });
+  return {
+    ...emu,
+    manual,
+    post,
+    get,
+    async json(path, body) {
+      const res = await post(path, body);
+      return { status: res.status, body: await res.json(), headers: res.headers };
+    },
+    async advance(duration) {
+      const res = await post('/_emulator/clock', { advance: duration }, { 'content-type': 'application/json' });
+      if (res.status !== 200) throw new Error(`clock advance failed: ${res.status}`);
+      await res.arrayBuffer();
+    },
+    async recent(body) {
+      const res = await post(PATHS.recentQuery, { org: emu.org, ...body });
+      const text = await res.text();
+      let parsed: any;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, body: parsed, text, headers: res.headers };
+    },
+  };
+}
+
+/** Parses simple csv (the emulator quotes only english headers and qcFlags cells). */
+export function parseCsv(text: string): { header: string[]; rows: string[][] } {
+  const lines: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      lines.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field || row.length) {
+    row.push(field);
+    lines.push(row);
+  }
+  return { header: lines[0] ?? [], rows: lines.slice(1) };
+}
+
+/** Rows as objects keyed by header. */
+export function csvObjects(text: string): Record<string, string>[] {
+  const { header, rows } = parseCsv(text);
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+}
+
+export async function downloadGzipText(url: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url);
+  if (res.status !== 200) return { status: res.status, text: await res.text() };
+  return { status: 200, text: gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8') };
+}
