@@ -13,13 +13,16 @@ export class ProgressLine {
     return Boolean(this.stream.isTTY);
   }
 
-  /** Shows a transient status (replaced by the next one on a terminal). */
-  update(text: string): void {
+  /**
+   * Shows a transient status, replaced by the next one on a terminal. Elsewhere (logs, CI) only
+   * `lasting` statuses are written, one per line: a report's progress, not "running the query…".
+   */
+  update(text: string, lasting = true): void {
     if (this.quiet) return;
     if (this.tty) {
       this.stream.write(`\r\x1b[2K${text}`);
       this.active = true;
-    } else {
+    } else if (lasting) {
       this.stream.write(`${text}\n`);
     }
   }

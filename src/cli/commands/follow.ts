@@ -129,7 +129,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
     if (result.notice) ctx.progress.message(result.notice);
     ctx.progress.clear();
     await print(result.table);
-    ctx.progress.update(`${new Date().toISOString().slice(11, 19)} ${result.summary}`);
+    ctx.progress.update(`${new Date().toISOString().slice(11, 19)} ${result.summary}`, false);
     if (opts.once) {
       ctx.progress.clear();
       ctx.progress.message(result.summary);

@@ -8,6 +8,7 @@ import { CellError, parseCellOrThrow, type RunResult, runCell } from '../../core
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
+import { UsageError } from '../errors';
 import { printTable, wantsCsv } from '../output/print-table';
 import { outFormatOf, writeTableFile } from '../output/write-file';
 import { describeProgress } from '../progress';
@@ -16,6 +17,7 @@ import { streamRecentCsv } from '../recent-stream';
 interface QueryOptions extends ConnectionFlags {
   expr?: string;
   csv?: boolean;
+  table?: boolean;
   out?: string;
   dir?: string;
   wait: boolean;
@@ -29,6 +31,7 @@ export function registerQueryCommand(program: Command): void {
       .argument('[file]', 'a file holding the cell (or a .measnb notebook with one code cell)')
       .option('-e, --expr <text>', 'the cell text itself, e.g. -e "datasources"')
       .option('--csv', 'print CSV (the default when stdout is not a terminal)')
+      .option('--table', 'print the fitted table even when stdout is not a terminal')
       .option('--out <file>', 'write the result to a .csv or .parquet file instead of stdout')
       .option('--dir <dir>', 'report cells: where to download the report files', '.')
       .option('--no-wait', 'report cells: create the report, print its id, and return'),
@@ -46,7 +49,8 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
   }
   const conn = ctx.use(await openConnection(opts));
   if (cell.fields.org) ctx.errorContext.org = cell.fields.org;
-  const csv = wantsCsv(opts.csv);
+  if (opts.csv && opts.table) throw new UsageError('Give either --csv or --table, not both.');
+  const csv = !opts.table && wantsCsv(opts.csv);
 
   // csv-wide recent queries bound for CSV go byte for byte from the service to stdout or the file.
   if (cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (opts.out ? /\.csv$/i.test(opts.out) : csv)) {
@@ -64,7 +68,7 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
     wait: opts.wait,
     onProgress: (p) => {
       const text = describeProgress(p);
-      if (text) ctx.progress.update(text);
+      if (text) ctx.progress.update(text, p.kind !== 'request');
     },
   });
   ctx.progress.clear();

@@ -108,7 +108,7 @@ async function runCells(
         downloadDir: reportDir,
         onProgress: (p) => {
           const t = describeProgress(p);
-          if (t) ctx.progress.update(`${title}: ${t}`);
+          if (t) ctx.progress.update(`${title}: ${t}`, p.kind !== 'request');
         },
       });
       ctx.progress.clear();
