@@ -1,0 +1,114 @@
+// Downloads every file of a succeeded report into a directory, named from the URL path (never from
+// its query string, which carries the pre-signed signature).
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CallOptions } from '../api/client';
+import type { DownloadResult } from '../api/download';
+import { MeasurementsError } from '../api/errors';
+import type { ReportRecord } from '../api/types';
+import { reportState, urlsExpired } from './status';
+
+export interface ReportFileClient {
+  downloadReportFile(url: string, dest: string, options?: CallOptions): Promise<DownloadResult>;
+  getReport(reportId: string, options?: CallOptions): Promise<ReportRecord>;
+}
+
+export interface DownloadedFile {
+  /** The file URL without its query string (safe to show and log). */
+  displayUrl: string;
+  path: string;
+  bytes: number;
+}
+
+export interface DownloadFilesOptions extends CallOptions {
+  /** Called before each file starts and after it is written. */
+  onFile?: (event: { index: number; total: number; displayUrl: string; path: string; bytes?: number }) => void;
+  now?: () => number;
+}
+
+/** The URL without query and fragment: what may be shown or logged. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url.split(/[?#]/)[0];
+  }
+}
+
+/**
+ * A safe local file name for the i-th URL of a report: the last path segment, decoded, with anything
+ * that is not a plain file-name character replaced; `.gz` dropped because the content is stored
+ * decoded; `<reportId>_<i>.csv` when the URL has no usable name.
+ */
+export function fileNameForUrl(url: string, index: number, reportId: string): string {
+  let path = '';
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    path = url.split(/[?#]/)[0];
+  }
+  let base = path.split('/').filter(Boolean).pop() ?? '';
+  try {
+    base = decodeURIComponent(base);
+  } catch {
+    // keep it encoded
+  }
+  base = base
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[.]+/, '')
+    .replace(/\.gz$/i, '')
+    .slice(0, 150);
+  if (!base || !/[A-Za-z0-9]/.test(base)) base = `${safeId(reportId)}_${index}.csv`;
+  return base;
+}
+
+function safeId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'report';
+}
+
+/** Downloads every URL of a succeeded report into dir (created if needed). Expired URLs are refreshed once first. */
+export async function downloadReportFiles(
+  client: ReportFileClient,
+  record: ReportRecord,
+  dir: string,
+  options: DownloadFilesOptions = {},
+): Promise<DownloadedFile[]> {
+  if (reportState(record.reportStatus) !== 'succeeded') {
+    throw new MeasurementsError(
+      'invalid-request',
+      `Report ${record.reportId} is ${record.reportStatus}, not succeeded: there are no files to download yet.`,
+    );
+  }
+  let current = record;
+  if (urlsExpired(current, options.now?.() ?? Date.now())) {
+    current = await client.getReport(record.reportId, options);
+    if (urlsExpired(current, options.now?.() ?? Date.now())) {
+      throw new MeasurementsError(
+        'invalid-request',
+        `The file URLs of report ${record.reportId} expired at ${current.urlsExpireAt} and the service gave no fresh ones.`,
+      );
+    }
+  }
+  await mkdir(dir, { recursive: true });
+  const used = new Set<string>();
+  const out: DownloadedFile[] = [];
+  const total = current.urls.length;
+  for (let index = 0; index < total; index++) {
+    const url = current.urls[index];
+    let name = fileNameForUrl(url, index, current.reportId);
+    if (used.has(name.toLowerCase())) {
+      const dot = name.lastIndexOf('.');
+      name = dot > 0 ? `${name.slice(0, dot)}_${index}${name.slice(dot)}` : `${name}_${index}`;
+    }
+    used.add(name.toLowerCase());
+    const path = join(dir, name);
+    const shown = displayUrl(url);
+    options.onFile?.({ index, total, displayUrl: shown, path });
+    const result = await client.downloadReportFile(url, path, { signal: options.signal, timeoutMs: options.timeoutMs });
+    options.onFile?.({ index, total, displayUrl: shown, path, bytes: result.bytes });
+    out.push({ displayUrl: shown, path, bytes: result.bytes });
+  }
+  return out;
+}

@@ -1,0 +1,4 @@
+export * from './download';
+export * from './poller';
+export * from './schedule';
+export * from './status';
