@@ -2,12 +2,14 @@
 import { csvTableBench } from './csv-table.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
+import { recentQueryBench } from './recent-query.bench';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 
 const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
+  ['recent-query', recentQueryBench],
   ['csv-table', csvTableBench],
   ['emulator', emulatorThroughputBench],
 ];
