@@ -72,8 +72,15 @@ class ByteLimit extends Transform {
   constructor(
     private readonly limit: number,
     private readonly onLimit: () => void,
+    /** Never end the body once the limit is reached (the connection is dropped instead). */
+    private readonly holdEnd: boolean,
   ) {
     super();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.holdEnd && this.sent >= this.limit) return; // the socket is being dropped; never end cleanly
+    done();
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     if (this.sent >= this.limit) {
@@ -84,10 +91,7 @@ class ByteLimit extends Transform {
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
     this.sent += part.length;
     this.push(part);
-    if (this.sent >= this.limit) {
-      this.onLimit();
-      this.push(null);
-    }
+    if (this.sent >= this.limit) this.onLimit();
     done();
   }
 }
@@ -120,11 +124,23 @@ export async function sendStream(
   if (gzip) stages.push(createGzip({ level: 1, flush: constants.Z_NO_FLUSH }));
   const damage = options.damage;
   if (damage) {
-    stages.push(
-      new ByteLimit(damage.afterBytes, () => {
-        if (damage.kind === 'reset') setImmediate(() => res.socket?.destroy());
-      }),
+    const limit: ByteLimit = new ByteLimit(
+      damage.afterBytes,
+      () => {
+        if (damage.kind === 'truncate') {
+          // A clean end of an incomplete body: a gzip stream cut short.
+          limit.push(null);
+          return;
+        }
+        // Drop the connection once the bytes sent so far have been flushed (the body stays incomplete).
+        setImmediate(() => {
+          const socket = res.socket;
+          socket?.end(() => socket.destroy());
+        });
+      },
+      damage.kind === 'reset',
     );
+    stages.push(limit);
   }
   try {
     await pipeline([source, ...stages, res] as unknown as NodeJS.ReadWriteStream[]);
