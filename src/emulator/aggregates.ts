@@ -148,7 +148,7 @@ export class Aggregator {
       stats[base + MINUTES_SLOT]++;
       for (let q = 0; q < NQ; q++) {
         const v = raw[q];
-        if (v !== v) continue; // NaN: not measured
+        if (Number.isNaN(v)) continue; // not measured
         const o = base + q * F;
         stats[o] += v;
         stats[o + 1]++;
@@ -237,7 +237,7 @@ export class Aggregator {
           if (s[w + o + 1] > s[w + o + 3]) invalid = 1;
         }
         r = nowcast(hr);
-        if (calibrated && r === r) v = nowcast(hv);
+        if (calibrated && !Number.isNaN(r)) v = nowcast(hv);
         if (qcVersion) invalid = 0;
       }
       if (m.aqi !== undefined) {
@@ -246,7 +246,7 @@ export class Aggregator {
       }
       out.raw[j] = r;
       out.value[j] = v;
-      out.invalid[j] = r === r ? invalid : 0;
+      out.invalid[j] = Number.isNaN(r) ? 0 : invalid;
     }
     return true;
   }

@@ -2,11 +2,11 @@
 // allDatasources following subscription changes).
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, CONTINUATION_TOKEN_HEADER, PATHS } from '../../../src/core/api/paths';
-import { csvObjects, HOUR, MINUTE, NOW, startTestEmulator, type TestEmulator } from './support';
+import { csvObjects, HOUR, type Json, MINUTE, NOW, startTestEmulator, type TestEmulator } from './support';
 
 interface Reply {
   status: number;
-  body: any; // biome-ignore lint/suspicious/noExplicitAny: replies are inspected field by field
+  body: Json;
   text: string;
   token: string | null;
 }

@@ -8,14 +8,18 @@ export const NOW = Date.parse('2026-11-20T10:30:00.000Z');
 export const HOUR = 3_600_000;
 export const MINUTE = 60_000;
 
+/** Parsed JSON replies: tests inspect them field by field. */
+// biome-ignore lint/suspicious/noExplicitAny: replies are checked by assertions, not by types
+export type Json = any;
+
 export interface TestEmulator extends RunningEmulator {
   manual: ManualClock;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** POST with the key; the parsed JSON reply (asserting nothing). */
-  json(path: string, body: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  json(path: string, body: unknown): Promise<{ status: number; body: Json; headers: Headers }>;
   advance(duration: string): Promise<void>;
-  recent(body: Record<string, unknown>): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  recent(body: Record<string, unknown>): Promise<{ status: number; body: Json; text: string; headers: Headers }>;
 }
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
@@ -42,7 +46,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     async recent(body) {
       const res = await post(PATHS.recentQuery, { org: emu.org, ...body });
       const text = await res.text();
-      let parsed: any;
+      let parsed: Json;
       try {
         parsed = JSON.parse(text);
       } catch {
