@@ -52,9 +52,11 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
       case 'quota-exceeded': {
         const now = ctx.now ?? new Date();
         const reset = e.resetAt ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+        // The server's Retry-After counts on the server's clock, which is the one that resets the quota.
+        const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : reset.getTime() - now.getTime();
         return {
           lines: [
-            `Daily report limit reached for ${org} (30 per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(reset.getTime() - now.getTime())}.`,
+            `Daily report limit reached for ${org} (30 per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(waitMs)}.`,
           ],
           exitCode: EXIT.quota,
         };

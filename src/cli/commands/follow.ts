@@ -102,13 +102,16 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
     }
     const chunks = tableCsvChunks(table);
     const head = chunks.next().value as string;
-    if (head !== header) {
-      process.stdout.write(head);
-      header = head;
-    }
+    // One write per batch where possible, so a reader sees whole batches.
+    let pending = head !== header ? head : '';
+    header = head;
     for (const chunk of chunks) {
-      if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once('drain', r));
+      pending += chunk;
+      if (pending.length < 1 << 20) continue;
+      if (!process.stdout.write(pending)) await new Promise((r) => process.stdout.once('drain', r));
+      pending = '';
     }
+    if (pending) process.stdout.write(pending);
   };
 
   for (;;) {
