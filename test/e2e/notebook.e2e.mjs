@@ -25,8 +25,9 @@ async function openNotebook(page, name) {
   await input.fill(name);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
-  await page.locator('.notebook-editor').first().waitFor({ timeout: 60_000 });
-  await page.locator('.notebook-editor .cell.code').first().waitFor({ timeout: 60_000 });
+  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 60_000 });
+  await page.locator('.notebook-editor .notebook-toolbar-container:visible').first().waitFor({ timeout: 60_000 });
+  await page.locator('.notebook-editor:visible .monaco-list-row').first().waitFor({ timeout: 60_000 });
 }
 
 async function runAll(page) {
@@ -140,6 +141,34 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       'only matching rows are drawn',
     );
     console.log(`      screenshot: ${await screenshot(page, 'notebook-filtered')}`);
+
+    // Copy: click the first row, shift-click the third; the status says what was copied.
+    const drawn = table.locator('.mt-body .mt-row:not([hidden])');
+    await drawn.nth(0).click();
+    await drawn.nth(2).click({ modifiers: ['Shift'] });
+    await table.locator('.mt-copy').click();
+    await eventually(
+      async () => /Copied 3 rows/.test(await table.locator('.mt-toolbar [role=status]').first().textContent()),
+      'copy',
+    );
+
+    // Save CSV through the extension host: the save dialog (code-server's simple dialog) takes a path.
+    const { workspace } = e2eEnv();
+    const target = path.join(workspace, 'filtered.csv');
+    fs.rmSync(target, { force: true });
+    await table.locator('.mt-save-csv').click();
+    const dialog = page.locator('.quick-input-widget input');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.fill(target);
+    await page.keyboard.press('Enter');
+    await eventually(async () => fs.existsSync(target), 'the saved CSV file');
+    const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\n');
+    assert.equal(lines.length - 1, Number.parseInt(filtered, 10), 'the saved file holds the filtered rows');
+    assert.ok(lines[0].startsWith('datasourceId,'), 'with the header');
+    await eventually(
+      async () => /Saved/.test(await table.locator('.mt-toolbar [role=status]').first().textContent()),
+      'saved status',
+    );
 
     await table.locator('.mt-view-toggle').click();
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
