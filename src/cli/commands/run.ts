@@ -4,7 +4,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import {
@@ -114,6 +114,11 @@ async function runCells(
       ctx.progress.clear();
       cell.outputs = resultOutputs(result);
       const main = cell.outputs[cell.outputs.length - 1];
+      // Paths in a notebook are relative to it, so the executed notebook and its files move together.
+      const kept = main.metadata?.fullResultPath;
+      if (outDir && typeof kept === 'string' && isAbsolute(kept)) {
+        main.metadata = { ...main.metadata, fullResultPath: relative(outDir, kept) };
+      }
       const size = main.items.reduce((n, i) => n + i.data.byteLength, 0);
       if (resultsDir && size > limit && result.table.rowCount > 0) {
         // Too big to keep in the notebook: the full result goes beside it, and the summary says where.
