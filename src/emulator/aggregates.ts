@@ -196,7 +196,7 @@ export class Aggregator {
       const o = q * F;
       const a = ds.calA[q];
       const b = ds.calB[q];
-      const calibrated = ds.status[q] !== 'calibration-missing';
+      const calibrated = ds.valueless[q] === 0;
       let r = Number.NaN;
       let v = Number.NaN;
       let invalid = 0;
@@ -293,6 +293,6 @@ export class Aggregator {
 /** value = a·raw + b for calibrated quantities; NaN (empty) when calibration is missing. */
 function calibrate(ds: Datasource, q: number, raw: number): number {
   if (Number.isNaN(raw)) return raw;
-  if (ds.status[q] === 'calibration-missing') return Number.NaN;
+  if (ds.valueless[q] === 1) return Number.NaN;
   return ds.calA[q] * raw + ds.calB[q];
 }

@@ -58,6 +58,9 @@ const SITE_QUANTITIES = [
 ];
 const PM_MASS = new Set(['pm1ConcMass', 'pm2_5ConcMass', 'pm10ConcMass']);
 const GAS = new Set(['no2Conc', 'o3Conc']);
+const NUMBER_CONC = new Set(['pm1ConcNum', 'pm2_5ConcNum', 'pm10ConcNum']);
+/** Statuses whose value is empty (the raw value is still reported). */
+export const VALUELESS_STATUSES = new Set(['calibration-missing', 'calibration-unknown']);
 
 export interface Location {
   lat: number;
@@ -90,6 +93,8 @@ export interface Datasource {
   status: string[];
   calA: Float64Array;
   calB: Float64Array;
+  /** Per quantity: 1 when the status leaves the value empty. */
+  valueless: Uint8Array;
   /** Per-source level multiplier for pollutants. */
   level: number;
   qcInvalid: boolean;
@@ -183,9 +188,14 @@ function makeDatasource(
       } else if (GAS.has(qid)) {
         status[qi] = 'calibrated-ready';
         calA[qi] = 0.9;
+      } else if (NUMBER_CONC.has(qid) && index % 4 === 3) {
+        // As in real node reports: number concentrations whose calibration state is unknown.
+        status[qi] = 'calibration-unknown';
       }
     }
   }
+  const valueless = new Uint8Array(NQ);
+  for (let qi = 0; qi < NQ; qi++) valueless[qi] = VALUELESS_STATUSES.has(status[qi]) ? 1 : 0;
   const group = GROUPS[hash4(seed, gid, 6) % GROUPS.length];
   return {
     index,
@@ -205,6 +215,7 @@ function makeDatasource(
     status,
     calA,
     calB,
+    valueless,
     level: 0.6 + unit(seed, gid, 8) * 1.2,
     qcInvalid: demo ? index % 10 === WORLD_ROLES.qcInvalid : false,
     dailyOutage: demo && index === WORLD_ROLES.dailyOutage,

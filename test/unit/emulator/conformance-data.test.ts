@@ -203,7 +203,7 @@ describe('emulator conformance: generated data', () => {
     assert.ok(!starts.some((t) => t >= from && t < to), 'nothing in the unsubscribed period');
   });
 
-  it('statuses: calibrated-ready on node PM, sensor-ready (raw = value) on sites, calibration-missing (no value)', async () => {
+  it('statuses: calibrated-ready on node PM, sensor-ready (raw = value) on sites, calibration-missing/-unknown (no value)', async () => {
     const node = (
       await minuteValues(emu.facts.datasources[0].datasourceId, 'pm2_5ConcMassIndividual', NOW - 5 * MINUTE, NOW)
     )[0];
@@ -219,6 +219,12 @@ describe('emulator conformance: generated data', () => {
     assert.equal(missing.status, 'calibration-missing');
     assert.equal(missing.value, null);
     assert.equal(typeof missing.raw, 'number');
+    // Every 4th datasource (index 3, 7, 11, ...) has number concentrations with calibration-unknown.
+    const unknown = (
+      await minuteValues(emu.facts.datasources[11].datasourceId, 'pm1ConcNumIndividual', NOW - 5 * MINUTE, NOW)
+    )[0];
+    assert.equal(unknown.status, 'calibration-unknown');
+    assert.equal(unknown.value, null);
   });
 
   it('reference sites report wind and pressure; nodes report number concentrations and internal sensors', async () => {
