@@ -81,16 +81,15 @@ export async function downloadReportFiles(
       `Report ${record.reportId} is ${record.reportStatus}, not succeeded: there are no files to download yet.`,
     );
   }
+  // The local clock may be skewed from the service's: expiry by our clock only triggers a refresh,
+  // and the file host stays the judge (a 403/404 on a file also refreshes the URLs, once).
   let current = record;
-  if (urlsExpired(current, options.now?.() ?? Date.now())) {
+  let refreshed = false;
+  const refresh = async () => {
+    refreshed = true;
     current = await client.getReport(record.reportId, options);
-    if (urlsExpired(current, options.now?.() ?? Date.now())) {
-      throw new MeasurementsError(
-        'invalid-request',
-        `The file URLs of report ${record.reportId} expired at ${current.urlsExpireAt} and the service gave no fresh ones.`,
-      );
-    }
-  }
+  };
+  if (urlsExpired(current, options.now?.() ?? Date.now())) await refresh();
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   const out: DownloadedFile[] = [];
@@ -106,7 +105,18 @@ export async function downloadReportFiles(
     const path = join(dir, name);
     const shown = displayUrl(url);
     options.onFile?.({ index, total, displayUrl: shown, path });
-    const result = await client.downloadReportFile(url, path, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const call = { signal: options.signal, timeoutMs: options.timeoutMs };
+    let result: DownloadResult;
+    try {
+      result = await client.downloadReportFile(url, path, call);
+    } catch (e) {
+      const stale = e instanceof MeasurementsError && (e.code === 'forbidden' || e.code === 'not-found');
+      if (!stale || refreshed) throw e;
+      await refresh();
+      const again = current.urls[index];
+      if (!again) throw e;
+      result = await client.downloadReportFile(again, path, call);
+    }
     options.onFile?.({ index, total, displayUrl: shown, path, bytes: result.bytes });
     out.push({ displayUrl: shown, path, bytes: result.bytes });
   }

@@ -273,4 +273,25 @@ describe('reports: downloadReportFiles', () => {
     assert.deepEqual(await readdir(dir), ['fresh.csv']);
     assert.equal(out[0].displayUrl, `${files.url}/reports/r-1/fresh.csv`);
   });
+
+  it('refreshes the URLs once when the file host refuses a (stale) signature', async () => {
+    files.handle((q, res) => {
+      if (q.url?.startsWith('/stale')) {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        return res.end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      }
+      res.end(csv);
+    });
+    api.handle((_q, res) => sendJson(res, 200, rec('succeeded', { urls: [`${files.url}/fresh/a.csv?sig=2`] })));
+    const dir = await mkdtemp(join(tmpdir(), 'measnb-rep-'));
+    const out = await downloadReportFiles(client, rec('succeeded', { urls: [`${files.url}/stale/a.csv?sig=1`] }), dir);
+    assert.equal(out[0].bytes, csv.length);
+    assert.equal(api.requests.length, 1);
+
+    api.handle((_q, res) => sendJson(res, 200, rec('succeeded', { urls: [`${files.url}/stale/a.csv?sig=3`] })));
+    await rejects(
+      downloadReportFiles(client, rec('succeeded', { urls: [`${files.url}/stale/a.csv?sig=1`] }), dir),
+      'forbidden',
+    );
+  });
 });
