@@ -20,6 +20,7 @@ interface FollowOptions extends ConnectionFlags {
   state?: string;
   every?: string;
   csv?: boolean;
+  header: boolean;
 }
 
 const DEFAULT_EVERY_MS = 60_000;
@@ -34,7 +35,8 @@ export function registerFollowCommand(program: Command): void {
       .option('--once', 'make one step and exit (with --state, for cron jobs)')
       .option('--state <file>', 'where the cursor (continuation token, last time seen) is kept between runs')
       .option('--every <duration>', 'polling interval, e.g. 30s or 5m (default: the cell\'s "every", else 1m)')
-      .option('--csv', 'print CSV (the default when stdout is not a terminal)'),
+      .option('--csv', 'print CSV (the default when stdout is not a terminal)')
+      .option('--no-header', 'CSV without the header line (to append to a file from cron)'),
   ).action(action(followAction));
 }
 
@@ -103,7 +105,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
     const chunks = tableCsvChunks(table);
     const head = chunks.next().value as string;
     // One write per batch where possible, so a reader sees whole batches.
-    let pending = head !== header ? head : '';
+    let pending = head !== header && opts.header ? head : '';
     header = head;
     for (const chunk of chunks) {
       pending += chunk;

@@ -57,8 +57,12 @@ describe('measnb follow (built CLI against the emulator)', function () {
     assert.equal(nothing.stdout.length, 0, 'no new hour yet: nothing printed');
 
     clock.advance(3 * 60 * MIN);
-    const second = await once();
-    const k2 = await rowKeys(second.stdout.toString());
+    const second = await runCli(['follow', '-e', cell, '--once', '--state', state, '--no-header', ...conn.args], {
+      env: conn.env,
+    });
+    assert.ok(!second.stdout.toString().startsWith('datasourceId,'), '--no-header');
+    const header = first.stdout.toString().split('\n')[0];
+    const k2 = await rowKeys(`${header}\n${second.stdout.toString()}`);
     assert.equal(k2.length, 3, 'three new hours');
 
     // Past the token's 24 hours (but within the 48-hour cache of hour output).
