@@ -33,6 +33,8 @@ export const DATASOURCES_PER_FILE = 10;
 /** Lifetime of signed file URLs from the status call that issued them. */
 export const FILE_URL_TTL_MS = HOUR_MS;
 export const FILE_PATH_PREFIX = '/_files/reports/';
+/** The emulator builds Parquet files in memory; bigger ones are refused (the report fails). */
+export const MAX_PARQUET_ROWS_PER_FILE = 500_000;
 
 interface ReportEntry {
   id: string;
@@ -41,7 +43,8 @@ interface ReportEntry {
   query: Record<string, unknown>;
   createdAt: number;
   readyAt: number;
-  failed: boolean;
+  /** Why the report failed (an injected fault, or a Parquet file too big to build), if it did. */
+  failure?: string;
   frequency: OutputFrequency;
   from: number;
   to: number;
@@ -121,7 +124,7 @@ export class ReportService {
       query: { ...body, columnLabelStyle: labelStyle, fileFormat, format: normalFormat(fileFormat) },
       createdAt: now,
       readyAt: now + this.delayMs,
-      failed: failByFault,
+      failure: failByFault ? 'Report generation failed' : undefined,
       frequency,
       from: ceilTo(start, p),
       // Only whole periods before endTime, and nothing measured after the report was requested.
@@ -137,6 +140,11 @@ export class ReportService {
       files: chunk(datasources, DATASOURCES_PER_FILE),
     };
     delete entry.query.metricLabelStyle;
+    // Parquet files are built in memory: refuse (as a failed report) what would not fit comfortably.
+    const rowsPerFile = DATASOURCES_PER_FILE * Math.max(0, (entry.to - entry.from) / p);
+    if (entry.parquet && rowsPerFile > MAX_PARQUET_ROWS_PER_FILE) {
+      entry.failure = `Report generation failed: a parquet-wide file would hold over ${MAX_PARQUET_ROWS_PER_FILE} rows; use csv-wide or a shorter range`;
+    }
     this.reports.set(entry.id, entry);
     return this.record(entry);
   }
@@ -152,7 +160,7 @@ export class ReportService {
     const now = this.ctx.clock.now();
     const base = { reportId: entry.id, report: entry.kind, query: entry.query };
     if (now < entry.readyAt) return { ...base, reportStatus: 'in-progress', message: 'Processing', urls: [] };
-    if (entry.failed) return { ...base, reportStatus: 'failed', message: 'Report generation failed', urls: [] };
+    if (entry.failure) return { ...base, reportStatus: 'failed', message: entry.failure, urls: [] };
     const expires = now + FILE_URL_TTL_MS;
     const ext = entry.parquet ? 'parquet' : 'csv.gz';
     const urls = entry.files.map((_, i) => {

@@ -176,6 +176,20 @@ describe('emulator conformance: reports', () => {
     assert.equal(typeof rows[0]['pm2_5ConcMassNowcast.value'], 'number');
   });
 
+  it('a parquet-wide report too big to build in memory fails with a message saying so', async () => {
+    const record = await create({
+      fileFormat: 'parquet',
+      outputFrequency: 'minute',
+      startTime: '2026-09-01',
+      endTime: '2026-11-01',
+    });
+    await emu.advance('6s');
+    const s = (await status(record.reportId)).body;
+    assert.equal(s.reportStatus, 'failed');
+    assert.match(s.message, /parquet-wide file would hold over/);
+    assert.deepEqual(s.urls, []);
+  });
+
   it('file URLs are signed and expire: tampered or expired signatures are refused (403)', async () => {
     const done = await ready();
     const url = new URL(done.urls[0]);
