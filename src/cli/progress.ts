@@ -48,7 +48,7 @@ export function describeProgress(p: RunProgress): string | undefined {
     case 'report-created':
       return `Report ${p.reportId} created`;
     case 'report-status':
-      return `Report ${p.reportId}: ${p.status}, ${formatDuration(p.elapsedMs)} elapsed${p.nextCheckMs !== undefined ? `, next check in ${formatDuration(p.nextCheckMs)}` : ''}`;
+      return `Report ${p.reportId}: ${p.status}, ${formatDuration(p.elapsedMs)} elapsed${p.nextCheckMs !== undefined ? `, next check in ${formatDuration(p.nextCheckMs)}` : ''}${p.error ? ` (last check failed: ${p.error})` : ''}`;
     case 'download':
       return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} to ${p.file}`;
   }

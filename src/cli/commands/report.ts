@@ -1,8 +1,7 @@
 // `measnb report status <id>` and `measnb report download <id>`.
 import type { Command } from 'commander';
 import type { ReportRecord } from '../../core/api/types';
-import { downloadReport } from '../../core/run';
-import { waitForReportRecord } from '../../core/run/report-wait';
+import { downloadReport, waitForReportProgress } from '../../core/run';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
 import { EXIT } from '../exit-codes';
@@ -61,7 +60,7 @@ async function downloadAction(ctx: ActionContext, reportId: string, opts: Downlo
       ctx.progress.message(`measnb: Report ${reportId} is still in progress; add --wait to wait for it.`);
       return EXIT.notReady;
     }
-    record = await waitForReportRecord(conn.client, record, {
+    record = await waitForReportProgress(conn.client, record, {
       signal: ctx.signal,
       onProgress: (p) => ctx.progress.update(describeProgress(p) ?? ''),
     });

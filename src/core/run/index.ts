@@ -8,7 +8,7 @@ export {
   ReportFailedError,
   type ReportOutcome,
   type ReportProgress,
-  reportFileName,
+  waitForReportProgress,
 } from './report-run';
 export {
   parseCellOrThrow,

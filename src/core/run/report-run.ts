@@ -1,14 +1,17 @@
-// A report cell: create the report, wait for it with progress, download every file, load them into one Table.
+// A report cell: create the report, wait for it with progress (the core ReportPoller), download every
+// file (core downloadReportFiles), and load them (csv or parquet) into one Table.
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { MeasurementsClient } from '../api/client';
 import type { ReportRecord, ReportRequest } from '../api/types';
+import { downloadReportFiles } from '../reports/download';
+import { waitForReport } from '../reports/poller';
+import { reportState } from '../reports/status';
 import { parseCsvWide } from '../table/csv-read';
 import { readParquet } from '../table/parquet';
 import type { Table } from '../table/table';
-import { waitForReportRecord } from './report-wait';
 import { concatTables } from './table-rows';
 
 /** A report that ended in a state other than succeeded (failed, or a status this client does not know). */
@@ -25,13 +28,24 @@ export class ReportFailedError extends Error {
 
 export type ReportProgress =
   | { kind: 'report-created'; reportId: string }
-  | { kind: 'report-status'; reportId: string; status: string; elapsedMs: number; nextCheckMs?: number }
+  | {
+      kind: 'report-status';
+      reportId: string;
+      status: string;
+      elapsedMs: number;
+      nextCheckMs?: number;
+      /** The last check failed (transiently); waiting goes on. */
+      error?: string;
+    }
   | { kind: 'download'; reportId: string; file: string; index: number; total: number };
 
+type ReportClient = Pick<MeasurementsClient, 'createReport' | 'getReport' | 'downloadReportFile'>;
+
 export interface RunReportOptions {
-  client: Pick<MeasurementsClient, 'createReport' | 'getReport' | 'downloadReportFile'>;
+  client: ReportClient;
   signal?: AbortSignal;
   onProgress?: (p: ReportProgress) => void;
+  /** Files go into `<downloadDir>/<reportId>/` (default: a new temporary directory). */
   downloadDir?: string;
   wait: boolean;
 }
@@ -54,26 +68,55 @@ export async function runReport(request: ReportRequest, options: RunReportOption
       report: { record: created, files: [] },
     };
   }
-  const record = await waitForReportRecord(client, created, { signal, onProgress: options.onProgress });
+  const record = await waitForReportProgress(client, created, options);
   return loadReport(record, options);
 }
 
-/** Downloads every file of a finished report into a directory (default: a new temporary one). */
+/** Waits for a report (created or looked up) until it succeeds or fails, with progress. */
+export function waitForReportProgress(
+  client: Pick<MeasurementsClient, 'getReport'>,
+  initial: ReportRecord,
+  options: Pick<RunReportOptions, 'signal' | 'onProgress'>,
+): Promise<ReportRecord> {
+  return waitForReport(client, initial.reportId, {
+    initial,
+    signal: options.signal,
+    onProgress: (p) =>
+      options.onProgress?.({
+        kind: 'report-status',
+        reportId: p.reportId,
+        status: p.status,
+        elapsedMs: p.elapsedMs,
+        nextCheckMs: p.nextCheckInMs,
+        error: p.error?.message,
+      }),
+  });
+}
+
+/** Downloads every file of a finished report into `<dir>/<reportId>/` (default dir: a new temporary one). */
 export async function downloadReport(
   record: ReportRecord,
   options: Pick<RunReportOptions, 'client' | 'signal' | 'onProgress' | 'downloadDir'>,
 ): Promise<{ files: string[]; dir: string }> {
-  if (record.reportStatus !== 'succeeded') throw new ReportFailedError(record);
-  const dir = options.downloadDir ?? (await mkdtemp(join(tmpdir(), 'measnb-report-')));
-  await mkdir(dir, { recursive: true });
-  const files: string[] = [];
-  for (const [index, url] of record.urls.entries()) {
-    const path = join(dir, reportFileName(record, url, index));
-    options.onProgress?.({ kind: 'download', reportId: record.reportId, file: path, index, total: record.urls.length });
-    await options.client.downloadReportFile(url, path, { signal: options.signal });
-    files.push(path);
-  }
-  return { files, dir };
+  if (reportState(record.reportStatus) !== 'succeeded') throw new ReportFailedError(record);
+  const base = options.downloadDir ?? (await mkdtemp(join(tmpdir(), 'measnb-report-')));
+  // One directory per report, so reports downloaded to the same place never overwrite each other.
+  const dir = join(base, record.reportId.replace(/[^A-Za-z0-9_-]+/g, '_') || 'report');
+  const files = await downloadReportFiles(options.client, record, dir, {
+    signal: options.signal,
+    onFile: (e) => {
+      if (e.bytes === undefined) {
+        options.onProgress?.({
+          kind: 'download',
+          reportId: record.reportId,
+          file: e.path,
+          index: e.index,
+          total: e.total,
+        });
+      }
+    },
+  });
+  return { files: files.map((f) => f.path), dir };
 }
 
 /** Downloads a finished report's files and loads them (csv or parquet) into one Table. */
@@ -100,20 +143,4 @@ export async function loadReport(
     format: parquet ? 'parquet-wide' : 'csv-wide',
     report: { record, files, dir },
   };
-}
-
-/** A local file name for a report file URL: its base name without the signature, gzip decoded. */
-export function reportFileName(record: ReportRecord, url: string, index: number): string {
-  let name = '';
-  try {
-    name = basename(new URL(url).pathname);
-  } catch {
-    // keep the fallback
-  }
-  name = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/\.gz$/i, '');
-  const ext = /\.(csv|parquet)$/i.exec(name)?.[0] ?? '.csv';
-  if (!name || name.startsWith('.') || name === ext.slice(1)) name = `${index}${ext}`;
-  // Several reports may share a directory: the report id keeps their files apart.
-  const id = record.reportId.replace(/[^A-Za-z0-9._-]/g, '_');
-  return name.includes(id) ? name : `${id}-${name}`;
 }

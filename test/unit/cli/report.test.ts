@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../../src/core/api/client';
-import { type RunningEmulator, startEmulator } from '../../../src/emulator';
+import { OffsetClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { connection, ensureBuilt, runCli, tempDir } from './support';
 
 describe('measnb report cells and report commands (built CLI against the emulator)', function () {
@@ -39,9 +39,12 @@ describe('measnb report cells and report commands (built CLI against the emulato
       assert.match(lines[0], /^Report \S+ created$/);
       assert.match(r.stderr, /: in-progress, \d+s elapsed, next check in \d+s\n/);
       assert.match(r.stderr, /: succeeded, \d+s elapsed\n/);
-      const files = await readdir(out);
+      // One directory per report under --dir; every file is listed on stderr.
+      const [reportDir] = await readdir(out);
+      assert.match(lines[0], new RegExp(`^Report ${reportDir} created$`));
+      const files = await readdir(join(out, reportDir));
       assert.ok(files.length >= 1);
-      for (const f of files) assert.ok(r.stderr.includes(join(out, f)), `${f} is listed`);
+      for (const f of files) assert.ok(r.stderr.includes(`  ${join(out, reportDir, f)}\n`), `${f} is listed`);
       assert.ok(
         files.every((f) => f.endsWith(format === 'csv-wide' ? '.csv' : '.parquet')),
         files.join(),
@@ -54,6 +57,19 @@ describe('measnb report cells and report commands (built CLI against the emulato
   }
 
   it('--no-wait prints the report id; report status and report download take it from there', async () => {
+    // A slow report on a clock the test moves: in progress until the test says otherwise.
+    const clock = new OffsetClock(Date.parse('2026-11-20T12:00:00Z'));
+    const slow = await startEmulator({ clock, seed: 9, reportDelayMs: 600_000 });
+    try {
+      await noWaitThenStatusThenDownload(slow, clock);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  async function noWaitThenStatusThenDownload(emu: RunningEmulator, clock: OffsetClock): Promise<void> {
+    const conn = connection(emu);
+    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const created = await runCli(['query', '-e', reportCell(), '--no-wait', ...conn.args], { env: conn.env });
     assert.equal(created.code, 0, created.stderr);
     const id = created.stdout.toString().trim();
@@ -68,7 +84,8 @@ describe('measnb report cells and report commands (built CLI against the emulato
     assert.equal(status.code, 0, status.stderr);
     const record = JSON.parse(status.stdout.toString());
     assert.equal(record.reportId, id);
-    assert.ok(['in-progress', 'succeeded'].includes(record.reportStatus));
+    assert.equal(record.reportStatus, 'in-progress');
+    clock.advance(601_000);
 
     const target = join(dir, 'downloaded');
     const dl = await runCli(['report', 'download', id, '--wait', '--dir', target, ...conn.args], { env: conn.env });
@@ -81,7 +98,7 @@ describe('measnb report cells and report commands (built CLI against the emulato
       const text = await readFile(p, 'utf8');
       assert.match(text, /^datasourceId,/, 'gzip decoded');
     }
-  });
+  }
 
   it('report status of an unknown id: exit 6 with one line', async () => {
     const r = await runCli(['report', 'status', 'no-such-report', ...conn.args], { env: conn.env });
