@@ -100,6 +100,27 @@ describe('measnb report cells and report commands (built CLI against the emulato
     }
   }
 
+  it('Ctrl-C while waiting for a report: exit 130, "Interrupted."', async () => {
+    const slow = await startEmulator({ seed: 9, reportDelayMs: 600_000 });
+    try {
+      const c = connection(slow);
+      let sent = false;
+      const r = await runCli(['query', '-e', reportCell(), '--dir', dir, ...c.args], {
+        env: c.env,
+        onStderr: (chunk, child) => {
+          if (!sent && /in-progress/.test(chunk.toString())) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        },
+      });
+      assert.equal(r.code, 130);
+      assert.match(r.stderr, /measnb: Interrupted\.\n$/);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('report status of an unknown id: exit 6 with one line', async () => {
     const r = await runCli(['report', 'status', 'no-such-report', ...conn.args], { env: conn.env });
     assert.equal(r.code, 6);

@@ -28,6 +28,7 @@ export interface CliOptions {
   cwd?: string;
   /** Called with each stdout chunk (for long-running commands). */
   onStdout?: (chunk: Buffer, child: ReturnType<typeof spawn>) => void;
+  onStderr?: (chunk: Buffer, child: ReturnType<typeof spawn>) => void;
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
@@ -41,7 +42,10 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       out.push(c);
       options.onStdout?.(c, child);
     });
-    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stderr.on('data', (c: Buffer) => {
+      err.push(c);
+      options.onStderr?.(c, child);
+    });
     child.on('error', reject);
     child.on('close', (code, signal) =>
       resolvePromise({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
