@@ -8,7 +8,6 @@ import { connection, ensureBuilt, runCli, tempDir } from './support';
 describe('measnb report cells and report commands (built CLI against the emulator)', function () {
   this.timeout(90_000);
   let emu: RunningEmulator;
-  let client: MeasurementsClient;
   let conn: ReturnType<typeof connection>;
   let dir: string;
   let ds: string;
@@ -17,7 +16,6 @@ describe('measnb report cells and report commands (built CLI against the emulato
     await ensureBuilt();
     // A flowing clock: reports finish after the delay in real time.
     emu = await startEmulator({ clock: '2026-11-20T12:00:00Z', seed: 9, reportDelayMs: 1500 });
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     conn = connection(emu);
     ds = emu.facts.datasources[0].datasourceId;
     dir = await tempDir();
