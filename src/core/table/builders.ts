@@ -264,14 +264,20 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
  * everything else goes to `+text`. NaN when the text is not a number ('' too).
  */
 export function parseDecimal(s: string): number {
+  const v = fastDecimal(s);
+  if (!Number.isNaN(v)) return v;
+  return s === '' ? Number.NaN : +s;
+}
+
+/** The fast path alone: the value of a plain decimal (`-12.5`, at most 15 digits), NaN for any other text. */
+export function fastDecimal(s: string): number {
   const n = s.length;
-  if (n === 0 || n > 17) return n === 0 ? Number.NaN : +s;
+  if (n === 0 || n > 17) return Number.NaN;
   let i = 0;
   let neg = false;
   if (s.charCodeAt(0) === 45 /* - */) {
     neg = true;
     i = 1;
-    if (n === 1) return Number.NaN;
   }
   let m = 0;
   let digits = 0;
@@ -283,9 +289,9 @@ export function parseDecimal(s: string): number {
       digits++;
       if (frac >= 0) frac++;
     } else if (c === 46 /* . */ && frac < 0) frac = 0;
-    else return +s; // exponent, spaces, '+', hex...: the general path
+    else return Number.NaN;
   }
-  if (digits === 0 || digits > 15) return +s;
+  if (digits === 0 || digits > 15) return Number.NaN;
   const v = frac > 0 ? m / POW10[frac] : m;
   return neg ? -v : v;
 }
@@ -296,8 +302,25 @@ export function parseDecimal(s: string): number {
  */
 export class InferredNumberBuilder extends NumberBuilder {
   override push(cell: string): boolean {
-    if (cell !== '' && !isPlainNumber(cell)) return false;
-    return super.push(cell);
+    if (cell === '') {
+      this.pushNumber(Number.NaN);
+      return true;
+    }
+    const start = cell.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+    const leadingZero =
+      cell.charCodeAt(start) === 48 &&
+      start + 1 < cell.length &&
+      cell.charCodeAt(start + 1) !== 46; /* "007" is an id */
+    if (!leadingZero) {
+      const v = fastDecimal(cell);
+      if (!Number.isNaN(v)) {
+        this.pushNumber(v);
+        return true;
+      }
+    }
+    if (!isPlainNumber(cell)) return false;
+    this.pushNumber(+cell);
+    return true;
   }
 }
 

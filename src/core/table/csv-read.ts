@@ -41,11 +41,18 @@ async function feed(parser: Parser, input: CsvInput): Promise<void> {
   }
 }
 
+/** Column indices and builders of one builder class, so each inner loop has a single call target. */
+interface Group {
+  cols: number[];
+  builders: ColumnBuilder[];
+}
+
 /** Accepts records (header first) and builds the columns. */
 export class CsvWideReader {
   private headers: string[] | undefined;
   private infos: ColumnInfo[] = [];
   private builders: ColumnBuilder[] = [];
+  private groups: Group[] = [];
   private rows = 0;
 
   add(record: string[]): void {
@@ -54,27 +61,56 @@ export class CsvWideReader {
       this.infos = record.map(classifyColumn);
       // Unknown columns start as numbers and demote to text at the first cell that is not one.
       this.builders = this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
+      this.regroup();
       return;
     }
-    const builders = this.builders;
-    const n = builders.length;
-    const m = Math.min(record.length, n);
-    for (let c = 0; c < m; c++) {
-      if (!builders[c].push(record[c])) {
-        builders[c] = demoteToText(builders[c]);
-        builders[c].push(record[c]);
+    const n = this.builders.length;
+    if (record.length >= n) {
+      const groups = this.groups;
+      for (let g = 0; g < groups.length; g++) {
+        const { cols, builders } = groups[g];
+        for (let k = 0; k < cols.length; k++) {
+          if (!builders[k].push(record[cols[k]])) this.demote(cols[k], record[cols[k]]);
+        }
+      }
+    } else {
+      // Short row: missing cells are empty.
+      for (let c = 0; c < n; c++) {
+        const b = this.builders[c];
+        if (c >= record.length) b.pushEmpty(1);
+        else if (!b.push(record[c])) this.demote(c, record[c]);
       }
     }
-    for (let c = m; c < n; c++) builders[c].pushEmpty(1); // short row: missing cells are empty
     this.rows++;
+  }
+
+  /** A cell that does not fit its column's kind turns the column into text; its cells so far are kept. */
+  private demote(c: number, cell: string): void {
+    const text = demoteToText(this.builders[c]);
+    text.push(cell);
+    this.builders[c] = text;
+    this.regroup();
+  }
+
+  private regroup(): void {
+    const byClass = new Map<unknown, Group>();
+    this.builders.forEach((b, c) => {
+      let g = byClass.get(b.constructor);
+      if (!g) {
+        g = { cols: [], builders: [] };
+        byClass.set(b.constructor, g);
+      }
+      g.cols.push(c);
+      g.builders.push(b);
+    });
+    this.groups = [...byClass.values()];
   }
 
   finish(): Table {
     const headers = this.headers ?? [];
     const columns = this.builders.map((b, i) => {
       const info = this.infos[i];
-      const meta = { name: headers[i], canonical: info.canonical, metric: info.metric };
-      return b.finish(meta);
+      return b.finish({ name: headers[i], canonical: info.canonical, metric: info.metric });
     });
     return { columns, rowCount: this.rows };
   }

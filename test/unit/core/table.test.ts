@@ -110,6 +110,14 @@ describe('table: csv-wide', () => {
     assert.equal(col(t, 'pm2_5ConcMass.value').metric, undefined, 'legacy label is not split');
   });
 
+  it('keeps ids that look numeric as text in unknown columns', async () => {
+    const t = await parseCsvWide('code,delta\n12,-0.5\n007,3\n');
+    assert.equal(col(t, 'code').kind, 'text');
+    assert.deepEqual([cell(t, 'code', 0), cell(t, 'code', 1)], ['12', '007']);
+    assert.equal(col(t, 'delta').kind, 'number');
+    assert.equal(cell(t, 'delta', 0), '-0.5');
+  });
+
   it('keeps text that does not fit the column kind instead of dropping it', async () => {
     const t = await parseCsvWide('datasourceId,locationLatitude,time\nD1,1.5,2026-11-01T00:00:00Z\nD1,n/a,soon\n');
     assert.equal(col(t, 'locationLatitude').kind, 'text');
