@@ -1,12 +1,15 @@
 // The packaged .vsix, installed into a clean code-server, activates when its view is opened.
 import assert from 'node:assert/strict';
-import { openWorkbench, runCommand, screenshot } from './workbench.mjs';
+import { openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
 
 describe('e2e: the installed .vsix in the browser workbench', () => {
   let browser;
   let page;
   before(async () => {
     ({ browser, page } = await openWorkbench());
+  });
+  afterEach(async function () {
+    await screenshotIfFailed(this.currentTest, page);
   });
   after(async () => {
     await browser?.close();
@@ -27,7 +30,6 @@ describe('e2e: the installed .vsix in the browser workbench', () => {
       .getByRole('tab', { name: /Measurements/ })
       .first()
       .click();
-    await page.locator('.pane-header', { hasText: 'Reports' }).first().waitFor({ timeout: 30_000 });
     const welcome = page.locator('.welcome-view-content', { hasText: 'local emulator' });
     await welcome.first().waitFor({ timeout: 30_000 });
     assert.ok(await welcome.first().isVisible());

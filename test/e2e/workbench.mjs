@@ -51,14 +51,23 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
 }
 
 /** The visible quick input: waits for it (optionally for a title or placeholder text), types, presses Enter. */
-export async function answer(page, text, { expect } = {}) {
+export async function answer(page, text, { expect, keys = ['Enter'] } = {}) {
   const widget = page.locator('.quick-input-widget');
   await widget.waitFor({ state: 'visible', timeout: 30_000 });
-  if (expect) await widget.getByText(expect, { exact: false }).first().waitFor({ timeout: 30_000 });
   const input = page.locator('.quick-input-widget input');
+  if (expect) {
+    // The step is recognised by its title, prompt or placeholder.
+    await eventually(
+      async () =>
+        String(await widget.textContent()).includes(expect) ||
+        String(await input.getAttribute('placeholder')).includes(expect),
+      `the quick input step "${expect}"`,
+      150,
+    );
+  }
   await input.fill(text);
   await page.waitForTimeout(150);
-  await page.keyboard.press('Enter');
+  for (const k of keys) await page.keyboard.press(k);
   await page.waitForTimeout(250);
 }
 
@@ -70,4 +79,11 @@ export async function eventually(probe, what, tries = 300, everyMs = 200) {
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+/** For afterEach: a screenshot of a failed test, named after it. */
+export async function screenshotIfFailed(test, page) {
+  if (test?.state !== 'failed' || !page) return;
+  const name = `failed-${test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
+  console.log(`      failure screenshot: ${await screenshot(page, name).catch((e) => e.message)}`);
 }

@@ -12,11 +12,6 @@ import { ARTIFACTS, ensureToolchain, installExtension, ROOT, scratchProfile, sta
 const t0 = Date.now();
 const lap = (msg) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
-function copyDir(from, to) {
-  if (!fs.existsSync(from)) return;
-  fs.cpSync(from, to, { recursive: true });
-}
-
 async function main() {
   const resultsFile = path.join(ARTIFACTS, 'results', 'e2e.json');
   fs.rmSync(resultsFile, { force: true });
@@ -27,7 +22,10 @@ async function main() {
   const profile = scratchProfile(path.join(ARTIFACTS, 'e2e'), {
     settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.zoomLevel': 0 },
   });
-  copyDir(path.join(ROOT, 'test', 'e2e', 'workspace'), profile.workspace);
+  // The workspace a user would have: the shipped example notebooks.
+  for (const f of fs.readdirSync(path.join(ROOT, 'examples')).filter((n) => n.endsWith('.measnb'))) {
+    fs.copyFileSync(path.join(ROOT, 'examples', f), path.join(profile.workspace, f));
+  }
   const [installed] = installExtension(vsix, profile);
   if (!installed) throw new Error('the .vsix installed no extension folder');
   lap(`installed ${path.basename(installed)} into a clean profile`);
@@ -51,6 +49,7 @@ async function main() {
           '--timeout',
           '120000',
           '--exit',
+          ...(process.env.MEASNB_E2E_GREP ? ['--grep', process.env.MEASNB_E2E_GREP] : []),
           ...files,
         ],
         {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
-import { extension } from './helpers';
+import { eventually, extension } from './helpers';
 
 describe('activation in a real extension host', () => {
   it('runs the packaged extension (the folder the .vsix installed)', () => {
@@ -12,15 +14,19 @@ describe('activation in a real extension host', () => {
     if (installed) assert.equal(ext.extensionPath, installed);
   });
 
-  it('is lazy: not active before one of its commands runs, active after', async () => {
+  it('is lazy: not active at startup; opening a .measnb file activates it', async () => {
     const ext = extension();
     assert.equal(ext.isActive, false, 'nothing should have activated the extension yet');
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'activation.measnb');
+    fs.copyFileSync(path.join(ext.extensionPath, 'examples', 'datasources.measnb'), file);
     const t0 = performance.now();
-    await vscode.commands.executeCommand('measurements.showOutput');
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    await eventually(() => ext.isActive, 'activation by the .measnb notebook');
     const wall = performance.now() - t0;
-    assert.equal(ext.isActive, true);
+    assert.equal(nb.notebookType, 'measnb', 'the notebook type is registered and owns *.measnb');
+    assert.equal(nb.cellAt(1).document.languageId, 'measq');
     console.log(
-      `activation: activate() took ${ext.exports.activationMs.toFixed(1)} ms; first command ${wall.toFixed(0)} ms`,
+      `activation: activate() took ${ext.exports.activationMs.toFixed(1)} ms; opening the notebook to active ${wall.toFixed(0)} ms`,
     );
   });
 

@@ -98,10 +98,14 @@ export async function createReportFlow(s: ExtensionServices): Promise<ReportReco
   const ids = await askIds(s, kind, client, org);
   if (!ids) return undefined;
 
-  const freq = await pickOne(
-    OUTPUT_FREQUENCIES.map((f) => ({ label: f, description: f === 'hour' ? 'default' : undefined })),
-    { title: TITLE, step: 3, totalSteps: STEPS, placeholder: spec(kind, 'outputFrequency').doc, active: undefined },
-  );
+  const freqItems = OUTPUT_FREQUENCIES.map((f) => ({ label: f, description: f === 'hour' ? 'default' : undefined }));
+  const freq = await pickOne(freqItems, {
+    title: TITLE,
+    step: 3,
+    totalSteps: STEPS,
+    placeholder: `outputFrequency: ${spec(kind, 'outputFrequency').doc}`,
+    active: freqItems.find((f) => f.label === 'hour'),
+  });
   if (!freq) return undefined;
 
   const now = new Date();
@@ -249,7 +253,8 @@ async function askIds(
       title: TITLE,
       step: 2,
       totalSteps: STEPS,
-      placeholder: 'datasourceIds: pick datasources (or all of them)',
+      placeholder: 'datasourceIds: tick datasources (or type to filter and press Enter for one)',
+      atLeastOne: true,
     });
     if (!picked || picked.length === 0) return undefined;
     if (picked.includes(all)) return { allDatasources: true } as Partial<ReportRequest>;

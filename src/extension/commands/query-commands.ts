@@ -28,7 +28,8 @@ export function registerQueryCommands(s: ExtensionServices): vscode.Disposable[]
         title: `${TITLE} (${connection.name}, org ${connection.org})`,
         step: 1,
         totalSteps: 3,
-        placeholder: 'Datasources',
+        placeholder: 'Datasources: tick some, or type to filter and press Enter for one',
+        atLeastOne: true,
       });
       if (!picked || picked.length === 0) return undefined;
       const freq = await pickOne(

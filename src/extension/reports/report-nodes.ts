@@ -16,7 +16,9 @@ export class ReportNode extends vscode.TreeItem {
       `${d.kind}`,
       state === 'succeeded' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
     );
-    this.id = `report:${report.connectionId}:${report.reportId}`;
+    // The state is part of the id: VS Code keeps an item's expansion by id, and a finished report
+    // (no longer a leaf) should open on its files.
+    this.id = `report:${report.connectionId}:${report.reportId}:${state}`;
     const expiry = state === 'succeeded' ? expiryText(report.record.urlsExpireAt, now) : undefined;
     this.description = [d.range, d.frequency, ageText(report.addedAt, now), expiry].filter(Boolean).join(' · ');
     this.iconPath = reportStateIcon(state);

@@ -21,16 +21,20 @@ export async function pickOne<T extends vscode.QuickPickItem>(
   return picked?.[0];
 }
 
+/**
+ * Several items. With `atLeastOne`, Enter with nothing ticked takes the highlighted item (type to filter,
+ * Enter), as a single pick would; without it, nothing ticked means none.
+ */
 export async function pickMany<T extends vscode.QuickPickItem>(
   items: readonly T[],
-  options: StepOptions & { selected?: readonly T[] },
+  options: StepOptions & { selected?: readonly T[]; atLeastOne?: boolean },
 ): Promise<T[] | undefined> {
   return pick(items, { ...options, many: true });
 }
 
 function pick<T extends vscode.QuickPickItem>(
   items: readonly T[],
-  options: StepOptions & { many: boolean; active?: T; selected?: readonly T[] },
+  options: StepOptions & { many: boolean; active?: T; selected?: readonly T[]; atLeastOne?: boolean },
 ): Promise<T[] | undefined> {
   const qp = vscode.window.createQuickPick<T>();
   qp.title = options.title;
@@ -46,8 +50,9 @@ function pick<T extends vscode.QuickPickItem>(
   return new Promise((resolve) => {
     let done = false;
     qp.onDidAccept(() => {
-      const chosen = options.many ? [...qp.selectedItems] : [...qp.activeItems].slice(0, 1);
-      if (!options.many && chosen.length === 0) return;
+      let chosen = options.many ? [...qp.selectedItems] : [...qp.activeItems].slice(0, 1);
+      if (options.many && options.atLeastOne && chosen.length === 0) chosen = [...qp.activeItems].slice(0, 1);
+      if ((!options.many || options.atLeastOne) && chosen.length === 0) return;
       done = true;
       resolve(chosen);
       qp.hide();

@@ -1,0 +1,65 @@
+// The Reports view in the browser: Create Report through the palette on the built-in local emulator
+// (every step answered with the keyboard), the node spinning, then succeeded with a notification; the
+// report is still there after a reload of the window.
+import assert from 'node:assert/strict';
+import { answer, eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
+
+/** Shows the Reports view (the tab toggles the side bar: click it only when the view is not shown). */
+async function openReportsView(page) {
+  const header = page.locator('.pane-header[aria-label^="Reports"]').first();
+  if (!(await header.count()))
+    await page
+      .getByRole('tab', { name: /^Measurements/ })
+      .first()
+      .click();
+  await header.waitFor({ state: 'attached', timeout: 30_000 });
+}
+
+describe('e2e: the Reports view', () => {
+  let browser;
+  let page;
+  before(async () => {
+    ({ browser, page } = await openWorkbench());
+  });
+  afterEach(async function () {
+    await screenshotIfFailed(this.currentTest, page);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('Create Report on the local emulator: in progress, then succeeded with a notification; survives a reload', async () => {
+    await runCommand(page, 'Measurements: Create Report', { timeoutMs: 90_000 });
+    await answer(page, 'datasource-measurements', { expect: 'Report kind' });
+    // A multi-select step: filter to the item, move onto it, Enter takes it.
+    await answer(page, 'All datasources', { expect: 'datasourceIds', keys: ['ArrowDown', 'Enter'] });
+    await answer(page, 'hour', { expect: 'outputFrequency' });
+    await answer(page, '2026-11-18', { expect: 'startTime' });
+    await answer(page, '2026-11-20', { expect: 'endTime' });
+    await answer(page, 'canonical', { expect: 'metricLabelStyle' });
+    await answer(page, 'csv-wide', { expect: 'fileFormat' });
+    await answer(page, 'only pm2_5ConcMassNowcast', { expect: 'metricSelect' });
+    await answer(page, '', { expect: 'Options' });
+
+    await openReportsView(page);
+    const node = page.locator('.monaco-list-row', { hasText: 'datasource-measurements' }).first();
+    await node.waitFor({ timeout: 30_000 });
+    const ready = page.locator('.notifications-toasts', { hasText: 'is ready' });
+    await eventually(() => ready.first().isVisible(), 'the "report is ready" notification', 150);
+    const files = page.locator('.monaco-list-row', { hasText: /\.csv/ });
+    await files.first().waitFor({ timeout: 30_000 });
+    const label = await node.getAttribute('aria-label');
+    console.log(`      report node: ${label}`);
+    assert.match(String(label), /succeeded/);
+    await page.locator('.statusbar-item', { hasText: '1/30 reports' }).first().waitFor({ timeout: 10_000 });
+    console.log(`      screenshot: ${await screenshot(page, 'reports-view-finished')}`);
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await openReportsView(page);
+    const again = page.locator('.monaco-list-row', { hasText: 'datasource-measurements' }).first();
+    await again.waitFor({ timeout: 60_000 });
+    assert.match(String(await again.getAttribute('aria-label')), /succeeded/);
+    console.log(`      screenshot: ${await screenshot(page, 'reports-view-after-reload')}`);
+  });
+});
