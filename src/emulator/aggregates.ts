@@ -90,7 +90,6 @@ export class Aggregator {
   private readonly entryGid: Int32Array;
   private readonly entryHour: Int32Array;
   private next = 0;
-  private used = 0;
   private readonly minuteRaw = new Float64Array(NQ);
   private readonly minuteInvalid = new Uint8Array(NQ);
   /** Offsets into the slab of the hours of the current window (newest first). */
@@ -103,10 +102,6 @@ export class Aggregator {
     this.slab = new Float64Array(maxEntries * STATS_SIZE);
     this.entryGid = new Int32Array(maxEntries).fill(-1);
     this.entryHour = new Int32Array(maxEntries);
-  }
-
-  get cachedHours(): number {
-    return this.used;
   }
 
   /** Offset in the slab of the sums over the hour `hourIndex` (hours since the epoch); computed on a miss. */
@@ -122,19 +117,12 @@ export class Aggregator {
     this.next = (entry + 1) % this.maxEntries;
     const oldGid = this.entryGid[entry];
     if (oldGid >= 0) this.index[oldGid]?.delete(this.entryHour[entry]);
-    else this.used++;
     this.entryGid[entry] = ds.gid;
     this.entryHour[entry] = hourIndex;
     perDs.set(hourIndex, entry);
     const offset = entry * STATS_SIZE;
     this.computeHour(ds, hourIndex, offset);
     return offset;
-  }
-
-  /** A copy of an hour's sums (for tests and diagnostics). */
-  hourStats(ds: Datasource, hourIndex: number): Float64Array {
-    const o = this.hourOffset(ds, hourIndex);
-    return this.slab.slice(o, o + STATS_SIZE);
   }
 
   private computeHour(ds: Datasource, hourIndex: number, base: number): void {

@@ -32,22 +32,6 @@ export function unit(a: number, b: number, c = 0, d = 0): number {
   return hash4(a, b, c, d) / 4294967296;
 }
 
-/** Approximately normal (sum of two uniforms, centred), in [-1, 1). Cheap and good enough for noise. */
-export function noise(a: number, b: number, c = 0, d = 0): number {
-  const h = hash4(a, b, c, d);
-  return ((h & 0xffff) + (h >>> 16)) / 65536 - 1;
-}
-
-/** A string to a 32-bit seed-like integer (FNV-1a). */
-export function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /** A small seeded PRNG (mulberry32) for decisions that are drawn in sequence, e.g. fault rates. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -23,9 +23,4 @@ export class ReportQuota {
     }
     this.used.set(org, { day, count: count + 1 });
   }
-
-  usedToday(org: string, now: number): number {
-    const entry = this.used.get(org);
-    return entry && entry.day === Math.floor(now / DAY_MS) ? entry.count : 0;
-  }
 }

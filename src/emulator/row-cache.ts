@@ -16,10 +16,6 @@ export class RowTextCache {
 
   constructor(private readonly maxChars = 16 * 1024 * 1024) {}
 
-  get size(): number {
-    return this.chars;
-  }
-
   rowsOf(shape: string): ShapeRows {
     let rows = this.shapes.get(shape);
     if (!rows) {

@@ -251,12 +251,6 @@ export function isSubscribed(ds: Datasource, t: number): boolean {
   return false;
 }
 
-/** True when any moment of [from, to) is subscribed. */
-export function subscribedDuring(ds: Datasource, from: number, to: number): boolean {
-  for (const [a, b] of ds.subscriptions) if (a < to && b > from) return true;
-  return false;
-}
-
 export function locationAt(ds: Datasource, t: number): Location {
   let loc = ds.locations[0];
   for (const l of ds.locations) if (t >= l.from) loc = l;
