@@ -154,7 +154,9 @@ export class Transport {
         } catch (e) {
           if (ctrl.signal.aborted) throw abortError();
           if (e instanceof MeasurementsError) throw e;
-          failure = this.networkError(e, spec);
+          const code = transportErrorCode(e);
+          if (consuming && code?.startsWith('CSV_')) throw this.malformedBody(e, spec);
+          failure = this.networkError(e, spec, consuming);
           const retryable =
             (spec.retry === 'read' && !(consuming && spec.retryConsumeFailure === false)) || failedBeforeSending(e);
           if (!retryable) throw failure;
@@ -227,12 +229,25 @@ export class Transport {
     }
   }
 
-  private networkError<T>(e: unknown, spec: CallSpec<T>): MeasurementsError {
+  private networkError<T>(e: unknown, spec: CallSpec<T>, duringBody = false): MeasurementsError {
     const code = transportErrorCode(e);
     const detail = redact(code ?? (e instanceof Error ? e.message : String(e)), this.opts.apiKey);
+    const where = `${spec.url.origin} (${spec.method} ${spec.url.pathname})`;
     return new MeasurementsError(
       'network',
-      `Could not reach ${spec.url.origin} (${spec.method} ${spec.url.pathname}): ${detail}. Check the URL and your network.`,
+      duringBody
+        ? `The connection to ${where} broke while reading the reply: ${detail}. Try again.`
+        : `Could not reach ${where}: ${detail}. Check the URL and your network.`,
+      { method: spec.method, path: spec.url.pathname },
+    );
+  }
+
+  /** A body that arrived whole but cannot be read (malformed CSV): the service's fault, not worth a retry. */
+  private malformedBody<T>(e: unknown, spec: CallSpec<T>): MeasurementsError {
+    const detail = redact(e instanceof Error ? e.message : String(e), this.opts.apiKey).slice(0, 200);
+    return new MeasurementsError(
+      'server-error',
+      `The service sent a reply that could not be read (${spec.method} ${spec.url.pathname}): ${detail}`,
       { method: spec.method, path: spec.url.pathname },
     );
   }

@@ -323,6 +323,17 @@ describe('MeasurementsClient (local HTTP server)', () => {
       assert.equal((await rejection(client.getReport('r-1'))).code, 'server-error');
     });
 
+    it('reports a malformed csv-wide body as a server error without retrying it', async () => {
+      api.handle((_q, res) => {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.end('datasourceId,time\nD1,"2026-11-01T00:00:00Z\n');
+      });
+      const err = await rejection(client.recentQuery({ org: 'acme', allDatasources: true, format: 'csv-wide' }));
+      assert.equal(err.code, 'server-error');
+      assert.match(err.message, /could not be read/);
+      assert.equal(api.requests.length, 1);
+    });
+
     it('maps a rejected continuation token to token-rejected', async () => {
       api.handle((_q, res) => sendJson(res, 400, { message: 'continuationToken has expired (24 hours)' }));
       const err = await rejection(client.continueQuery({ org: 'acme', continuationToken: 'tok' }));
