@@ -2,7 +2,7 @@
 //    and the Table's peak memory per million rows × 20 columns.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type BenchResult, median, NODE_RSS, runCommand, sideBySide } from './lib';
+import { type BenchResult, bundledChild, median, NODE_RSS, runCommand, sideBySide } from './lib';
 
 const ROWS = 1_000_000;
 const METRICS = 17; // + datasourceId, time, status = 20 columns

@@ -112,3 +112,22 @@ export function writeResults(results: BenchResult[]): string {
   fs.writeFileSync(path.join(dir, 'latest.json'), body);
   return file;
 }
+
+/**
+ * Bundles a benchmark child (TypeScript) into plain JS once, so that the measured process carries
+ * no transpiler: its start-up time and peak RSS are the project's own.
+ */
+export async function bundledChild(entry: string): Promise<string> {
+  const esbuild = await import('esbuild');
+  const outfile = path.resolve('.artifacts/bench/children', `${path.basename(entry, '.ts')}.cjs`);
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  return outfile;
+}

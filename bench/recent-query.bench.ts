@@ -3,7 +3,7 @@
 //    Also measured: `measnb query --csv`, which streams csv-wide through untouched.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type BenchResult, median, NODE_RSS, runCommand, sideBySide } from './lib';
+import { type BenchResult, bundledChild, median, NODE_RSS, runCommand, sideBySide } from './lib';
 import { startEmulatorProcess } from './support/emulator-process';
 
 export async function recentQueryBench(runs: number): Promise<BenchResult> {
@@ -39,14 +39,11 @@ export async function recentQueryBench(runs: number): Promise<BenchResult> {
     await runCommand('curl', [...curlArgs, '-H', `x-api-key: ${emu.apiKey}`, '-d', body, url, '-o', sample]);
     const bodyMb = fs.statSync(sample).size / 1e6;
     fs.rmSync(sample);
+    const childJs = await bundledChild('bench/support/recent-child.ts');
     const client = () =>
-      runCommand(
-        process.execPath,
-        [...NODE_RSS, '--import', 'tsx', 'bench/support/recent-child.ts', emu.baseUrl, body],
-        {
-          env,
-        },
-      );
+      runCommand(process.execPath, [...NODE_RSS, childJs, emu.baseUrl, body], {
+        env,
+      });
     const cell = `recent\nallDatasources: true\noutputFrequency: minute\nstartTime: -1410m\nformat: csv-wide\nmetricSelect: all`;
     const cli = () =>
       runCommand(

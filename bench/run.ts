@@ -1,7 +1,9 @@
 // npm run bench [-- --runs N] [-- --only name,name]: every benchmark, baseline and subject side by side.
 import { csvTableBench } from './csv-table.bench';
+import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
+import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
 
 const args = process.argv.slice(2);
@@ -10,8 +12,10 @@ const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',
 
 const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['recent-query', recentQueryBench],
+  ['download', downloadBench],
   ['csv-table', csvTableBench],
   ['emulator', emulatorThroughputBench],
+  ['poll-latency', pollLatencyBench],
 ];
 
 async function main(): Promise<void> {
