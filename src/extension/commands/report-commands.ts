@@ -89,7 +89,7 @@ export function registerReportCommands(
         if (!picked?.[0]) return undefined;
         folder = picked[0].fsPath;
       }
-      const updated = await files.download(report, { folder, force: true });
+      const updated = await files.download(report, { folder });
       const first = updated.files[0]?.localPath;
       void vscode.window
         .showInformationMessage(

@@ -1,6 +1,7 @@
-// The status-check schedule of the Reports view: the core's back-off schedule (src/core/reports).
-// TEMPORARY until src/core/reports lands: first checks within seconds, then slower (capped at 60 s
-// between checks; no overall cap).
+// The Reports view polls on the core's back-off schedule (src/core/reports/schedule.ts): first checks
+// within seconds, then slower up to a ceiling; no blind 60 s sleep, no cap on the number of checks.
+import { pollDelayMs } from '../../core/reports/schedule';
+
 export function pollSchedule(checksMade: number, _elapsedMs: number): number {
-  return Math.min(60_000, 1000 * 2 ** Math.min(checksMade, 6));
+  return pollDelayMs(checksMade);
 }

@@ -1,20 +1,16 @@
 // Report files: download (with progress, cancellable) into the chosen or default folder, open in an
-// editor, open as a table, reveal. URLs are fetched without the key (the client's rule); expired links
-// are refreshed from the service first.
+// editor, open as a table, reveal.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { downloadReportFiles } from '../../core/reports/download';
 import { parseCsvWide } from '../../core/table/csv-read';
+import { readParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { ReportsStore } from './reports-store';
-import { type TrackedFile, type TrackedReport, withRecord } from './tracked-report';
-
-/** The local name of a file: the URL's name without .gz (downloads are decompressed). */
-export function localFileName(file: TrackedFile): string {
-  return file.name.replace(/\.gz$/i, '');
-}
+import type { TrackedFile, TrackedReport } from './tracked-report';
 
 export class ReportFiles {
   constructor(
@@ -36,50 +32,42 @@ export class ReportFiles {
     return path.join(base, report.reportId);
   }
 
-  /** Downloads every file of the report that is not yet on disk (all of them with `force`). */
-  async download(report: TrackedReport, options: { folder?: string; force?: boolean } = {}): Promise<TrackedReport> {
+  /**
+   * Downloads the report's files (the core's downloadReportFiles: no key sent, gzip decoded, expired
+   * links refreshed from the service first), with a cancellable progress notification.
+   */
+  async download(report: TrackedReport, options: { folder?: string } = {}): Promise<TrackedReport> {
     const connection = this.connections.get(report.connectionId);
     if (!connection) throw new Error(`The connection of report ${report.reportId} no longer exists.`);
     const { client } = await this.clients.forConnection(connection);
-    let current = report;
-    const expires = current.record.urlsExpireAt ? Date.parse(current.record.urlsExpireAt) : Number.NaN;
-    if (!Number.isNaN(expires) && expires <= Date.now()) {
-      // Expired links: ask the service for fresh ones before downloading.
-      const record = await client.getReport(current.reportId);
-      current =
-        (await this.store.update(current.connectionId, current.reportId, (t) => withRecord(t, record, new Date()))) ??
-        current;
-    }
-    if (current.files.length === 0) throw new Error(`Report ${current.reportId} has no files to download.`);
-    const folder = options.folder ?? this.defaultFolder(current);
-    fs.mkdirSync(folder, { recursive: true });
-    const todo = current.files.filter((f) => options.force || !f.localPath || !fs.existsSync(f.localPath));
-    const done = new Map<string, string>();
-    await vscode.window.withProgress(
+    const folder = options.folder ?? this.defaultFolder(report);
+    const done = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Downloading report ${current.reportId}`,
+        title: `Downloading report ${report.reportId}`,
         cancellable: true,
       },
-      async (progress, token) => {
+      (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        for (const [i, f] of todo.entries()) {
-          progress.report({
-            message: `${f.name} (${i + 1}/${todo.length})`,
-            increment: 100 / Math.max(1, todo.length),
-          });
-          const target = path.join(folder, localFileName(f));
-          await client.downloadReportFile(f.url, target, { signal: abort.signal });
-          done.set(f.name, target);
-        }
+        return downloadReportFiles(client, report.record, folder, {
+          signal: abort.signal,
+          onFile: (f) => {
+            if (f.bytes === undefined) {
+              progress.report({
+                message: `${path.basename(f.path)} (${f.index + 1}/${f.total})`,
+                increment: 100 / Math.max(1, f.total),
+              });
+            }
+          },
+        });
       },
     );
     return (
-      (await this.store.update(current.connectionId, current.reportId, (t) => ({
+      (await this.store.update(report.connectionId, report.reportId, (t) => ({
         ...t,
-        files: t.files.map((f) => (done.has(f.name) ? { ...f, localPath: done.get(f.name) } : f)),
-      }))) ?? current
+        files: t.files.map((f, i) => (done[i] ? { ...f, localPath: done[i].path } : f)),
+      }))) ?? report
     );
   }
 
@@ -87,7 +75,7 @@ export class ReportFiles {
   async ensureLocal(report: TrackedReport, file: TrackedFile): Promise<string> {
     if (file.localPath && fs.existsSync(file.localPath)) return file.localPath;
     const updated = await this.download(report);
-    const local = updated.files.find((f) => f.name === file.name)?.localPath;
+    const local = updated.files.find((f) => f.url === file.url)?.localPath;
     if (!local) throw new Error(`${file.name} could not be downloaded.`);
     return local;
   }
@@ -105,8 +93,7 @@ export class ReportFiles {
 
   async readTable(local: string): Promise<Table> {
     if (/\.parquet$/i.test(local)) {
-      // TODO(core): readParquet lands in src/core/table; until then parquet files open in no table.
-      throw new Error(`Reading Parquet files is not available yet (${path.basename(local)}); choose csv-wide.`);
+      return readParquet(new Uint8Array(await fs.promises.readFile(local)));
     }
     return parseCsvWide(fs.createReadStream(local));
   }

@@ -1,19 +1,9 @@
-// API status string -> a small union -> icon. The service may add statuses: anything unknown is 'unknown'
-// (neutral icon, still polled? no: only in-progress is polled).
+// The core's small status union (API status string -> ReportState) -> an icon. A status the service may
+// add later is 'unknown': a neutral icon, and not polled.
 import * as vscode from 'vscode';
+import type { ReportState } from '../../core/reports/status';
 
-export type ReportState = 'in-progress' | 'succeeded' | 'failed' | 'unknown';
-
-export function reportState(status: string | undefined): ReportState {
-  switch (status) {
-    case 'in-progress':
-    case 'succeeded':
-    case 'failed':
-      return status;
-    default:
-      return 'unknown';
-  }
-}
+export { type ReportState, reportState } from '../../core/reports/status';
 
 export function reportStateIcon(state: ReportState): vscode.ThemeIcon {
   switch (state) {

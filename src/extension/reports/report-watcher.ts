@@ -1,9 +1,11 @@
-// Polls the reports that are in progress, and only those, on the core's back-off schedule: the first
+// Polls the reports that are not finished (in progress, or a status the service added later: the core's
+// isTerminal), and only those, on the core's back-off schedule: the first
 // checks within seconds, then slower, stopping at a terminal status. After a reload the reports still in
 // progress are picked up again. While the window has been unfocused for long, checks pause and resume
 // (with an immediate check) when it is focused again. A finished report raises a notification with Open.
 import * as vscode from 'vscode';
 import { isMeasurementsError } from '../../core/api/errors';
+import { isTerminal } from '../../core/reports/status';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
 import { notify } from '../ui/notices';
@@ -69,7 +71,7 @@ export class ReportWatcher implements vscode.Disposable {
   }
 
   watch(t: TrackedReport, delayMs?: number): void {
-    if (reportState(t.record.reportStatus) !== 'in-progress') return;
+    if (isTerminal(t.record.reportStatus)) return;
     const key = keyOf(t);
     let w = this.watches.get(key);
     if (!w) {
@@ -105,17 +107,16 @@ export class ReportWatcher implements vscode.Disposable {
     if (!manual && this.paused()) return; // resumed by the next focus
     if (w?.busy) return;
     if (w) w.busy = true;
-    const before = reportState(t.record.reportStatus);
+    const wasOpen = !isTerminal(t.record.reportStatus);
     try {
       const connection = this.connections.get(connectionId);
       if (!connection) throw new Error('its connection was removed');
       const { client } = await this.clients.forConnection(connection);
       const record = await client.getReport(reportId);
       const updated = await this.store.update(connectionId, reportId, (x) => withRecord(x, record, new Date()));
-      const after = reportState(record.reportStatus);
-      if (after !== 'in-progress') {
+      if (isTerminal(record.reportStatus)) {
         this.stop(key);
-        if (before === 'in-progress' && updated) {
+        if (wasOpen && updated) {
           this.finished.fire(updated);
           this.onFinished(updated);
         }
@@ -141,7 +142,7 @@ export class ReportWatcher implements vscode.Disposable {
       if (w) w.busy = false;
     }
     const cur = this.store.get(connectionId, reportId);
-    if (cur && reportState(cur.record.reportStatus) === 'in-progress' && this.watches.has(key)) {
+    if (cur && !isTerminal(cur.record.reportStatus) && this.watches.has(key)) {
       const ww = this.watches.get(key)!;
       ww.checks += 1;
       this.plan(key, ww, this.schedule(ww.checks, Date.now() - Date.parse(cur.addedAt)));

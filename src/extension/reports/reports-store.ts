@@ -1,7 +1,7 @@
 // The reports the Reports view shows, per connection, kept in global state so they survive a reload.
 import * as vscode from 'vscode';
 import type { ReportRecord } from '../../core/api/types';
-import { reportState } from './report-status';
+import { isTerminal } from '../../core/reports/status';
 import { type TrackedReport, withRecord } from './tracked-report';
 
 const STATE_KEY = 'measurements.reports';
@@ -32,8 +32,9 @@ export class ReportsStore implements vscode.Disposable {
     return this.all().find((r) => r.connectionId === connectionId && r.reportId === reportId);
   }
 
+  /** Reports not in a terminal state (what polling resumes after a reload). */
   inProgress(): TrackedReport[] {
-    return this.all().filter((r) => reportState(r.record.reportStatus) === 'in-progress');
+    return this.all().filter((r) => !isTerminal(r.record.reportStatus));
   }
 
   async track(record: ReportRecord, connectionId: string): Promise<TrackedReport> {

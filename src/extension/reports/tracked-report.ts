@@ -1,9 +1,10 @@
 // A report the Reports view tracks, as kept in global state (survives a reload).
 import type { ReportRecord } from '../../core/api/types';
+import { fileNameForUrl } from '../../core/reports/download';
 
 export interface TrackedFile {
   url: string;
-  /** File name taken from the URL path (signature query strings dropped). */
+  /** Local file name (the core's fileNameForUrl: URL path name, .gz dropped, safe characters). */
   name: string;
   /** Where it was downloaded, once it was. */
   localPath?: string;
@@ -22,20 +23,11 @@ export interface TrackedReport {
   files: TrackedFile[];
 }
 
-export function fileNameOfUrl(url: string, index: number): string {
-  try {
-    const name = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
-    return name || `file-${index + 1}`;
-  } catch {
-    return `file-${index + 1}`;
-  }
-}
-
 export function withRecord(t: TrackedReport, record: ReportRecord, now: Date): TrackedReport {
   const urls = record.urls ?? [];
   const files = urls.map((url, i) => {
-    const name = fileNameOfUrl(url, i);
-    const prior = t.files.find((f) => f.name === name);
+    const name = fileNameForUrl(url, i, t.reportId);
+    const prior = t.files[i]?.name === name ? t.files[i] : undefined;
     return { url, name, localPath: prior?.localPath };
   });
   return { ...t, record, checkedAt: now.toISOString(), lastError: undefined, files };
