@@ -4,6 +4,8 @@
 /** Query shape -> datasource gid -> period index -> row text. */
 type ShapeRows = Array<Map<number, string> | undefined>;
 
+const MAX_SHAPES = 64;
+
 export class RowTextCache {
   private readonly shapes = new Map<string, ShapeRows>();
   // Insertion order for first-in first-out eviction.
@@ -21,6 +23,8 @@ export class RowTextCache {
     if (!rows) {
       rows = [];
       this.shapes.set(shape, rows);
+      // Few shapes are ever in use at once; forget the oldest (its rows leave with the FIFO queue).
+      if (this.shapes.size > MAX_SHAPES) this.shapes.delete(this.shapes.keys().next().value as string);
     }
     return rows;
   }

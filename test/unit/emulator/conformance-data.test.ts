@@ -292,6 +292,11 @@ describe('emulator conformance: generated data', () => {
       const a = await emu.recent(body);
       const b = await again.recent(body);
       assert.equal(a.text, b.text);
+      // A repeated query (served from the formatted-row cache) is the same too, and shapes do not mix.
+      assert.equal((await emu.recent(body)).text, a.text);
+      const withFlags = await emu.recent({ ...body, qcFlags: true });
+      assert.notEqual(withFlags.text, a.text);
+      assert.equal((await again.recent({ ...body, qcFlags: true })).text, withFlags.text);
       assert.ok(a.text.length > 10_000);
     } finally {
       await again.close();
