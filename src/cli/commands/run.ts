@@ -1,11 +1,9 @@
 // `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
@@ -15,8 +13,8 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { failureOutput, resultOutputs, runCell } from '../../core/run';
-import { writeTableCsv } from '../../core/table/csv-export';
+import { failureOutput, resultOutput, runCell } from '../../core/run';
+import { writeParquet } from '../../core/table/parquet';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
 import { describeError, UsageError } from '../errors';
@@ -112,24 +110,20 @@ async function runCells(
         },
       });
       ctx.progress.clear();
-      cell.outputs = resultOutputs(result);
-      const main = cell.outputs[cell.outputs.length - 1];
+      const output = resultOutput(result);
       // Paths in a notebook are relative to it, so the executed notebook and its files move together.
-      const kept = main.metadata?.fullResultPath;
-      if (outDir && typeof kept === 'string' && isAbsolute(kept)) {
-        main.metadata = { ...main.metadata, fullResultPath: relative(outDir, kept) };
-      }
-      const size = main.items.reduce((n, i) => n + i.data.byteLength, 0);
+      const kept = result.report?.dir;
+      if (outDir && kept) output.metadata = { ...output.metadata, fullResultPath: relative(outDir, kept) };
+      const size = output.items.reduce((n, i) => n + i.data.byteLength, 0);
       if (resultsDir && size > limit && result.table.rowCount > 0) {
-        // Too big to keep in the notebook: the full result goes beside it, and the summary says where.
+        // Too big to keep in the notebook: the full result goes beside it (Parquet, as the extension
+        // does), and the saved summary says where.
         await mkdir(resultsDir, { recursive: true });
-        const path = join(resultsDir, `cell-${index + 1}.csv`);
-        const ws = createWriteStream(path);
-        await writeTableCsv(result.table, ws);
-        ws.end();
-        await finished(ws);
-        main.metadata = { ...main.metadata, fullResultPath: relative(outDir as string, path) };
+        const path = join(resultsDir, `cell-${index + 1}.parquet`);
+        await writeFile(path, writeParquet(result.table));
+        output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
       }
+      cell.outputs = [output];
       cell.execution = { order, success: true, startTime, endTime: Date.now() };
       ctx.progress.message(`${title}: ${result.summary}`);
       if (result.notice) ctx.progress.message(`  ${result.notice}`);

@@ -1,7 +1,14 @@
 // Running cells: the one executor shared by the CLI and the notebook controller.
 export { CellError, describeDiagnostics } from './cell-error';
 export { datasourcesTable } from './datasources-table';
-export { failureOutput, resultOutputs } from './outputs';
+export {
+  DEFAULT_CSV_FALLBACK_MAX_ROWS,
+  failureOutput,
+  type ResultOutputOptions,
+  resultNotes,
+  resultOutput,
+  resultTitle,
+} from './outputs';
 export {
   downloadReport,
   loadReport,

@@ -1,37 +1,56 @@
-// How a cell's result becomes notebook outputs: the renderer's table and CSV as the fallback, with the
-// row count and columns in the metadata (kept even when the saved output is cut to a summary).
-// One home, used by the CLI's `run` and by the notebook controller.
+// How a cell's result becomes a notebook output, in the shape the extension's controller writes: the
+// renderer's table item (every row) plus a text/csv fallback (a text line instead above csvMaxRows),
+// with rowCount, columns and the renderer's `measnb` info (title, notes) in the metadata.
+// Used by `measnb run`; the metadata survives when the serializer cuts an output to its summary.
 import { errorOutput, MIME, type NotebookOutput, type OutputMetadata, textItem } from '../notebook/model';
 import { tableToCsv } from '../table/csv-export';
 import { encodeTable } from '../table/wire';
 import type { RunResult } from './run-cell';
 
-export function resultOutputs(result: RunResult, extra: OutputMetadata = {}): NotebookOutput[] {
-  const outputs: NotebookOutput[] = [];
-  const notes = [result.notice, ...result.warnings.map((w) => `warning: line ${w.range.start.line + 1}: ${w.message}`)];
-  const text = notes.filter(Boolean).join('\n');
-  if (text) outputs.push({ items: [textItem(MIME.text, text)] });
+/** Same default as the extension's measurements.notebook.csvFallbackMaxRows. */
+export const DEFAULT_CSV_FALLBACK_MAX_ROWS = 20_000;
+
+export interface ResultOutputOptions {
+  csvMaxRows?: number;
+  fullResultPath?: string;
+}
+
+/** The renderer's header line of a result, e.g. "recent · 120 rows × 14 columns". */
+export function resultTitle(result: RunResult, reportKind?: string): string {
+  return `${result.verb}${reportKind ? ` ${reportKind}` : ''} · ${result.summary}`;
+}
+
+export function resultNotes(result: RunResult): string[] {
+  const notes: string[] = [];
+  if (result.notice) notes.push(result.notice);
+  for (const w of result.warnings) notes.push(`warning: line ${w.range.start.line + 1}: ${w.message}`);
+  const files = result.report?.files ?? [];
+  if (files.length) notes.push(`report ${result.report?.record.reportId} files: ${files.join(', ')}`);
+  return notes;
+}
+
+export function resultOutput(result: RunResult, options: ResultOutputOptions = {}): NotebookOutput {
+  const { table } = result;
+  const csvMaxRows = options.csvMaxRows ?? DEFAULT_CSV_FALLBACK_MAX_ROWS;
+  const reportKind = result.report?.record.report ? String(result.report.record.report) : undefined;
   const metadata: OutputMetadata = {
-    verb: result.verb,
-    summary: result.summary,
-    rowCount: result.table.rowCount,
-    columns: result.table.columns.map((c) => c.name),
-    ...extra,
+    rowCount: table.rowCount,
+    columns: table.columns.map((c) => c.name),
+    measnb: { title: resultTitle(result, reportKind), notes: resultNotes(result) },
   };
-  if (result.report) {
-    metadata.reportId = result.report.record.reportId;
-    metadata.reportStatus = result.report.record.reportStatus;
-    if (result.report.dir && metadata.fullResultPath === undefined) metadata.fullResultPath = result.report.dir;
+  if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
+  if (result.report && table.columns.length === 0) {
+    // A report created without waiting: nothing to tabulate yet.
+    return { items: [textItem(MIME.text, result.summary)], metadata };
   }
-  if (result.report && result.table.columns.length === 0) {
-    outputs.push({ items: [textItem(MIME.text, result.summary)], metadata });
-    return outputs;
-  }
-  outputs.push({
-    items: [{ mime: MIME.table, data: encodeTable(result.table) }, textItem(MIME.csv, tableToCsv(result.table))],
-    metadata,
-  });
-  return outputs;
+  const fallback =
+    table.rowCount <= csvMaxRows
+      ? textItem(MIME.csv, tableToCsv(table))
+      : textItem(
+          MIME.text,
+          `${table.rowCount.toLocaleString('en-US')} rows × ${table.columns.length} columns: shown by the Measurements table renderer; too many rows for a text/csv copy (more than ${csvMaxRows}).`,
+        );
+  return { items: [{ mime: MIME.table, data: encodeTable(table) }, fallback], metadata };
 }
 
 /** The output of a cell that failed: VS Code's error MIME, one clear message. */

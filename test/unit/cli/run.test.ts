@@ -4,6 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { codeCell, itemText, MIME, markdownCell, parseNotebook, serializeNotebook } from '../../../src/core/notebook';
 import { tableToCsv } from '../../../src/core/table/csv-export';
+import { readParquet } from '../../../src/core/table/parquet';
 import { decodeTable } from '../../../src/core/table/wire';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { connection, ensureBuilt, ROOT, runCli, tempDir } from './support';
@@ -59,7 +60,12 @@ describe('measnb run (built CLI against the emulator)', function () {
       const table = decodeTable(output.items.find((i) => i.mime === MIME.table)!.data);
       const csv = itemText(output.items.find((i) => i.mime === MIME.csv)!);
       assert.equal(csv, tableToCsv(table));
+      assert.equal(cell.outputs.length, 1);
       assert.equal(output.metadata?.rowCount, table.rowCount);
+      assert.match(
+        String((output.metadata?.measnb as { title: string }).title),
+        /^(datasources|recent|follow|report datasource-measurements) · .*\d+ (new )?rows/,
+      );
       assert.ok(table.rowCount > 0);
     }
     const text = await readFile(out, 'utf8');
@@ -85,12 +91,13 @@ describe('measnb run (built CLI against the emulator)', function () {
     const nb = parseNotebook(await readFile(out, 'utf8'));
     const output = nb.cells[0].outputs[0];
     assert.equal(output.metadata?.truncated, true);
-    assert.equal(output.metadata?.fullResultPath, 'big-run.results/cell-1.csv');
-    const full = await readFile(join(dir, 'out', 'big-run.results/cell-1.csv'), 'utf8');
-    assert.equal(full.trimEnd().split('\n').length - 1, output.metadata?.rowCount);
+    assert.equal(output.metadata?.fullResultPath, 'big-run.results/cell-1.parquet');
+    const full = await readParquet(await readFile(join(dir, 'out', 'big-run.results/cell-1.parquet')));
+    assert.equal(full.rowCount, output.metadata?.rowCount);
+    assert.ok(full.rowCount > 100);
     assert.match(
       itemText(output.items[0]),
-      /rows × \d+ columns .* The full result is in big-run\.results\/cell-1\.csv\./,
+      /rows × \d+ columns .* The full result is in big-run\.results\/cell-1\.parquet\./,
     );
   });
 
