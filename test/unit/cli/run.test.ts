@@ -63,7 +63,7 @@ describe('measnb run (built CLI against the emulator)', function () {
       assert.equal(cell.outputs.length, 1);
       assert.equal(output.metadata?.rowCount, table.rowCount);
       assert.match(
-        String((output.metadata?.measnb as { title: string }).title),
+        String((output.metadata?.measnb as { title?: string } | undefined)?.title),
         /^(datasources|recent|follow|report datasource-measurements) · .*\d+ (new )?rows/,
       );
       assert.ok(table.rowCount > 0);
