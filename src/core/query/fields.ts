@@ -1,13 +1,8 @@
-// The keys of the language: the API's own field names, their value types and which verbs take them.
-import {
-  DATA_VERSIONS,
-  FILE_FORMATS,
-  METRIC_LABEL_STYLES,
-  OUTPUT_FREQUENCIES,
-  RECENT_FORMATS,
-  REPORT_KINDS,
-  type ReportKind,
-} from '../api/types';
+// The keys of the language: the API's own field names. Which request takes which field, its type and
+// its allowed values come from the one home of the field rules (src/core/api/validate.ts); this module
+// only adds where each key may be written (per verb) and how its text is read.
+import { REPORT_KINDS, type ReportKind } from '../api/types';
+import { RECENT_QUERY_FIELDS, REPORT_FIELDS, type FieldSpec as RuleSpec } from '../api/validate';
 
 export const VERBS = ['recent', 'follow', 'report', 'datasources'] as const;
 export type Verb = (typeof VERBS)[number];
@@ -17,6 +12,7 @@ export type FieldType = 'string' | 'list' | 'boolean' | 'enum' | 'time' | 'integ
 /** Where a key may appear: a verb, or a report of one kind. */
 export type VerbContext = 'recent' | 'follow' | 'datasources' | `report:${ReportKind}`;
 
+/** Every key a cell may hold (the request fields of the recent query and the reports, minus `report`). */
 export const FIELD_NAMES = [
   'org',
   'allDatasources',
@@ -45,30 +41,46 @@ export interface FieldSpec {
   contexts: readonly VerbContext[];
 }
 
-const ALL_REPORTS: VerbContext[] = REPORT_KINDS.map((k) => `report:${k}` as const);
-const QUERY: VerbContext[] = ['recent', 'follow'];
-const MEASURES: VerbContext[] = [...QUERY, ...ALL_REPORTS];
+// Fields the verbs set themselves: `report` is the verb's argument, follow asks for the token.
+const SET_BY_VERB = new Set(['report', 'replyWithContinuationToken']);
 
-export const FIELDS: Record<FieldName, FieldSpec> = {
-  org: { name: 'org', type: 'string', contexts: [...MEASURES, 'datasources'] },
-  allDatasources: { name: 'allDatasources', type: 'boolean', contexts: [...QUERY, 'report:datasource-measurements'] },
-  datasourceIds: { name: 'datasourceIds', type: 'list', contexts: [...QUERY, 'report:datasource-measurements'] },
-  nodeIds: { name: 'nodeIds', type: 'list', contexts: ['report:node-measurements'] },
-  refSiteIds: { name: 'refSiteIds', type: 'list', contexts: ['report:reference-site-measurements'] },
-  outputFrequency: { name: 'outputFrequency', type: 'enum', values: OUTPUT_FREQUENCIES, contexts: MEASURES },
-  format: { name: 'format', type: 'enum', values: RECENT_FORMATS, contexts: QUERY },
-  fileFormat: { name: 'fileFormat', type: 'enum', values: FILE_FORMATS, contexts: ALL_REPORTS },
-  startTime: { name: 'startTime', type: 'time', contexts: MEASURES },
-  endTime: { name: 'endTime', type: 'time', contexts: ALL_REPORTS },
-  metricSelect: { name: 'metricSelect', type: 'metricSelect', contexts: MEASURES },
-  metricLabelStyle: { name: 'metricLabelStyle', type: 'enum', values: METRIC_LABEL_STYLES, contexts: ALL_REPORTS },
-  qcAssessment: { name: 'qcAssessment', type: 'boolean', contexts: MEASURES },
-  qcFlags: { name: 'qcFlags', type: 'boolean', contexts: MEASURES },
-  dataVersion: { name: 'dataVersion', type: 'enum', values: DATA_VERSIONS, contexts: MEASURES },
-  locationRounding: { name: 'locationRounding', type: 'integer', contexts: QUERY },
-  // An API field the follow verb sets itself; not written in cells.
-  replyWithContinuationToken: { name: 'replyWithContinuationToken', type: 'boolean', contexts: [] },
-};
+function contextFields(): Map<VerbContext, readonly RuleSpec[]> {
+  const m = new Map<VerbContext, readonly RuleSpec[]>();
+  m.set('recent', RECENT_QUERY_FIELDS);
+  m.set('follow', RECENT_QUERY_FIELDS);
+  for (const kind of REPORT_KINDS) m.set(`report:${kind}`, REPORT_FIELDS[kind]);
+  m.set(
+    'datasources',
+    RECENT_QUERY_FIELDS.filter((f) => f.name === 'org'),
+  );
+  return m;
+}
+
+function languageType(rule: RuleSpec): FieldType {
+  if (rule.name === 'metricSelect') return 'metricSelect';
+  return rule.type === 'string[]' ? 'list' : rule.type;
+}
+
+function buildFields(): Record<FieldName, FieldSpec> {
+  const out = {} as Record<FieldName, FieldSpec>;
+  for (const name of FIELD_NAMES) out[name] = { name, type: 'string', contexts: [] };
+  for (const [ctx, rules] of contextFields()) {
+    for (const rule of rules) {
+      if (!isFieldName(rule.name)) continue;
+      const spec = out[rule.name];
+      spec.type = languageType(rule);
+      if (rule.values) spec.values = rule.values;
+      if (!SET_BY_VERB.has(rule.name)) spec.contexts = [...spec.contexts, ctx];
+    }
+  }
+  return out;
+}
+
+export function isFieldName(name: string): name is FieldName {
+  return (FIELD_NAMES as readonly string[]).includes(name);
+}
+
+export const FIELDS: Record<FieldName, FieldSpec> = buildFields();
 
 /** Why a known key does not belong to a verb (the second half of the diagnostic message). */
 export function notForVerbHint(field: FieldName, context: VerbContext): string {
@@ -112,8 +124,4 @@ export function keysFor(verb: Verb, reportKind?: ReportKind): FieldSpec[] {
   return FIELD_NAMES.map((n) => FIELDS[n]).filter((f) =>
     ctx ? f.contexts.includes(ctx) : f.contexts.some((c) => c.startsWith('report:')),
   );
-}
-
-export function isFieldName(name: string): name is FieldName {
-  return (FIELD_NAMES as readonly string[]).includes(name);
 }

@@ -1,5 +1,6 @@
 // parseCell: text -> a typed cell, or diagnostics with ranges. Pure; never throws on any input.
 import { type OutputFrequency, REPORT_KINDS, type ReportKind } from '../api/types';
+import { checkFieldValue } from '../api/validate';
 import type { FieldRanges, ParsedCell, ParsedFields } from './cell';
 import { checkCombinations } from './combinations';
 import { type Diagnostic, hasErrors, type Range, range } from './diagnostics';
@@ -335,11 +336,14 @@ function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[
       );
       return;
     }
-    case 'integer':
-      if (!/^\d{1,2}$/.test(text) || Number(text) > 15) {
-        badValue(diagnostics, r, `'${entry.key}' is a number of decimal places from 0 to 15, not '${text}'`);
-      } else f[entry.key] = Number(text);
+    case 'integer': {
+      // The range is the field rule's (validate.ts); only the reading of the text is ours.
+      const n = /^-?\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+      const issue = checkFieldValue({ name: entry.key, type: 'integer', doc: '' }, n);
+      if (issue) badValue(diagnostics, r, `${issue.message}, not '${text}'`);
+      else f[entry.key] = n;
       return;
+    }
     case 'time': {
       const t = parseTime(text);
       if ('error' in t) badValue(diagnostics, r, `Bad ${entry.key} '${text}': ${t.error}`);

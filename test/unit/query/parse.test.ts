@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { parseCell } from '../../../src/core/query';
+import { REPORT_KINDS, type ReportKind } from '../../../src/core/api/types';
+import { RECENT_QUERY_FIELDS, REPORT_FIELDS } from '../../../src/core/api/validate';
+import { keysFor, parseCell, type Verb } from '../../../src/core/query';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const parse = (text: string) => parseCell(text, { now: NOW });
@@ -103,7 +105,8 @@ describe('query language: parseCell', () => {
     assert.match(errors('recent\ndatasourceIds: A,,B')[0].message, /empty item/);
     assert.match(errors('recent\ndatasourceIds: A B')[0].message, /contains a space/);
     assert.match(errors('recent\ndatasourceIds:')[0].message, /at least one id/);
-    assert.match(errors('recent\nallDatasources: true\nlocationRounding: -1')[0].message, /0 to 15/);
+    assert.match(errors('recent\nallDatasources: true\nlocationRounding: -1')[0].message, /from 0 to 15, not '-1'/);
+    assert.match(errors('recent\nallDatasources: true\nlocationRounding: five')[0].message, /whole number/);
     assert.match(errors('recent\nallDatasources: true\nformat:')[0].message, /needs a value \(json-long, csv-wide\)/);
     assert.match(warnings('recent\ndatasourceIds: A, A')[0].message, /listed twice/);
   });
@@ -163,5 +166,21 @@ describe('query language: parseCell', () => {
   it('returns no cell when there is an error, so nothing invalid can run', () => {
     assert.equal(parse('recent\noutputFrequency: hour').cell, undefined);
     assert.ok(parse('recent\nallDatasources: true\nstartTime: -2d').cell, 'warnings keep the cell');
+  });
+
+  it('offers exactly the request fields of the shared field rules for each verb', () => {
+    const writable = (verb: Verb, kind?: ReportKind) =>
+      keysFor(verb, kind)
+        .map((f) => f.name)
+        .sort();
+    const rules = (specs: readonly { name: string }[]) =>
+      specs
+        .map((s) => s.name)
+        .filter((n) => n !== 'report' && n !== 'replyWithContinuationToken')
+        .sort();
+    assert.deepEqual(writable('recent'), rules(RECENT_QUERY_FIELDS));
+    assert.deepEqual(writable('follow'), rules(RECENT_QUERY_FIELDS));
+    for (const kind of REPORT_KINDS) assert.deepEqual(writable('report', kind), rules(REPORT_FIELDS[kind]));
+    assert.deepEqual(writable('datasources'), ['org']);
   });
 });
