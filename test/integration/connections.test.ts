@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import * as vscode from 'vscode';
+import { startEmulator } from '../../src/emulator/index';
+import type { TestResult } from '../../src/extension/commands/connection-commands';
 import { api, eventually } from './helpers';
 import { QuickInputDriver } from './quick-input-driver';
 
@@ -70,4 +73,48 @@ describe('connections and keys', () => {
       driver.dispose();
     }
   });
+
+  it('Test Connection says which step failed and why (base URL, then the authenticated call)', async () => {
+    const a = await api();
+    const emu = await startEmulator({ port: 0 });
+    const closed = await freeClosedPort();
+    try {
+      const good = await a.services.connections.add({ name: 'Good', baseUrl: emu.url, org: emu.org }, emu.apiKey);
+      const badKey = await a.services.connections.add(
+        { name: 'Bad key', baseUrl: emu.url, org: emu.org },
+        'not-the-key',
+      );
+      const down = await a.services.connections.add(
+        { name: 'Down', baseUrl: `http://127.0.0.1:${closed}`, org: emu.org },
+        emu.apiKey,
+      );
+      const ok = await vscode.commands.executeCommand<TestResult>('measurements.testConnection', good.id);
+      assert.equal(ok?.ok, true, ok?.message);
+      assert.match(String(ok?.message), /key accepted for org demo-org \(\d+ datasources\)/);
+
+      const rejected = await vscode.commands.executeCommand<TestResult>('measurements.testConnection', badKey.id);
+      assert.equal(rejected?.ok, false);
+      assert.equal(rejected?.failedStep, 'authenticated');
+      assert.match(String(rejected?.message), /reached, but the authenticated call failed: .*40[13]/);
+      assert.ok(!String(rejected?.message).includes('not-the-key'), 'the key is not in the message');
+
+      const unreachable = await vscode.commands.executeCommand<TestResult>('measurements.testConnection', down.id);
+      assert.equal(unreachable?.ok, false);
+      assert.equal(unreachable?.failedStep, 'base-url');
+      assert.match(String(unreachable?.message), /GET http:\/\/127\.0\.0\.1:\d+\/? failed: Could not reach/);
+      for (const c of [good, badKey, down]) await a.services.connections.remove(c.id);
+    } finally {
+      await emu.close();
+    }
+  });
 });
+
+/** A port nothing listens on (bound, then released). */
+function freeClosedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
