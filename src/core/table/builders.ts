@@ -33,6 +33,12 @@ function grow<T extends Float64Array | Int32Array>(arr: T, needed: number): T {
   return next;
 }
 
+/** The first `length` elements: a view when little would be wasted (no copy at peak memory), else a compact copy. */
+function fit<T extends Float64Array | Int32Array>(arr: T, length: number): T {
+  if (arr.length - length <= arr.length / 8) return arr.subarray(0, length) as T;
+  return arr.slice(0, length) as T;
+}
+
 function withMeta<T extends Column>(meta: ColumnMeta, column: T): T {
   if (meta.canonical !== undefined) column.canonical = meta.canonical;
   if (meta.metric !== undefined) column.metric = meta.metric;
@@ -74,7 +80,7 @@ export class NumberBuilder implements ColumnBuilder {
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind: 'number', values: this.values.slice(0, this.length) });
+    return withMeta(meta, { name: meta.name, kind: 'number', values: fit(this.values, this.length) });
   }
 }
 
@@ -115,7 +121,7 @@ export class TimeBuilder implements ColumnBuilder {
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind: 'time', values: this.values.slice(0, this.length) });
+    return withMeta(meta, { name: meta.name, kind: 'time', values: fit(this.values, this.length) });
   }
 }
 
@@ -169,7 +175,7 @@ export class DictBuilder implements ColumnBuilder {
       name: meta.name,
       kind: this.kind,
       dict: this.dict,
-      codes: this.codes.slice(0, this.length),
+      codes: fit(this.codes, this.length),
     });
   }
 }
@@ -240,7 +246,7 @@ export class FlagsBuilder implements ColumnBuilder {
       name: meta.name,
       kind: 'qcFlags',
       dict: this.dict,
-      codes: this.codes.slice(0, this.length),
+      codes: fit(this.codes, this.length),
     });
   }
 }
