@@ -34,7 +34,7 @@ function grow<T extends Float64Array | Int32Array>(arr: T, needed: number): T {
 }
 
 /** The first `length` elements: a view when little would be wasted (no copy at peak memory), else a compact copy. */
-function fit<T extends Float64Array | Int32Array>(arr: T, length: number): T {
+function trimTo<T extends Float64Array | Int32Array>(arr: T, length: number): T {
   if (arr.length - length <= arr.length / 8) return arr.subarray(0, length) as T;
   return arr.slice(0, length) as T;
 }
@@ -80,7 +80,7 @@ export class NumberBuilder implements ColumnBuilder {
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind: 'number', values: fit(this.values, this.length) });
+    return withMeta(meta, { name: meta.name, kind: 'number', values: trimTo(this.values, this.length) });
   }
 }
 
@@ -121,7 +121,7 @@ export class TimeBuilder implements ColumnBuilder {
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind: 'time', values: fit(this.values, this.length) });
+    return withMeta(meta, { name: meta.name, kind: 'time', values: trimTo(this.values, this.length) });
   }
 }
 
@@ -175,7 +175,7 @@ export class DictBuilder implements ColumnBuilder {
       name: meta.name,
       kind: this.kind,
       dict: this.dict,
-      codes: fit(this.codes, this.length),
+      codes: trimTo(this.codes, this.length),
     });
   }
 }
@@ -246,7 +246,7 @@ export class FlagsBuilder implements ColumnBuilder {
       name: meta.name,
       kind: 'qcFlags',
       dict: this.dict,
-      codes: fit(this.codes, this.length),
+      codes: trimTo(this.codes, this.length),
     });
   }
 }

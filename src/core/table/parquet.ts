@@ -9,6 +9,11 @@ import { type Column, isNumeric, type Table } from './table';
 
 type Cell = unknown;
 
+interface Chunk {
+  rowStart: number;
+  data: ArrayLike<Cell>;
+}
+
 export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Table> {
   const file =
     bytes instanceof ArrayBuffer
@@ -17,28 +22,43 @@ export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Tabl
   const metadata = parquetMetadata(file);
   const rowCount = Number(metadata.num_rows);
   const names = parquetSchema(metadata).children.map((c) => c.element.name);
-  const cells = new Map<string, Cell[]>(names.map((n) => [n, new Array<Cell>(rowCount).fill(null)]));
+  // Decoded chunks as hyparquet gives them (typed arrays for numbers), fed to the builders in row order.
+  const chunks = new Map<string, Chunk[]>(names.map((n) => [n, []]));
   await parquetRead({
     file,
     metadata,
     onChunk: ({ columnName, columnData, rowStart }) => {
-      const target = cells.get(columnName);
-      if (!target) return;
-      for (let i = 0; i < columnData.length && rowStart + i < rowCount; i++) target[rowStart + i] = columnData[i];
+      chunks.get(columnName)?.push({ rowStart, data: columnData as ArrayLike<Cell> });
     },
   });
-  return { columns: names.map((name) => buildColumn(name, cells.get(name)!)), rowCount };
+  return { columns: names.map((name) => buildColumn(name, chunks.get(name)!, rowCount)), rowCount };
 }
 
-function buildColumn(name: string, values: Cell[]): Column {
+/** Every cell of a column in row order; rows no chunk covers are null. */
+function* cellsOf(chunks: Chunk[], rowCount: number): Generator<Cell> {
+  chunks.sort((a, b) => a.rowStart - b.rowStart);
+  let row = 0;
+  for (const { rowStart, data } of chunks) {
+    for (; row < rowStart && row < rowCount; row++) yield null;
+    for (let i = row - rowStart; i < data.length && row < rowCount; i++, row++) yield data[i];
+  }
+  for (; row < rowCount; row++) yield null;
+}
+
+function buildColumn(name: string, chunks: Chunk[], rowCount: number): Column {
   const info = classifyColumn(name);
   const meta = { name, canonical: info.canonical, metric: info.metric };
   let kind = info.kind;
   if (info.inferred) {
-    const sample = values.find((v) => v !== null && v !== undefined);
+    let sample: Cell;
+    for (const c of chunks) {
+      for (let i = 0; i < c.data.length && sample == null; i++) sample = c.data[i];
+      if (sample != null) break;
+    }
     if (typeof sample === 'number' || typeof sample === 'bigint') kind = 'number';
     else if (sample instanceof Date) kind = 'time';
   }
+  const values = cellsOf(chunks, rowCount);
   switch (kind) {
     case 'number': {
       const b = new NumberBuilder();
