@@ -5,7 +5,7 @@ import { registerConnectionCommands } from './commands/connection-commands';
 import { createReportFlow } from './commands/create-report';
 import { registerQueryCommands } from './commands/query-commands';
 import { registerReportCommands } from './commands/report-commands';
-import { ClientProvider } from './connections/client-provider';
+import { ClientProvider, quotaKey } from './connections/client-provider';
 import { ConnectionStore } from './connections/connection-store';
 import { KeyStore } from './connections/key-store';
 import { LocalEmulator } from './connections/local-emulator';
@@ -53,15 +53,15 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const keys = new KeyStore(context.secrets, context.globalState);
   const connections = new ConnectionStore(keys);
   emulator = new LocalEmulator(context.extensionPath);
-  const clients = new ClientProvider(connections, emulator, log);
   const quota = new QuotaTracker(context.globalState);
+  const clients = new ClientProvider(connections, emulator, log, quota);
   const reports = new ReportsStore(context.globalState);
   const tables = new TablePanels(context.extensionUri);
   const services: ExtensionServices = { connections, clients, log, quota, reports, tables };
 
   const quotaItem = new QuotaStatusItem(quota, () => {
     const c = connections.active();
-    return { key: `${c.id}|${c.org}`, org: c.org };
+    return { key: quotaKey(c.id, c.org), org: c.org };
   });
   const tree = new ReportsTreeProvider(reports, connections);
   const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });

@@ -74,7 +74,11 @@ describe('reports against the emulator, through the commands', function () {
     assert.ok(record, 'the command returned the created report');
     assert.equal(record.reportStatus, 'in-progress');
     reportId = record.reportId;
-    assert.equal(a.services.quota.used(`${connectionId}|${emu.org}`), 1, 'counted against the daily quota');
+    await eventually(
+      () => a.services.quota.used(`${connectionId}|${emu.org}`) === 1,
+      'the report counted against the quota',
+    );
+    assert.match(a.quotaStatus.text, /1\/30 reports/);
 
     const pending = reportNode(a, reportId);
     assert.ok(pending, 'the report is in the Reports view');
@@ -141,7 +145,6 @@ describe('reports against the emulator, through the commands', function () {
       startTime: '2026-11-19',
       endTime: '2026-11-20',
     });
-    await a.services.quota.recordCreated(`${connectionId}|${emu.org}`);
     const pendingId = pending.reportId;
     await a.services.reports.track(pending, connectionId);
     a.watcher.dispose(); // the window "goes away" with its watcher
@@ -195,9 +198,12 @@ describe('reports against the emulator, through the commands', function () {
     assert.match(notice.message, /quota/i);
     assert.ok(notice.message.includes(nextUtcMidnight(new Date()).toISOString()), notice.message);
     const key = `${connectionId}|${emu.org}`;
+    await eventually(
+      () => /30\/30 reports/.test(a.quotaStatus.text),
+      `the status bar to say 30/30 (${a.quotaStatus.text})`,
+    );
     assert.equal(a.services.quota.used(key), 30);
     assert.equal(a.services.quota.remaining(key), 0);
-    assert.match(a.quotaStatus.text, /30\/30 reports/);
 
     // The next attempt warns first (the quota is spent) and can be cancelled there.
     const again = vscode.commands.executeCommand('measurements.createReport');

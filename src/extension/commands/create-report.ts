@@ -23,6 +23,7 @@ import {
   REPORT_FIELDS,
   validateReportRequest,
 } from '../../core/api/validate';
+import { quotaKey } from '../connections/client-provider';
 import type { ExtensionServices } from '../services';
 import { notify } from '../ui/notices';
 import { confirm, inputText, pickMany, pickOne } from '../ui/quick-input';
@@ -66,11 +67,11 @@ export async function createReportFlow(s: ExtensionServices): Promise<ReportReco
   const { connection, client } = connected;
   const org = connection.org;
 
-  const quotaKey = `${connection.id}|${org}`;
-  const remaining = s.quota.remaining(quotaKey);
+  const quota = quotaKey(connection.id, org);
+  const remaining = s.quota.remaining(quota);
   const threshold = vscode.workspace.getConfiguration('measurements').get<number>('quotaWarningThreshold', 25);
   if (remaining === 0) {
-    const resetAt = s.quota.resetAt(quotaKey);
+    const resetAt = s.quota.resetAt(quota);
     const go = await confirm(
       `All ${s.quota.limit} reports of today are used for ${org}${resetAt ? ` (resets ${resetAt.toISOString()})` : ''}`,
       'Try anyway',
@@ -78,7 +79,7 @@ export async function createReportFlow(s: ExtensionServices): Promise<ReportReco
       'The service will most likely answer 429.',
     );
     if (!go) return undefined;
-  } else if (s.quota.used(quotaKey) >= threshold) {
+  } else if (s.quota.used(quota) >= threshold) {
     const go = await confirm(
       `Only ${remaining} of ${s.quota.limit} reports left today for ${org}`,
       'Continue (uses 1 report)',
@@ -197,21 +198,20 @@ export async function createReportFlow(s: ExtensionServices): Promise<ReportReco
     void vscode.window.showErrorMessage(`The report request is not valid: ${describeIssues(issues)}`);
     return undefined;
   }
-  return submitReport(s, req, connection.id, quotaKey);
+  return submitReport(s, req, connection.id);
 }
 
 /** Sends the request, counts it against the quota, tracks it in the Reports view; explains a 429. */
-export async function submitReport(s: ExtensionServices, req: ReportRequest, connectionId: string, quotaKey: string) {
+export async function submitReport(s: ExtensionServices, req: ReportRequest, connectionId: string) {
   const { client } = await s.clients.forConnection(s.connections.get(connectionId));
   try {
+    // The quota count follows the request itself (ClientProvider's request log).
     const record = await client.createReport(req);
-    await s.quota.recordCreated(quotaKey);
     await s.reports.track(record, connectionId);
     void vscode.commands.executeCommand('measurements.reports.focus');
     return record;
   } catch (e) {
     if (isMeasurementsError(e, 'quota-exceeded')) {
-      await s.quota.recordExhausted(quotaKey, e.resetAt);
       const reset = e.resetAt
         ? `${e.resetAt.toISOString()} (UTC midnight, ${e.resetAt.toLocaleString()} local)`
         : 'UTC midnight';

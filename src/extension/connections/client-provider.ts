@@ -1,8 +1,12 @@
 // One MeasurementsClient per connection (and key), built on demand: the local emulator is started on
 // first use, other connections need their key from SecretStorage. Every request is logged to the
-// "Measurements" channel through the client's logger.
-import { MeasurementsClient } from '../../core/api/client';
+// "Measurements" channel through the client's logger, which also keeps the daily quota count: every
+// report creation (from a command or a notebook cell) counts, and a 429 on it means none are left.
+import { MeasurementsClient, type RequestLogEntry } from '../../core/api/client';
+import { nextUtcMidnight } from '../../core/api/errors';
+import { PATHS } from '../../core/api/paths';
 import type { RequestLog } from '../log/request-log';
+import type { QuotaTracker } from '../quota/quota-tracker';
 import { type Connection, isLocalEmulator } from './connection';
 import type { ConnectionStore } from './connection-store';
 import type { LocalEmulator } from './local-emulator';
@@ -26,6 +30,7 @@ export class ClientProvider {
     private readonly connections: ConnectionStore,
     private readonly emulator: LocalEmulator,
     private readonly log: RequestLog,
+    private readonly quota: QuotaTracker,
   ) {
     connections.onDidChange(() => this.cache.clear());
   }
@@ -37,7 +42,7 @@ export class ClientProvider {
       this.log.addSecret(emu.apiKey);
       return this.cached(connection.id, emu.apiKey, () => ({
         connection: { ...connection, baseUrl: emu.url, org: emu.org },
-        client: this.create(connection.name, emu.url, emu.apiKey),
+        client: this.create(connection, emu.url, emu.apiKey, emu.org),
       }));
     }
     const key = await this.connections.keys.get(connection.id);
@@ -45,13 +50,13 @@ export class ClientProvider {
     this.log.addSecret(key);
     return this.cached(connection.id, key, () => ({
       connection,
-      client: this.create(connection.name, connection.baseUrl, key),
+      client: this.create(connection, connection.baseUrl, key, connection.org),
     }));
   }
 
   /** A client without a key (Test Connection's first step). */
   anonymous(connection: Connection, baseUrl = connection.baseUrl): MeasurementsClient {
-    return this.create(connection.name, baseUrl, undefined);
+    return this.create(connection, baseUrl, undefined, connection.org);
   }
 
   private cached(id: string, key: string | undefined, make: () => ConnectedClient): ConnectedClient {
@@ -62,7 +67,25 @@ export class ClientProvider {
     return client;
   }
 
-  private create(name: string, baseUrl: string, apiKey: string | undefined): MeasurementsClient {
-    return new MeasurementsClient({ baseUrl, apiKey, log: (e) => this.log.request(name, e) });
+  private create(connection: Connection, baseUrl: string, apiKey: string | undefined, org: string): MeasurementsClient {
+    return new MeasurementsClient({
+      baseUrl,
+      apiKey,
+      log: (e) => {
+        this.log.request(connection.name, e);
+        this.countQuota(quotaKey(connection.id, org), e);
+      },
+    });
   }
+
+  private countQuota(key: string, e: RequestLogEntry): void {
+    if (e.method !== 'POST' || !e.path.endsWith(PATHS.reportRequests)) return;
+    if (e.status !== undefined && e.status >= 200 && e.status < 300) void this.quota.recordCreated(key);
+    if (e.status === 429) void this.quota.recordExhausted(key, nextUtcMidnight());
+  }
+}
+
+/** The quota is per org of a connection (the same org on two services is two quotas). */
+export function quotaKey(connectionId: string, org: string): string {
+  return `${connectionId}|${org}`;
 }
