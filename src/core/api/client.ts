@@ -50,8 +50,15 @@ export interface RecentResult {
   /** The new token (x-service-continuation-token), when the reply carried one. */
   continuationToken?: string;
   format: RecentFormat;
-  /** The json-long reply as received (request echo, data, locations); absent for csv-wide. */
+  /** json-long: the service's echo of the request. */
+  request?: Record<string, unknown>;
+  /** The json-long reply as received; only with `keepBody: true` (it can be far bigger than the table). */
   body?: JsonLongBody;
+}
+
+export interface RecentCallOptions extends CallOptions {
+  /** Keep the parsed json-long reply in the result (`body`); off by default to save memory. */
+  keepBody?: boolean;
 }
 
 export interface PingResult {
@@ -197,7 +204,7 @@ export class MeasurementsClient {
   }
 
   /** The recent query; json-long and csv-wide both end as a Table. */
-  async recentQuery(req: RecentQueryRequest, options?: CallOptions): Promise<RecentResult> {
+  async recentQuery(req: RecentQueryRequest, options?: RecentCallOptions): Promise<RecentResult> {
     assertValid(validateRecentQuery(req), 'recent query');
     return this.transport.call(
       {
@@ -207,7 +214,7 @@ export class MeasurementsClient {
         withKey: true,
         retry: 'read',
         operation: 'recentQuery',
-        consume: (res) => readRecent(res, req.format ?? 'json-long'),
+        consume: (res) => readRecent(res, req.format ?? 'json-long', options?.keepBody),
       },
       options,
     );
@@ -216,7 +223,7 @@ export class MeasurementsClient {
   /** Measurements newer than the previous call; the reply's format follows the first query's. */
   async continueQuery(
     req: ContinuationRequest,
-    options?: CallOptions & { format?: RecentFormat },
+    options?: RecentCallOptions & { format?: RecentFormat },
   ): Promise<RecentResult> {
     assertValid(validateContinuation(req), 'continuation request');
     return this.transport.call(
@@ -227,7 +234,7 @@ export class MeasurementsClient {
         withKey: true,
         retry: 'read',
         operation: 'continueQuery',
-        consume: (res) => readRecent(res, options?.format),
+        consume: (res) => readRecent(res, options?.format, options?.keepBody),
       },
       options,
     );
@@ -314,7 +321,11 @@ function normalizeReport(body: unknown): ReportRecord {
   };
 }
 
-async function readRecent(res: ResponseInfo, requested: RecentFormat | undefined): Promise<RecentResult> {
+async function readRecent(
+  res: ResponseInfo,
+  requested: RecentFormat | undefined,
+  keepBody = false,
+): Promise<RecentResult> {
   const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
   const type = String(headerValue(res.headers, 'content-type') ?? '').toLowerCase();
   const format: RecentFormat | undefined = type.includes('csv')
@@ -342,5 +353,8 @@ async function readRecent(res: ResponseInfo, requested: RecentFormat | undefined
       },
     );
   }
-  return { table: pivotJsonLong(body), continuationToken, format: 'json-long', body };
+  const result: RecentResult = { table: pivotJsonLong(body), continuationToken, format: 'json-long' };
+  if (body && typeof body.request === 'object' && body.request !== null) result.request = body.request;
+  if (keepBody) result.body = body;
+  return result;
 }

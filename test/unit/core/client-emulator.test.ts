@@ -105,7 +105,7 @@ describe('MeasurementsClient against the emulator', function () {
       outputFrequency: 'hour' as const,
       startTime: '2026-11-20T04:00:00Z',
     };
-    const json = await client.recentQuery(req);
+    const json = await client.recentQuery(req, { keepBody: true });
     const csv = await client.recentQuery({ ...req, format: 'csv-wide' });
     assert.equal(json.format, 'json-long');
     assert.equal(csv.format, 'csv-wide');
@@ -120,7 +120,9 @@ describe('MeasurementsClient against the emulator', function () {
     const label = 'pm2_5ConcMassNowcast.value';
     const jsonValues = findColumn(json.table, label);
     assert.ok(jsonValues, 'json-long pivots to <metric>.value columns');
-    assert.ok(json.body?.request, 'the request echo is kept');
+    assert.ok(json.request, 'the request echo is kept');
+    assert.ok(json.body && json.body.data.length > 0, 'the whole reply on request');
+    assert.equal(csv.body, undefined);
   });
 
   it('asks for gzip; the emulator compresses and the client decodes to the same table', async () => {
