@@ -54,6 +54,39 @@ describe('e2e: the Reports view', () => {
     await page.locator('.statusbar-item', { hasText: '1/30 reports' }).first().waitFor({ timeout: 10_000 });
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-finished')}`);
 
+    // Open the first file as a table: the inline action of the file row (downloads it first).
+    const fileRow = files.first();
+    await fileRow.hover();
+    await fileRow.locator('.action-label[aria-label*="Open Report File as Table"]').first().click();
+    const frame = await eventually(
+      async () => {
+        for (const f of page.frames()) {
+          if (
+            await f
+              .locator('.measnb-table .mt-count')
+              .count()
+              .catch(() => 0)
+          )
+            return f;
+        }
+        return undefined;
+      },
+      'the report file table in its panel',
+      300,
+    );
+    const count = String(await frame.locator('.mt-count').first().textContent());
+    const headers = await frame.locator('.mt-hname').allTextContents();
+    console.log(`      table panel: "${count}", ${headers.length} columns`);
+    assert.match(count, /[\d,]+ rows/);
+    assert.ok(headers.includes('datasourceId'), headers.join(','));
+    assert.ok(
+      headers.some((h) => h.startsWith('pm2_5ConcMassNowcast')),
+      headers.join(','),
+    );
+    await page.locator('.monaco-list-row', { hasText: 'downloaded' }).first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(300);
+    console.log(`      screenshot: ${await screenshot(page, 'report-file-as-table')}`);
+
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     await openReportsView(page);
