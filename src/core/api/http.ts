@@ -112,7 +112,7 @@ export class Transport {
       timedOut
         ? new MeasurementsError(
             'timeout',
-            `No complete answer from ${spec.url.origin} within ${Math.round(timeoutMs / 1000)} s (${spec.method} ${path}).`,
+            `No complete answer from ${spec.url.origin} within ${formatMs(timeoutMs)} (${spec.method} ${path}).`,
             { method: spec.method, path },
           )
         : new MeasurementsError('cancelled', `Cancelled: ${spec.method} ${path}.`, { method: spec.method, path });
@@ -251,6 +251,10 @@ export class Transport {
       { method: spec.method, path: spec.url.pathname },
     );
   }
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -1,6 +1,7 @@
 // csv-wide -> Table, streamed through csv-parse and read by its header (any column order; unknown
 // columns kept; empty cells stay empty). Cells go straight into column builders: no object per row.
 
+import { once } from 'node:events';
 import { type Parser, parse } from 'csv-parse';
 import { builderFor, type ColumnBuilder, demoteToText, InferredNumberBuilder } from './builders';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
@@ -33,7 +34,8 @@ async function feed(parser: Parser, input: CsvInput): Promise<void> {
   }
   try {
     for await (const chunk of input as AsyncIterable<string | Uint8Array>) {
-      if (!parser.write(chunk)) await new Promise<void>((r) => parser.once('drain', r));
+      // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
+      if (!parser.write(chunk)) await once(parser, 'drain');
     }
     parser.end();
   } catch (e) {

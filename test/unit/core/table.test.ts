@@ -126,6 +126,14 @@ describe('table: csv-wide', () => {
     assert.equal(cell(t, 'time', 1), 'soon');
   });
 
+  it('rejects (does not hang on) a malformed stream that keeps coming', async () => {
+    async function* chunks() {
+      yield 'datasourceId,note\nD1,"bad"quote\n';
+      for (let i = 0; i < 2000; i++) yield `D${i},${'x'.repeat(1000)}\n`;
+    }
+    await assert.rejects(parseCsvWide(chunks()), /quote/i);
+  });
+
   it('handles an empty body, a header only, short rows and a BOM', async () => {
     assert.equal((await parseCsvWide('')).rowCount, 0);
     const h = await parseCsvWide('\uFEFFdatasourceId,time\n');
