@@ -91,10 +91,11 @@ describe('measnb follow (built CLI against the emulator)', function () {
   });
 
   it('without --once: prints new rows as they arrive until Ctrl-C, then exits 0', async () => {
-    const cell = `follow every 1s\ndatasourceIds: ${ds}\nformat: csv-wide\nstartTime: -3m`;
+    // A recent cell polled every second (--every wins over the default of a minute).
+    const cell = `recent\ndatasourceIds: ${ds}\nformat: csv-wide\nstartTime: -3m`;
     let chunks = 0;
     let advanced = false;
-    const r = await runCli(['follow', '-e', cell, ...conn.args], {
+    const r = await runCli(['follow', '-e', cell, '--every', '1s', ...conn.args], {
       env: conn.env,
       onStdout: (_chunk, child) => {
         chunks++;
@@ -116,9 +117,14 @@ describe('measnb follow (built CLI against the emulator)', function () {
     assert.ok(keys.length >= 4, `rows of the first step and the new minutes: ${keys.length}`);
   });
 
-  it('refuses cells that cannot be followed', async () => {
+  it('refuses cells that cannot be followed, and a bad --every', async () => {
     const r = await runCli(['follow', '-e', 'datasources', ...conn.args], { env: conn.env });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /needs a follow \(or recent\) cell, not datasources/);
+    const every = await runCli(['follow', '-e', `recent\ndatasourceIds: ${ds}`, '--every', 'soon', ...conn.args], {
+      env: conn.env,
+    });
+    assert.equal(every.code, 2, every.stderr);
+    assert.match(every.stderr, /--every soon: expected a duration such as 30s, 5m or 1h/);
   });
 });

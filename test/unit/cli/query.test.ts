@@ -190,6 +190,14 @@ describe('measnb query (built CLI against the emulator)', function () {
     assert.match(help.stdout.toString(), /--base-url <url>/);
   });
 
+  it('takes the service and org from MEASUREMENTS_BASE_URL and MEASUREMENTS_ORG', async () => {
+    const r = await runCli(['query', '-e', 'datasources'], {
+      env: { MEASUREMENTS_BASE_URL: emu.url, MEASUREMENTS_ORG: emu.org, MEASUREMENTS_API_KEY: emu.apiKey },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.toString(), tableToCsv(datasourcesTable(await client.listDatasources(emu.org))));
+  });
+
   it('--emulator runs against an in-process emulator', async () => {
     const r = await runCli(['query', '-e', 'datasources', '--emulator']);
     assert.equal(r.code, 0, r.stderr);
