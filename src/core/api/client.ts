@@ -52,12 +52,12 @@ export interface RecentResult {
   format: RecentFormat;
   /** json-long: the service's echo of the request. */
   request?: Record<string, unknown>;
-  /** The json-long reply as received; only with `keepBody: true` (it can be far bigger than the table). */
+  /** The json-long reply as received; `keepBody: false` drops it (it can be far bigger than the table). */
   body?: JsonLongBody;
 }
 
 export interface RecentCallOptions extends CallOptions {
-  /** Keep the parsed json-long reply in the result (`body`); off by default to save memory. */
+  /** false: do not keep the parsed json-long reply in the result (`body`), to save memory. Default true. */
   keepBody?: boolean;
 }
 
@@ -324,7 +324,7 @@ function normalizeReport(body: unknown): ReportRecord {
 async function readRecent(
   res: ResponseInfo,
   requested: RecentFormat | undefined,
-  keepBody = false,
+  keepBody = true,
 ): Promise<RecentResult> {
   const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
   const type = String(headerValue(res.headers, 'content-type') ?? '').toLowerCase();

@@ -105,7 +105,7 @@ describe('MeasurementsClient against the emulator', function () {
       outputFrequency: 'hour' as const,
       startTime: '2026-11-20T04:00:00Z',
     };
-    const json = await client.recentQuery(req, { keepBody: true });
+    const json = await client.recentQuery(req);
     const csv = await client.recentQuery({ ...req, format: 'csv-wide' });
     assert.equal(json.format, 'json-long');
     assert.equal(csv.format, 'csv-wide');
@@ -123,6 +123,9 @@ describe('MeasurementsClient against the emulator', function () {
     assert.ok(json.request, 'the request echo is kept');
     assert.ok(json.body && json.body.data.length > 0, 'the whole reply on request');
     assert.equal(csv.body, undefined);
+    const lean = await client.recentQuery(req, { keepBody: false });
+    assert.equal(lean.body, undefined);
+    assert.equal(lean.table.rowCount, json.table.rowCount);
   });
 
   it('asks for gzip; the emulator compresses and the client decodes to the same table', async () => {
