@@ -39,4 +39,15 @@ describe('activation in a real extension host', () => {
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
     assert.ok(contributed.length >= 13);
   });
+
+  it('New Measurement Notebook opens an untitled .measnb notebook with a runnable measq cell', async () => {
+    const nb = await vscode.commands.executeCommand<vscode.NotebookDocument>('measurements.newNotebook');
+    assert.ok(nb, 'the command returns the notebook');
+    assert.equal(nb.notebookType, 'measnb');
+    assert.equal(nb.isUntitled, true);
+    const code = nb.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code);
+    assert.equal(code?.document.languageId, 'measq');
+    assert.match(String(code?.document.getText()), /^recent$/m);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
 });

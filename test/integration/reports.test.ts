@@ -212,6 +212,28 @@ describe('reports against the emulator, through the commands', function () {
     assert.equal(await again, undefined);
   });
 
+  it('Run Recent Query opens the result as a table; Add Report by Id and Copy Report Id work on the view', async () => {
+    const running = vscode.commands.executeCommand<ShownTable>('measurements.runRecentQuery');
+    await driver.pick([emu.facts.datasources[0].datasourceId, emu.facts.datasources[1].datasourceId]);
+    await driver.pick('hour');
+    await driver.pick('csv-wide');
+    const shown = await running;
+    assert.ok(shown, 'a table panel opened');
+    assert.match(shown.panel.title, /^Recent hour · Test emulator/);
+    assert.ok(['renderer', 'plain'].includes(await shown.shown));
+    shown.panel.dispose();
+
+    // A report made elsewhere (say, by the CLI) is added by its id.
+    await a.services.reports.remove(connectionId, reportId);
+    assert.equal(reportNode(a, reportId), undefined);
+    await vscode.commands.executeCommand('measurements.addReportById', reportId);
+    const node = await eventually(() => reportNode(a, reportId), 'the added report in the view');
+    assert.equal(node.contextValue, 'report-succeeded');
+    const copied = await vscode.commands.executeCommand('measurements.copyReportId', node);
+    assert.equal(copied, reportId);
+    assert.equal(await vscode.env.clipboard.readText(), reportId);
+  });
+
   it('the output channel has one line per request, and never the key', async () => {
     const dir = a.logUri.fsPath;
     const text = await eventually(() => {

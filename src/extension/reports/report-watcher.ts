@@ -30,6 +30,7 @@ const keyOf = (t: Pick<TrackedReport, 'connectionId' | 'reportId'>) => `${t.conn
 export class ReportWatcher implements vscode.Disposable {
   private readonly watches = new Map<string, Watch>();
   private unfocusedSince: number | undefined;
+  private disposed = false;
   private readonly subs: vscode.Disposable[] = [];
   private readonly finished = new vscode.EventEmitter<TrackedReport>();
   readonly onDidFinish = this.finished.event;
@@ -71,6 +72,7 @@ export class ReportWatcher implements vscode.Disposable {
   }
 
   watch(t: TrackedReport, delayMs?: number): void {
+    if (this.disposed) return;
     if (isTerminal(t.record.reportStatus)) return;
     const key = keyOf(t);
     let w = this.watches.get(key);
@@ -142,11 +144,15 @@ export class ReportWatcher implements vscode.Disposable {
       if (w) w.busy = false;
     }
     const cur = this.store.get(connectionId, reportId);
-    if (cur && !isTerminal(cur.record.reportStatus) && this.watches.has(key)) {
-      const ww = this.watches.get(key)!;
-      ww.checks += 1;
-      this.plan(key, ww, this.schedule(ww.checks, Date.now() - Date.parse(cur.addedAt)));
+    if (!cur || isTerminal(cur.record.reportStatus)) return;
+    const ww = this.watches.get(key);
+    if (!ww) {
+      // A manual refresh of a report that was not polled (polling stopped on an error): poll it again.
+      if (manual && !this.disposed) this.watch(cur);
+      return;
     }
+    ww.checks += 1;
+    this.plan(key, ww, this.schedule(ww.checks, Date.now() - Date.parse(cur.addedAt)));
   }
 
   private stop(key: string): void {
@@ -156,6 +162,7 @@ export class ReportWatcher implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const key of [...this.watches.keys()]) this.stop(key);
     for (const s of this.subs) s.dispose();
     this.finished.dispose();
