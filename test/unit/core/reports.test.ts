@@ -66,20 +66,41 @@ async function rejects(p: Promise<unknown>, code: string): Promise<MeasurementsE
 }
 
 describe('reports: polling schedule', () => {
-  it('checks within seconds first, backs off geometrically, and never sleeps a blind minute', () => {
-    const delays = Array.from({ length: 40 }, (_, i) => pollDelayMs(i, DEFAULT_POLL_SCHEDULE, () => 0.5));
+  it('checks within seconds first, stays within 4 s for the first ten minutes, then backs off to 30 s', () => {
+    const delays = Array.from({ length: 200 }, (_, i) => pollDelayMs(i, DEFAULT_POLL_SCHEDULE, () => 0.5));
     assert.ok(delays[0] <= 3000, `first check after ${delays[0]} ms`);
     for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1]);
     assert.ok(delays[3] > delays[0]);
+    // A report that becomes ready within ten minutes is seen at most one (jittered) delay later.
+    let elapsed = 0;
+    let i = 0;
+    for (; elapsed < 10 * 60_000; i++) {
+      assert.ok(pollDelayMs(i, DEFAULT_POLL_SCHEDULE, () => 0.999) <= 4400, `check ${i} at ${elapsed} ms`);
+      elapsed += delays[i];
+    }
+    assert.ok(delays[i + 5] > 4000, 'backs off after the fast phase');
     assert.ok(Math.max(...delays) <= 30_000);
     assert.equal(delays.at(-1), 30_000);
+    assert.equal(
+      pollDelayMs(100_000, DEFAULT_POLL_SCHEDULE, () => 0.5),
+      30_000,
+      'never a blind minute',
+    );
+  });
+
+  it('keeps a custom ceiling below the fast one', () => {
+    const schedule = { ...DEFAULT_POLL_SCHEDULE, maxDelayMs: 1000, jitter: 0 };
+    assert.deepEqual(
+      Array.from({ length: 300 }, (_, i) => pollDelayMs(i, schedule)).filter((d) => d !== 1000),
+      [],
+    );
   });
 
   it('spreads delays with jitter within bounds', () => {
-    const lo = pollDelayMs(2, DEFAULT_POLL_SCHEDULE, () => 0);
-    const hi = pollDelayMs(2, DEFAULT_POLL_SCHEDULE, () => 0.999);
+    const lo = pollDelayMs(1, DEFAULT_POLL_SCHEDULE, () => 0);
+    const hi = pollDelayMs(1, DEFAULT_POLL_SCHEDULE, () => 0.999);
     assert.ok(lo < hi);
-    assert.ok(lo >= 4500 * 0.9 - 1 && hi <= 4500 * 1.1 + 1);
+    assert.ok(lo >= 3000 * 0.9 - 1 && hi <= 3000 * 1.1 + 1);
   });
 
   it('maps statuses to a small state union; unknown ones are not terminal', () => {
