@@ -71,15 +71,39 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     await screenshot(page, 'notebook-tour-opened');
     await page.locator('.statusbar-item', { hasText: 'Local emulator' }).first().waitFor({ timeout: 30_000 });
     await runAll(page);
+    // Outputs render as their cells come into view: scroll the notebook while waiting, with the wheel over
+    // the left gutter of the cell list (over an output the wheel would scroll that table instead).
+    let step = 0;
+    const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
+    const scrollNotebook = async (deltaY) => {
+      await page.mouse.move(list.x + 14, list.y + list.height / 2);
+      await page.mouse.wheel(0, deltaY);
+    };
     const { texts } = await eventually(
       async () => {
         const c = await counts(page);
-        return c.texts.length >= 4 ? c : undefined;
+        if (c.texts.length >= 4) return c;
+        await scrollNotebook(++step % 16 === 0 ? -20_000 : 400);
+        return undefined;
       },
       'four rendered tables (datasources, recent, follow, report)',
-      600,
-    );
+      240,
+      500,
+    ).catch(async (e) => {
+      console.log(`      tables so far: ${(await counts(page)).texts.join(' | ')}`);
+      for (const f of page.frames()) {
+        const text = await f.evaluate(() => document.body?.textContent ?? '').catch(() => '');
+        if (/rows|Report|error|Error/.test(text))
+          console.log(`      frame text: ${text.slice(0, 1500).replace(/\s+/g, ' ')}`);
+      }
+      await scrollNotebook(20_000);
+      await page.waitForTimeout(1000);
+      console.log(`      screenshot: ${await screenshot(page, 'notebook-tour-failed')}`);
+      throw e;
+    });
     console.log(`      rendered tables: ${texts.join(' | ')}`);
+    console.log(`      screenshot: ${await screenshot(page, 'notebook-tour-bottom')}`);
+    await scrollNotebook(-20_000);
     for (const t of texts) assert.match(t, /^[\d,]+ rows?$/);
     assert.ok(
       texts.every((t) => Number.parseInt(t.replace(/,/g, ''), 10) > 0),

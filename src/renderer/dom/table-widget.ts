@@ -22,6 +22,8 @@ import { button, h } from './h';
 const ROW_HEIGHT = 22;
 const MAX_VIEWPORT_HEIGHT = 420;
 const GUTTER = -1;
+/** Row elements never exceed this, however tall the viewport is dragged. */
+const MAX_POOL_ROWS = 400;
 
 export interface TableWidgetOptions {
   info?: ResultInfo;
@@ -131,6 +133,12 @@ export class TableWidget {
     };
     document.addEventListener('copy', onCopy);
     this.disposers.push(() => document.removeEventListener('copy', onCopy));
+    // The viewport is user-resizable (CSS resize): a taller one needs more pooled rows.
+    if (typeof ResizeObserver !== 'undefined') {
+      const resize = new ResizeObserver(() => this.schedule());
+      resize.observe(this.viewport);
+      this.disposers.push(() => resize.disconnect());
+    }
 
     this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.notices(), this.viewport]);
     this.table.columns.forEach((c, i) => {
@@ -294,7 +302,7 @@ export class TableWidget {
     });
     this.body.style.height = `${Math.max(win.totalHeight, ROW_HEIGHT)}px`;
     this.rowsHost.style.transform = `translateY(${win.offsetTop}px)`;
-    this.ensurePool(Math.min(win.count, poolSize(viewportHeight, ROW_HEIGHT)));
+    this.ensurePool(Math.min(win.count, poolSize(viewportHeight, ROW_HEIGHT), MAX_POOL_ROWS));
     const mode = this.state.timeZone;
     for (let i = 0; i < this.pool.length; i++) {
       const rowEl = this.pool[i];
