@@ -77,7 +77,10 @@ export function ensureNode24() {
 
 /** Environment in which Node 24 is the `node` on PATH (code-server's launcher runs `node`). */
 export function node24Env(extra = {}) {
-  return { ...process.env, PATH: `${NODE24_BIN}:${process.env.PATH}`, ...extra };
+  // Under `npm test`, npm exports npm_config_user_agent (naming Node 20) and friends; a nested npm reads
+  // them as its own config, and code-server's postinstall then refuses to build for "node v20".
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return { ...env, PATH: `${NODE24_BIN}:${process.env.PATH}`, ...extra };
 }
 
 export function ensureCodeServer() {
