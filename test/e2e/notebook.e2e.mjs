@@ -45,6 +45,20 @@ async function runAll(page) {
     await pick.click();
 }
 
+/** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
+async function revealInNotebook(page, locator) {
+  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
+  for (let i = 0; i < 20; i++) {
+    const box = await locator.boundingBox();
+    if (!box) return;
+    const top = list.y + 20;
+    if (box.y >= top && box.y + Math.min(box.height, list.height - 60) <= list.y + list.height) return;
+    await page.mouse.move(list.x + 14, list.y + list.height / 2);
+    await page.mouse.wheel(0, box.y - top);
+    await page.waitForTimeout(300);
+  }
+}
+
 async function counts(page) {
   const frames = await tableFrames(page);
   const texts = [];
@@ -57,6 +71,24 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
   let browser;
   let page;
   before(async () => {
+    // Written before the workbench opens, so that Go to File knows it.
+    const { workspace } = e2eEnv();
+    const cell = [
+      '# about a million minute rows: every datasource, 37 days',
+      'report datasource-measurements',
+      'allDatasources: true',
+      'outputFrequency: minute',
+      'startTime: -37d',
+      'endTime: now',
+      'metricSelect: only pm2_5ConcMassIndividual',
+      'fileFormat: parquet',
+    ];
+    const nb = {
+      measnb: 1,
+      metadata: { connection: 'Local emulator' },
+      cells: [{ kind: 'code', language: 'measq', source: cell, outputs: [] }],
+    };
+    fs.writeFileSync(path.join(workspace, 'million.measnb'), JSON.stringify(nb, null, 2));
     ({ browser, page } = await openWorkbench());
     // Notebooks open as text until the extension's contributions are known: wait for its commands.
     await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
@@ -126,7 +158,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       }
     }
     assert.ok(table, 'the recent table is rendered');
-    await table.scrollIntoViewIfNeeded();
+    await revealInNotebook(page, table);
     const rows = await table.locator('.mt-body .mt-row:not([hidden])').count();
     assert.ok(rows > 0, 'rows are drawn');
     const firstRow = await table
@@ -213,29 +245,12 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     const note = await table.locator('.mt-chart-note').textContent();
     console.log(`      chart: ${note}`);
     assert.match(note, /points, 1 lines/);
-    await table.scrollIntoViewIfNeeded();
+    await revealInNotebook(page, table.locator('.mt-chart'));
     console.log(`      screenshot: ${await screenshot(page, 'notebook-chart')}`);
     assert.ok(frame);
   });
 
   it('a 1,000,000-row report table scrolls to its last row with a bounded DOM', async () => {
-    const { workspace } = e2eEnv();
-    const cell = [
-      '# about a million minute rows: every datasource, 37 days',
-      'report datasource-measurements',
-      'allDatasources: true',
-      'outputFrequency: minute',
-      'startTime: -37d',
-      'endTime: now',
-      'metricSelect: only pm2_5ConcMassIndividual',
-      'fileFormat: parquet',
-    ];
-    const nb = {
-      measnb: 1,
-      metadata: { connection: 'Local emulator' },
-      cells: [{ kind: 'code', language: 'measq', source: cell, outputs: [] }],
-    };
-    fs.writeFileSync(path.join(workspace, 'million.measnb'), JSON.stringify(nb, null, 2));
     await openNotebook(page, 'million.measnb');
     await runAll(page);
     const table = await eventually(
@@ -254,7 +269,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       1000,
     );
     console.log(`      rendered: ${await table.t.locator('.mt-count').textContent()}`);
-    await table.t.scrollIntoViewIfNeeded();
+    await revealInNotebook(page, table.t);
     const viewport = table.t.locator('.mt-viewport');
     await viewport.evaluate((v) => {
       v.scrollTop = v.scrollHeight;
