@@ -64,6 +64,9 @@ async function main() {
     });
     await page.exposeFunction('codeAutomationExit', (code) => onExit(code));
     page.on('pageerror', (e) => console.log(`[workbench page error] ${e.message}`));
+    // A crashed page or browser can never report an exit code: fail now rather than at the timeout.
+    page.on('crash', () => onExit('the workbench page crashed'));
+    browser.on('disconnected', () => onExit('the browser went away'));
     const payload = [
       ['extensionDevelopmentPath', remoteUri(server.url, installed)],
       ['extensionTestsPath', remoteUri(server.url, testsPath)],
@@ -81,6 +84,7 @@ async function main() {
     clearTimeout(timer);
     lap(`extension host exited with ${code}`);
     if (code === 'timeout') throw new Error(`the integration suite did not finish within ${TIMEOUT_MS} ms`);
+    if (typeof code === 'string') throw new Error(code);
     if (!fs.existsSync(resultsFile)) throw new Error(`the suite wrote no ${path.relative(process.cwd(), resultsFile)}`);
     const r = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
     console.log(`host: ${r.passes} passed, ${r.failures} failed`);
