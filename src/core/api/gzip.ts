@@ -2,7 +2,7 @@
 // compressed twice on the wire, and a plain file may be named .gz. Sniffing the magic bytes
 // decodes exactly the layers that are there.
 
-import { Transform, type TransformCallback } from 'node:stream';
+import { Duplex } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 
 const GZIP_MAGIC_0 = 0x1f;
@@ -12,50 +12,84 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === GZIP_MAGIC_0 && bytes[1] === GZIP_MAGIC_1;
 }
 
-/** A stream that gunzips its input when it starts with the gzip magic bytes and passes it through otherwise. */
-export function gunzipIfGzipped(): Transform {
-  let head: Buffer | undefined = Buffer.alloc(0);
-  let gunzip: Gunzip | undefined;
-  let decided = false;
+/**
+ * A stream that gunzips its input when it starts with the gzip magic bytes and passes it through otherwise.
+ * Decoded bytes are pulled by the reader: a slow destination slows zlib (which holds back mid-chunk when
+ * its output is not read), which slows the input, so memory stays bounded whatever the compression ratio.
+ */
+export function gunzipIfGzipped(): Duplex {
+  return new GunzipIfGzipped();
+}
 
-  const out = new Transform({
-    transform(chunk: Buffer, _enc, cb: TransformCallback) {
-      if (decided) return forward(chunk, cb);
-      head = Buffer.concat([head!, chunk]);
-      if (head.length < 2) return cb();
-      decide();
-      const buffered = head;
-      head = undefined;
-      forward(buffered, cb);
-    },
-    flush(cb: TransformCallback) {
-      if (!decided) {
-        decide();
-        if (head?.length) out.push(head);
-        head = undefined;
+class GunzipIfGzipped extends Duplex {
+  /** The first bytes until there are two to sniff; undefined once decided. */
+  private head: Buffer | undefined = Buffer.alloc(0);
+  private gunzip: Gunzip | undefined;
+  /** Pass-through: the write waiting for the reader. */
+  private pendingWrite: (() => void) | undefined;
+  /** The reader asked for more and has not been refused since (push returned false). */
+  private wanted = false;
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (error?: Error | null) => void): void {
+    if (this.head) {
+      this.head = this.head.length ? Buffer.concat([this.head, chunk]) : chunk;
+      if (this.head.length < 2) {
+        cb();
+        return;
       }
-      if (!gunzip) return cb();
-      gunzip.once('end', () => cb());
-      gunzip.end();
-    },
-  });
-
-  function decide(): void {
-    decided = true;
-    if (!isGzip(head!)) return;
-    gunzip = createGunzip();
-    gunzip.on('data', (d: Buffer) => out.push(d));
-    gunzip.on('error', (e) => out.destroy(e));
-  }
-
-  function forward(chunk: Buffer, cb: TransformCallback): void {
-    if (!gunzip) {
-      cb(null, chunk);
+      chunk = this.head;
+      this.head = undefined;
+      if (isGzip(chunk)) this.startGunzip();
+    }
+    const gunzip = this.gunzip;
+    if (gunzip) {
+      if (gunzip.write(chunk)) cb();
+      else gunzip.once('drain', () => cb());
       return;
     }
-    // The write callback waits until zlib took the chunk, which bounds what sits in memory.
-    gunzip.write(chunk, (err) => cb(err ?? null));
+    if (this.push(chunk)) cb();
+    else this.pendingWrite = () => cb();
   }
 
-  return out;
+  override _final(cb: (error?: Error | null) => void): void {
+    if (this.head?.length) this.push(this.head);
+    this.head = undefined;
+    if (this.gunzip) this.gunzip.end();
+    else this.push(null);
+    cb();
+  }
+
+  override _read(): void {
+    this.wanted = true;
+    if (this.gunzip) {
+      this.pump();
+      return;
+    }
+    const resume = this.pendingWrite;
+    this.pendingWrite = undefined;
+    resume?.();
+  }
+
+  override _destroy(error: Error | null, cb: (error?: Error | null) => void): void {
+    this.gunzip?.destroy();
+    cb(error);
+  }
+
+  private startGunzip(): void {
+    const gunzip = createGunzip();
+    this.gunzip = gunzip;
+    gunzip.on('readable', () => this.pump());
+    gunzip.on('end', () => this.push(null));
+    gunzip.on('error', (e) => this.destroy(e));
+  }
+
+  /** Moves decoded bytes out while the reader wants them; zlib pauses when its own buffer fills. */
+  private pump(): void {
+    const gunzip = this.gunzip!;
+    let chunk: Buffer | null;
+    // biome-ignore lint/suspicious/noAssignInExpressions: the stream read loop
+    while (this.wanted && (chunk = gunzip.read() as Buffer | null) !== null) {
+      this.wanted = this.push(chunk);
+    }
+  }
 }
