@@ -8,7 +8,7 @@ import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emul
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode } from '../../src/extension/reports/report-nodes';
-import { ReportWatcher } from '../../src/extension/reports/report-watcher';
+import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/reports/report-watcher';
 import { ReportsStore } from '../../src/extension/reports/reports-store';
 import type { ShownTable } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
@@ -166,6 +166,51 @@ describe('reports against the emulator, through the commands', function () {
       );
     } finally {
       watcher.dispose();
+    }
+  });
+
+  it('polling pauses while the window has been unfocused for long, and resumes with a check on focus', async () => {
+    const { client } = await a.services.clients.forConnection();
+    const pending = await client.createReport({
+      report: 'datasource-measurements',
+      org: emu.org,
+      datasourceIds: [emu.facts.datasources[1].datasourceId],
+      outputFrequency: 'day',
+      startTime: '2026-11-10',
+      endTime: '2026-11-12',
+    });
+    const focus = new vscode.EventEmitter<boolean>();
+    let focused = true;
+    let now = Date.now();
+    const store = new ReportsStore(a.globalState);
+    const watcher = new ReportWatcher(
+      store,
+      a.services.clients,
+      a.services.connections,
+      () => 50, // checks every 50 ms: a pause shows at once
+      () => {},
+      { focused: () => focused, onDidChange: (l) => focus.event(l) },
+      () => now,
+    );
+    try {
+      await store.track(pending, connectionId);
+      await eventually(() => watcher.scheduled().includes(pending.reportId), 'polling to start');
+      focused = false;
+      focus.fire(false);
+      now += PAUSE_WHEN_UNFOCUSED_MS + 1000;
+      await eventually(() => !watcher.scheduled().includes(pending.reportId), 'polling to pause');
+      clock.advance(REPORT_DELAY_MS + 1000); // ready on the service, but nobody asks while paused
+      assert.ok(watcher.paused());
+      assert.equal(store.get(connectionId, pending.reportId)?.record.reportStatus, 'in-progress');
+      focused = true;
+      focus.fire(true);
+      await eventually(
+        () => store.get(connectionId, pending.reportId)?.record.reportStatus === 'succeeded',
+        'a check as soon as the window is focused again',
+      );
+    } finally {
+      watcher.dispose();
+      focus.dispose();
     }
   });
 

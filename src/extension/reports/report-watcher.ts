@@ -25,6 +25,17 @@ interface Watch {
   busy: boolean;
 }
 
+/** Whether the window is focused, and its changes (the VS Code window by default; tests pass their own). */
+export interface WindowFocus {
+  focused(): boolean;
+  onDidChange(listener: (focused: boolean) => void): vscode.Disposable;
+}
+
+const vscodeWindowFocus: WindowFocus = {
+  focused: () => vscode.window.state.focused,
+  onDidChange: (listener) => vscode.window.onDidChangeWindowState((s) => listener(s.focused)),
+};
+
 const keyOf = (t: Pick<TrackedReport, 'connectionId' | 'reportId'>) => `${t.connectionId}\u0000${t.reportId}`;
 
 export class ReportWatcher implements vscode.Disposable {
@@ -41,17 +52,19 @@ export class ReportWatcher implements vscode.Disposable {
     private readonly connections: ConnectionStore,
     private readonly schedule: PollSchedule,
     private readonly onFinished: (t: TrackedReport) => void,
+    focus: WindowFocus = vscodeWindowFocus,
+    private readonly now: () => number = Date.now,
   ) {
-    this.unfocusedSince = vscode.window.state.focused ? undefined : Date.now();
+    this.unfocusedSince = focus.focused() ? undefined : this.now();
     this.subs.push(
       store.onDidAdd((t) => this.watch(t)),
-      vscode.window.onDidChangeWindowState((s) => {
-        if (s.focused) {
+      focus.onDidChange((focused) => {
+        if (focused) {
           const wasPaused = this.paused();
           this.unfocusedSince = undefined;
           if (wasPaused) this.checkAllNow();
         } else {
-          this.unfocusedSince ??= Date.now();
+          this.unfocusedSince ??= this.now();
         }
       }),
     );
@@ -68,7 +81,14 @@ export class ReportWatcher implements vscode.Disposable {
   }
 
   paused(): boolean {
-    return this.unfocusedSince !== undefined && Date.now() - this.unfocusedSince > PAUSE_WHEN_UNFOCUSED_MS;
+    return this.unfocusedSince !== undefined && this.now() - this.unfocusedSince > PAUSE_WHEN_UNFOCUSED_MS;
+  }
+
+  /** Reports with a status check scheduled or under way (none while paused). */
+  scheduled(): string[] {
+    return [...this.watches.entries()]
+      .filter(([, w]) => w.timer !== undefined || w.busy)
+      .map(([k]) => k.split('\u0000')[1]);
   }
 
   watch(t: TrackedReport, delayMs?: number): void {
@@ -95,7 +115,13 @@ export class ReportWatcher implements vscode.Disposable {
 
   private plan(key: string, w: Watch, delayMs: number): void {
     clearTimeout(w.timer);
-    w.timer = setTimeout(() => void this.check(key), Math.max(0, delayMs));
+    w.timer = setTimeout(
+      () => {
+        w.timer = undefined;
+        void this.check(key);
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   private async check(key: string, manual = false): Promise<void> {
