@@ -93,6 +93,9 @@ describe('reports against the emulator, through the commands', function () {
       return n?.contextValue === 'report-succeeded' ? n : undefined;
     }, 'the report to succeed (polling)');
     assert.equal((done.iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    const expireAt = done.report.record.urlsExpireAt;
+    assert.ok(expireAt, 'the emulator sends urlsExpireAt');
+    assert.match(String(done.description), /links (expire in \d+[mh]|expired)$/, 'the URL expiry is shown');
     assert.ok(!a.watcher.watched().includes(reportId), 'polling stops at a terminal status');
     const ready = await eventually(
       () => notices.find((n) => n.message.includes('is ready')),
