@@ -32,15 +32,10 @@ export async function csvTableBench(runs: number): Promise<BenchResult> {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `csv-wide-${ROWS}x20.csv`);
   makeCsv(file);
+  // Bundled: no transpiler in the measured processes (their peak RSS is the parser's own).
+  const childJs = await bundledChild('bench/support/parse-child.ts');
   const child = (mode: string) => async () => {
-    const r = await runCommand(process.execPath, [
-      ...NODE_RSS,
-      '--import',
-      'tsx',
-      'bench/support/parse-child.ts',
-      mode,
-      file,
-    ]);
+    const r = await runCommand(process.execPath, [...NODE_RSS, childJs, mode, file]);
     const rows = Number(/@@rows=(\d+)/.exec(r.stderr)?.[1]);
     if (rows !== ROWS) throw new Error(`${mode} parsed ${rows} rows, expected ${ROWS}`);
     return { ms: Number(/@@parse_ms=([\d.]+)/.exec(r.stderr)?.[1]), maxRssMb: r.maxRssMb };

@@ -21,7 +21,18 @@ export function gunzipIfGzipped(): Duplex {
   return new GunzipIfGzipped();
 }
 
+/**
+ * Input taken ahead of zlib. Large on purpose: undici pauses its parser whenever the body stream refuses a
+ * chunk and re-copies the socket's buffered bytes on every resume, so refusing each small chunk of a
+ * backpressured body costs more CPU than parsing it; with a roomy input the body pauses once per megabyte.
+ */
+const INPUT_BUFFER_BYTES = 1 << 20;
+
 class GunzipIfGzipped extends Duplex {
+  constructor() {
+    super({ writableHighWaterMark: INPUT_BUFFER_BYTES });
+  }
+
   /** The first bytes until there are two to sniff; undefined once decided. */
   private head: Buffer | undefined = Buffer.alloc(0);
   private gunzip: Gunzip | undefined;
