@@ -40,6 +40,32 @@ describe('connections and keys', () => {
     }
   });
 
+  it('Set API Key replaces the stored key; Select Connection switches the active connection', async () => {
+    const a = await api();
+    const driver = new QuickInputDriver(a);
+    const c = await a.services.connections.add(
+      { name: 'Rotating', baseUrl: 'https://r.example.invalid', org: 'r' },
+      'old-key',
+    );
+    try {
+      const setting = vscode.commands.executeCommand('measurements.setApiKey');
+      await driver.pick('Rotating');
+      const box = await driver.type('new-key');
+      assert.equal(box.password, true, 'the key is typed into a password box');
+      await setting;
+      assert.equal(await a.services.connections.keys.get(c.id), 'new-key');
+
+      const selecting = vscode.commands.executeCommand('measurements.selectConnection');
+      await driver.pick('Rotating');
+      await selecting;
+      assert.equal(a.services.connections.activeId(), c.id);
+      assert.equal(vscode.workspace.getConfiguration('measurements').get('activeConnection'), c.id);
+    } finally {
+      driver.dispose();
+      await a.services.connections.remove(c.id);
+    }
+  });
+
   it('deletes the key of a connection removed from settings.json by hand (no orphaned secret)', async () => {
     const a = await api();
     const c = await a.services.connections.add(
