@@ -3,7 +3,7 @@
 // leaves that origin, it is never attached again for that call.
 
 import type { Readable } from 'node:stream';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { errorFromResponse, MeasurementsError, redact } from './errors';
 import { gunzipIfGzipped } from './gzip';
 import { API_KEY_HEADER } from './paths';
@@ -67,6 +67,14 @@ export interface ResponseInfo {
   /** The body with Content-Encoding gzip already decoded. */
   body: Readable;
   url: URL;
+}
+
+// undici takes ~100 ms to initialise (fetch, websockets, caches, mocks come with it), which would be most
+// of the extension's activation: it is loaded by the first request instead of at import.
+let undiciRequest: Promise<typeof import('undici').request> | undefined;
+function loadRequest(): Promise<typeof import('undici').request> {
+  undiciRequest ??= import('undici').then((m) => m.request);
+  return undiciRequest;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -185,6 +193,7 @@ export class Transport {
     let method: 'GET' | 'POST' = spec.method;
     let body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     let keyAllowed = spec.withKey;
+    const request = await loadRequest();
     for (let hop = 0; ; hop++) {
       if (url.origin !== this.origin) keyAllowed = false;
       const headers: Record<string, string> = {
