@@ -2,9 +2,11 @@
 import { csvTableBench } from './csv-table.bench';
 import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
+import { extensionBench } from './extension.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
+import { rendererBench } from './renderer.bench';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
@@ -16,6 +18,8 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['csv-table', csvTableBench],
   ['emulator', emulatorThroughputBench],
   ['poll-latency', pollLatencyBench],
+  ['renderer', rendererBench],
+  ['extension', extensionBench],
 ];
 
 async function main(): Promise<void> {
