@@ -67,7 +67,7 @@ async function counts(page) {
 }
 
 describe('e2e: measurement notebooks in the browser workbench', function () {
-  this.timeout(600_000);
+  this.timeout(1_200_000);
   let browser;
   let page;
   before(async () => {
@@ -180,6 +180,9 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       .evaluateAll((els, c) => els.map((e) => e.children[c + 1]?.textContent ?? ''), col);
     const nums = values.filter((v) => v !== '').map(Number);
     assert.ok(nums.length > 1 && nums.every((v, i) => i === 0 || v <= nums[i - 1]), `descending: ${nums.join(',')}`);
+    await header.evaluate((h) => {
+      h.closest('.mt-viewport').scrollLeft = h.offsetLeft - 300;
+    });
     console.log(`      screenshot: ${await screenshot(page, 'notebook-sorted')}`);
 
     const total = await table.locator('.mt-count').textContent();
@@ -265,9 +268,19 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
         return undefined;
       },
       'the million-row table',
-      450,
-      1000,
-    );
+      300,
+      3000,
+    ).catch(async (e) => {
+      const cellText = await page.locator('.notebook-editor .monaco-list-row.code-cell-row').first().textContent();
+      console.log(`      cell: ${cellText.replace(/\s+/g, ' ').slice(0, 300)}`);
+      for (const f of page.frames()) {
+        const text = await f.evaluate(() => document.body?.textContent ?? '').catch(() => '');
+        if (/Report|rows|rror/.test(text) && text.length < 5000)
+          console.log(`      output: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
+      }
+      console.log(`      screenshot: ${await screenshot(page, 'notebook-million-failed')}`);
+      throw e;
+    });
     console.log(`      rendered: ${await table.t.locator('.mt-count').textContent()}`);
     await revealInNotebook(page, table.t);
     const viewport = table.t.locator('.mt-viewport');
