@@ -12,7 +12,6 @@ import * as esbuild from 'esbuild';
 import { launchChromium } from '../host/browser.mjs';
 import { ARTIFACTS, CACHE, ROOT } from '../host/toolchain.mjs';
 
-const ROWS = Number(process.argv[2] ?? 1_000_000);
 const SHOTS = path.join(ARTIFACTS, 'screenshots');
 const PAGE_DIR = path.join(CACHE, 'renderer-page');
 
@@ -90,7 +89,8 @@ window.measnbReady = true;
 </script></body></html>`;
 }
 
-async function main() {
+/** Runs the page checks with `rows` rows; throws on the first failed check. */
+export async function checkRendererPage(ROWS = 1_000_000) {
   fs.mkdirSync(SHOTS, { recursive: true });
   fs.mkdirSync(PAGE_DIR, { recursive: true });
   // The synthetic table and the core's encoder, bundled for node (the page gets only the bytes).
@@ -199,4 +199,6 @@ async function main() {
   }
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await checkRendererPage(Number(process.argv[2] ?? 1_000_000));
+}
