@@ -60,7 +60,7 @@ export async function recentQueryBench(runs: number): Promise<BenchResult> {
       name: 'recent query ~100 MB csv-wide',
       target: '≤ 1.5× curl --compressed',
       baseline: 'curl --compressed to /dev/null',
-      subject: 'client.recentQuery → Table (node + tsx start included)',
+      subject: 'client.recentQuery → Table (bundled, node start included)',
       baselineMedianMs: b,
       subjectMedianMs: p,
       ratio: p / b,
