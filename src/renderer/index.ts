@@ -1,10 +1,11 @@
 // Notebook renderer for the core Table's MIME type (application/vnd.measnb.table).
+
+import { decodeTable, encodeTable } from '../core/table/wire';
 import { mountTable } from './dom/mount';
 import { SaveClient } from './dom/save-client';
 import type { TableWidget } from './dom/table-widget';
 import type { HostToRenderer, ResultInfo } from './protocol';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
-import { decodeTableBytes, encodeTable } from './wire';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
   const m = metadata as { measnb?: ResultInfo } | undefined;
@@ -17,9 +18,9 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement) {
       widgets.get(item.id)?.dispose();
-      let table: ReturnType<typeof decodeTableBytes>;
+      let table: ReturnType<typeof decodeTable>;
       try {
-        table = decodeTableBytes(item.data());
+        table = decodeTable(item.data());
       } catch (err) {
         element.textContent = `This table output could not be read: ${(err as Error).message}`;
         return;

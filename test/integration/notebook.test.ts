@@ -11,10 +11,10 @@ import { MeasurementsClient } from '../../src/core/api/client';
 import { codeCell, MIME, serializeNotebook } from '../../src/core/notebook';
 import { timeColumn } from '../../src/core/run';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
+import { decodeTable } from '../../src/core/table/wire';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
-import { decodeTableBytes } from '../../src/renderer/wire';
 import { api, EXTENSION_ID, eventually } from './helpers';
 
 const START = Date.parse('2026-11-20T09:00:00Z');
@@ -67,7 +67,7 @@ async function run(nb: vscode.NotebookDocument, index: number) {
 function tableOf(cell: vscode.NotebookCell): { table: Table; metadata: Record<string, unknown> } {
   for (const o of cell.outputs) {
     const item = o.items.find((i) => i.mime === MIME.table);
-    if (item) return { table: decodeTableBytes(item.data), metadata: (o.metadata ?? {}) as Record<string, unknown> };
+    if (item) return { table: decodeTable(item.data), metadata: (o.metadata ?? {}) as Record<string, unknown> };
   }
   const texts = cell.outputs.flatMap((o) => o.items.map((i) => `${i.mime}: ${new TextDecoder().decode(i.data)}`));
   throw new Error(`no table output; outputs: ${texts.join(' | ')}`);

@@ -65,8 +65,9 @@ export function decodeTable(bytes: Uint8Array): Table {
     const start = dataStart + wc.offset;
     if (start + wc.length * width > bytes.length) throw new Error(`truncated measnb table column ${wc.name}`);
     const abs = bytes.byteOffset + start;
-    // View in place when aligned (the usual case); copy otherwise.
-    const source = abs % width === 0 ? bytes : bytes.slice(start, start + wc.length * width);
+    // View in place when aligned (the usual case); copy otherwise. Uint8Array's own slice, because a node
+    // Buffer's slice() is a view (the extension host hands outputs out as Buffers) and would stay misaligned.
+    const source = abs % width === 0 ? bytes : Uint8Array.prototype.slice.call(bytes, start, start + wc.length * width);
     const base = source === bytes ? abs : source.byteOffset;
     const meta: Pick<Column, 'name' | 'canonical' | 'metric'> = { name: wc.name };
     if (wc.canonical !== undefined) meta.canonical = wc.canonical;

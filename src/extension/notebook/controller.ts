@@ -10,9 +10,8 @@ import { CellError, type RunProgress, type RunResult, runCell } from '../../core
 import { concatTables } from '../../core/run/table-rows';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
-import { encodeTable } from '../../core/table/wire';
+import { decodeTable, encodeTable } from '../../core/table/wire';
 import type { ResultInfo } from '../../renderer/protocol';
-import { decodeTableBytes } from '../../renderer/wire';
 import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
@@ -260,7 +259,7 @@ function previousTable(cell: vscode.NotebookCell): Table | undefined {
     const item = output.items.find((i) => i.mime === MIME.table);
     if (!item) continue;
     try {
-      return decodeTableBytes(item.data);
+      return decodeTable(item.data);
     } catch {
       return undefined;
     }

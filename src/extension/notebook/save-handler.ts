@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { tableToCsv } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
+import { decodeTable } from '../../core/table/wire';
 import { type HostToRenderer, RENDERER_ID, type RendererToHost, type SaveFormat } from '../../renderer/protocol';
-import { decodeTableBytes } from '../../renderer/wire';
 
 interface PendingSave {
   target: vscode.Uri;
@@ -53,7 +53,7 @@ export function registerSaveHandler(writeParquet: ParquetWriter): vscode.Disposa
         if (p.received < m.total) return;
         pending.delete(m.requestId);
         const bytes = Buffer.concat(p.chunks.map((c) => Buffer.from(c, 'base64')));
-        const table = decodeTableBytes(bytes);
+        const table = decodeTable(bytes);
         const data = p.format === 'csv' ? new TextEncoder().encode(tableToCsv(table)) : await writeParquet(table);
         await vscode.workspace.fs.writeFile(p.target, data);
         const path = p.target.scheme === 'file' ? p.target.fsPath : p.target.toString();
