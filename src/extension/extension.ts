@@ -19,6 +19,7 @@ import { notifyFinished, ReportWatcher } from './reports/report-watcher';
 import { ReportsStore } from './reports/reports-store';
 import { ReportsTreeProvider } from './reports/reports-tree';
 import type { ExtensionServices } from './services';
+import { SerialMemento } from './state/serial-memento';
 import { TablePanels } from './table/table-panel';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
@@ -40,8 +41,10 @@ export interface MeasurementsApi {
   quotaStatus: vscode.StatusBarItem;
   /** Where the "Measurements" log channel is written. */
   logUri: vscode.Uri;
-  /** The global state the tracked reports and the quota live in (what a reload reads back). */
-  globalState: vscode.Memento;
+  /** The global state the tracked reports, the quota and the key index live in (written one at a time). */
+  globalState: SerialMemento;
+  /** VS Code's own global state under it (what a reload reads back). */
+  persistedState: vscode.Memento;
 }
 
 let emulator: LocalEmulator | undefined;
@@ -50,12 +53,13 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const started = performance.now();
   const log = new RequestLog();
   setCommandErrorLog((m) => log.error(m));
-  const keys = new KeyStore(context.secrets, context.globalState);
+  const state = new SerialMemento(context.globalState);
+  const keys = new KeyStore(context.secrets, state);
   const connections = new ConnectionStore(keys);
   emulator = new LocalEmulator(context.extensionPath);
-  const quota = new QuotaTracker(context.globalState);
+  const quota = new QuotaTracker(state);
   const clients = new ClientProvider(connections, emulator, log, quota);
-  const reports = new ReportsStore(context.globalState);
+  const reports = new ReportsStore(state);
   const tables = new TablePanels(context.extensionUri);
   const services: ExtensionServices = { connections, clients, log, quota, reports, tables };
 
@@ -96,7 +100,8 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     onDidNotify,
     quotaStatus: quotaItem.item,
     logUri: context.logUri,
-    globalState: context.globalState,
+    globalState: state,
+    persistedState: context.globalState,
   };
 }
 

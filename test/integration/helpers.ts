@@ -14,10 +14,13 @@ export async function api(): Promise<MeasurementsApi> {
   return extension().activate();
 }
 
-/** Polls `probe` until it returns a value that is not undefined/false (bounded by `tries`). */
+/**
+ * Polls `probe` until it returns a value that is not undefined/false (bounded by `tries`). `what` may be
+ * a function: it is called on giving up, so the error can say what the state was then.
+ */
 export async function eventually<T>(
   probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
+  what: string | (() => string),
   tries = 300,
 ): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -25,5 +28,5 @@ export async function eventually<T>(
     if (v !== undefined && v !== false) return v;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`gave up waiting for ${what}`);
+  throw new Error(`gave up waiting for ${typeof what === 'function' ? what() : what}`);
 }

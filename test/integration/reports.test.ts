@@ -10,6 +10,7 @@ import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode } from '../../src/extension/reports/report-nodes';
 import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/reports/report-watcher';
 import { ReportsStore } from '../../src/extension/reports/reports-store';
+import { SerialMemento } from '../../src/extension/state/serial-memento';
 import type { ShownTable } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
 import { api, eventually } from './helpers';
@@ -88,10 +89,14 @@ describe('reports against the emulator, through the commands', function () {
     assert.ok(a.watcher.watched().includes(reportId), 'an in-progress report is polled');
 
     clock.advance(REPORT_DELAY_MS + 1000);
-    const done = await eventually(() => {
-      const n = reportNode(a, reportId);
-      return n?.contextValue === 'report-succeeded' ? n : undefined;
-    }, 'the report to succeed (polling)');
+    const done = await eventually(
+      () => {
+        const n = reportNode(a, reportId);
+        return n?.contextValue === 'report-succeeded' ? n : undefined;
+      },
+      () =>
+        `the report to succeed (polling; the node is ${reportNode(a, reportId)?.contextValue}, last error ${reportNode(a, reportId)?.report.lastError})`,
+    );
     assert.equal((done.iconPath as vscode.ThemeIcon).id, 'pass-filled');
     const expireAt = done.report.record.urlsExpireAt;
     assert.ok(expireAt, 'the emulator sends urlsExpireAt');
@@ -151,9 +156,10 @@ describe('reports against the emulator, through the commands', function () {
     const pendingId = pending.reportId;
     await a.services.reports.track(pending, connectionId);
     a.watcher.dispose(); // the window "goes away" with its watcher
+    await a.globalState.flushed();
 
-    // What activation does after a reload: a new store over the same global state, a new watcher, resume().
-    const store = new ReportsStore(a.globalState);
+    // What activation does after a reload: a new store over what VS Code persisted, a new watcher, resume().
+    const store = new ReportsStore(new SerialMemento(a.persistedState));
     assert.ok(store.get(connectionId, reportId), 'the finished report is still tracked');
     assert.ok(store.get(connectionId, pendingId), 'the in-progress report is still tracked');
     const watcher = new ReportWatcher(store, a.services.clients, a.services.connections, pollSchedule, () => {});
@@ -165,7 +171,10 @@ describe('reports against the emulator, through the commands', function () {
         () =>
           store.get(connectionId, pendingId)?.record.reportStatus === 'succeeded' &&
           !watcher.watched().includes(pendingId),
-        'the resumed report to succeed and its polling to stop',
+        () => {
+          const t = store.get(connectionId, pendingId);
+          return `the resumed report to succeed and its polling to stop (status ${t?.record.reportStatus}, last error ${t?.lastError}, polled ${watcher.watched().includes(pendingId)})`;
+        },
       );
     } finally {
       watcher.dispose();

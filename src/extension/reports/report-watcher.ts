@@ -141,9 +141,11 @@ export class ReportWatcher implements vscode.Disposable {
       if (!connection) throw new Error('its connection was removed');
       const { client } = await this.clients.forConnection(connection);
       const record = await client.getReport(reportId);
+      // Stop before the store shows the terminal status: whoever sees it finished never sees it polled.
+      const terminal = isTerminal(record.reportStatus);
+      if (terminal) this.stop(key);
       const updated = await this.store.update(connectionId, reportId, (x) => withRecord(x, record, new Date()));
-      if (isTerminal(record.reportStatus)) {
-        this.stop(key);
+      if (terminal) {
         if (wasOpen && updated) {
           this.finished.fire(updated);
           this.onFinished(updated);
