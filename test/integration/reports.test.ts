@@ -226,6 +226,29 @@ describe('reports against the emulator, through the commands', function () {
     }
   });
 
+  it('Create Report asks first when the quota is nearly spent: Cancel sends nothing, Continue creates', async () => {
+    const key = `${connectionId}|${emu.org}`;
+    while (a.services.quota.used(key) < 25) await a.services.quota.recordCreated(key);
+    const used = a.services.quota.used(key);
+    await eventually(() => a.quotaStatus.text.includes(`${used}/30 reports`), 'the status bar to show the count');
+    const tracked = a.services.reports.forConnection(connectionId).length;
+
+    const cancelled = vscode.commands.executeCommand('measurements.createReport');
+    const ask = await driver.pick('Cancel');
+    assert.match(String(ask.title), new RegExp(`Only ${30 - used} of 30 reports left today for ${emu.org}`));
+    assert.equal(await cancelled, undefined, 'no report was created');
+    assert.equal(a.services.quota.used(key), used, 'nothing counted');
+    assert.equal(a.services.reports.forConnection(connectionId).length, tracked, 'nothing tracked');
+
+    const created = vscode.commands.executeCommand<{ reportId: string }>('measurements.createReport');
+    await driver.pick('Continue (uses 1 report)');
+    await answerCreateReport(driver);
+    const record = await created;
+    assert.ok(record?.reportId, 'the report was created after the warning');
+    assert.equal(a.services.quota.used(key), used + 1);
+    await eventually(() => reportNode(a, record.reportId), 'the new report in the view');
+  });
+
   it('a 429 is explained with the reset time, and the status bar count is corrected to 30/30', async () => {
     // Spend the rest of the org's quota behind the extension's back (another machine, say).
     const other = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
@@ -246,6 +269,7 @@ describe('reports against the emulator, through the commands', function () {
     assert.ok(spent > 0 && spent < 30, `spent ${spent} reports before the service said 429`);
     const before = notices.length;
     const created = vscode.commands.executeCommand('measurements.createReport');
+    await driver.pick('Continue (uses 1 report)'); // counted here: 26 of 30, so it asks first
     await answerCreateReport(driver);
     assert.equal(await created, undefined, 'no report was created');
     const notice = await eventually(
