@@ -40,6 +40,32 @@ describe('connections and keys', () => {
     }
   });
 
+  it('Add Connection warns when the key would travel over plain http to a host that is not local', async () => {
+    const a = await api();
+    const driver = new QuickInputDriver(a);
+    const notices: string[] = [];
+    const sub = a.onDidNotify((n) => n.severity === 'warning' && notices.push(n.message));
+    let id: string | undefined;
+    try {
+      const added = vscode.commands.executeCommand<string>('measurements.addConnection');
+      await driver.type('Plain http');
+      await driver.type('http://measurements.example.invalid');
+      await driver.type('team-org');
+      await driver.type('plain-key');
+      id = await added;
+      const warning = await eventually(() => notices.find((m) => m.includes('not https')), 'the http warning');
+      assert.match(
+        warning,
+        /^http:\/\/measurements\.example\.invalid is not https: the API key would travel unencrypted/,
+      );
+      assert.ok(!warning.includes('plain-key'), 'the warning does not show the key');
+    } finally {
+      sub.dispose();
+      driver.dispose();
+      if (id) await a.services.connections.remove(id);
+    }
+  });
+
   it('Set API Key replaces the stored key; Select Connection switches the active connection', async () => {
     const a = await api();
     const driver = new QuickInputDriver(a);

@@ -143,6 +143,29 @@ describe('reports against the emulator, through the commands', function () {
     shown.panel.dispose();
   });
 
+  it('measurements.downloadFolder (relative to the workspace) is where the default download goes', async () => {
+    const config = vscode.workspace.getConfiguration('measurements');
+    await config.update('downloadFolder', 'custom-downloads', vscode.ConfigurationTarget.Workspace);
+    try {
+      const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+      const expected = path.join(ws, 'custom-downloads', reportId);
+      const node = reportNode(a, reportId)!;
+      const downloading = vscode.commands.executeCommand<{ files: { localPath?: string }[] }>(
+        'measurements.downloadReportFiles',
+        node,
+      );
+      const choice = await driver.pick('Default folder');
+      assert.equal(choice.items[0].description, expected, 'the pick names the folder');
+      const updated = await downloading;
+      const local = updated.files[0].localPath!;
+      assert.equal(path.dirname(local), expected);
+      assert.match(fs.readFileSync(local, 'utf8').split('\n')[0], /pm2_5ConcMassNowcast/);
+      fs.rmSync(path.join(ws, 'custom-downloads'), { recursive: true, force: true });
+    } finally {
+      await config.update('downloadFolder', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('a reload keeps the tracked reports and resumes polling the ones still in progress', async () => {
     const { client } = await a.services.clients.forConnection();
     const pending = await client.createReport({

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { isMeasurementsError } from '../../core/api/errors';
 import { baseUrlProblem, type Connection, insecureUrlWarning, isLocalEmulator } from '../connections/connection';
 import type { ExtensionServices } from '../services';
+import { notify } from '../ui/notices';
 import { inputText, pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
 
@@ -69,7 +70,7 @@ export function registerConnectionCommands(s: ExtensionServices): vscode.Disposa
       );
       await s.connections.select(connection.id);
       const warning = insecureUrlWarning(connection.baseUrl);
-      if (warning) void vscode.window.showWarningMessage(warning);
+      if (warning) void notify('warning', warning);
       void vscode.window
         .showInformationMessage(`Connection "${connection.name}" added and selected.`, 'Test Connection')
         .then((a) => {
