@@ -5,9 +5,10 @@ import { type ClockOption, floorTo, HOUR_MS, parseDuration, toClock } from './cl
 import type { EmulatorContext } from './context';
 import { type FaultConfig, FaultInjector } from './faults';
 import { ReportQuota } from './quota';
-import { ReportService } from './reports';
+import { type ReportPersistence, ReportService } from './reports';
 import { RowTextCache } from './row-cache';
 import { createEmulatorServer } from './server';
+import { EmulatorStateFile } from './state-file';
 import { buildWorld, DEMO_ORG, SECOND_ORG, WORLD_ROLES, type World } from './world';
 
 export { nowcast, truncateTo, usEpaAqi } from './air-quality';
@@ -37,6 +38,11 @@ export interface EmulatorOptions {
   aggregateCacheEntries?: number;
   /** Bound of the formatted-row cache of recent queries (characters; default 16 Mi). */
   rowCacheChars?: number;
+  /**
+   * A JSON file that keeps the reports and the quota between runs (created if missing). With it and no
+   * `port`, the port of the last run is taken again when free, so stored report file URLs stay valid.
+   */
+  stateFile?: string;
 }
 
 export interface DatasourceFacts {
@@ -95,8 +101,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const seed = options.seed ?? DEFAULT_SEED;
   const anchor =
     options.anchor === undefined ? floorTo(clock.now(), HOUR_MS) : floorTo(new Date(options.anchor).getTime(), HOUR_MS);
-  const world = buildWorld(seed, anchor, options.datasources ?? 20);
+  const datasourceCount = options.datasources ?? 20;
+  const world = buildWorld(seed, anchor, datasourceCount);
+  const stateFile = options.stateFile ? new EmulatorStateFile(options.stateFile, seed, datasourceCount) : undefined;
+  const state = stateFile?.load();
   let baseUrl = '';
+  let port = 0;
   const ctx: EmulatorContext = {
     world,
     clock,
@@ -104,10 +114,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rowCache: new RowTextCache(options.rowCacheChars),
     baseUrl: () => baseUrl,
   };
+  const quota = new ReportQuota(undefined, state?.quota);
+  const persistence: ReportPersistence | undefined =
+    stateFile && state
+      ? {
+          restored: state.reports,
+          reload: () => stateFile.load().reports,
+          worldAt: (past) => buildWorld(seed, past, datasourceCount),
+          save: (stored) => stateFile.save({ ...state, port, reports: stored, quota: quota.snapshot() }),
+        }
+      : undefined;
   const reports = new ReportService(
     ctx,
-    new ReportQuota(),
+    quota,
     parseDuration(options.reportDelayMs ?? DEFAULT_REPORT_DELAY_MS),
+    persistence,
   );
   const server = createEmulatorServer({
     ctx,
@@ -115,11 +136,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults: new FaultInjector(options.faults),
     control: options.control ?? false,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      const failed = (e: Error) => reject(e);
+      server.once('error', failed);
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', failed);
+        resolve();
+      });
+    });
+  if (options.port === undefined && state?.port) {
+    // The last run's port, when free: the file URLs it handed out point there.
+    await listen(state.port).catch(() => listen(0));
+  } else {
+    await listen(options.port ?? 0);
+  }
+  port = (server.address() as AddressInfo).port;
+  baseUrl = `http://127.0.0.1:${port}`;
+  if (stateFile && state && state.port !== port) stateFile.save({ ...state, port, quota: quota.snapshot() });
   const demo = world.orgs.get(DEMO_ORG);
   const second = world.orgs.get(SECOND_ORG);
   if (!demo || !second) throw new Error('emulator world has no demo org');

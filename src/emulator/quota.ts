@@ -4,9 +4,20 @@ import { DAY_MS } from './clock';
 import { HttpError } from './http';
 
 export class ReportQuota {
-  private readonly used = new Map<string, { day: number; count: number }>();
+  private readonly used: Map<string, { day: number; count: number }>;
 
-  constructor(private readonly limit = DAILY_REPORT_LIMIT) {}
+  constructor(
+    private readonly limit = DAILY_REPORT_LIMIT,
+    /** Counts restored from the emulator's state file. */
+    stored: Record<string, { day: number; count: number }> = {},
+  ) {
+    this.used = new Map(Object.entries(stored));
+  }
+
+  /** The counts, to store. */
+  snapshot(): Record<string, { day: number; count: number }> {
+    return Object.fromEntries(this.used);
+  }
 
   /** Counts one report for the org, or throws 429 with Retry-After (seconds to the next UTC midnight). */
   take(org: string, now: number): void {

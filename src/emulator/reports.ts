@@ -13,7 +13,7 @@ import {
   type ReportKind,
   type ReportRecord,
 } from '../core/api/types';
-import { compileMetrics } from './aggregates';
+import { Aggregator, compileMetrics } from './aggregates';
 import { HOUR_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
@@ -23,7 +23,8 @@ import type { ReportQuota } from './quota';
 import { Fields } from './request-fields';
 import { type RowPlan, streamRows } from './rows';
 import { sign, verify } from './signing';
-import { type Datasource, type OrgInfo, Q } from './world';
+import type { StoredReport } from './state-file';
+import { type Datasource, type OrgInfo, Q, type World } from './world';
 import type { IdColumn } from './writers/columns';
 import { CsvWideWriter } from './writers/csv-wide';
 import { ParquetWideWriter } from './writers/parquet-wide';
@@ -35,16 +36,25 @@ export const FILE_URL_TTL_MS = HOUR_MS;
 export const FILE_PATH_PREFIX = '/_files/reports/';
 /** The emulator builds Parquet files in memory; bigger ones are refused (the report fails). */
 export const MAX_PARQUET_ROWS_PER_FILE = 500_000;
+/** Aggregate cache of a restored report's world (downloads of old reports are rare; keep it small). */
+const PAST_WORLD_CACHE_ENTRIES = 4096;
 
-interface ReportEntry {
+interface ReportEntry extends ReportRequest {
   id: string;
   org: string;
-  kind: ReportKind;
-  query: Record<string, unknown>;
+  /** The anchor of the world the report was made in (a restarted emulator may have another). */
+  anchor: number;
   createdAt: number;
   readyAt: number;
   /** Why the report failed (an injected fault, or a Parquet file too big to build), if it did. */
   failure?: string;
+  files: Datasource[][];
+}
+
+/** What a report was asked for, validated: everything its files are generated from besides the world. */
+interface ReportRequest {
+  kind: ReportKind;
+  query: Record<string, unknown>;
   frequency: OutputFrequency;
   from: number;
   to: number;
@@ -55,7 +65,12 @@ interface ReportEntry {
   qcFlags: boolean;
   qcVersion: boolean;
   idColumn: IdColumn;
-  files: Datasource[][];
+}
+
+/** A world other than the current one (reports restored from an earlier run), with its own small cache. */
+interface PastWorld {
+  world: World;
+  aggregator: Aggregator;
 }
 
 const COMMON_FIELDS = [
@@ -85,14 +100,84 @@ export interface ReportFile {
   gzipFile: boolean;
 }
 
+/** Where the reports are kept between runs (the emulator's state file), if anywhere. */
+export interface ReportPersistence {
+  restored: StoredReport[];
+  /** Reads the stored reports again (another emulator on the same file, say in another window, may have added some). */
+  reload(): StoredReport[];
+  /** Builds the world of an earlier anchor (same seed and datasource count). */
+  worldAt(anchor: number): World;
+  save(reports: StoredReport[]): void;
+}
+
 export class ReportService {
   private readonly reports = new Map<string, ReportEntry>();
+  private readonly pastWorlds = new Map<number, PastWorld>();
 
   constructor(
     private readonly ctx: EmulatorContext,
     private readonly quota: ReportQuota,
     private readonly delayMs: number,
-  ) {}
+    private readonly persistence?: ReportPersistence,
+  ) {
+    for (const stored of persistence?.restored ?? []) {
+      const entry = this.restore(stored);
+      if (entry) this.reports.set(entry.id, entry);
+    }
+  }
+
+  private restore(s: StoredReport): ReportEntry | undefined {
+    const world = this.worldOf(s.anchor).world;
+    const files = s.fileDatasourceIds.map((ids) => ids.map((id) => world.byId.get(id)));
+    if (files.some((f) => f.some((d) => d === undefined))) return undefined; // not of this world: dropped
+    return {
+      ...(s.request as unknown as ReportRequest),
+      id: s.id,
+      org: s.org,
+      anchor: s.anchor,
+      createdAt: s.createdAt,
+      readyAt: s.readyAt,
+      failure: s.failure,
+      files: files as Datasource[][],
+    };
+  }
+
+  /** The report with this id, looking in the state file once more when it is not known here. */
+  private find(id: string): ReportEntry | undefined {
+    const known = this.reports.get(id);
+    if (known || !this.persistence) return known;
+    const stored = this.persistence.reload().find((r) => r.id === id);
+    const entry = stored && this.restore(stored);
+    if (entry) this.reports.set(entry.id, entry);
+    return entry;
+  }
+
+  private worldOf(anchor: number): PastWorld {
+    if (anchor === this.ctx.world.anchor || !this.persistence)
+      return { world: this.ctx.world, aggregator: this.ctx.aggregator };
+    let past = this.pastWorlds.get(anchor);
+    if (!past) {
+      past = { world: this.persistence.worldAt(anchor), aggregator: new Aggregator(PAST_WORLD_CACHE_ENTRIES) };
+      this.pastWorlds.set(anchor, past);
+    }
+    return past;
+  }
+
+  private persist(): void {
+    if (!this.persistence) return;
+    this.persistence.save(
+      [...this.reports.values()].map(({ id, org, anchor, createdAt, readyAt, failure, files, ...request }) => ({
+        id,
+        org,
+        anchor,
+        createdAt,
+        readyAt,
+        failure,
+        request: request as unknown as Record<string, unknown>,
+        fileDatasourceIds: files.map((f) => f.map((d) => d.id)),
+      })),
+    );
+  }
 
   /** POST /v2/report-requests. Everything is checked before the quota is touched. */
   create(keyOrg: OrgInfo, body: Record<string, unknown>, failByFault: boolean): ReportRecord {
@@ -120,6 +205,7 @@ export class ReportService {
     const entry: ReportEntry = {
       id: randomUUID(),
       org: org.org,
+      anchor: this.ctx.world.anchor,
       kind,
       query: { ...body, columnLabelStyle: labelStyle, fileFormat, format: normalFormat(fileFormat) },
       createdAt: now,
@@ -146,12 +232,13 @@ export class ReportService {
       entry.failure = `Report generation failed: a parquet-wide file would hold over ${MAX_PARQUET_ROWS_PER_FILE} rows; use csv-wide or a shorter range`;
     }
     this.reports.set(entry.id, entry);
+    this.persist();
     return this.record(entry);
   }
 
   /** GET /v2/report-requests/{id}: 404 for unknown ids and for reports of other orgs. */
   status(keyOrg: OrgInfo, id: string): ReportRecord {
-    const entry = this.reports.get(id);
+    const entry = this.find(id);
     if (!entry || entry.org !== keyOrg.org) throw new HttpError(404, `Report not found: ${id}`);
     return this.record(entry);
   }
@@ -186,9 +273,10 @@ export class ReportService {
     }
     if (this.ctx.clock.now() > expires) throw new HttpError(403, 'Request has expired');
     const m = /^\/_files\/reports\/([^/]+)\/part-(\d+)\.(csv\.gz|parquet)$/.exec(path);
-    const entry = m ? this.reports.get(m[1]) : undefined;
+    const entry = m ? this.find(m[1]) : undefined;
     const files = entry?.files[Number(m?.[2])];
     if (!m || !entry || !files) throw new HttpError(404, 'No such file');
+    const { aggregator } = this.worldOf(entry.anchor);
     const metrics = compileMetrics(
       (selectMetrics(entry.metricSelect, entry.frequency) as { metrics: [] }).metrics,
       (id) => Q[id],
@@ -215,14 +303,14 @@ export class ReportService {
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (entry.parquet) {
       return {
-        chunks: streamRows(plan, new ParquetWideWriter(layout, metrics), this.ctx.aggregator),
+        chunks: streamRows(plan, new ParquetWideWriter(layout, metrics), aggregator),
         contentType: 'application/vnd.apache.parquet',
         name,
         gzipFile: false,
       };
     }
     return {
-      chunks: streamRows(plan, new CsvWideWriter(layout, metrics), this.ctx.aggregator),
+      chunks: streamRows(plan, new CsvWideWriter(layout, metrics), aggregator),
       contentType: 'application/gzip',
       name,
       gzipFile: true,

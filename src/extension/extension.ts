@@ -1,5 +1,6 @@
 // Activation: builds the services and registers every part. Activation is lazy (the Reports view, a
 // command, a .measnb notebook or the query language opens it); nothing here talks to the network.
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connection-commands';
 import { createReportFlow } from './commands/create-report';
@@ -56,7 +57,10 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const state = new SerialMemento(context.globalState);
   const keys = new KeyStore(context.secrets, state);
   const connections = new ConnectionStore(keys);
-  emulator = new LocalEmulator(context.extensionPath);
+  emulator = new LocalEmulator(
+    context.extensionPath,
+    path.join(context.globalStorageUri.fsPath, 'local-emulator', 'state.json'),
+  );
   const quota = new QuotaTracker(state);
   const clients = new ClientProvider(connections, emulator, log, quota);
   const reports = new ReportsStore(state);

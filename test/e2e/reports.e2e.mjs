@@ -2,7 +2,9 @@
 // (every step answered with the keyboard), the node spinning, then succeeded with a notification; the
 // report is still there after a reload of the window.
 import assert from 'node:assert/strict';
-import { answer, eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { answer, e2eEnv, eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
 
 /** Shows the Reports view (the tab toggles the side bar: click it only when the view is not shown). */
 async function openReportsView(page) {
@@ -15,6 +17,7 @@ async function openReportsView(page) {
   await header.waitFor({ state: 'attached', timeout: 30_000 });
 }
 
+// The second test runs after the reload of the first: the window's new local emulator still knows the report.
 describe('e2e: the Reports view', () => {
   let browser;
   let page;
@@ -94,5 +97,33 @@ describe('e2e: the Reports view', () => {
     await again.waitFor({ timeout: 60_000 });
     assert.match(String(await again.getAttribute('aria-label')), /succeeded/);
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-after-reload')}`);
+  });
+
+  it('Download Report Files into a folder chosen in the dialog, then Reveal shows the file in the Explorer', async () => {
+    const { workspace } = e2eEnv();
+    const folder = path.join(workspace, 'picked-downloads');
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.mkdirSync(folder);
+    await runCommand(page, 'Measurements: Download Report Files');
+    await answer(page, 'datasource-measurements', { expect: 'Download Report Files' });
+    await answer(page, 'Choose a folder', { expect: 'file(s) of' });
+    // code-server's own folder dialog: a quick input that takes a path, and its OK button.
+    await answer(page, `${folder}/`, { expect: 'Download here', keys: [] });
+    await page.locator('.quick-input-widget .monaco-button', { hasText: 'Download here' }).click();
+    const file = await eventually(
+      async () => fs.readdirSync(folder).find((f) => f.endsWith('.csv')),
+      `a downloaded .csv in ${folder}`,
+      150,
+    );
+    assert.match(fs.readFileSync(path.join(folder, file), 'utf8').split('\n')[0], /^datasourceId,/);
+    const toast = page.locator('.notifications-toasts .notification-list-item', {
+      hasText: /Downloaded \d+ file\(s\)/,
+    });
+    await toast.first().waitFor({ timeout: 30_000 });
+    await toast.first().locator('.monaco-button', { hasText: 'Reveal' }).click();
+    const row = page.locator('.explorer-folders-view .monaco-list-row.selected', { hasText: file });
+    await row.first().waitFor({ timeout: 30_000 });
+    console.log(`      revealed in the Explorer: ${await row.first().getAttribute('aria-label')}`);
+    console.log(`      screenshot: ${await screenshot(page, 'report-file-revealed')}`);
   });
 });

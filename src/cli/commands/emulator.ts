@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { DEFAULT_SEED, parseDuration, type RunningEmulator, startEmulator } from '../../emulator/index';
 
 interface EmulatorCliOptions {
-  port: string;
+  port?: string;
+  state?: string;
   seed: string;
   reportDelay?: string;
   control?: boolean;
@@ -21,7 +22,8 @@ export function registerEmulatorCommand(program: Command): void {
   program
     .command('emulator')
     .description('Run the local measurements service emulator on 127.0.0.1 (until Ctrl-C)')
-    .option('--port <n>', 'port to listen on (0 = any free port)', '0')
+    .option('--port <n>', 'port to listen on (default: any free port, or the last one with --state)')
+    .option('--state <file>', 'keep reports and quota in this JSON file between runs')
     .option('--seed <n>', 'seed of the generated data, orgs and keys', String(DEFAULT_SEED))
     .option('--report-delay <duration>', 'how long reports stay in progress, e.g. 5s')
     .option('--datasources <n>', 'datasources of the demo org (default 20)')
@@ -29,7 +31,8 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--json', 'print one JSON line {"baseUrl","org","apiKey"} once listening')
     .action(async (opts: EmulatorCliOptions) => {
       const emulator = await startEmulator({
-        port: integer('port', opts.port, 0, 65535),
+        port: opts.port === undefined ? undefined : integer('port', opts.port, 0, 65535),
+        stateFile: opts.state,
         seed: integer('seed', opts.seed, 0, 2 ** 31 - 1),
         reportDelayMs: opts.reportDelay === undefined ? undefined : parseDuration(opts.reportDelay),
         datasources: opts.datasources === undefined ? undefined : integer('datasources', opts.datasources, 1, 100_000),

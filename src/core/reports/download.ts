@@ -82,7 +82,9 @@ export async function downloadReportFiles(
     );
   }
   // The local clock may be skewed from the service's: expiry by our clock only triggers a refresh,
-  // and the file host stays the judge (a 403/404 on a file also refreshes the URLs, once).
+  // and the file host stays the judge (a 403/404 on a file also refreshes the URLs, once). A file host
+  // that cannot be reached at all also refreshes them: the URLs may name a host that moved (a restarted
+  // local emulator on another port).
   let current = record;
   let refreshed = false;
   const refresh = async () => {
@@ -110,7 +112,8 @@ export async function downloadReportFiles(
     try {
       result = await client.downloadReportFile(url, path, call);
     } catch (e) {
-      const stale = e instanceof MeasurementsError && (e.code === 'forbidden' || e.code === 'not-found');
+      const stale =
+        e instanceof MeasurementsError && (e.code === 'forbidden' || e.code === 'not-found' || e.code === 'network');
       if (!stale || refreshed) throw e;
       await refresh();
       const again = current.urls[index];

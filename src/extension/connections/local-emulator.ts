@@ -1,6 +1,8 @@
 // The built-in "Local emulator" connection: the emulator bundle (dist/emulator.js) is required lazily on
-// first use and started in-process on a free 127.0.0.1 port, so the extension bundle stays small and a
-// user who never picks the emulator never loads it.
+// first use and started in-process on 127.0.0.1, so the extension bundle stays small and a user who never
+// picks the emulator never loads it. Its reports and quota live in a state file in the extension's global
+// storage, and it takes its last port again when free: after a reload (a new emulator) the reports in the
+// Reports view are still known, and their file URLs still work.
 import path from 'node:path';
 
 export interface RunningEmulator {
@@ -11,13 +13,17 @@ export interface RunningEmulator {
 }
 
 interface EmulatorModule {
-  startEmulator(options: { port?: number; host?: string }): Promise<RunningEmulator>;
+  startEmulator(options: { stateFile?: string }): Promise<RunningEmulator>;
 }
 
 export class LocalEmulator {
   private running?: Promise<RunningEmulator>;
 
-  constructor(private readonly extensionPath: string) {}
+  constructor(
+    private readonly extensionPath: string,
+    /** Where the emulator keeps its reports and quota between windows and reloads. */
+    private readonly stateFile?: string,
+  ) {}
 
   get started(): boolean {
     return this.running !== undefined;
@@ -28,7 +34,7 @@ export class LocalEmulator {
       const bundle = path.join(this.extensionPath, 'dist', 'emulator.js');
       // A plain require of a path computed at run time: esbuild leaves it alone (not bundled).
       const mod = require(bundle) as EmulatorModule;
-      return mod.startEmulator({ port: 0 });
+      return mod.startEmulator({ stateFile: this.stateFile });
     })();
     this.running.catch(() => {
       this.running = undefined;

@@ -295,6 +295,19 @@ describe('reports: downloadReportFiles', () => {
     assert.equal(out[0].displayUrl, `${files.url}/reports/r-1/fresh.csv`);
   });
 
+  it('refreshes the URLs once when the file host cannot be reached (it moved, say a restarted emulator)', async () => {
+    const gone = await startTestServer();
+    const goneUrl = `${gone.url}/reports/r-1/a.csv?sig=1`;
+    await gone.close();
+    api.handle((_q, res) => sendJson(res, 200, rec('succeeded', { urls: [`${files.url}/reports/r-1/a.csv?sig=2`] })));
+    const dir = await mkdtemp(join(tmpdir(), 'measnb-rep-'));
+    const fast = new MeasurementsClient({ baseUrl: api.url, apiKey: 'SECRET-KEY', retry: false });
+    const out = await downloadReportFiles(fast, rec('succeeded', { urls: [goneUrl] }), dir);
+    assert.equal(out[0].bytes, csv.length);
+    assert.equal(api.requests.length, 1, 'one status call for fresh URLs');
+    assert.equal(await readFile(join(dir, 'a.csv'), 'utf8'), csv);
+  });
+
   it('refreshes the URLs once when the file host refuses a (stale) signature', async () => {
     files.handle((q, res) => {
       if (q.url?.startsWith('/stale')) {

@@ -1,0 +1,92 @@
+// The emulator's reports and quota kept in a small JSON file (optional), so a restarted emulator still
+// knows the reports it made: the extension's local connection restarts with every window, and the
+// Reports view keeps their ids. Report files are never stored: they are regenerated from the request
+// and the world the report was made in (a pure function of seed, anchor and datasource count).
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A report as stored: its request, times and the datasource ids of each file. */
+export interface StoredReport {
+  id: string;
+  org: string;
+  /** The world's anchor when the report was made (its data depends on it). */
+  anchor: number;
+  createdAt: number;
+  readyAt: number;
+  failure?: string;
+  /** The validated request (the entry without its datasources). */
+  request: Record<string, unknown>;
+  fileDatasourceIds: string[][];
+}
+
+export interface StoredQuota {
+  [org: string]: { day: number; count: number };
+}
+
+export interface EmulatorState {
+  version: 1;
+  seed: number;
+  datasources: number;
+  /** The port last listened on: taken again when free, so stored file URLs keep working. */
+  port?: number;
+  reports: StoredReport[];
+  quota: StoredQuota;
+}
+
+/** The most reports kept (oldest dropped first): the file stays small. */
+export const MAX_STORED_REPORTS = 1000;
+
+export class EmulatorStateFile {
+  constructor(
+    readonly file: string,
+    private readonly seed: number,
+    private readonly datasources: number,
+  ) {}
+
+  /** The stored state if it was written for the same seed and datasource count; otherwise an empty one. */
+  load(): EmulatorState {
+    const empty: EmulatorState = {
+      version: 1,
+      seed: this.seed,
+      datasources: this.datasources,
+      reports: [],
+      quota: {},
+    };
+    let parsed: Partial<EmulatorState>;
+    try {
+      parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+    } catch {
+      return empty; // missing or unreadable: start afresh (it is rewritten on the next change)
+    }
+    const port = typeof parsed.port === 'number' ? parsed.port : undefined;
+    if (parsed.version !== 1 || parsed.seed !== this.seed || parsed.datasources !== this.datasources) {
+      return { ...empty, port };
+    }
+    return {
+      ...empty,
+      port,
+      reports: Array.isArray(parsed.reports) ? parsed.reports : [],
+      quota: parsed.quota && typeof parsed.quota === 'object' ? parsed.quota : {},
+    };
+  }
+
+  /**
+   * Writes the state atomically (a temporary file renamed over the old one). Reports already in the file
+   * that this run does not know (another emulator on the same file) are kept.
+   */
+  save(state: EmulatorState): void {
+    const ours = new Set(state.reports.map((r) => r.id));
+    const theirs = this.load().reports.filter((r) => !ours.has(r.id));
+    const reports = [...theirs, ...state.reports].sort((a, b) => a.createdAt - b.createdAt);
+    const quota = { ...state.quota };
+    for (const [org, q] of Object.entries(this.load().quota)) {
+      const mine = quota[org];
+      if (!mine || q.day > mine.day || (q.day === mine.day && q.count > mine.count)) quota[org] = q;
+    }
+    const kept = { ...state, quota, reports: reports.slice(-MAX_STORED_REPORTS) };
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(kept));
+    fs.renameSync(tmp, this.file);
+  }
+}
