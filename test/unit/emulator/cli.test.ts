@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
@@ -64,6 +66,50 @@ describe('measnb emulator (CLI)', function () {
       await res.arrayBuffer();
     } finally {
       assert.equal(await stop(child), 0);
+    }
+  });
+
+  it('--state keeps the reports between runs and takes the last port again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-emu-cli-'));
+    const state = path.join(dir, 'state.json');
+    const run = async () => {
+      const cli = startCli(['--json', '--state', state, '--report-delay', '0s']);
+      return { ...cli, info: JSON.parse((await cli.lines.next()).value as string) };
+    };
+    try {
+      const first = await run();
+      let reportId: string;
+      try {
+        const res = await fetch(`${first.info.baseUrl}${PATHS.reportRequests}`, {
+          method: 'POST',
+          headers: { [API_KEY_HEADER]: first.info.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            org: first.info.org,
+            report: 'datasource-measurements',
+            allDatasources: true,
+            outputFrequency: 'day',
+            startTime: '2026-11-01',
+            endTime: '2026-11-02',
+          }),
+        });
+        assert.equal(res.status, 200);
+        reportId = (await res.json()).reportId;
+      } finally {
+        assert.equal(await stop(first.child), 0);
+      }
+      const second = await run();
+      try {
+        assert.equal(second.info.baseUrl, first.info.baseUrl, 'the same port');
+        const res = await fetch(`${second.info.baseUrl}${PATHS.reportRequest(reportId)}`, {
+          headers: { [API_KEY_HEADER]: second.info.apiKey, connection: 'close' },
+        });
+        assert.equal(res.status, 200);
+        assert.equal((await res.json()).reportStatus, 'succeeded');
+      } finally {
+        assert.equal(await stop(second.child), 0);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
