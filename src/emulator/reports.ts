@@ -23,7 +23,7 @@ import type { ReportQuota } from './quota';
 import { Fields } from './request-fields';
 import { type RowPlan, streamRows } from './rows';
 import { sign, verify } from './signing';
-import type { StoredReport } from './state-file';
+import type { ReportLifecycle, StoredReport } from './state-file';
 import { type Datasource, type OrgInfo, Q, type World } from './world';
 import type { IdColumn } from './writers/columns';
 import { CsvWideWriter } from './writers/csv-wide';
@@ -39,15 +39,7 @@ export const MAX_PARQUET_ROWS_PER_FILE = 500_000;
 /** Aggregate cache of a restored report's world (downloads of old reports are rare; keep it small). */
 const PAST_WORLD_CACHE_ENTRIES = 4096;
 
-interface ReportEntry extends ReportRequest {
-  id: string;
-  org: string;
-  /** The anchor of the world the report was made in (a restarted emulator may have another). */
-  anchor: number;
-  createdAt: number;
-  readyAt: number;
-  /** Why the report failed (an injected fault, or a Parquet file too big to build), if it did. */
-  failure?: string;
+interface ReportEntry extends ReportRequest, ReportLifecycle {
   files: Datasource[][];
 }
 

@@ -5,15 +5,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A report as stored: its request, times and the datasource ids of each file. */
-export interface StoredReport {
+/** Who made a report, when, in which world, and how it ends: the same in memory and in the file. */
+export interface ReportLifecycle {
   id: string;
   org: string;
-  /** The world's anchor when the report was made (its data depends on it). */
+  /** The world's anchor when the report was made (its data depends on it; a restarted emulator may have another). */
   anchor: number;
   createdAt: number;
   readyAt: number;
+  /** Why the report failed (an injected fault, or a Parquet file too big to build), if it did. */
   failure?: string;
+}
+
+/** A report as stored: its lifecycle, its request and the datasource ids of each file. */
+export interface StoredReport extends ReportLifecycle {
   /** The validated request (the entry without its datasources). */
   request: Record<string, unknown>;
   fileDatasourceIds: string[][];
