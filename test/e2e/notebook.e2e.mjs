@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parquetMetadata } from 'hyparquet';
 import { e2eEnv, eventually, openWorkbench, runCommand, screenshot } from './workbench.mjs';
 
 /** The output frames (webview iframes) that hold our tables. */
@@ -90,7 +91,8 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       cells: [{ kind: 'code', language: 'measq', source: cell, outputs: [] }],
     };
     fs.writeFileSync(path.join(workspace, 'million.measnb'), JSON.stringify(nb, null, 2));
-    ({ browser, page } = await openWorkbench());
+    // A time zone away from UTC, so that the renderer's UTC/local toggle shows a difference.
+    ({ browser, page } = await openWorkbench({ timezoneId: 'Asia/Tokyo' }));
     // Notebooks open as text until the extension's contributions are known: wait for its commands.
     await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
     await page.keyboard.press('Escape');
@@ -243,6 +245,39 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       async () => /Saved/.test(await table.locator('.mt-toolbar [role=status]').first().textContent()),
       'saved status',
     );
+
+    // Save Parquet: the same dialog; the file holds the filtered rows with the same columns.
+    const parquetTarget = path.join(workspace, 'filtered.parquet');
+    fs.rmSync(parquetTarget, { force: true });
+    await table.locator('.mt-save-parquet').dispatchEvent('click');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForTimeout(500);
+    await dialog.fill(parquetTarget);
+    await page.keyboard.press('Enter');
+    await eventually(async () => fs.existsSync(parquetTarget), 'the saved Parquet file');
+    const bytes = fs.readFileSync(parquetTarget);
+    const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    assert.equal(Number(meta.num_rows), Number.parseInt(filtered, 10), 'the Parquet file holds the filtered rows');
+    const parquetColumns = meta.schema.slice(1).map((c) => c.name);
+    assert.deepEqual(parquetColumns, lines[0].split(','), 'with the columns of the CSV');
+
+    // Times: UTC by default; the toggle shows them in the browser's zone (Tokyo, +09:00), and back.
+    const timeCell = async () =>
+      (await drawn.first().locator('.mt-cell').allTextContents()).find((t) => /^\d{4}-\d\d-\d\d \d\d:\d\d/.test(t));
+    const utcText = await timeCell();
+    assert.match(String(utcText), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'UTC times carry no offset');
+    await table.locator('.mt-tz').dispatchEvent('click');
+    const localText = await eventually(async () => {
+      const t = await timeCell();
+      return t !== utcText && t;
+    }, 'local times');
+    assert.match(localText, / \+09:00$/);
+    const asUtc = new Date(`${utcText.replace(' ', 'T')}Z`).getTime();
+    const asLocal = new Date(localText.replace(' ', 'T').replace(' +09:00', '+09:00')).getTime();
+    assert.equal(asLocal, asUtc, `${localText} is the same instant as ${utcText} UTC`);
+    console.log(`      time toggle: ${utcText} (UTC) → ${localText}`);
+    await table.locator('.mt-tz').dispatchEvent('click');
+    assert.equal(await timeCell(), utcText, 'back to UTC');
 
     await table.locator('.mt-view-toggle').dispatchEvent('click');
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });

@@ -13,11 +13,11 @@ export function e2eEnv() {
   return { url, workspace };
 }
 
-/** A browser page on the workbench of the e2e workspace, with the workbench rendered. */
-export async function openWorkbench() {
+/** A browser page on the workbench of the e2e workspace, with the workbench rendered (optionally in a time zone). */
+export async function openWorkbench({ timezoneId } = {}) {
   const { url, workspace } = e2eEnv();
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, timezoneId });
   await page.goto(workbenchUrl(url, workspace), { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   return { browser, page };
