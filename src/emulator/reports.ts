@@ -38,9 +38,12 @@ export const FILE_PATH_PREFIX = '/_files/reports/';
 export const MAX_PARQUET_ROWS_PER_FILE = 500_000;
 /** Aggregate cache of a restored report's world (downloads of old reports are rare; keep it small). */
 const PAST_WORLD_CACHE_ENTRIES = 4096;
+/** Worlds of earlier anchors kept at once (least recently used dropped first). */
+const PAST_WORLDS_KEPT = 3;
 
 interface ReportEntry extends ReportRequest, ReportLifecycle {
-  files: Datasource[][];
+  /** The datasource ids of each file (ids do not depend on the anchor; the datasources' events do). */
+  fileDatasourceIds: string[][];
 }
 
 /** What a report was asked for, validated: everything its files are generated from besides the world. */
@@ -119,9 +122,9 @@ export class ReportService {
   }
 
   private restore(s: StoredReport): ReportEntry | undefined {
-    const world = this.worldOf(s.anchor).world;
-    const files = s.fileDatasourceIds.map((ids) => ids.map((id) => world.byId.get(id)));
-    if (files.some((f) => f.some((d) => d === undefined))) return undefined; // not of this world: dropped
+    const ids = s.fileDatasourceIds;
+    if (!Array.isArray(ids) || !ids.every((f) => Array.isArray(f) && f.every((id) => this.ctx.world.byId.has(id))))
+      return undefined; // not of this world (another seed or datasource count): dropped
     return {
       ...(s.request as unknown as ReportRequest),
       id: s.id,
@@ -130,7 +133,7 @@ export class ReportService {
       createdAt: s.createdAt,
       readyAt: s.readyAt,
       failure: s.failure,
-      files: files as Datasource[][],
+      fileDatasourceIds: ids,
     };
   }
 
@@ -148,26 +151,31 @@ export class ReportService {
     if (anchor === this.ctx.world.anchor || !this.persistence)
       return { world: this.ctx.world, aggregator: this.ctx.aggregator };
     let past = this.pastWorlds.get(anchor);
-    if (!past) {
+    if (past) {
+      this.pastWorlds.delete(anchor); // re-inserted below: the map's order is the recency order
+    } else {
       past = { world: this.persistence.worldAt(anchor), aggregator: new Aggregator(PAST_WORLD_CACHE_ENTRIES) };
-      this.pastWorlds.set(anchor, past);
+      if (this.pastWorlds.size >= PAST_WORLDS_KEPT) this.pastWorlds.delete(this.pastWorlds.keys().next().value!);
     }
+    this.pastWorlds.set(anchor, past);
     return past;
   }
 
   private persist(): void {
     if (!this.persistence) return;
     this.persistence.save(
-      [...this.reports.values()].map(({ id, org, anchor, createdAt, readyAt, failure, files, ...request }) => ({
-        id,
-        org,
-        anchor,
-        createdAt,
-        readyAt,
-        failure,
-        request: request as unknown as Record<string, unknown>,
-        fileDatasourceIds: files.map((f) => f.map((d) => d.id)),
-      })),
+      [...this.reports.values()].map(
+        ({ id, org, anchor, createdAt, readyAt, failure, fileDatasourceIds, ...request }) => ({
+          id,
+          org,
+          anchor,
+          createdAt,
+          readyAt,
+          failure,
+          request: request as unknown as Record<string, unknown>,
+          fileDatasourceIds,
+        }),
+      ),
     );
   }
 
@@ -215,7 +223,7 @@ export class ReportService {
       qcVersion: dataVersion === 'v2026-11-10',
       idColumn:
         kind === 'node-measurements' ? 'nodeId' : kind === 'reference-site-measurements' ? 'refSiteId' : 'datasourceId',
-      files: chunk(datasources, DATASOURCES_PER_FILE),
+      fileDatasourceIds: chunk(datasources, DATASOURCES_PER_FILE).map((f) => f.map((d) => d.id)),
     };
     delete entry.query.metricLabelStyle;
     // Parquet files are built in memory: refuse (as a failed report) what would not fit comfortably.
@@ -242,7 +250,7 @@ export class ReportService {
     if (entry.failure) return { ...base, reportStatus: 'failed', message: entry.failure, urls: [] };
     const expires = now + FILE_URL_TTL_MS;
     const ext = entry.parquet ? 'parquet' : 'csv.gz';
-    const urls = entry.files.map((_, i) => {
+    const urls = entry.fileDatasourceIds.map((_, i) => {
       const path = `${FILE_PATH_PREFIX}${entry.id}/part-${String(i).padStart(3, '0')}.${ext}`;
       const signature = sign(this.ctx.world.secret, `file:${path}\n${expires}`);
       return `${this.ctx.baseUrl()}${path}?expires=${expires}&signature=${signature}`;
@@ -266,9 +274,10 @@ export class ReportService {
     if (this.ctx.clock.now() > expires) throw new HttpError(403, 'Request has expired');
     const m = /^\/_files\/reports\/([^/]+)\/part-(\d+)\.(csv\.gz|parquet)$/.exec(path);
     const entry = m ? this.find(m[1]) : undefined;
-    const files = entry?.files[Number(m?.[2])];
-    if (!m || !entry || !files) throw new HttpError(404, 'No such file');
-    const { aggregator } = this.worldOf(entry.anchor);
+    const ids = entry?.fileDatasourceIds[Number(m?.[2])];
+    if (!m || !entry || !ids) throw new HttpError(404, 'No such file');
+    const { world, aggregator } = this.worldOf(entry.anchor);
+    const files = ids.map((id) => world.byId.get(id) as Datasource);
     const metrics = compileMetrics(
       (selectMetrics(entry.metricSelect, entry.frequency) as { metrics: [] }).metrics,
       (id) => Q[id],

@@ -96,6 +96,25 @@ describe('emulator state file: reports and quota across restarts', () => {
     );
   });
 
+  it('reports of many earlier hours all keep their data (their worlds are rebuilt when needed)', async () => {
+    const made: { id: string; texts: string[] }[] = [];
+    for (let h = 0; h < 5; h++) {
+      const emu = await start({ clock: NOW + h * HOUR });
+      const id = (await create(emu, { outputFrequency: 'minute', startTime: '2026-11-19T20:00:00Z' })).body.reportId;
+      const urls = (await status(emu, id)).body.urls as string[];
+      made.push({ id, texts: (await Promise.all(urls.map((u) => downloadGzipText(u)))).map((f) => f.text) });
+      await stop(emu);
+    }
+    const last = await start({ clock: NOW + 9 * HOUR });
+    for (const round of [1, 2]) {
+      for (const { id, texts } of made) {
+        const urls = (await status(last, id)).body.urls as string[];
+        const now = (await Promise.all(urls.map((u) => downloadGzipText(u)))).map((f) => f.text);
+        assert.deepEqual(now, texts, `report ${id}, round ${round}`);
+      }
+    }
+  });
+
   it('the daily quota is counted across restarts', async () => {
     const first = await start();
     for (let i = 0; i < 20; i++) assert.equal((await create(first)).status, 200);
