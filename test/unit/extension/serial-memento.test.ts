@@ -112,6 +112,17 @@ describe('SerialMemento: global state written one write at a time', () => {
     );
   });
 
+  it('once its writes are done, a key reads VS Code again (where other windows’ writes arrive)', async () => {
+    const raw = new WorkbenchMemento();
+    const state = new SerialMemento(raw);
+    const write = state.update('measurements.keyIndex', ['a']);
+    await raw.settle();
+    await write;
+    await state.flushed();
+    raw.value = { ...raw.value, 'measurements.keyIndex': ['a', 'b'] }; // another window's write, echoed here
+    assert.deepEqual(state.get('measurements.keyIndex'), ['a', 'b']);
+  });
+
   it('reads keys it never wrote from VS Code, with the default when absent', async () => {
     const raw = new WorkbenchMemento();
     raw.value['from.elsewhere'] = 'x';
