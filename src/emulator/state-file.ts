@@ -80,11 +80,12 @@ export class EmulatorStateFile {
    * that this run does not know (another emulator on the same file) are kept.
    */
   save(state: EmulatorState): void {
+    const onDisk = this.load();
     const ours = new Set(state.reports.map((r) => r.id));
-    const theirs = this.load().reports.filter((r) => !ours.has(r.id));
+    const theirs = onDisk.reports.filter((r) => !ours.has(r.id));
     const reports = [...theirs, ...state.reports].sort((a, b) => a.createdAt - b.createdAt);
     const quota = { ...state.quota };
-    for (const [org, q] of Object.entries(this.load().quota)) {
+    for (const [org, q] of Object.entries(onDisk.quota)) {
       const mine = quota[org];
       if (!mine || q.day > mine.day || (q.day === mine.day && q.count > mine.count)) quota[org] = q;
     }
