@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parquetMetadata } from 'hyparquet';
-import { e2eEnv, eventually, openWorkbench, runCommand, screenshot } from './workbench.mjs';
+import { answerFileDialog, e2eEnv, eventually, openWorkbench, runCommand, screenshot } from './workbench.mjs';
 
 /** The output frames (webview iframes) that hold our tables. */
 async function tableFrames(page) {
@@ -233,10 +233,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       console.log(`      screenshot: ${await screenshot(page, 'notebook-save-failed')}`);
       throw e;
     });
-    await page.waitForTimeout(500);
-    console.log(`      save dialog: ${await screenshot(page, 'notebook-save-dialog')}`);
-    await dialog.fill(target);
-    await page.keyboard.press('Enter');
+    await answerFileDialog(page, target, { screenshotAs: 'notebook-save-dialog' });
     await eventually(async () => fs.existsSync(target), 'the saved CSV file');
     const lines = fs.readFileSync(target, 'utf8').trimEnd().split('\n');
     assert.equal(lines.length - 1, Number.parseInt(filtered, 10), 'the saved file holds the filtered rows');
@@ -250,10 +247,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     const parquetTarget = path.join(workspace, 'filtered.parquet');
     fs.rmSync(parquetTarget, { force: true });
     await table.locator('.mt-save-parquet').dispatchEvent('click');
-    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    await page.waitForTimeout(500);
-    await dialog.fill(parquetTarget);
-    await page.keyboard.press('Enter');
+    await answerFileDialog(page, parquetTarget);
     await eventually(async () => fs.existsSync(parquetTarget), 'the saved Parquet file');
     const bytes = fs.readFileSync(parquetTarget);
     const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));

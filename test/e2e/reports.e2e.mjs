@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { answer, e2eEnv, eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
+import {
+  answer,
+  answerFileDialog,
+  e2eEnv,
+  eventually,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  screenshotIfFailed,
+} from './workbench.mjs';
 
 /** Shows the Reports view (the tab toggles the side bar: click it only when the view is not shown). */
 async function openReportsView(page) {
@@ -107,19 +116,24 @@ describe('e2e: the Reports view', () => {
     await runCommand(page, 'Measurements: Download Report Files');
     await answer(page, 'datasource-measurements', { expect: 'Download Report Files' });
     await answer(page, 'Choose a folder', { expect: 'file(s) of' });
-    // code-server's own folder dialog: a quick input that takes a path, and its OK button.
-    await answer(page, `${folder}/`, { expect: 'Download here', keys: [] });
-    await page.locator('.quick-input-widget .monaco-button', { hasText: 'Download here' }).click();
-    const file = await eventually(
-      async () => fs.readdirSync(folder).find((f) => f.endsWith('.csv')),
-      `a downloaded .csv in ${folder}`,
-      150,
-    );
-    assert.match(fs.readFileSync(path.join(folder, file), 'utf8').split('\n')[0], /^datasourceId,/);
+    await answerFileDialog(page, `${folder}/`, { okLabel: 'Download here' });
+    // The notice names the folder the files went to: that is where the user looks, and what a wrong
+    // answer to the dialog would show.
     const toast = page.locator('.notifications-toasts .notification-list-item', {
-      hasText: /Downloaded \d+ file\(s\)/,
+      hasText: /Downloaded \d+ file\(s\) of report \S+ to /,
     });
-    await toast.first().waitFor({ timeout: 30_000 });
+    await eventually(
+      () => toast.first().isVisible(),
+      async () =>
+        `the "Downloaded … to" notice; notifications shown: ${await page.locator('.notifications-toasts').textContent()}`,
+      300,
+    );
+    const notice = String(await toast.first().locator('.notification-list-item-message').textContent());
+    console.log(`      notice: ${notice}`);
+    assert.match(notice, / to picked-downloads\./);
+    const file = fs.readdirSync(folder).find((f) => f.endsWith('.csv'));
+    assert.ok(file, `a downloaded .csv in ${folder}: ${fs.readdirSync(folder).join(', ') || 'empty'}`);
+    assert.match(fs.readFileSync(path.join(folder, file), 'utf8').split('\n')[0], /^datasourceId,/);
     await toast.first().locator('.monaco-button', { hasText: 'Reveal' }).click();
     const row = page.locator('.explorer-folders-view .monaco-list-row.selected', { hasText: file });
     await row.first().waitFor({ timeout: 30_000 });

@@ -71,14 +71,47 @@ export async function answer(page, text, { expect, keys = ['Enter'] } = {}) {
   await page.waitForTimeout(250);
 }
 
-/** Polls `probe` (async, returns truthy when done) with a bounded number of tries. */
+/**
+ * Answers code-server's own file dialog (open, save or folder: a quick input over the remote file
+ * system) with the path `value`, then presses its OK button `okLabel`, or Enter. The dialog fills in its
+ * start path once that folder's listing has loaded, replacing anything typed before; so wait for the
+ * listing, type, and check that the path held.
+ */
+export async function answerFileDialog(page, value, { okLabel, screenshotAs } = {}) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  await eventually(
+    async () =>
+      (await widget.isVisible()) &&
+      (!okLabel || String(await widget.textContent()).includes(okLabel)) &&
+      (await widget.locator('.quick-input-list .monaco-list-row').count()) > 0 &&
+      !(await widget.locator('.monaco-progress-container.active').count()),
+    `the file dialog${okLabel ? ` "${okLabel}"` : ''} with its listing loaded`,
+    150,
+  );
+  if (screenshotAs) console.log(`      file dialog: ${await screenshot(page, screenshotAs)}`);
+  await eventually(
+    async () => {
+      if ((await input.inputValue()) !== value) await input.fill(value);
+      await page.waitForTimeout(400);
+      return (await input.inputValue()) === value;
+    },
+    async () =>
+      `the file dialog to keep the typed path ${value} (it shows "${await input.inputValue().catch(() => '?')}")`,
+    20,
+  );
+  if (okLabel) await widget.locator('.monaco-button', { hasText: okLabel }).click();
+  else await page.keyboard.press('Enter');
+}
+
+/** Polls `probe` (async, returns truthy when done) with a bounded number of tries; `what` may be a function that describes the state seen. */
 export async function eventually(probe, what, tries = 300, everyMs = 200) {
   for (let i = 0; i < tries; i++) {
     const v = await probe().catch(() => undefined);
     if (v) return v;
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`gave up waiting for ${what}`);
+  throw new Error(`gave up waiting for ${typeof what === 'function' ? await what() : what}`);
 }
 
 /** For afterEach: a screenshot of a failed test, named after it. */

@@ -1,5 +1,6 @@
 // Commands of the Reports view: Refresh, Add Report by Id, Download, Open, Open as Table, Reveal,
 // Copy Id, Remove from view. Each works from the tree (node argument) and from the palette (a pick).
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReportFiles } from '../reports/report-files';
 import { reportState } from '../reports/report-status';
@@ -91,9 +92,11 @@ export function registerReportCommands(
       }
       const updated = await files.download(report, { folder });
       const first = updated.files[0]?.localPath;
+      // Say where they went: with "Choose a folder…" that is the user's answer, and a wrong one is seen at once.
+      const where = first ? vscode.workspace.asRelativePath(path.dirname(first), false) : undefined;
       void vscode.window
         .showInformationMessage(
-          `Downloaded ${updated.files.length} file(s) of report ${report.reportId}.`,
+          `Downloaded ${updated.files.length} file(s) of report ${report.reportId}${where ? ` to ${where}` : ''}.`,
           'Open',
           'Reveal',
         )
