@@ -2,11 +2,11 @@
 // streamed with backpressure: no Table, no per-row objects, so it keeps pace with curl.
 // The field rules, paths, header names and error mapping are the core's; only the byte pump is here.
 import type { Writable } from 'node:stream';
-import { request } from 'undici';
 import { errorFromResponse, MeasurementsError, redact } from '../core/api/errors';
 import { API_KEY_HEADER, CONTINUATION_TOKEN_HEADER, PATHS } from '../core/api/paths';
 import { transportErrorCode } from '../core/api/retry';
 import type { RecentQueryRequest } from '../core/api/types';
+import { type ResponseData, request } from '../core/api/undici-request';
 import { describeIssues, validateRecentQuery } from '../core/api/validate';
 
 export interface StreamConnection {
@@ -56,7 +56,7 @@ export async function streamRecentCsv(
   if (!LOOPBACK.has(url.hostname)) headers['accept-encoding'] = 'gzip';
   if (conn.apiKey) headers[API_KEY_HEADER] = conn.apiKey;
   const path = url.pathname;
-  let res: Awaited<ReturnType<typeof request>>;
+  let res: ResponseData;
   try {
     // undici does not follow redirects here, so the key never leaves the base URL's origin.
     res = await request(url, { method: 'POST', headers, body: JSON.stringify(req), signal });

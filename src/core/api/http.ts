@@ -8,6 +8,7 @@ import { errorFromResponse, MeasurementsError, redact } from './errors';
 import { gunzipIfGzipped } from './gzip';
 import { API_KEY_HEADER } from './paths';
 import { backoffDelayMs, failedBeforeSending, type RetryPolicy, sleep, transportErrorCode } from './retry';
+import { request } from './undici-request';
 
 export interface RequestLogEntry {
   method: string;
@@ -67,14 +68,6 @@ export interface ResponseInfo {
   /** The body with Content-Encoding gzip already decoded. */
   body: Readable;
   url: URL;
-}
-
-// undici takes ~100 ms to initialise (fetch, websockets, caches, mocks come with it), which would be most
-// of the extension's activation: it is loaded by the first request instead of at import.
-let undiciRequest: Promise<typeof import('undici').request> | undefined;
-function loadRequest(): Promise<typeof import('undici').request> {
-  undiciRequest ??= import('undici').then((m) => m.request);
-  return undiciRequest;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -193,7 +186,6 @@ export class Transport {
     let method: 'GET' | 'POST' = spec.method;
     let body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     let keyAllowed = spec.withKey;
-    const request = await loadRequest();
     for (let hop = 0; ; hop++) {
       if (url.origin !== this.origin) keyAllowed = false;
       const headers: Record<string, string> = {

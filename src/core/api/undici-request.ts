@@ -1,0 +1,35 @@
+// undici's request API, loaded alone. The package's index also loads fetch, WebSocket, EventSource, the
+// cache and the mocks: ~20 MB of RSS and ~100 ms that no call of this project needs. Loading only the
+// request API and the global dispatcher (an Agent, or whatever the host installed, e.g. a proxy agent)
+// halves that, which is most of what keeps a 1 GB download under 100 MB. The deep paths are pinned by
+// test/unit/core/undici-request.test.ts: an undici update that moves them fails there, not at a user's.
+import type { Dispatcher } from 'undici';
+
+export type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
+export type ResponseData = Dispatcher.ResponseData;
+
+type ApiRequest = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+let loaded: Promise<{ apiRequest: ApiRequest; getGlobalDispatcher: () => Dispatcher }> | undefined;
+
+// Loaded by the first request, not at import: the extension's activation does not pay for it.
+function load() {
+  loaded ??= Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/global.js')]).then(
+    ([api, global]) => ({
+      apiRequest: (api.default ?? api) as ApiRequest,
+      getGlobalDispatcher: (global.default ?? global).getGlobalDispatcher as () => Dispatcher,
+    }),
+  );
+  return loaded;
+}
+
+/** undici's `request(url, options)`: the same call, on the given dispatcher or the global one. */
+export async function request(url: URL, options: RequestOptions): Promise<ResponseData> {
+  const { apiRequest, getGlobalDispatcher } = await load();
+  const { dispatcher = getGlobalDispatcher(), ...rest } = options;
+  return apiRequest.call(dispatcher, {
+    ...rest,
+    origin: url.origin,
+    path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+  } as Dispatcher.RequestOptions);
+}
