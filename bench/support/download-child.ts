@@ -1,6 +1,11 @@
 // Child of the download benchmark: the project's client streams one report file URL to disk
-// (gzip decoded), as the Reports view and `measnb report download` do.
+// (gzip decoded), as `measnb report download` does.
+
+import { keepWasmOnBaselineCompiler } from '../../src/cli/v8-tuning';
 import { MeasurementsClient } from '../../src/core/api/client';
+
+// The process measnb runs downloads in: the CLI's V8 settings (see src/cli/v8-tuning.ts).
+keepWasmOnBaselineCompiler();
 
 async function main(): Promise<void> {
   const [url, dest] = process.argv.slice(2);

@@ -5,6 +5,9 @@ import { registerFollowCommand } from './commands/follow';
 import { registerQueryCommand } from './commands/query';
 import { registerReportCommand } from './commands/report';
 import { registerRunCommand } from './commands/run';
+import { keepWasmOnBaselineCompiler } from './v8-tuning';
+
+keepWasmOnBaselineCompiler();
 
 const program = new Command('measnb').description('Air-quality measurements from the terminal');
 // Usage errors exit 2 (documented exit codes); set before the commands so they inherit it.

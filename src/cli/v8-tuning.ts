@@ -1,0 +1,14 @@
+// V8 settings of the measnb process (only the CLI's: the extension host is shared with other extensions
+// and keeps V8's defaults).
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * Keeps WebAssembly on V8's baseline compiler (Liftoff). undici parses HTTP with llhttp compiled to wasm,
+ * and once the parser is hot V8 recompiles its one large function with TurboFan: that compilation takes
+ * ~30 MB for a moment, which made it the peak of a whole 1 GB download (107 MB; 76 MB without it). The
+ * baseline code parses our bodies as fast (benchmark 2 takes the same time), so the tier-up buys nothing.
+ * Must run before the first request (undici compiles its parser when it is loaded).
+ */
+export function keepWasmOnBaselineCompiler(): void {
+  setFlagsFromString('--liftoff-only');
+}
