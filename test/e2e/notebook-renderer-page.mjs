@@ -13,6 +13,11 @@ import { launchChromium } from '../host/browser.mjs';
 import { ARTIFACTS, CACHE, ROOT } from '../host/toolchain.mjs';
 
 const SHOTS = path.join(ARTIFACTS, 'screenshots');
+
+/** Waits (bounded) until `predicate` holds in the page; the assertions after it say what is wrong if it never does. */
+async function settle(page, predicate, arg) {
+  await page.waitForFunction(predicate, arg, { timeout: 15_000 }).catch(() => undefined);
+}
 const PAGE_DIR = path.join(CACHE, 'renderer-page');
 
 const THEMES = {
@@ -143,7 +148,15 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     await page.$eval('.mt-viewport', (v) => {
       v.scrollTop = v.scrollHeight;
     });
-    await page.waitForTimeout(200);
+    // Drawn on the next frame: wait for it (bounded), then assert with what is there.
+    await settle(
+      page,
+      (n) =>
+        [...document.querySelectorAll('.mt-body .mt-row:not([hidden]) .mt-gutter')].some(
+          (g) => g.textContent === String(n),
+        ),
+      ROWS,
+    );
     const last = await page.$$eval('.mt-body .mt-row:not([hidden])', (rows) =>
       rows.map((r) => r.querySelector('.mt-gutter')?.textContent),
     );
@@ -155,7 +168,11 @@ export async function checkRendererPage(ROWS = 1_000_000) {
 
     // The hostile id is text: no <img> element, no alert.
     await page.fill('.mt-filter', 'onerror');
-    await page.waitForTimeout(100);
+    await settle(page, () =>
+      [...document.querySelectorAll('.mt-body .mt-row:not([hidden]) .mt-cell')].some((c) =>
+        c.textContent?.includes('onerror'),
+      ),
+    );
     const hostile = await page.$$eval('.mt-body .mt-row:not([hidden]) .mt-cell', (cells) =>
       cells.map((c) => c.textContent).find((t) => t?.includes('onerror')),
     );
@@ -168,8 +185,9 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     // Sort by a metric descending (two clicks on its header).
     const header = page.locator('.mt-hcell', { hasText: 'pm2_5ConcMassIndividual.value' });
     await header.click();
+    await settle(page, () => document.querySelector('.mt-hcell[aria-sort="ascending"]') !== null);
     await header.click();
-    await page.waitForTimeout(100);
+    await settle(page, () => document.querySelector('.mt-hcell[aria-sort="descending"]') !== null);
     assert.equal(await header.getAttribute('aria-sort'), 'descending');
     await page.$eval('.mt-viewport', (v) => {
       v.scrollTop = 0;
@@ -179,7 +197,7 @@ export async function checkRendererPage(ROWS = 1_000_000) {
 
     // Per-column filter, then the chart of the filtered rows.
     await page.fill('.mt-fcell input[aria-label="Filter datasourceId"]', '=D000001');
-    await page.waitForTimeout(100);
+    await settle(page, () => / of /.test(document.querySelector('.mt-count')?.textContent ?? ''));
     console.log(`column filter: ${await page.textContent('.mt-count')}`);
     await page.click('.mt-view-toggle');
     await page.waitForSelector('.mt-chart canvas');
