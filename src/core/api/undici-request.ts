@@ -8,28 +8,23 @@ import type { Dispatcher } from 'undici';
 export type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
 export type ResponseData = Dispatcher.ResponseData;
 
-type ApiRequest = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-
-let loaded: Promise<{ apiRequest: ApiRequest; getGlobalDispatcher: () => Dispatcher }> | undefined;
+let loaded:
+  | Promise<[typeof import('undici/lib/api/api-request.js'), typeof import('undici/lib/global.js')]>
+  | undefined;
 
 // Loaded by the first request, not at import: the extension's activation does not pay for it.
 function load() {
-  loaded ??= Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/global.js')]).then(
-    ([api, global]) => ({
-      apiRequest: (api.default ?? api) as ApiRequest,
-      getGlobalDispatcher: (global.default ?? global).getGlobalDispatcher as () => Dispatcher,
-    }),
-  );
+  loaded ??= Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/global.js')]);
   return loaded;
 }
 
 /** undici's `request(url, options)`: the same call, on the given dispatcher or the global one. */
 export async function request(url: URL, options: RequestOptions): Promise<ResponseData> {
-  const { apiRequest, getGlobalDispatcher } = await load();
-  const { dispatcher = getGlobalDispatcher(), ...rest } = options;
-  return apiRequest.call(dispatcher, {
+  const [api, global] = await load();
+  const { dispatcher = global.default.getGlobalDispatcher(), ...rest } = options;
+  return api.default.call(dispatcher, {
     ...rest,
     origin: url.origin,
     path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-  } as Dispatcher.RequestOptions);
+  });
 }
