@@ -2,20 +2,21 @@
 import { DAILY_REPORT_LIMIT } from '../core/api/paths';
 import { DAY_MS } from './clock';
 import { HttpError } from './http';
+import type { StoredQuota } from './state-file';
 
 export class ReportQuota {
-  private readonly used: Map<string, { day: number; count: number }>;
+  private readonly used: Map<string, StoredQuota[string]>;
 
   constructor(
     private readonly limit = DAILY_REPORT_LIMIT,
     /** Counts restored from the emulator's state file. */
-    stored: Record<string, { day: number; count: number }> = {},
+    stored: StoredQuota = {},
   ) {
     this.used = new Map(Object.entries(stored));
   }
 
   /** The counts, to store. */
-  snapshot(): Record<string, { day: number; count: number }> {
+  snapshot(): StoredQuota {
     return Object.fromEntries(this.used);
   }
 
