@@ -1,5 +1,6 @@
 // Wraps a command's action: Ctrl-C becomes an AbortSignal, every error one clear line and an exit code,
 // and the connection (an in-process emulator, say) is always closed.
+import { type Clock, clockFromEnv } from '../core/time/clock';
 import type { Connection } from './connection';
 import { describeError, type ErrorContext } from './errors';
 import { EXIT } from './exit-codes';
@@ -10,6 +11,8 @@ export interface ActionContext {
   /** What error lines may mention (org, base URL, the cell's file). */
   errorContext: ErrorContext;
   progress: ProgressLine;
+  /** The command's clock: the system's, or MEASNB_NOW's in tests. */
+  clock: Clock;
   /** Registers a connection to close when the action ends. */
   use(conn: Connection): Connection;
   /** true once Ctrl-C was pressed. */
@@ -31,10 +34,19 @@ export function action<A extends unknown[]>(
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigint);
     const progress = new ProgressLine();
+    let clock: Clock;
+    try {
+      clock = clockFromEnv(process.env);
+    } catch (e) {
+      process.stderr.write(`measnb: ${(e as Error).message}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
     const ctx: ActionContext = {
       signal: ctrl.signal,
-      errorContext: {},
+      errorContext: { now: () => new Date(clock.nowMs()) },
       progress,
+      clock,
       use(conn) {
         connections.push(conn);
         ctx.errorContext.org ??= conn.org;

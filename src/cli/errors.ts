@@ -12,7 +12,8 @@ export class UsageError extends Error {
 export interface ErrorContext {
   org?: string;
   baseUrl?: string;
-  now?: Date;
+  /** The command's clock (quota reset times). */
+  now?: () => Date;
   /** The file the cell came from, for compiler-style `file:line:col` lines. */
   source?: string;
 }
@@ -50,7 +51,7 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
     const org = ctx.org ? `org ${ctx.org}` : 'this org';
     switch (e.code) {
       case 'quota-exceeded': {
-        const now = ctx.now ?? new Date();
+        const now = ctx.now?.() ?? new Date();
         const reset = e.resetAt ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
         // The server's Retry-After counts on the server's clock, which is the one that resets the quota.
         const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : reset.getTime() - now.getTime();

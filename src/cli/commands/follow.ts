@@ -7,6 +7,7 @@ import { parseDuration } from '../../core/query/time';
 import { parseCellOrThrow, runCell } from '../../core/run';
 import { tableCsvChunks } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
+import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
@@ -79,7 +80,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 async function followAction(ctx: ActionContext, file: string | undefined, opts: FollowOptions): Promise<number> {
   const src = await readCellSource(file, opts.expr);
   ctx.errorContext.source = src.label;
-  const { cell } = parseCellOrThrow(src.text);
+  const { cell } = parseCellOrThrow(src.text, nowDate(ctx.clock));
   if (cell.verb !== 'follow' && cell.verb !== 'recent') {
     throw new UsageError(`measnb follow needs a follow (or recent) cell, not ${cell.verb}.`);
   }
@@ -122,6 +123,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
       result = await runCell(followCell, {
         client: conn.client,
         org: conn.org,
+        now: nowDate(ctx.clock),
         signal: ctx.signal,
         followState: state,
       });
@@ -134,7 +136,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
     if (result.notice) ctx.progress.message(result.notice);
     ctx.progress.clear();
     await print(result.table);
-    ctx.progress.update(`${new Date().toISOString().slice(11, 19)} ${result.summary}`, false);
+    ctx.progress.update(`${nowDate(ctx.clock).toISOString().slice(11, 19)} ${result.summary}`, false);
     if (opts.once) {
       ctx.progress.clear();
       ctx.progress.message(result.summary);

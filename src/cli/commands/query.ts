@@ -5,6 +5,7 @@ import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { resolveCell } from '../../core/query/resolve';
 import { CellError, parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
@@ -42,7 +43,7 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
   const src = await readCellSource(file, opts.expr);
   ctx.errorContext.source = src.label;
   if (opts.out) outFormatOf(opts.out);
-  const now = new Date();
+  const now = nowDate(ctx.clock);
   const { cell, warnings } = parseCellOrThrow(src.text, now);
   for (const w of warnings) {
     ctx.progress.message(`${src.label}:${w.range.start.line + 1}:${w.range.start.column + 1}: warning: ${w.message}`);

@@ -15,6 +15,7 @@ import {
 import { LANGUAGE_ID } from '../../core/query';
 import { failureOutput, resultOutput, runCell } from '../../core/run';
 import { writeParquet } from '../../core/table/parquet';
+import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
 import { describeError, UsageError } from '../errors';
@@ -96,12 +97,13 @@ async function runCells(
     if (cell.kind !== 'code' || cell.language !== LANGUAGE_ID) continue;
     if (failures && !opts.keepGoing) break;
     const title = cellTitle(cell, index);
-    const startTime = Date.now();
+    const startTime = ctx.clock.nowMs();
     order++;
     try {
       const result = await runCell(cell.source, {
         client: conn.client,
         org: conn.org,
+        now: nowDate(ctx.clock),
         signal: ctx.signal,
         downloadDir: reportDir,
         onProgress: (p) => {
@@ -124,7 +126,7 @@ async function runCells(
         output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
       }
       cell.outputs = [output];
-      cell.execution = { order, success: true, startTime, endTime: Date.now() };
+      cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
       ctx.progress.message(`${title}: ${result.summary}`);
       if (result.notice) ctx.progress.message(`  ${result.notice}`);
     } catch (e) {
@@ -134,7 +136,7 @@ async function runCells(
       const failure = describeError(e, { ...ctx.errorContext, source: `${file}#${index + 1}` });
       firstFailureCode ||= failure.exitCode;
       cell.outputs = [failureOutput(e)];
-      cell.execution = { order, success: false, startTime, endTime: Date.now() };
+      cell.execution = { order, success: false, startTime, endTime: ctx.clock.nowMs() };
       process.stderr.write(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`);
     }
   }

@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { NOW_ENV } from '../../../src/core/time/clock';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -57,7 +58,16 @@ export function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'measnb-cli-'));
 }
 
-/** The connection of a test emulator, as a user passes it: flags plus the key in the environment. */
-export function connection(emu: { url: string; org: string; apiKey: string }) {
-  return { args: ['--base-url', emu.url, '--org', emu.org], env: { MEASUREMENTS_API_KEY: emu.apiKey } };
+/**
+ * The connection of a test emulator, as a user passes it: flags plus the key in the environment. The
+ * CLI's clock starts where the emulator's clock is at each call (MEASNB_NOW), so relative times and
+ * cache-depth checks never depend on the date the suite runs on.
+ */
+export function connection(emu: { url: string; org: string; apiKey: string; clock: { now(): number } }) {
+  return {
+    args: ['--base-url', emu.url, '--org', emu.org],
+    get env(): Record<string, string> {
+      return { MEASUREMENTS_API_KEY: emu.apiKey, [NOW_ENV]: new Date(emu.clock.now()).toISOString() };
+    },
+  };
 }

@@ -13,7 +13,9 @@ describe('runCell against the emulator', () => {
   let client: MeasurementsClient;
   let dir: string;
   before(async () => {
-    emu = await startEmulator({ seed: 3, reportDelayMs: 1500 });
+    // A flowing clock from a fixed instant (midday), and runs resolve relative times on it: the windows
+    // (-1d .. today, -30m) never depend on the date or hour the suite runs at.
+    emu = await startEmulator({ seed: 3, reportDelayMs: 1500, clock: '2026-11-20T12:00:30Z' });
     client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     dir = await mkdtemp(join(tmpdir(), 'measnb-run-'));
   });
@@ -22,9 +24,10 @@ describe('runCell against the emulator', () => {
     await rm(dir, { recursive: true, force: true });
   });
   const ds = () => emu.facts.datasources[0].datasourceId;
+  const now = () => new Date(emu.clock.now());
 
   it('datasources: lists the org as a table', async () => {
-    const r = await runCell('datasources', { client, org: emu.org });
+    const r = await runCell('datasources', { client, org: emu.org, now: now() });
     const list = await client.listDatasources(emu.org);
     assert.ok(list.datasources.length > 0);
     assert.equal(r.table.rowCount, list.datasources.length);
@@ -38,10 +41,7 @@ describe('runCell against the emulator', () => {
     it(`recent (${format}): resolves, sends, and returns the table`, async () => {
       const r = await runCell(
         `recent\ndatasourceIds: ${ds()}\noutputFrequency: hour\nstartTime: -6h\nformat: ${format}`,
-        {
-          client,
-          org: emu.org,
-        },
+        { client, org: emu.org, now: now() },
       );
       assert.equal(r.verb, 'recent');
       assert.ok(r.table.rowCount >= 5 && r.table.rowCount <= 7, String(r.table.rowCount));
@@ -52,16 +52,16 @@ describe('runCell against the emulator', () => {
 
   it('refuses an invalid cell before sending anything, naming line and column', async () => {
     await assert.rejects(
-      runCell('recent\ndatasourceIds: A\noutputFrequency: hourly', { client, org: emu.org }),
+      runCell('recent\ndatasourceIds: A\noutputFrequency: hourly', { client, org: emu.org, now: now() }),
       (e: unknown) => e instanceof CellError && /^line 3, column 18: 'hourly'/.test(e.message),
     );
   });
 
   it('follow: a second run returns only new rows and carries the cursor', async () => {
     const cell = `follow\ndatasourceIds: ${ds()}\nstartTime: -30m`;
-    const first = await runCell(cell, { client, org: emu.org });
+    const first = await runCell(cell, { client, org: emu.org, now: now() });
     assert.equal(first.followMode, 'start');
-    const second = await runCell(cell, { client, org: emu.org, followState: first.followState });
+    const second = await runCell(cell, { client, org: emu.org, now: now(), followState: first.followState });
     assert.equal(second.followMode, 'continue');
     assert.ok(second.table.rowCount <= 1, 'at most the minute that just started');
   });
@@ -70,7 +70,7 @@ describe('runCell against the emulator', () => {
     const events: RunProgress[] = [];
     const r = await runCell(
       `report datasource-measurements\ndatasourceIds: ${ds()}\noutputFrequency: hour\nstartTime: -1d\nendTime: today`,
-      { client, org: emu.org, downloadDir: dir, onProgress: (p) => events.push(p) },
+      { client, org: emu.org, now: now(), downloadDir: dir, onProgress: (p) => events.push(p) },
     );
     assert.equal(r.report?.record.reportStatus, 'succeeded');
     assert.ok(r.report?.files.length);
