@@ -1,10 +1,11 @@
 // `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
+import { writeFileViaPart } from '../../core/api/part-file';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,
@@ -15,10 +16,11 @@ import {
 import { LANGUAGE_ID } from '../../core/query';
 import { failureOutput, resultOutput, runCell } from '../../core/run';
 import { writeParquet } from '../../core/table/parquet';
+import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
-import { describeError, UsageError } from '../errors';
+import { describeError, UsageError, warningLine } from '../errors';
 import { describeProgress } from '../progress';
 
 interface RunOptions extends ConnectionFlags {
@@ -127,6 +129,7 @@ async function runCells(
       }
       cell.outputs = [output];
       cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
+      for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
       ctx.progress.message(`${title}: ${result.summary}`);
       if (result.notice) ctx.progress.message(`  ${result.notice}`);
     } catch (e) {
@@ -137,14 +140,14 @@ async function runCells(
       firstFailureCode ||= failure.exitCode;
       cell.outputs = [failureOutput(e)];
       cell.execution = { order, success: false, startTime, endTime: ctx.clock.nowMs() };
-      process.stderr.write(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`);
+      process.stderr.write(
+        safeForTerminal(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`),
+      );
     }
   }
   if (opts.out) {
     if (outDir) await mkdir(outDir, { recursive: true });
-    const part = `${opts.out}.part`;
-    await writeFile(part, serializeNotebook(nb, { outputLimitBytes: limit }));
-    await rename(part, opts.out);
+    await writeFileViaPart(opts.out, serializeNotebook(nb, { outputLimitBytes: limit }));
     ctx.progress.message(`Wrote ${opts.out}`);
   }
   if (failures) {
