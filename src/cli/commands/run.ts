@@ -16,11 +16,13 @@ import {
 import { LANGUAGE_ID } from '../../core/query';
 import { failureOutput, resultOutput, runCell } from '../../core/run';
 import { writeParquet } from '../../core/table/parquet';
-import { safeForTerminal } from '../../core/text/terminal';
+import type { Table } from '../../core/table/table';
+import { safeForTerminal, safeForTerminalLine } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
 import { describeError, UsageError, warningLine } from '../errors';
+import { renderFittedTable } from '../output/fitted-table';
 import { describeProgress } from '../progress';
 
 interface RunOptions extends ConnectionFlags {
@@ -28,6 +30,7 @@ interface RunOptions extends ConnectionFlags {
   outputLimit: string;
   dir?: string;
   keepGoing?: boolean;
+  table?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -43,7 +46,8 @@ export function registerRunCommand(program: Command): void {
         String(DEFAULT_OUTPUT_LIMIT_BYTES),
       )
       .option('--dir <dir>', 'where report cells download their files (default: beside --out, or a temp dir)')
-      .option('--keep-going', 'run the remaining cells after a failing one'),
+      .option('--keep-going', 'run the remaining cells after a failing one')
+      .option('--table', "print each cell's fitted table on stdout even when it is not a terminal"),
   ).action(action(runAction));
 }
 
@@ -75,6 +79,11 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
+}
+
+async function showTable(title: string, table: Table): Promise<void> {
+  const width = process.stdout.columns || 120;
+  process.stdout.write(`\n${safeForTerminalLine(title)}\n${renderFittedTable(table, { width })}`);
 }
 
 interface RunPlaces {
@@ -132,6 +141,8 @@ async function runCells(
       for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
       ctx.progress.message(`${title}: ${result.summary}`);
       if (result.notice) ctx.progress.message(`  ${result.notice}`);
+      // In a terminal, each cell's table as `query` shows it; piped, stdout stays empty (--out is the data).
+      if (opts.table || process.stdout.isTTY) await showTable(title, result.table);
     } catch (e) {
       ctx.progress.clear();
       if (ctx.interrupted) throw e;
