@@ -210,7 +210,7 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       return victim;
     }
 
-    it('.part files never follow a planted symlink: --out csv (streamed), --out parquet, follow --state, run --out', async () => {
+    it('.part files never follow a planted symlink: --out csv (streamed), --out parquet, follow --state, run --out, export', async () => {
       const csvOut = join(dir, 'a.csv');
       let victim = await plantedPart(csvOut);
       const cell = `recent\ndatasourceIds: ${ds}\nformat: csv-wide\nstartTime: -30m`;
@@ -249,6 +249,15 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       assert.equal(d.code, 0, d.stderr);
       assert.equal(await readFile(victim, 'utf8'), 'precious\n');
       assert.match(await readFile(nbOut, 'utf8'), /"cells"/);
+
+      const html = join(dir, 'done.html');
+      await rm(victim);
+      victim = await plantedPart(html);
+      await writeFile(`${html}`, 'stale');
+      const e = await runCli(['export', nbOut, '--out', html]);
+      assert.equal(e.code, 0, e.stderr);
+      assert.equal(await readFile(victim, 'utf8'), 'precious\n');
+      assert.match(await readFile(html, 'utf8'), /<html/i);
     });
 
     /** follow --once --state with stdout on the given fd (a /dev/full handle, a pipe closed early). */
