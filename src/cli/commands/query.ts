@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { writeViaPart } from '../../core/api/part-file';
 import { parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
@@ -91,7 +92,7 @@ export async function emitResult(
     const { record, files } = result.report;
     if (opts.printReportId) {
       // --no-wait: the id is the data.
-      process.stdout.write(`${record.reportId}\n`);
+      process.stdout.write(`${safeForTerminal(record.reportId)}\n`);
       ctx.progress.message(
         `Report ${record.reportId} is ${record.reportStatus}; check it with: measnb report status ${record.reportId}`,
       );
