@@ -9,7 +9,15 @@ import { pivotJsonLong } from '../table/json-long';
 import type { Table } from '../table/table';
 import { type DownloadResult, writeBody } from './download';
 import { MeasurementsError, redactUserinfo } from './errors';
-import { type CallOptions, headerValue, type RequestLogger, type ResponseInfo, readText, Transport } from './http';
+import {
+  type CallOptions,
+  type CallSpec,
+  headerValue,
+  type RequestLogger,
+  type ResponseInfo,
+  readText,
+  Transport,
+} from './http';
 import { writeWholeLines } from './line-stream';
 import { CONTINUATION_TOKEN_HEADER, PATHS } from './paths';
 import { type RetryPolicy, retryPolicy } from './retry';
@@ -224,15 +232,7 @@ export class MeasurementsClient {
   async recentQuery(req: RecentQueryRequest, options?: RecentCallOptions): Promise<RecentResult> {
     assertValid(validateRecentQuery(req), 'recent query');
     return this.transport.call(
-      {
-        method: 'POST',
-        url: this.url(PATHS.recentQuery),
-        json: req,
-        withKey: true,
-        retry: 'read',
-        operation: 'recentQuery',
-        consume: (res) => readRecent(res, req.format ?? 'json-long', options?.keepBody),
-      },
+      this.recentSpec(req, (res) => readRecent(res, req.format ?? 'json-long', options?.keepBody)),
       options,
     );
   }
@@ -248,25 +248,26 @@ export class MeasurementsClient {
       throw invalid([{ field: 'format', message: 'streaming needs format csv-wide' }], 'recent query');
     }
     let written = false;
-    return this.transport.call(
-      {
-        method: 'POST',
-        url: this.url(PATHS.recentQuery),
-        json: req,
-        withKey: true,
-        retry: 'read',
-        operation: 'recentQuery',
-        consume: async (res) => {
-          const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
-          const bytes = await writeWholeLines(res.body, dest, () => {
-            written = true;
-          });
-          return { bytes, continuationToken };
-        },
-        retryConsumeFailure: () => !written,
-      },
-      options,
-    );
+    const spec = this.recentSpec(req, async (res) => {
+      const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
+      const bytes = await writeWholeLines(res.body, dest, () => {
+        written = true;
+      });
+      return { bytes, continuationToken };
+    });
+    return this.transport.call({ ...spec, retryConsumeFailure: () => !written }, options);
+  }
+
+  private recentSpec<T>(req: RecentQueryRequest, consume: (res: ResponseInfo) => Promise<T>): CallSpec<T> {
+    return {
+      method: 'POST',
+      url: this.url(PATHS.recentQuery),
+      json: req,
+      withKey: true,
+      retry: 'read',
+      operation: 'recentQuery',
+      consume,
+    };
   }
 
   /** Measurements newer than the previous call; the reply's format follows the first query's. */

@@ -18,7 +18,6 @@ const ESC = '\x1b';
 const HOSTILE = `${ESC}]0;pwned${ESC}\\${ESC}]52;c;ZWNobyBoaQ==\x07${ESC}]8;;http://evil/${ESC}\\x${ESC}[2J\x9b31m`;
 
 function assertNoControls(text: string, what: string): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for exactly these
   const raw = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(text.replace(/\r\n/g, '\n'));
   assert.equal(raw, null, `${what} holds a raw control character: ${JSON.stringify(text.slice(0, 300))}`);
 }

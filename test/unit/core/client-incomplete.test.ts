@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { constants, createGzip, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { MeasurementsClient, type RequestLogEntry } from '../../../src/core/api/client';
 import { MeasurementsError } from '../../../src/core/api/errors';
 import type { RecentQueryRequest } from '../../../src/core/api/types';
 import { type FollowState, followStep } from '../../../src/core/follow';
+import { gzipWithoutTrailer } from './support/cut-replies';
 import { startTestServer, type TestServer } from './support/test-server';
 
 const HEADER = 'datasourceId,time,pm2_5ConcMassIndividual.value';
@@ -35,17 +36,6 @@ function closeDelimited(body: Buffer | string, headers: Record<string, string> =
     req.socket.write(`HTTP/1.1 200 OK\r\n${head}\r\n`);
     req.socket.end(body);
   };
-}
-
-/** The gzip of `text` flushed up to its end but without the gzip trailer (the stream was cut). */
-async function gzipWithoutTrailer(text: string): Promise<Buffer> {
-  const gz = createGzip();
-  const out: Buffer[] = [];
-  gz.on('data', (c: Buffer) => out.push(c));
-  gz.write(text);
-  await new Promise<void>((r) => gz.flush(constants.Z_SYNC_FLUSH, () => r()));
-  gz.destroy();
-  return Buffer.concat(out);
 }
 
 const DAMAGES: Record<string, () => Promise<Damage>> = {

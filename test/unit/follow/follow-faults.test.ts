@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constants, createGzip } from 'node:zlib';
 import { MeasurementsClient } from '../../../src/core/api/client';
 import { MeasurementsError } from '../../../src/core/api/errors';
 import type { RecentQueryRequest } from '../../../src/core/api/types';
@@ -12,23 +11,13 @@ import { type FollowState, followStep } from '../../../src/core/follow';
 import { rowKey } from '../../../src/core/follow/cursor';
 import type { Table } from '../../../src/core/table/table';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
+import { gzipWithoutTrailer } from '../core/support/cut-replies';
 
 const MIN = 60_000;
 const START = Date.parse('2026-11-20T12:00:00Z');
 
 function keys(table: Table): string[] {
   return Array.from({ length: table.rowCount }, (_, i) => rowKey(table, i) as string);
-}
-
-/** The gzip of text flushed to its end, without the gzip trailer: what a cut compressed reply looks like. */
-async function gzipWithoutTrailer(text: string): Promise<Buffer> {
-  const gz = createGzip();
-  const out: Buffer[] = [];
-  gz.on('data', (c: Buffer) => out.push(c));
-  gz.write(text);
-  await new Promise<void>((r) => gz.flush(constants.Z_SYNC_FLUSH, () => r()));
-  gz.destroy();
-  return Buffer.concat(out);
 }
 
 /**
