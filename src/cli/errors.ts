@@ -1,8 +1,8 @@
 // Every error becomes one clear line on stderr and a documented exit code.
 import { MeasurementsError } from '../core/api/errors';
 import { NotebookFormatError } from '../core/notebook';
-import { formatDuration } from '../core/query/time';
 import { CellError, ReportFailedError } from '../core/run';
+import { formatDuration } from '../core/time/duration';
 import { EXIT } from './exit-codes';
 
 export class UsageError extends Error {

@@ -1,6 +1,7 @@
 // Progress on stderr: one line rewritten in place on a terminal, plain lines otherwise.
-import { formatDuration } from '../core/query/time';
+
 import type { RunProgress } from '../core/run';
+import { formatDuration } from '../core/time/duration';
 
 export class ProgressLine {
   private active = false;

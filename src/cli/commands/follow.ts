@@ -3,7 +3,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { type FollowState, parseFollowState, serializeFollowState } from '../../core/follow';
-import { parseDuration } from '../../core/query/time';
+import { parseInterval } from '../../core/query/time';
 import { parseCellOrThrow, runCell } from '../../core/run';
 import { tableCsvChunks } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
@@ -86,7 +86,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
   }
   let everyMs = cell.every?.ms ?? DEFAULT_EVERY_MS;
   if (opts.every) {
-    const d = parseDuration(opts.every);
+    const d = parseInterval(opts.every);
     if ('error' in d) throw new UsageError(`--every ${opts.every}: ${d.error}`);
     everyMs = d.ms;
   }

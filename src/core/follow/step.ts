@@ -4,9 +4,9 @@
 import type { CallOptions, RecentResult } from '../api/client';
 import { isMeasurementsError } from '../api/errors';
 import type { ContinuationRequest, RecentFormat, RecentQueryRequest } from '../api/types';
-import { formatDuration } from '../query/time';
 import { rowsByTimeAscending, takeRows, timeColumn } from '../run/table-rows';
 import type { Table } from '../table/table';
+import { formatDuration } from '../time/duration';
 import { advanceBoundary, type FollowState, rowKey, sameTail, TOKEN_LIFETIME_MS } from './cursor';
 
 /** The two client methods a tail needs (MeasurementsClient has them). */

@@ -11,6 +11,7 @@ import { concatTables } from '../../core/run/table-rows';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { decodeTable, encodeTable } from '../../core/table/wire';
+import { formatDuration } from '../../core/time/duration';
 import type { ResultInfo } from '../../renderer/protocol';
 import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
@@ -50,10 +51,6 @@ const fmtTime = (d: Date) =>
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace('T', ' ');
-function fmtDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
 
 /** The live line of a running cell: for reports the status, the time elapsed and the next check. */
 export function progressText(p: RunProgress): string {
@@ -61,8 +58,8 @@ export function progressText(p: RunProgress): string {
     case 'report-created':
       return `Report ${p.reportId} created: in-progress`;
     case 'report-status': {
-      const next = p.nextCheckMs !== undefined ? ` · next check in ${fmtDuration(p.nextCheckMs)}` : '';
-      return `Report ${p.reportId}: ${p.status} · ${fmtDuration(p.elapsedMs)} elapsed${next}`;
+      const next = p.nextCheckMs !== undefined ? ` · next check in ${formatDuration(p.nextCheckMs)}` : '';
+      return `Report ${p.reportId}: ${p.status} · ${formatDuration(p.elapsedMs)} elapsed${next}`;
     }
     case 'download':
       return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} (${p.file})`;
