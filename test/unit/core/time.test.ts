@@ -154,7 +154,7 @@ describe('core/time: ISO 8601 dates and timestamps', () => {
       assert.equal(child.status, 0, child.stderr);
       const out = JSON.parse(child.stdout) as { januaryOffset: number; rows: ProbeRow[] };
       assert.equal(out.januaryOffset, januaryOffset, `the child ran in ${tz}`);
-      out.rows.forEach((row, i) => assert.deepEqual(row, want[i], `${texts[i]} under TZ=${tz}`));
+      for (const [i, row] of out.rows.entries()) assert.deepEqual(row, want[i], `${texts[i]} under TZ=${tz}`);
     }
   });
 });
