@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import { MIME } from '../../core/notebook';
+import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type ParsedCell, parseCell } from '../../core/query';
 import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run';
 import { concatTables } from '../../core/run/table-rows';
@@ -12,7 +13,6 @@ import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { decodeTable, encodeTable } from '../../core/table/wire';
 import { formatDuration } from '../../core/time/duration';
-import type { ResultInfo } from '../../renderer/protocol';
 import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';

@@ -2,10 +2,15 @@
 // shows the save dialog, the renderer sends the rows (wire format, base64 chunks), the host writes
 // CSV or Parquet with workspace.fs.
 import * as vscode from 'vscode';
+import {
+  type HostToRenderer,
+  RENDERER_ID,
+  type RendererToHost,
+  type SaveFormat,
+} from '../../core/notebook/renderer-protocol';
 import { tableToCsv } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
 import { decodeTable } from '../../core/table/wire';
-import { type HostToRenderer, RENDERER_ID, type RendererToHost, type SaveFormat } from '../../renderer/protocol';
 
 interface PendingSave {
   target: vscode.Uri;

@@ -1,5 +1,7 @@
 // The table output: toolbar, notices, a sticky header with per-column filters, and a virtual body whose
 // row elements are a fixed pool (bounded DOM whatever the row count). Every value is set as textContent.
+
+import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { isQcInvalid, qcAssessmentTone, qcSiblings, statusTone } from '../model/qc';
@@ -14,7 +16,6 @@ import {
 } from '../model/selection';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { computeWindow, poolSize } from '../model/virtual-window';
-import type { ResultInfo, SaveFormat } from '../protocol';
 import { ChartView } from './chart-view';
 import { copyText } from './clipboard';
 import { button, h } from './h';

@@ -1,7 +1,6 @@
 // The contract between the renderer and the extension host: MIME type, output metadata, messages.
-// Type-only for the extension side (no DOM, no runtime imports).
+// Platform-neutral (no DOM, no node): imported by the renderer, the extension's save handler and table panels.
 
-export const TABLE_MIME = 'application/vnd.measnb.table';
 export const RENDERER_ID = 'measnb.table-renderer';
 
 /** Output metadata (NotebookCellOutput.metadata.measnb) that the renderer shows next to the rows. */
