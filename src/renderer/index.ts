@@ -46,4 +46,5 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   };
 }
 
+export { showPanel } from './panel';
 export { mountTable };
