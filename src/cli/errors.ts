@@ -1,7 +1,7 @@
 // Every error becomes one clear line on stderr and a documented exit code.
 import { MeasurementsError } from '../core/api/errors';
 import { NotebookFormatError } from '../core/notebook';
-import { CellError, ReportFailedError } from '../core/run';
+import { CellError, ReportFailedError } from '../core/run/index.node';
 import { formatDuration } from '../core/time/duration';
 import { EXIT } from './exit-codes';
 

@@ -1,6 +1,6 @@
 // Progress on stderr: one line rewritten in place on a terminal, plain lines otherwise.
 
-import type { RunProgress } from '../core/run';
+import type { RunProgress } from '../core/run/index.node';
 import { formatDuration } from '../core/time/duration';
 
 export class ProgressLine {

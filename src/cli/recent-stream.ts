@@ -6,7 +6,7 @@ import { errorFromResponse, MeasurementsError, redact } from '../core/api/errors
 import { API_KEY_HEADER, CONTINUATION_TOKEN_HEADER, PATHS } from '../core/api/paths';
 import { transportErrorCode } from '../core/api/retry';
 import type { RecentQueryRequest } from '../core/api/types';
-import { type ResponseData, request } from '../core/api/undici-request';
+import { type ResponseData, request } from '../core/api/undici-request.node';
 import { describeIssues, validateRecentQuery } from '../core/api/validate';
 
 export interface StreamConnection {

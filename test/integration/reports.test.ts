@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { MeasurementsClient } from '../../src/core/api/client';
+import { MeasurementsClient } from '../../src/core/api/client.node';
 import { nextUtcMidnight } from '../../src/core/api/errors';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';

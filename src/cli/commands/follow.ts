@@ -4,7 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { type FollowState, parseFollowState, serializeFollowState } from '../../core/follow';
 import { parseInterval } from '../../core/query/time';
-import { parseCellOrThrow, runCell } from '../../core/run';
+import { parseCellOrThrow, runCell } from '../../core/run/index.node';
 import { tableCsvChunks } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
 import { nowDate } from '../../core/time/clock';

@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { resolveCell } from '../../core/query/resolve';
-import { CellError, parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { CellError, parseCellOrThrow, type RunResult, runCell } from '../../core/run/index.node';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';

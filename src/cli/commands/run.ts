@@ -13,7 +13,7 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { failureOutput, resultOutput, runCell } from '../../core/run';
+import { failureOutput, resultOutput, runCell } from '../../core/run/index.node';
 import { writeParquet } from '../../core/table/parquet';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';

@@ -2,7 +2,7 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
-import { writeTableCsv } from '../../core/table/csv-export';
+import { writeTableCsv } from '../../core/table/csv-export.node';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { UsageError } from '../errors';

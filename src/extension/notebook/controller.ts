@@ -7,7 +7,7 @@ import { MeasurementsError } from '../../core/api/errors';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type ParsedCell, parseCell } from '../../core/query';
-import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run';
+import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run/index.node';
 import { concatTables } from '../../core/run/table-rows';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';

@@ -1,6 +1,6 @@
 // Save as JSON (records) and Copy as Markdown: the writers behind every table surface's toolbar.
 import assert from 'node:assert/strict';
-import { parseCsvWide } from '../../../src/core/table/csv-read';
+import { parseCsvWide } from '../../../src/core/table/csv-read.node';
 import { tableToJsonRecords } from '../../../src/core/table/json-export';
 import { tableToMarkdown } from '../../../src/core/table/markdown';
 import { MARKDOWN_MAX_ROWS, markdownOfRows } from '../../../src/renderer/model/markdown-copy';

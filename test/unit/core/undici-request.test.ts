@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
-import { request } from '../../../src/core/api/undici-request';
+import { request } from '../../../src/core/api/undici-request.node';
 import { startTestServer, type TestServer } from './support/test-server';
 
 /** A real Agent that counts the requests dispatched through it. */

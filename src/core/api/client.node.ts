@@ -4,12 +4,12 @@
 
 import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { parseCsvWide } from '../table/csv-read';
+import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
 import type { Table } from '../table/table';
-import { type DownloadResult, writeBody } from './download';
+import { type DownloadResult, writeBody } from './download.node';
 import { MeasurementsError } from './errors';
-import { type CallOptions, headerValue, type RequestLogger, type ResponseInfo, readText, Transport } from './http';
+import { type CallOptions, headerValue, type RequestLogger, type ResponseInfo, readText, Transport } from './http.node';
 import { CONTINUATION_TOKEN_HEADER, PATHS } from './paths';
 import { type RetryPolicy, retryPolicy } from './retry';
 import type {
@@ -30,7 +30,7 @@ import {
   validateReportRequest,
 } from './validate';
 
-export type { CallOptions, RequestLogEntry, RequestLogger } from './http';
+export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
 export interface MeasurementsClientOptions {
   /** The service's base URL, e.g. https://api.example.com (a path prefix is kept). */

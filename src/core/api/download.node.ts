@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { gunzipIfGzipped } from './gzip';
+import { gunzipIfGzipped } from './gzip.node';
 
 export interface DownloadResult {
   /** Bytes written after decoding. */

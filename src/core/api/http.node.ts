@@ -5,10 +5,10 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { errorFromResponse, MeasurementsError, redact } from './errors';
-import { gunzipIfGzipped } from './gzip';
+import { gunzipIfGzipped } from './gzip.node';
 import { API_KEY_HEADER } from './paths';
 import { backoffDelayMs, failedBeforeSending, type RetryPolicy, sleep, transportErrorCode } from './retry';
-import { request } from './undici-request';
+import { request } from './undici-request.node';
 
 export interface RequestLogEntry {
   method: string;

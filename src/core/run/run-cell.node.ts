@@ -1,5 +1,5 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
-import type { MeasurementsClient } from '../api/client';
+import type { MeasurementsClient } from '../api/client.node';
 import type { RecentFormat, RecentQueryRequest, ReportRecord, ReportRequest } from '../api/types';
 import { type FollowMode, type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
@@ -9,7 +9,7 @@ import { resolveCell } from '../query/resolve';
 import type { Table } from '../table/table';
 import { CellError } from './cell-error';
 import { datasourcesTable } from './datasources-table';
-import { type ReportProgress, runReport } from './report-run';
+import { type ReportProgress, runReport } from './report-run.node';
 
 export type RunClient = Pick<
   MeasurementsClient,
