@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
-import type { Table } from '../table/table';
+import type { RecentResult } from './client-types';
 import { type DownloadResult, writeBody } from './download.node';
 import { MeasurementsError } from './errors';
 import { type CallOptions, headerValue, type RequestLogger, type ResponseInfo, readText, Transport } from './http.node';
@@ -45,16 +45,7 @@ export interface MeasurementsClientOptions {
   dispatcher?: Dispatcher;
 }
 
-export interface RecentResult {
-  table: Table;
-  /** The new token (x-service-continuation-token), when the reply carried one. */
-  continuationToken?: string;
-  format: RecentFormat;
-  /** json-long: the service's echo of the request. */
-  request?: Record<string, unknown>;
-  /** The json-long reply as received; `keepBody: false` drops it (it can be far bigger than the table). */
-  body?: JsonLongBody;
-}
+export type { RecentResult } from './client-types';
 
 export interface RecentCallOptions extends CallOptions {
   /** false: do not keep the parsed json-long reply in the result (`body`), to save memory. Default true. */

@@ -4,6 +4,7 @@
 
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { CallOptions } from './client-types';
 import { errorFromResponse, MeasurementsError, redact } from './errors';
 import { gunzipIfGzipped } from './gzip.node';
 import { API_KEY_HEADER } from './paths';
@@ -23,11 +24,7 @@ export interface RequestLogEntry {
 
 export type RequestLogger = (entry: RequestLogEntry) => void;
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Budget for the whole call, retries and body included. */
-  timeoutMs?: number;
-}
+export type { CallOptions } from './client-types';
 
 export interface TransportOptions {
   baseUrl: URL;

@@ -1,7 +1,7 @@
 // followStep: one step of a tail. First a recent query with a continuation token; then the
 // continuation endpoint, replacing the token each time; when the token is rejected (expired after
 // 24 hours, or forged), a fresh recent query from the last time seen, minus the rows already seen.
-import type { CallOptions, RecentResult } from '../api/client.node';
+import type { CallOptions, RecentResult } from '../api/client-types';
 import { isMeasurementsError } from '../api/errors';
 import type { ContinuationRequest, RecentFormat, RecentQueryRequest } from '../api/types';
 import { rowsByTimeAscending, takeRows, timeColumn } from '../run/table-rows';
