@@ -60,7 +60,7 @@ export class ChartView {
 
   /** The plot's size: the container's width; in a panel (.mt-fill) also its height, else 300 px. */
   private size(): { width: number; height: number } {
-    const { width, height } = this.size();
+    const width = Math.max(320, (this.element.clientWidth || 800) - 14);
     const fill = !!this.element.closest('.mt-fill');
     return { width, height: fill ? Math.max(160, this.plotHost.clientHeight) : 300 };
   }
