@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as oniguruma from 'vscode-oniguruma';
-import { type IGrammar, INITIAL, type IRawGrammar, parseRawGrammar, Registry } from 'vscode-textmate';
+import { type IGrammar, INITIAL, type IOnigLib, type IRawGrammar, parseRawGrammar, Registry } from 'vscode-textmate';
 
 const GRAMMAR_PATH = join(__dirname, '../../../syntaxes/measq.tmLanguage.json');
 const grammarText = readFileSync(GRAMMAR_PATH, 'utf8');
