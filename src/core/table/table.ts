@@ -45,11 +45,6 @@ export function isNumeric(column: Column): column is NumericColumn {
   return column.kind === 'number' || column.kind === 'time';
 }
 
-export function isEmptyCell(column: Column, row: number): boolean {
-  if (isNumeric(column)) return Number.isNaN(column.values[row]);
-  return column.codes[row] < 0;
-}
-
 /** The cell as text: ISO 8601 for times, the plain number, flags as a JSON array, '' when empty. */
 export function cellText(column: Column, row: number): string {
   switch (column.kind) {
@@ -79,8 +74,4 @@ export function columnByName(table: Table, name: string): Column | undefined {
 /** A column by its header or its canonical name (header wins). */
 export function findColumn(table: Table, name: string): Column | undefined {
   return columnByName(table, name) ?? table.columns.find((c) => c.canonical === name);
-}
-
-export function emptyTable(): Table {
-  return { columns: [], rowCount: 0 };
 }
