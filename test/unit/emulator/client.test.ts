@@ -1,4 +1,4 @@
-// The project's client (src/core/api/client.ts) against the emulator: what works here must work for users.
+// The project's client (src/core/api/client.node.ts) against the emulator: what works here must work for users.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
