@@ -89,14 +89,22 @@ describe('e2e: table panels', () => {
           chart: chart.clientWidth,
           plot: plot.getBoundingClientRect().width,
           plotHeight: plot.getBoundingClientRect().height,
+          legendBottom: document.querySelector('.mt-chart .u-legend').getBoundingClientRect().bottom,
           inner: window.innerHeight,
           overflow: chart.scrollWidth - chart.clientWidth,
         };
       });
-    const before = await chartSize();
+    const before = await eventually(
+      async () => {
+        const s = await chartSize();
+        return s.legendBottom <= s.inner + 1 && s;
+      },
+      async () => `the chart and its legend to fit the panel (${JSON.stringify(await chartSize())})`,
+    );
     console.log(`      chart before: ${JSON.stringify(before)}`);
     assert.ok(Math.abs(before.plot - (before.chart - 14)) < 20, 'the plot spans the chart');
     assert.ok(before.plotHeight > before.inner * 0.5, 'the plot uses the panel height');
+    assert.ok(before.legendBottom <= before.inner + 1, 'the legend is inside the panel');
     console.log(`      screenshot: ${await screenshot(page, 'panel-chart-before-resize')}`);
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
     const after = await eventually(
@@ -108,6 +116,7 @@ describe('e2e: table panels', () => {
     );
     console.log(`      chart after: ${JSON.stringify(after)}`);
     assert.ok(after.overflow <= 0, 'no horizontal scrollbar');
+    assert.ok(after.legendBottom <= after.inner + 1, 'the legend is still inside the panel');
     console.log(`      screenshot: ${await screenshot(page, 'panel-chart-after-resize')}`);
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
     await frame.locator('.mt-view-toggle').dispatchEvent('click');

@@ -65,14 +65,17 @@ export class ChartView {
     return { width, height: fill ? Math.max(160, this.plotHost.clientHeight) : 300 };
   }
 
-  /** Fits the plot to its container, the legend included. */
+  /** Fits the plot to its container; in a panel, the legend below it too (measured once uPlot has laid it out). */
   private fit(): void {
-    if (!this.plot || this.element.hidden) return;
+    const plot = this.plot;
+    if (!plot || this.element.hidden) return;
     const size = this.size();
-    this.plot.setSize(size);
-    const over = this.plotHost.scrollHeight - this.plotHost.clientHeight;
-    if (over > 0 && this.element.closest('.mt-fill'))
-      this.plot.setSize({ ...size, height: Math.max(120, size.height - over) });
+    plot.setSize(size);
+    if (!this.element.closest('.mt-fill')) return;
+    requestAnimationFrame(() => {
+      const over = this.plotHost.scrollHeight - this.plotHost.clientHeight;
+      if (this.plot === plot && over > 0) plot.setSize({ ...size, height: Math.max(120, size.height - over) });
+    });
   }
 
   draw(): void {
