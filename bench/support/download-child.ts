@@ -2,7 +2,7 @@
 // (gzip decoded), as `measnb report download` does.
 
 import { keepWasmOnBaselineCompiler } from '../../src/cli/v8-tuning';
-import { MeasurementsClient } from '../../src/core/api/client';
+import { MeasurementsClient } from '../../src/core/api/client.node';
 
 // The process measnb runs downloads in: the CLI's V8 settings (see src/cli/v8-tuning.ts).
 keepWasmOnBaselineCompiler();

@@ -2,7 +2,7 @@
 // (baseline) or with the project's parseCsvWide (subject), and prints its own parse time.
 import fs from 'node:fs';
 import { parse } from 'csv-parse';
-import { parseCsvWide } from '../../src/core/table/csv-read';
+import { parseCsvWide } from '../../src/core/table/csv-read.node';
 
 const [mode, file] = process.argv.slice(2);
 

@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MeasurementsClient } from '../../src/core/api/client';
-import { downloadReportFiles, waitForReport } from '../../src/core/reports';
+import { MeasurementsClient } from '../../src/core/api/client.node';
+import { waitForReport } from '../../src/core/reports';
+import { downloadReportFiles } from '../../src/core/reports/download.node';
 
 async function main(): Promise<void> {
   const [mode, baseUrl, org, datasourceId, delayMsText] = process.argv.slice(2);

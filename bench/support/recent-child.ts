@@ -1,6 +1,6 @@
 // Child process of the recent-query benchmark: one recent query through the project's client,
 // parsed into the columnar Table (what a notebook cell does). Prints rows to prove the work was done.
-import { MeasurementsClient } from '../../src/core/api/client';
+import { MeasurementsClient } from '../../src/core/api/client.node';
 
 async function main(): Promise<void> {
   const [baseUrl, body] = process.argv.slice(2);

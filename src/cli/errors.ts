@@ -2,9 +2,9 @@
 import { MeasurementsError, OutputError } from '../core/api/errors';
 import { NotebookFormatError } from '../core/notebook';
 import type { Diagnostic } from '../core/query/diagnostics';
-import { formatDuration } from '../core/query/time';
-import { CellError, ReportFailedError } from '../core/run';
+import { CellError, ReportFailedError } from '../core/run/index.node';
 import { safeForTerminal } from '../core/text/terminal';
+import { formatDuration } from '../core/time/duration';
 import { EXIT } from './exit-codes';
 
 export class UsageError extends Error {

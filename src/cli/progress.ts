@@ -1,7 +1,8 @@
 // Progress on stderr: one line rewritten in place on a terminal, plain lines otherwise.
-import { formatDuration } from '../core/query/time';
-import type { RunProgress } from '../core/run';
+
+import type { RunProgress } from '../core/run/index.node';
 import { safeForTerminal, safeForTerminalLine } from '../core/text/terminal';
+import { formatDuration } from '../core/time/duration';
 
 export class ProgressLine {
   private active = false;

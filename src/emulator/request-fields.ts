@@ -1,18 +1,6 @@
 // Field checks of incoming requests: each failure is a 400 whose message names the field.
+import { parseIsoMs } from '../core/time/iso';
 import { badRequest } from './http';
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/** ISO 8601 date (UTC midnight) or timestamp (UTC when it has no offset) to ms; undefined if malformed. */
-export function parseIsoTime(text: string): number | undefined {
-  let s = text.trim();
-  if (DATE_ONLY.test(s)) s += 'T00:00:00Z';
-  else if (!TIMESTAMP.test(s)) return undefined;
-  else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(s)) s += 'Z';
-  const ms = Date.parse(s);
-  return Number.isFinite(ms) ? ms : undefined;
-}
 
 export class Fields {
   constructor(private readonly body: Record<string, unknown>) {}
@@ -58,7 +46,7 @@ export class Fields {
   time(name: string, required: boolean): number | undefined {
     const v = required ? this.requiredString(name) : this.optionalString(name);
     if (v === undefined) return undefined;
-    const ms = parseIsoTime(v);
+    const ms = parseIsoMs(v);
     if (ms === undefined) throw badRequest(`${name} must be an ISO 8601 date or timestamp (got '${v}')`);
     return ms;
   }

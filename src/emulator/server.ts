@@ -1,6 +1,7 @@
 // The HTTP server: routing, the API key, fault injection, and the test-only control endpoints.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { API_KEY_HEADER, PATHS } from '../core/api/paths';
+import { parseIsoMs } from '../core/time/iso';
 import { parseDuration } from './clock';
 import type { EmulatorContext } from './context';
 import { getDatasource, listDatasources } from './datasources';
@@ -8,7 +9,6 @@ import { checkFaultConfig, type FaultConfig, type FaultEndpoint, type FaultInjec
 import { badRequest, HttpError, readJsonBody, sendJson, sendStream } from './http';
 import { continueRecentQuery, type RecentReply, startRecentQuery } from './recent-query';
 import { FILE_PATH_PREFIX, type ReportService } from './reports';
-import { parseIsoTime } from './request-fields';
 import type { OrgInfo } from './world';
 
 export const CONTROL_PREFIX = '/_emulator/';
@@ -127,7 +127,7 @@ async function control(parts: ServerParts, req: IncomingMessage, res: ServerResp
         }
         clock.advance(ms);
       } else if (typeof body.set === 'string') {
-        const ms = parseIsoTime(body.set);
+        const ms = parseIsoMs(body.set);
         if (ms === undefined) throw badRequest(`set must be an ISO 8601 timestamp (got '${body.set}')`);
         clock.set(ms);
       } else throw badRequest('expected {"advance":"<duration>"} or {"set":"<ISO timestamp>"}');

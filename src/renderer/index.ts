@@ -1,10 +1,10 @@
 // Notebook renderer for the core Table's MIME type (application/vnd.measnb.table).
 
+import type { HostToRenderer, ResultInfo } from '../core/notebook/renderer-protocol';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { mountTable } from './dom/mount';
 import { SaveClient } from './dom/save-client';
 import type { TableWidget } from './dom/table-widget';
-import type { HostToRenderer, ResultInfo } from './protocol';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
@@ -46,4 +46,5 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   };
 }
 
+export { showPanel } from './panel';
 export { mountTable };

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file';
+import { writeFileViaPart } from '../../core/api/part-file.node';
 import { parseNotebook } from '../../core/notebook';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import { type ActionContext, action } from '../action';

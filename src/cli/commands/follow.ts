@@ -2,10 +2,10 @@
 // step and keeps the cursor in a --state file (for cron: no gap, no duplicate row).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file';
+import { writeFileViaPart } from '../../core/api/part-file.node';
 import { type FollowState, parseFollowState, serializeFollowState } from '../../core/follow';
-import { parseDuration } from '../../core/query/time';
-import { parseCellOrThrow, runCell } from '../../core/run';
+import { parseInterval } from '../../core/query/time';
+import { parseCellOrThrow, runCell } from '../../core/run/index.node';
 import { tableCsvChunks } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
 import { nowDate } from '../../core/time/clock';
@@ -90,7 +90,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
   }
   let everyMs = cell.every?.ms ?? DEFAULT_EVERY_MS;
   if (opts.every) {
-    const d = parseDuration(opts.every);
+    const d = parseInterval(opts.every);
     if ('error' in d) throw new UsageError(`--every ${opts.every}: ${d.error}`);
     everyMs = d.ms;
   }

@@ -2,8 +2,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { writeViaPart } from '../../core/api/part-file';
-import { parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { writeViaPart } from '../../core/api/part-file.node';
+import { parseCellOrThrow, type RunResult, runCell } from '../../core/run/index.node';
 import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';

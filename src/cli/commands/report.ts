@@ -1,7 +1,7 @@
 // `measnb report status <id>` and `measnb report download <id>`.
 import type { Command } from 'commander';
 import type { ReportRecord } from '../../core/api/types';
-import { downloadReport, waitForReportProgress } from '../../core/run';
+import { downloadReport, waitForReportProgress } from '../../core/run/index.node';
 import { safeForTerminal } from '../../core/text/terminal';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';

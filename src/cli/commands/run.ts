@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file';
+import { writeFileViaPart } from '../../core/api/part-file.node';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,
@@ -14,7 +14,7 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { failureOutput, resultOutput, runCell } from '../../core/run';
+import { failureOutput, resultOutput, runCell } from '../../core/run/index.node';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { safeForTerminal, safeForTerminalLine } from '../../core/text/terminal';

@@ -1,5 +1,5 @@
 // A result table on stdout: CSV when piped or asked for, a fitted table with the row count on a terminal.
-import { writeTableCsv } from '../../core/table/csv-export';
+import { writeTableCsv } from '../../core/table/csv-export.node';
 import type { Table } from '../../core/table/table';
 import { renderFittedTable } from './fitted-table';
 

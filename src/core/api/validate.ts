@@ -2,6 +2,7 @@
 // The client refuses to send anything these rules reject; the query language reads FIELD specs
 // for its diagnostics, completions and hovers.
 
+import { parseIsoMs } from '../time/iso';
 import {
   DATA_VERSIONS,
   FILE_FORMATS,
@@ -155,40 +156,6 @@ export const CONTINUATION_FIELDS: readonly FieldSpec[] = [
   { name: 'continuationToken', type: 'string', required: true, doc: 'The token from the previous reply.' },
 ];
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-/**
- * Epoch milliseconds of an ISO 8601 date (`2026-11-01`, UTC midnight) or timestamp
- * (`2026-11-01T10:00Z`, `...T10:00:00.000+02:00`; no zone means UTC); undefined when not one
- * or when the calendar date does not exist (2026-02-30).
- */
-export function parseIsoTime(text: string): number | undefined {
-  const s = text.trim();
-  const d = DATE_RE.exec(s) ?? TIMESTAMP_RE.exec(s);
-  if (!d) return undefined;
-  const [y, mo, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-  const probe = new Date(Date.UTC(y, mo - 1, day));
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== day) return undefined;
-  if (d.length <= 4 || d[4] === undefined) return probe.getTime();
-  const [h, mi, sec] = [Number(d[4]), Number(d[5]), Number(d[6] ?? 0)];
-  if (h > 23 || mi > 59 || sec > 59) return undefined;
-  const zone = d[8] ?? 'Z';
-  const t = Date.parse(
-    `${d[1]}-${d[2]}-${d[3]}T${d[4]}:${d[5]}:${d[6] ?? '00'}${(d[7] ?? '').slice(0, 4)}${normZone(zone)}`,
-  );
-  return Number.isNaN(t) ? undefined : t;
-}
-
-function normZone(zone: string): string {
-  if (zone === 'Z') return 'Z';
-  return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
-}
-
-export function isIsoDateOrTimestamp(text: string): boolean {
-  return parseIsoTime(text) !== undefined;
-}
-
 /** Checks one value against its spec; undefined when fine. */
 export function checkFieldValue(spec: FieldSpec, value: unknown): ValidationIssue | undefined {
   const field = spec.name;
@@ -213,7 +180,7 @@ export function checkFieldValue(spec: FieldSpec, value: unknown): ValidationIssu
         };
       return undefined;
     case 'time':
-      if (typeof value !== 'string' || !isIsoDateOrTimestamp(value))
+      if (typeof value !== 'string' || parseIsoMs(value) === undefined)
         return {
           field,
           message: `${field} must be an ISO 8601 date (2026-11-01) or timestamp (2026-11-01T10:00:00Z) (got ${JSON.stringify(value)})`,
@@ -317,8 +284,8 @@ function withoutKeys(r: Record<string, unknown>, keys: string[]): Record<string,
 
 function checkOrder(r: Record<string, unknown>, issues: ValidationIssue[]): void {
   if (typeof r.startTime !== 'string' || typeof r.endTime !== 'string') return;
-  const start = parseIsoTime(r.startTime);
-  const end = parseIsoTime(r.endTime);
+  const start = parseIsoMs(r.startTime);
+  const end = parseIsoMs(r.endTime);
   if (start !== undefined && end !== undefined && start >= end) {
     issues.push({ field: 'endTime', message: `startTime (${r.startTime}) must be before endTime (${r.endTime})` });
   }

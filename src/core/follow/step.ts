@@ -1,12 +1,12 @@
 // followStep: one step of a tail. First a recent query with a continuation token; then the
 // continuation endpoint, replacing the token each time; when the token is rejected (expired after
 // 24 hours, or forged), a fresh recent query from the last time seen, minus the rows already seen.
-import type { CallOptions, RecentResult } from '../api/client';
+import type { CallOptions, RecentResult } from '../api/client-types';
 import { isMeasurementsError } from '../api/errors';
 import type { ContinuationRequest, RecentFormat, RecentQueryRequest } from '../api/types';
-import { formatDuration } from '../query/time';
 import { rowsByTimeAscending, takeRows, timeColumn } from '../run/table-rows';
 import type { Table } from '../table/table';
+import { formatDuration } from '../time/duration';
 import { advanceBoundary, type FollowState, rowKey, sameTail, TOKEN_LIFETIME_MS } from './cursor';
 
 /** The two client methods a tail needs (MeasurementsClient has them). */

@@ -18,6 +18,6 @@ export { FIELD_NAMES, FIELDS, type FieldName, keysFor, VERBS, type Verb } from '
 export { METRIC_CATEGORIES, metricLabels } from './metric-select';
 export { type ParseOptions, type ParseResult, parseCell } from './parse';
 export { type ResolvedCell, type ResolveOptions, type ResolveResult, resolveCell } from './resolve';
-export { formatDuration, parseDuration, parseTime, type TimeValue, timeToMs, timeToWire } from './time';
+export { parseInterval, parseTime, type TimeValue, timeToMs, timeToWire } from './time';
 
 export const LANGUAGE_ID = 'measq';

@@ -17,7 +17,7 @@ import {
 import { matchKeyValue, type SourceLine, scanLines, words } from './lines';
 import { checkMetricSelect } from './metric-select';
 import { didYouMean } from './suggest';
-import { parseDuration, parseTime } from './time';
+import { parseInterval, parseTime } from './time';
 
 export interface ParseOptions {
   /** The clock used to compare relative times in combination checks (default: the current time). */
@@ -138,7 +138,7 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
   if (verb === 'follow') {
     if (args.length === 0) return { verb, range: lineRange };
     if (args[0].text !== 'every') {
-      const looksLikeDuration = parseDuration(args[0].text);
+      const looksLikeDuration = parseInterval(args[0].text);
       extra(
         0,
         'ms' in looksLikeDuration
@@ -156,7 +156,7 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
       });
       return undefined;
     }
-    const d = parseDuration(args[1].text);
+    const d = parseInterval(args[1].text);
     if ('error' in d) {
       diagnostics.push({
         severity: 'error',

@@ -1,4 +1,3 @@
-export * from './download';
 export * from './poller';
 export * from './schedule';
 export * from './status';

@@ -10,7 +10,7 @@
 //   bad-request) end the wait at once.
 // - No overall cap by default (a big report may take long); `deadlineMs` sets one.
 
-import type { CallOptions } from '../api/client';
+import type { CallOptions } from '../api/client-types';
 import { MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule, pollDelayMs } from './schedule';

@@ -5,7 +5,7 @@
 import { errorOutput, MIME, type NotebookOutput, type OutputMetadata, textItem } from '../notebook/model';
 import { tableToCsv } from '../table/csv-export';
 import { encodeTable } from '../table/wire';
-import type { RunResult } from './run-cell';
+import type { RunResult } from './run-result';
 
 /** Same default as the extension's measurements.notebook.csvFallbackMaxRows. */
 export const DEFAULT_CSV_FALLBACK_MAX_ROWS = 20_000;

@@ -2,6 +2,7 @@
 // dictionary per text column, so parsing allocates per distinct value, not per row.
 
 import type { MetricLabelParts } from '../metrics/labels';
+import { isoToMs } from '../time/iso';
 import type { Column, ColumnKind, DictColumn, FlagsColumn, NumericColumn } from './table';
 
 export interface ColumnMeta {
@@ -84,7 +85,7 @@ export class NumberBuilder implements ColumnBuilder {
   }
 }
 
-/** ISO 8601 timestamps -> epoch ms (a fast path for the service's own `...T..:..:..(.sss)Z` form). */
+/** ISO 8601 timestamps -> epoch ms (core/time's parser: zone-less text is UTC, never local time). */
 export class TimeBuilder implements ColumnBuilder {
   readonly kind = 'time' as const;
   private values = new Float64Array(INITIAL_CAPACITY);
@@ -96,7 +97,7 @@ export class TimeBuilder implements ColumnBuilder {
       this.values[this.length++] = Number.NaN;
       return true;
     }
-    const t = parseIsoTimestamp(cell);
+    const t = isoToMs(cell);
     if (Number.isNaN(t)) return false;
     this.values[this.length++] = t;
     return true;
@@ -349,52 +350,6 @@ export function isPlainNumber(s: string): boolean {
     else return false;
   }
   return digits > 0;
-}
-
-/**
- * Epoch ms of an ISO 8601 timestamp; hand-parsed for `YYYY-MM-DDTHH:MM:SS[.sss]Z` (what the service
- * writes), Date.parse for every other form. NaN when it is not a time.
- */
-export function parseIsoTimestamp(s: string): number {
-  const n = s.length;
-  if ((n === 24 || n === 20) && s.charCodeAt(n - 1) === 90 /* Z */ && s.charCodeAt(10) === 84 /* T */) {
-    const y = digit(s, 0) * 1000 + digit(s, 1) * 100 + digit(s, 2) * 10 + digit(s, 3);
-    const mo = digit(s, 5) * 10 + digit(s, 6);
-    const day = digit(s, 8) * 10 + digit(s, 9);
-    const h = digit(s, 11) * 10 + digit(s, 12);
-    const mi = digit(s, 14) * 10 + digit(s, 15);
-    const sec = digit(s, 17) * 10 + digit(s, 18);
-    const ms = n === 24 ? digit(s, 20) * 100 + digit(s, 21) * 10 + digit(s, 22) : 0;
-    const ok =
-      s.charCodeAt(4) === 45 &&
-      s.charCodeAt(7) === 45 &&
-      s.charCodeAt(13) === 58 &&
-      s.charCodeAt(16) === 58 &&
-      (n === 20 || s.charCodeAt(19) === 46) &&
-      y >= 0 &&
-      mo >= 1 &&
-      mo <= 12 &&
-      day >= 1 &&
-      day <= 31 &&
-      h <= 23 &&
-      mi <= 59 &&
-      sec <= 59 &&
-      ms >= 0 &&
-      ms <= 999;
-    if (ok) {
-      const t = Date.UTC(y, mo - 1, day, h, mi, sec, ms);
-      // Date.UTC rolls 2026-02-30 over into March; such text is not a valid time.
-      if (new Date(t).getUTCDate() === day) return t;
-      return Number.NaN;
-    }
-  }
-  return Date.parse(s);
-}
-
-/** The digit at i, or -1000 for any other character (so the range checks fail). */
-function digit(s: string, i: number): number {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : -1000;
 }
 
 export function builderFor(kind: ColumnKind): ColumnBuilder {

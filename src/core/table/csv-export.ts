@@ -1,6 +1,5 @@
 // Table -> csv-wide text, whole or in chunks (so a million rows never sit in one string).
 
-import type { Writable } from 'node:stream';
 import { csvField } from './csv-write';
 import { type Column, cellText, type Table } from './table';
 
@@ -38,11 +37,4 @@ export function tableToCsv(table: Table, options: CsvExportOptions = {}): string
   let out = '';
   for (const chunk of tableCsvChunks(table, options)) out += chunk;
   return out;
-}
-
-/** Writes the CSV to a stream, waiting for drain between chunks (bounded memory). */
-export async function writeTableCsv(table: Table, dest: Writable, options: CsvExportOptions = {}): Promise<void> {
-  for (const chunk of tableCsvChunks(table, options)) {
-    if (!dest.write(chunk)) await new Promise<void>((r) => dest.once('drain', r));
-  }
 }

@@ -1,7 +1,6 @@
 // The table module's public surface (node side). The renderer imports './wire' and './table' directly,
 // so that csv-parse and hyparquet never reach the browser bundle.
 export * from './csv-export';
-export { type CsvInput, parseCsvWide } from './csv-read';
 export { pivotJsonLong } from './json-long';
 export { readParquet, writeParquet } from './parquet';
 export * from './table';

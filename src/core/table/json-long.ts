@@ -3,6 +3,7 @@
 
 import type { JsonLongBody, LocationEntry, MetricObject } from '../api/types';
 import { parseCanonicalLabel } from '../metrics/labels';
+import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, TimeBuilder } from './builders';
 import type { Column, Table } from './table';
 
@@ -79,7 +80,7 @@ export function pivotJsonLong(body: Pick<JsonLongBody, 'data'> & { locations?: L
   const locate = locator(Array.isArray(body?.locations) ? body.locations : []);
   for (let r = 0; r < rowCount; r++) {
     ds.push(rowDatasource[r]);
-    const t = Date.parse(rowTime[r]);
+    const t = isoToMs(rowTime[r]);
     time.pushTime(t);
     const loc = locate(rowDatasource[r], t);
     lat.pushNumber(loc ? loc.lat : Number.NaN);
@@ -131,7 +132,7 @@ export function locator(
       e = { changes: [] };
       byDs.set(loc.datasourceId, e);
     }
-    const at = loc.changedAt ? Date.parse(loc.changedAt) : Number.NaN;
+    const at = loc.changedAt ? isoToMs(loc.changedAt) : Number.NaN;
     if (Number.isNaN(at)) e.base ??= loc;
     else e.changes.push({ at, loc });
   }

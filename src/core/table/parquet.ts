@@ -3,6 +3,7 @@
 
 import { parquetMetadata, parquetRead, parquetSchema } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
 import { classifyColumn } from './column-kinds';
 import { type Column, isNumeric, type Table } from './table';
@@ -92,7 +93,7 @@ function toNumber(v: Cell): number {
 
 function toTime(v: Cell): number {
   if (v instanceof Date) return v.getTime();
-  if (typeof v === 'string') return Date.parse(v);
+  if (typeof v === 'string') return isoToMs(v);
   if (typeof v === 'number' || typeof v === 'bigint') return Number(v);
   return Number.NaN;
 }

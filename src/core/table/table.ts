@@ -45,11 +45,6 @@ export function isNumeric(column: Column): column is NumericColumn {
   return column.kind === 'number' || column.kind === 'time';
 }
 
-export function isEmptyCell(column: Column, row: number): boolean {
-  if (isNumeric(column)) return Number.isNaN(column.values[row]);
-  return column.codes[row] < 0;
-}
-
 /** The cell as text: ISO 8601 for times, the plain number, flags as a JSON array, '' when empty. */
 export function cellText(column: Column, row: number): string {
   switch (column.kind) {
@@ -81,6 +76,7 @@ export function findColumn(table: Table, name: string): Column | undefined {
   return columnByName(table, name) ?? table.columns.find((c) => c.canonical === name);
 }
 
+/** A result with no columns and no rows (a streamed csv reply, whose bytes went to a file or stdout). */
 export function emptyTable(): Table {
   return { columns: [], rowCount: 0 };
 }

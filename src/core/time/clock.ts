@@ -1,5 +1,6 @@
 // The one way code reads "now". Production passes `systemClock`; tests pass a fixed or offset clock,
 // so no behaviour depends on the calendar date the suite happens to run on.
+import { parseIso } from './iso';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -28,7 +29,8 @@ export const NOW_ENV = 'MEASNB_NOW';
 export function clockFromEnv(env: Record<string, string | undefined>, base: Clock = systemClock): Clock {
   const text = env[NOW_ENV];
   if (!text) return base;
-  const ms = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? Date.parse(text) : Number.NaN;
+  const iso = parseIso(text);
+  const ms = iso?.zoned ? iso.ms : Number.NaN;
   if (!Number.isFinite(ms)) throw new Error(`${NOW_ENV}=${text}: expected an ISO 8601 timestamp with a zone`);
   return offsetClock(ms, base);
 }

@@ -5,12 +5,13 @@
 import * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import { MIME } from '../../core/notebook';
+import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type ParsedCell, parseCell } from '../../core/query';
-import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run';
+import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run/index.node';
 import { concatTables } from '../../core/run/table-rows';
 import type { Table } from '../../core/table/table';
 import { decodeTable, encodeTable } from '../../core/table/wire';
-import type { ResultInfo } from '../../renderer/protocol';
+import { formatDuration } from '../../core/time/duration';
 import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
@@ -50,10 +51,6 @@ const fmtTime = (d: Date) =>
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace('T', ' ');
-function fmtDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
 
 /** The live line of a running cell: for reports the status, the time elapsed and the next check. */
 export function progressText(p: RunProgress): string {
@@ -61,8 +58,8 @@ export function progressText(p: RunProgress): string {
     case 'report-created':
       return `Report ${p.reportId} created: in-progress`;
     case 'report-status': {
-      const next = p.nextCheckMs !== undefined ? ` · next check in ${fmtDuration(p.nextCheckMs)}` : '';
-      return `Report ${p.reportId}: ${p.status} · ${fmtDuration(p.elapsedMs)} elapsed${next}`;
+      const next = p.nextCheckMs !== undefined ? ` · next check in ${formatDuration(p.nextCheckMs)}` : '';
+      return `Report ${p.reportId}: ${p.status} · ${formatDuration(p.elapsedMs)} elapsed${next}`;
     }
     case 'download':
       return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} (${p.file})`;

@@ -3,11 +3,11 @@
 import * as vscode from 'vscode';
 import { isMeasurementsError } from '../../core/api/errors';
 import { MIME, type OutputMetadata } from '../../core/notebook';
+import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import type { Diagnostic } from '../../core/query';
 import { tableToCsv } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
 import { encodeTable } from '../../core/table/wire';
-import type { ResultInfo } from '../../renderer/protocol';
 
 export interface TableOutputOptions {
   info?: ResultInfo;

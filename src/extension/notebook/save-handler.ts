@@ -1,11 +1,18 @@
-// Saving a table from the renderer (downloads from a notebook webview fail): the renderer asks, the host
-// shows the save dialog, the renderer sends the rows (wire format, base64 chunks), the host writes
-// CSV or Parquet with workspace.fs.
+// Saving a table from the renderer (downloads from a webview fail): the renderer asks, the host shows the
+// save dialog, the renderer sends the rows (wire format, base64 chunks), the host writes CSV, Parquet or
+// JSON records with workspace.fs. One SaveSession per channel: notebook outputs (renderer messaging) and
+// each table panel (its webview).
 import * as vscode from 'vscode';
+import {
+  type HostToRenderer,
+  RENDERER_ID,
+  type RendererToHost,
+  type SaveFormat,
+} from '../../core/notebook/renderer-protocol';
 import { tableToCsv } from '../../core/table/csv-export';
+import { tableToJsonRecords } from '../../core/table/json-export';
 import type { Table } from '../../core/table/table';
 import { decodeTable } from '../../core/table/wire';
-import { type HostToRenderer, RENDERER_ID, type RendererToHost, type SaveFormat } from '../../renderer/protocol';
 
 interface PendingSave {
   target: vscode.Uri;
@@ -16,6 +23,12 @@ interface PendingSave {
 
 export type ParquetWriter = (table: Table) => Promise<Uint8Array> | Uint8Array;
 
+const FORMATS: Record<SaveFormat, { ext: string; filter: Record<string, string[]> }> = {
+  csv: { ext: 'csv', filter: { CSV: ['csv'] } },
+  parquet: { ext: 'parquet', filter: { Parquet: ['parquet'] } },
+  json: { ext: 'json', filter: { 'JSON records': ['json'] } },
+};
+
 export function safeFileName(name: string): string {
   return (
     name
@@ -25,43 +38,79 @@ export function safeFileName(name: string): string {
   );
 }
 
-export function registerSaveHandler(writeParquet: ParquetWriter): vscode.Disposable {
-  const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
-  const pending = new Map<string, PendingSave>();
-  const reply = (editor: vscode.NotebookEditor, message: HostToRenderer) => void messaging.postMessage(message, editor);
+/** The bytes of a table in a save format. */
+export async function encodeForSave(
+  table: Table,
+  format: SaveFormat,
+  writeParquet: ParquetWriter,
+): Promise<Uint8Array> {
+  if (format === 'parquet') return await writeParquet(table);
+  return new TextEncoder().encode(format === 'csv' ? tableToCsv(table) : tableToJsonRecords(table));
+}
 
-  return messaging.onDidReceiveMessage(async ({ editor, message }) => {
-    const m = message as RendererToHost;
+/** The host side of the save-* messages of one channel (a notebook's renderer messaging, or one panel). */
+export class SaveSession {
+  private readonly pending = new Map<string, PendingSave>();
+
+  constructor(
+    private readonly writeParquet: ParquetWriter,
+    /** The folder the dialog starts in. */
+    private readonly folder: () => vscode.Uri | undefined,
+  ) {}
+
+  /** Handles a save-* message; false for any other message. */
+  handles(m: { type?: unknown }): m is RendererToHost {
+    return m?.type === 'save-request' || m?.type === 'save-chunk';
+  }
+
+  async handle(m: RendererToHost, reply: (message: HostToRenderer) => void): Promise<void> {
     try {
       if (m.type === 'save-request') {
-        const ext = m.format === 'csv' ? 'csv' : 'parquet';
-        const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(editor.notebook.uri, '..');
+        const format = FORMATS[m.format];
+        if (!format) throw new Error(`unknown save format ${String(m.format)}`);
+        const folder = this.folder();
+        const name = `${safeFileName(String(m.suggestedName))}.${format.ext}`;
         const target = await vscode.window.showSaveDialog({
-          title: `Save ${m.rowCount.toLocaleString('en-US')} rows as ${ext.toUpperCase()}`,
-          defaultUri: vscode.Uri.joinPath(folder, `${safeFileName(m.suggestedName)}.${ext}`),
-          filters: m.format === 'csv' ? { CSV: ['csv'] } : { Parquet: ['parquet'] },
+          title: `Save ${Number(m.rowCount).toLocaleString('en-US')} rows as ${format.ext.toUpperCase()}`,
+          defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+          filters: format.filter,
         });
-        if (!target) return reply(editor, { type: 'save-cancelled', requestId: m.requestId });
-        pending.set(m.requestId, { target, format: m.format, chunks: [], received: 0 });
-        return reply(editor, { type: 'save-send', requestId: m.requestId });
+        if (!target) return reply({ type: 'save-cancelled', requestId: m.requestId });
+        this.pending.set(m.requestId, { target, format: m.format, chunks: [], received: 0 });
+        return reply({ type: 'save-send', requestId: m.requestId });
       }
-      if (m.type === 'save-chunk') {
-        const p = pending.get(m.requestId);
-        if (!p) return;
-        p.chunks[m.index] = m.base64;
-        p.received++;
-        if (p.received < m.total) return;
-        pending.delete(m.requestId);
-        const bytes = Buffer.concat(p.chunks.map((c) => Buffer.from(c, 'base64')));
-        const table = decodeTable(bytes);
-        const data = p.format === 'csv' ? new TextEncoder().encode(tableToCsv(table)) : await writeParquet(table);
-        await vscode.workspace.fs.writeFile(p.target, data);
-        const path = p.target.scheme === 'file' ? p.target.fsPath : p.target.toString();
-        return reply(editor, { type: 'save-done', requestId: m.requestId, path, rowCount: table.rowCount });
-      }
+      const p = this.pending.get(m.requestId);
+      if (!p) return;
+      p.chunks[m.index] = m.base64;
+      p.received++;
+      if (p.received < m.total) return;
+      this.pending.delete(m.requestId);
+      const table = decodeTable(Buffer.concat(p.chunks.map((c) => Buffer.from(c, 'base64'))));
+      await vscode.workspace.fs.writeFile(p.target, await encodeForSave(table, p.format, this.writeParquet));
+      const path = p.target.scheme === 'file' ? p.target.fsPath : p.target.toString();
+      return reply({ type: 'save-done', requestId: m.requestId, path, rowCount: table.rowCount });
     } catch (err) {
-      pending.delete(m.requestId);
-      reply(editor, { type: 'save-failed', requestId: m.requestId, message: (err as Error).message });
+      this.pending.delete(m.requestId);
+      reply({ type: 'save-failed', requestId: m.requestId, message: (err as Error).message });
     }
+  }
+}
+
+/** The first workspace folder, else the folder of `near` (a notebook, a report file). */
+export function defaultSaveFolder(near?: vscode.Uri): vscode.Uri | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri ?? (near ? vscode.Uri.joinPath(near, '..') : undefined);
+}
+
+export function registerSaveHandler(writeParquet: ParquetWriter): vscode.Disposable {
+  const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+  const sessions = new WeakMap<vscode.NotebookEditor, SaveSession>();
+  return messaging.onDidReceiveMessage(async ({ editor, message }) => {
+    let session = sessions.get(editor);
+    if (!session) {
+      session = new SaveSession(writeParquet, () => defaultSaveFolder(editor.notebook.uri));
+      sessions.set(editor, session);
+    }
+    if (!session.handles(message)) return;
+    await session.handle(message, (reply) => void messaging.postMessage(reply, editor));
   });
 }

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { downloadReportFiles } from '../../core/reports/download';
-import { parseCsvWide } from '../../core/table/csv-read';
+import { downloadReportFiles } from '../../core/reports/download.node';
+import { parseCsvWide } from '../../core/table/csv-read.node';
 import { readParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import type { ClientProvider } from '../connections/client-provider';

@@ -1,6 +1,6 @@
 // A report the Reports view tracks, as kept in global state (survives a reload).
 import type { ReportRecord } from '../../core/api/types';
-import { fileNameForUrl } from '../../core/reports/download';
+import { fileNameForUrl } from '../../core/reports/download.node';
 
 export interface TrackedFile {
   url: string;

@@ -1,13 +1,25 @@
-// Tables in webview panels ("Open as Table", "Run Recent Query").
+// Tables in webview panels ("Open as Table", "Run Recent Query"): the same renderer bundle as notebook
+// outputs (dist/renderer.js, showPanel), the table sent in the binary wire format, saving through the
+// extension host like a notebook output.
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { HostToPanel, PanelToHost, ResultInfo } from '../../core/notebook/renderer-protocol';
+import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
+import { encodeTable } from '../../core/table/wire';
+import { defaultSaveFolder, SaveSession } from '../notebook/save-handler';
 import { tablePageHtml } from './table-page';
-import { tableToPayload } from './table-payload';
+
+export interface PanelShown {
+  view: 'renderer';
+  rowCount: number;
+  columnCount: number;
+}
 
 export interface ShownTable {
   panel: vscode.WebviewPanel;
-  /** Resolves with the view the page used ('renderer' or 'plain') once the table is on screen. */
-  shown: Promise<string>;
+  /** Resolves once the renderer has the table on screen (rejects when the page reports a failure). */
+  shown: Promise<PanelShown>;
 }
 
 export class TablePanels {
@@ -15,7 +27,7 @@ export class TablePanels {
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
-  show(title: string, table: Table): ShownTable {
+  show(title: string, table: Table, info: ResultInfo = { title }): ShownTable {
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const panel = vscode.window.createWebviewPanel('measurements.table', title, vscode.ViewColumn.Active, {
       enableScripts: true,
@@ -24,19 +36,27 @@ export class TablePanels {
     });
     this.open.add(panel);
     panel.onDidDispose(() => this.open.delete(panel));
-    const nonce = Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
     panel.webview.html = tablePageHtml({
       cspSource: panel.webview.cspSource,
-      nonce,
+      nonce: randomBytes(16).toString('base64url'),
       title,
       rendererUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'renderer.js')).toString(),
     });
-    const shown = new Promise<string>((resolve) => {
-      panel.webview.onDidReceiveMessage((m: { type?: string; view?: string }) => {
-        if (m?.type === 'ready') void panel.webview.postMessage({ type: 'table', title, table: tableToPayload(table) });
-        if (m?.type === 'shown') resolve(m.view ?? 'unknown');
+    const post = (message: HostToPanel) => void panel.webview.postMessage(message);
+    const saver = new SaveSession(writeParquet, () => defaultSaveFolder());
+    const shown = new Promise<PanelShown>((resolve, reject) => {
+      panel.webview.onDidReceiveMessage(async (m: PanelToHost) => {
+        if (m?.type === 'panel-ready') {
+          const bytes = encodeTable(table);
+          const data = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+          post({ type: 'panel-table', title, data, info });
+        } else if (m?.type === 'panel-shown')
+          resolve({ view: m.view, rowCount: m.rowCount, columnCount: m.columnCount });
+        else if (m?.type === 'panel-failed') reject(new Error(`The table panel failed: ${m.message}`));
+        else if (saver.handles(m)) await saver.handle(m, post);
       });
     });
+    shown.catch(() => undefined);
     return { panel, shown };
   }
 }

@@ -22,6 +22,8 @@ export class ChartView {
   private readonly note: HTMLElement;
   private readonly plotHost: HTMLElement;
   private plot?: uPlot;
+  private resize?: ResizeObserver;
+  private frame = 0;
   private readonly metricCols: number[];
 
   constructor(
@@ -43,6 +45,37 @@ export class ChartView {
       h('div', { className: 'mt-toolbar' }, [h('label', { text: 'Metric ' }), this.select, this.note]),
       this.plotHost,
     ]);
+    // Redraw at the new size when the container changes (sidebar or panel resized, window resized).
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resize = new ResizeObserver(() => {
+        if (this.frame) return;
+        this.frame = requestAnimationFrame(() => {
+          this.frame = 0;
+          this.fit();
+        });
+      });
+      this.resize.observe(this.element);
+    }
+  }
+
+  /** The plot's size: the container's width; in a panel (.mt-fill) also its height, else 300 px. */
+  private size(): { width: number; height: number } {
+    const width = Math.max(320, (this.element.clientWidth || 800) - 14);
+    const fill = !!this.element.closest('.mt-fill');
+    return { width, height: fill ? Math.max(160, this.plotHost.clientHeight) : 300 };
+  }
+
+  /** Fits the plot to its container; in a panel, the legend below it too (measured once uPlot has laid it out). */
+  private fit(): void {
+    const plot = this.plot;
+    if (!plot || this.element.hidden) return;
+    const size = this.size();
+    plot.setSize(size);
+    if (!this.element.closest('.mt-fill')) return;
+    requestAnimationFrame(() => {
+      const over = this.plotHost.scrollHeight - this.plotHost.clientHeight;
+      if (this.plot === plot && over > 0) plot.setSize({ ...size, height: Math.max(120, size.height - over) });
+    });
   }
 
   draw(): void {
@@ -60,7 +93,7 @@ export class ChartView {
     this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}`;
     const colours = palette(this.element, data.series.length);
     const utc = this.timeZone() === 'utc';
-    const width = Math.max(320, (this.element.clientWidth || 800) - 14);
+    const { width, height } = this.size();
     const axisColour =
       getComputedStyle(this.element).getPropertyValue('--vscode-descriptionForeground').trim() || '#888';
     const gridColour = 'rgba(128,128,128,0.2)';
@@ -68,7 +101,7 @@ export class ChartView {
     this.plot = new uPlot(
       {
         width,
-        height: 300,
+        height,
         tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : (ts) => new Date(ts * 1000),
         scales: { x: { time: true } },
         axes: [axis, axis],
@@ -80,9 +113,12 @@ export class ChartView {
       [data.xs, ...data.series.map((s) => s.values)] as uPlot.AlignedData,
       this.plotHost,
     );
+    this.fit();
   }
 
   destroy(): void {
+    this.resize?.disconnect();
+    if (this.frame) cancelAnimationFrame(this.frame);
     this.plot?.destroy();
   }
 }

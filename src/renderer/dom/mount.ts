@@ -12,9 +12,15 @@ function ensureStyles(doc: Document): void {
   doc.head.appendChild(style);
 }
 
-export function mountTable(element: HTMLElement, table: Table, options: TableWidgetOptions = {}): TableWidget {
+export interface MountOptions extends TableWidgetOptions {
+  /** Fill the element's height (table panels): the rows and the chart take the space below the toolbar. */
+  fill?: boolean;
+}
+
+export function mountTable(element: HTMLElement, table: Table, options: MountOptions = {}): TableWidget {
   ensureStyles(element.ownerDocument);
   const widget = new TableWidget(table, options);
+  if (options.fill) widget.element.classList.add('mt-fill');
   element.textContent = '';
   element.appendChild(widget.element);
   return widget;

@@ -1,9 +1,14 @@
 // Saving through the extension host (downloads from a notebook webview do not work): ask the host for a
 // save dialog, then send the rows shown, encoded in the wire format, in base64 chunks.
 
+import {
+  type HostToRenderer,
+  type RendererToHost,
+  SAVE_CHUNK_BYTES,
+  type SaveFormat,
+} from '../../core/notebook/renderer-protocol';
 import { takeRows } from '../../core/run/table-rows';
 import type { Table } from '../../core/table/table';
-import { type HostToRenderer, type RendererToHost, SAVE_CHUNK_BYTES, type SaveFormat } from '../protocol';
 import type { RendererContext } from '../renderer-api';
 
 function toBase64(bytes: Uint8Array): string {

@@ -1,7 +1,10 @@
 // The table output: toolbar, notices, a sticky header with per-column filters, and a virtual body whose
 // row elements are a fixed pool (bounded DOM whatever the row count). Every value is set as textContent.
+
+import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
+import { markdownOfRows } from '../model/markdown-copy';
 import { isQcInvalid, qcAssessmentTone, qcSiblings, statusTone } from '../model/qc';
 import {
   clickSelect,
@@ -14,12 +17,12 @@ import {
 } from '../model/selection';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { computeWindow, poolSize } from '../model/virtual-window';
-import type { ResultInfo, SaveFormat } from '../protocol';
 import { ChartView } from './chart-view';
 import { copyText } from './clipboard';
 import { button, h } from './h';
 
 const ROW_HEIGHT = 22;
+const SAVE_LABELS: Record<SaveFormat, string> = { csv: 'CSV', parquet: 'Parquet', json: 'JSON' };
 const MAX_VIEWPORT_HEIGHT = 420;
 const GUTTER = -1;
 /** Row elements never exceed this, however tall the viewport is dragged. */
@@ -93,17 +96,22 @@ export class TableWidget {
     this.viewButton.classList.add('mt-view-toggle');
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => void this.copy());
     copy.classList.add('mt-copy');
+    const copyMarkdown = button('Copy Markdown', 'Copy the selected rows (or the rows shown) as a Markdown table', () =>
+      this.copyMarkdown(),
+    );
+    copyMarkdown.classList.add('mt-copy-md');
     const toolbar = h('div', { className: 'mt-toolbar' }, [
       filter,
       this.countEl,
       this.timeButton,
       this.viewButton,
       copy,
+      copyMarkdown,
     ]);
     if (options.save) {
-      for (const format of ['csv', 'parquet'] as const) {
+      for (const format of ['csv', 'parquet', 'json'] as const) {
         const b = button(
-          `Save ${format === 'csv' ? 'CSV' : 'Parquet'}`,
+          `Save ${SAVE_LABELS[format]}`,
           `Save the rows shown as ${format}`,
           () => void this.save(format),
         );
@@ -378,6 +386,16 @@ export class TableWidget {
     try {
       await copyText(this.selectionCsv());
       this.setStatus(`Copied ${n.toLocaleString('en-US')} rows with the header`);
+    } catch (err) {
+      this.setStatus(`Copy failed: ${(err as Error).message}`);
+    }
+  }
+
+  private async copyMarkdown(): Promise<void> {
+    const { text, status } = markdownOfRows(this.table, this.viewRows, this.selection);
+    try {
+      await copyText(text);
+      this.setStatus(status);
     } catch (err) {
       this.setStatus(`Copy failed: ${(err as Error).message}`);
     }

@@ -5,6 +5,7 @@
 // Matching uses the displayed text (so what a user sees is what they filter), and works per dictionary
 // entry for text columns, so a million rows cost one pass over the integer codes.
 import { type Column, isNumeric, type Table } from '../../core/table/table';
+import { parseIsoMs } from '../../core/time/iso';
 import { displayText, formatFlags, type TimeZoneMode } from './format';
 
 export type RowPredicate = (row: number) => boolean;
@@ -21,13 +22,7 @@ export function parseOperand(text: string, column: Column): number | undefined {
   const t = text.trim();
   if (!t) return undefined;
   if (column.kind === 'time') {
-    const iso = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(t)
-      ? t.replace(' ', 'T')
-      : undefined;
-    if (!iso) return undefined;
-    const withZone = /(Z|[+-]\d{2}:?\d{2})$/.test(iso) || iso.length === 10 ? iso : `${iso}Z`;
-    const ms = Date.parse(withZone);
-    return Number.isNaN(ms) ? undefined : ms;
+    return parseIsoMs(t.replace(' ', 'T'));
   }
   const n = Number(t);
   return t !== '' && Number.isFinite(n) ? n : undefined;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../../src/core/api/client';
-import { parseCsvWide } from '../../../src/core/table/csv-read';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
+import { parseCsvWide } from '../../../src/core/table/csv-read.node';
 import { cellText, findColumn, type Table } from '../../../src/core/table/table';
 import { OffsetClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { connection, ensureBuilt, runCli, tempDir } from './support';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { datasourcesTable } from '../../../src/core/run';
+import { datasourcesTable } from '../../../src/core/run/index.node';
 import { tableToCsv } from '../../../src/core/table/csv-export';
 import { readParquet } from '../../../src/core/table/parquet';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator';

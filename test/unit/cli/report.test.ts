@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { OffsetClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { connection, ensureBuilt, runCli, tempDir } from './support';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isPlainNumber, parseDecimal, parseIsoTimestamp } from '../../../src/core/table/builders';
+import { isPlainNumber, parseDecimal } from '../../../src/core/table/builders';
 
 describe('table: cell parsing fast paths', () => {
   it('parseDecimal agrees with Number() on every decimal text', () => {
@@ -21,27 +21,6 @@ describe('table: cell parsing fast paths', () => {
     assert.ok(Number.isNaN(parseDecimal('-')));
     assert.ok(Number.isNaN(parseDecimal('n/a')));
     assert.ok(Number.isNaN(parseDecimal('1.2.3')));
-  });
-
-  it('parseIsoTimestamp agrees with Date.parse and rejects impossible dates', () => {
-    const time = fc.date({
-      min: new Date('1970-01-01T00:00:00Z'),
-      max: new Date('2200-01-01T00:00:00Z'),
-      noInvalidDate: true,
-    });
-    fc.assert(
-      fc.property(time, (d) => {
-        const iso = d.toISOString();
-        return (
-          parseIsoTimestamp(iso) === d.getTime() &&
-          parseIsoTimestamp(iso.replace(/\.\d{3}Z$/, 'Z')) === Date.parse(iso.replace(/\.\d{3}Z$/, 'Z'))
-        );
-      }),
-    );
-    assert.equal(parseIsoTimestamp('2026-11-01T10:00:00+02:00'), Date.UTC(2026, 10, 1, 8));
-    assert.ok(Number.isNaN(parseIsoTimestamp('2026-02-30T00:00:00.000Z')));
-    assert.ok(Number.isNaN(parseIsoTimestamp('2026-11-01T1a:00:00.000Z')));
-    assert.ok(Number.isNaN(parseIsoTimestamp('soon')));
   });
 
   it('isPlainNumber accepts numbers and refuses ids that look numeric', () => {

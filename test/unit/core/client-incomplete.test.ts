@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { MeasurementsClient, type RequestLogEntry } from '../../../src/core/api/client';
+import { MeasurementsClient, type RequestLogEntry } from '../../../src/core/api/client.node';
 import { MeasurementsError } from '../../../src/core/api/errors';
 import type { RecentQueryRequest } from '../../../src/core/api/types';
 import { type FollowState, followStep } from '../../../src/core/follow';

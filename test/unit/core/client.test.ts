@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { MeasurementsClient, type RequestLogEntry } from '../../../src/core/api/client';
+import { MeasurementsClient, type RequestLogEntry } from '../../../src/core/api/client.node';
 import { MeasurementsError, nextUtcMidnight } from '../../../src/core/api/errors';
 import type { ReportRequest } from '../../../src/core/api/types';
 import { cellText, findColumn } from '../../../src/core/table/table';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
-import { CsvWideReader, parseCsvWide } from '../../../src/core/table/csv-read';
+import { CsvWideReader, parseCsvWide } from '../../../src/core/table/csv-read.node';
 import { cellText, type Table } from '../../../src/core/table/table';
 
 function cells(t: Table): string[][] {

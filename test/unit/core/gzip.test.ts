@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
-import { gunzipIfGzipped } from '../../../src/core/api/gzip';
+import { gunzipIfGzipped } from '../../../src/core/api/gzip.node';
 
 async function collect(input: Buffer[], chunk?: number): Promise<Buffer> {
   const pieces = chunk ? input.flatMap((b) => split(b, chunk)) : input;

@@ -3,8 +3,9 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { JsonLongBody } from '../../../src/core/api/types';
-import { tableToCsv, writeTableCsv } from '../../../src/core/table/csv-export';
-import { parseCsvWide } from '../../../src/core/table/csv-read';
+import { tableToCsv } from '../../../src/core/table/csv-export';
+import { writeTableCsv } from '../../../src/core/table/csv-export.node';
+import { parseCsvWide } from '../../../src/core/table/csv-read.node';
 import { pivotJsonLong } from '../../../src/core/table/json-long';
 import { readParquet, writeParquet } from '../../../src/core/table/parquet';
 import {

@@ -1,9 +1,9 @@
-// The project's client (src/core/api/client.ts) against the emulator: what works here must work for users.
+// The project's client (src/core/api/client.node.ts) against the emulator: what works here must work for users.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { isMeasurementsError, type MeasurementsError } from '../../../src/core/api/errors';
 import { cellText, columnByName } from '../../../src/core/table/table';
 import { startTestEmulator, type TestEmulator } from './support';

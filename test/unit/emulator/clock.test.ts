@@ -11,7 +11,8 @@ describe('emulator clock', () => {
     assert.equal(parseDuration('2d'), 172_800_000);
     assert.equal(parseDuration('500ms'), 500);
     assert.equal(parseDuration('-1h'), -3_600_000);
-    assert.equal(parseDuration('250'), 250);
+    assert.equal(parseDuration(250), 250);
+    assert.throws(() => parseDuration('250'), 'a duration names its unit');
     assert.throws(() => parseDuration('soon'));
     assert.throws(() => parseDuration('5x'));
   });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { MeasurementsError } from '../../../src/core/api/errors';
 import type { RecentQueryRequest } from '../../../src/core/api/types';
 import { type FollowState, followStep } from '../../../src/core/follow';

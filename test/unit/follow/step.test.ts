@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import type { RecentQueryRequest } from '../../../src/core/api/types';
 import { type FollowState, followStep, parseFollowState, serializeFollowState } from '../../../src/core/follow';
 import { rowKey } from '../../../src/core/follow/cursor';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { codeCell, errorOutput, markdownCell, type Notebook } from '../../../src/core/notebook';
 import { exportNotebook } from '../../../src/core/notebook/export';
-import { resultOutput, runCell } from '../../../src/core/run';
+import { resultOutput, runCell } from '../../../src/core/run/index.node';
 import { tableToCsv } from '../../../src/core/table/csv-export';
-import { parseCsvWide } from '../../../src/core/table/csv-read';
+import { parseCsvWide } from '../../../src/core/table/csv-read.node';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator';
 
 const HOSTILE = '<img src=x onerror=alert(1)>|</td><script>alert(2)</script>';

@@ -1,77 +1,120 @@
-// The TextMate grammar, checked without vscode-textmate (not a dependency): a small scanner applies its
-// rules the way TextMate does on single lines (earliest match wins, ties go to the first rule).
+// The TextMate grammar, checked with VS Code's own engine: vscode-textmate with the Oniguruma regex
+// library (vscode-oniguruma's wasm), so a grammar VS Code would reject or scan differently fails here.
+// Grammars the measq grammar includes (e.g. source.sql for embedded SQL) are not loaded: an include of a
+// missing grammar is skipped, as VS Code does when that language is not installed.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as oniguruma from 'vscode-oniguruma';
+import { type IGrammar, INITIAL, type IOnigLib, type IRawGrammar, parseRawGrammar, Registry } from 'vscode-textmate';
 
-interface Rule {
-  name?: string;
-  match?: string;
-  begin?: string;
-  end?: string;
-  include?: string;
-  patterns?: Rule[];
-  captures?: Record<string, { name: string }>;
-  beginCaptures?: Record<string, { name: string }>;
-}
-
-const grammar = JSON.parse(readFileSync(join(__dirname, '../../../syntaxes/measq.tmLanguage.json'), 'utf8')) as {
+const GRAMMAR_PATH = join(__dirname, '../../../syntaxes/measq.tmLanguage.json');
+const grammarText = readFileSync(GRAMMAR_PATH, 'utf8');
+const grammar = JSON.parse(grammarText) as {
   scopeName: string;
-  patterns: Rule[];
-  repository: Record<string, Rule>;
+  patterns: unknown[];
+  repository: Record<string, unknown>;
 };
 
-function flatten(rules: Rule[]): Rule[] {
-  return rules.flatMap((r) => {
-    if (r.include) return flatten([grammar.repository[r.include.slice(1)]]);
-    if (!r.match && !r.begin && r.patterns) return flatten(r.patterns);
-    return [r];
+let onigReady: Promise<IOnigLib> | undefined;
+function onigLib(): Promise<IOnigLib> {
+  onigReady ??= (async () => {
+    const wasm = readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
+    await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
+    return {
+      createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
+      createOnigString: (text: string) => new oniguruma.OnigString(text),
+    };
+  })();
+  return onigReady;
+}
+
+/** The grammar as VS Code loads it; other scopes (included grammars) are not available. */
+async function loadGrammar(text = grammarText): Promise<IGrammar> {
+  const registry = new Registry({
+    onigLib: onigLib(),
+    loadGrammar: async (scopeName) =>
+      scopeName === 'source.measq' ? parseRawGrammar(text, GRAMMAR_PATH) : (null as unknown as IRawGrammar),
   });
+  const g = await registry.loadGrammar('source.measq');
+  assert.ok(g, 'the grammar loads');
+  return g;
 }
 
-type Token = [text: string, scope: string];
+let measq: IGrammar;
 
-function scan(line: string, rules: Rule[], from: number, out: Token[]): void {
-  const flat = flatten(rules);
-  let pos = from;
-  while (pos < line.length) {
-    let best: { rule: Rule; m: RegExpExecArray } | undefined;
-    for (const rule of flat) {
-      const re = new RegExp(rule.match ?? (rule.begin as string), 'gd');
-      re.lastIndex = pos;
-      const m = re.exec(line);
-      if (m && m[0].length > 0 && (!best || m.index < best.m.index)) best = { rule, m };
+type Token = [text: string, scopes: string[]];
+
+function tokensOf(g: IGrammar, line: string): Token[] {
+  const r = g.tokenizeLine(line, INITIAL);
+  return r.tokens.map((t) => [line.slice(t.startIndex, t.endIndex), t.scopes]);
+}
+const tokens = (line: string) => tokensOf(measq, line);
+
+/** The texts of the runs of adjacent tokens that carry `scope`. */
+function runs(toks: Token[], scope: string): string[] {
+  const out: string[] = [];
+  let current: string | undefined;
+  for (const [text, scopes] of toks) {
+    if (scopes.includes(scope)) current = (current ?? '') + text;
+    else if (current !== undefined) {
+      out.push(current);
+      current = undefined;
     }
-    if (!best) return;
-    const { rule, m } = best;
-    const captures = rule.captures ?? rule.beginCaptures ?? {};
-    if (rule.name) out.push([m[0], rule.name]);
-    for (const [i, c] of Object.entries(captures)) if (m[Number(i)]) out.push([m[Number(i)], c.name]);
-    pos = m.index + m[0].length;
-    if (rule.begin) scan(line, rule.patterns ?? [], pos, out); // end is `$`: the rest of the line
-    if (rule.begin) return;
   }
-}
-
-function tokens(line: string): Token[] {
-  const out: Token[] = [];
-  scan(line, grammar.patterns, 0, out);
+  if (current !== undefined) out.push(current);
   return out;
 }
 
 const has = (line: string, text: string, scope: string) =>
   assert.ok(
-    tokens(line).some(([t, s]) => t === text && s === scope),
+    runs(tokens(line), scope).includes(text),
     `${JSON.stringify(line)}: expected ${text} as ${scope}, got ${JSON.stringify(tokens(line))}`,
   );
 
-describe('measq TextMate grammar', () => {
-  it('is a valid grammar whose regexes compile', () => {
+interface Rule {
+  match?: string;
+  begin?: string;
+  end?: string;
+  patterns?: Rule[];
+}
+
+describe('measq TextMate grammar (vscode-textmate + Oniguruma)', () => {
+  before(async () => {
+    measq = await loadGrammar();
+  });
+
+  it('is a grammar VS Code loads, every regex compiles in Oniguruma', async () => {
     assert.equal(grammar.scopeName, 'source.measq');
+    const lib = await onigLib();
     const all = (r: Rule): Rule[] => [r, ...(r.patterns ?? []).flatMap(all)];
-    for (const rule of [...grammar.patterns, ...Object.values(grammar.repository)].flatMap(all)) {
-      for (const re of [rule.match, rule.begin, rule.end]) if (re) new RegExp(re);
+    const rules = [...(grammar.patterns as Rule[]), ...(Object.values(grammar.repository) as Rule[])].flatMap(all);
+    let count = 0;
+    for (const rule of rules) {
+      for (const re of [rule.match, rule.begin, rule.end]) {
+        if (!re) continue;
+        assert.doesNotThrow(() => lib.createOnigScanner([re]), re);
+        count++;
+      }
     }
+    assert.ok(count > 10, `${count} regexes checked`);
+    // Oniguruma is what rejects: a pattern JavaScript would not even parse the same way.
+    assert.throws(() => lib.createOnigScanner(['(?<name']));
+  });
+
+  it('survives an include of a grammar that is not installed (e.g. source.sql for embedded SQL)', async () => {
+    const withSql = JSON.parse(grammarText);
+    withSql.patterns.unshift({
+      begin: '^sql$',
+      end: '^(?=\\S)',
+      name: 'meta.embedded.sql',
+      patterns: [{ include: 'source.sql' }],
+    });
+    const g = await loadGrammar(JSON.stringify(withSql));
+    assert.ok(runs(tokensOf(g, 'recent'), 'keyword.control.verb.measq').includes('recent'));
+    let stack = INITIAL;
+    for (const line of ['sql', 'select 1']) stack = g.tokenizeLine(line, stack).ruleStack;
+    assert.ok(stack, 'tokenizing through the embedded block does not throw');
   });
 
   it('colours verbs, report kinds and the polling interval', () => {
@@ -81,6 +124,7 @@ describe('measq TextMate grammar', () => {
     has('report node-measurements', 'node-measurements', 'entity.name.type.report-kind.measq');
     has('follow every 5m', 'every', 'keyword.other.every.measq');
     has('follow every 5m', '5m', 'constant.numeric.duration.measq');
+    has('follow every 1h30m', '1h30m', 'constant.numeric.duration.measq');
   });
 
   it('colours keys, values, times, ids and comments', () => {
@@ -88,6 +132,7 @@ describe('measq TextMate grammar', () => {
     has('datasourceIds: DABC1234, DXYZ5678', 'DXYZ5678', 'string.unquoted.id.measq');
     has('datasourceIds: DABC1234, DXYZ5678', ',', 'punctuation.separator.comma.measq');
     has('startTime: -6h # six hours', '-6h', 'constant.other.time.relative.measq');
+    has('startTime: -1h30m', '-1h30m', 'constant.other.time.relative.measq');
     has('startTime: -6h # six hours', '# six hours', 'comment.line.number-sign.measq');
     has('endTime: today', 'today', 'constant.other.time.relative.measq');
     has('startTime: 2026-11-01T06:00:00Z', '2026-11-01T06:00:00Z', 'constant.other.time.iso.measq');
@@ -106,6 +151,8 @@ describe('measq TextMate grammar', () => {
   it('does not mistake a # inside a value for a comment, nor an id for a time', () => {
     has('org: a#b', 'a#b', 'string.unquoted.id.measq');
     has('datasourceIds: D2026X', 'D2026X', 'string.unquoted.id.measq');
-    assert.ok(!tokens('datasourceIds: D2026X').some(([, s]) => s.startsWith('constant.other.time')));
+    assert.ok(
+      !tokens('datasourceIds: D2026X').some(([, scopes]) => scopes.some((s) => s.startsWith('constant.other.time'))),
+    );
   });
 });

@@ -5,11 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MeasurementsClient } from '../../../src/core/api/client';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { parseCell } from '../../../src/core/query/parse';
 import { requestSnippet } from '../../../src/core/query/request-snippet';
 import { type ResolvedCell, resolveCell } from '../../../src/core/query/resolve';
-import { datasourcesTable } from '../../../src/core/run';
+import { datasourcesTable } from '../../../src/core/run/index.node';
 import { tableToCsv } from '../../../src/core/table/csv-export';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
 

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../../src/core/api/client';
-import { CellError, type RunProgress, runCell } from '../../../src/core/run';
+import { MeasurementsClient } from '../../../src/core/api/client.node';
+import { CellError, type RunProgress, runCell } from '../../../src/core/run/index.node';
 import { cellText, findColumn } from '../../../src/core/table/table';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator';
 

@@ -3,8 +3,8 @@
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CallOptions } from '../api/client';
-import type { DownloadResult } from '../api/download';
+import type { CallOptions } from '../api/client.node';
+import type { DownloadResult } from '../api/download.node';
 import { MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
 import { reportState, urlsExpired } from './status';

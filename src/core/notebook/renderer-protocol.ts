@@ -1,7 +1,6 @@
 // The contract between the renderer and the extension host: MIME type, output metadata, messages.
-// Type-only for the extension side (no DOM, no runtime imports).
+// Platform-neutral (no DOM, no node): imported by the renderer, the extension's save handler and table panels.
 
-export const TABLE_MIME = 'application/vnd.measnb.table';
 export const RENDERER_ID = 'measnb.table-renderer';
 
 /** Output metadata (NotebookCellOutput.metadata.measnb) that the renderer shows next to the rows. */
@@ -16,7 +15,7 @@ export interface ResultInfo {
   notes?: string[];
 }
 
-export type SaveFormat = 'csv' | 'parquet';
+export type SaveFormat = 'csv' | 'parquet' | 'json';
 
 export type RendererToHost =
   | { type: 'save-request'; requestId: string; format: SaveFormat; suggestedName: string; rowCount: number }
@@ -30,3 +29,15 @@ export type HostToRenderer =
 
 /** Chunk size for sending a table to the host (base64 text per message). */
 export const SAVE_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** Table panels ("Open as Table", "Run Recent Query"): the page loads the renderer bundle, says it is
+ * ready, receives the table in the wire format (core/table/wire), and says when it is on screen. Saving
+ * uses the same save-* messages as notebook outputs. */
+export type PanelToHost =
+  | { type: 'panel-ready' }
+  | { type: 'panel-shown'; view: 'renderer'; rowCount: number; columnCount: number }
+  | { type: 'panel-failed'; message: string }
+  | RendererToHost;
+
+/** `data`: the table in the wire format, as an ArrayBuffer (webviews transfer those without JSON). */
+export type HostToPanel = { type: 'panel-table'; title: string; data: ArrayBuffer; info?: ResultInfo } | HostToRenderer;

@@ -4,10 +4,10 @@
 
 import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { parseCsvWide } from '../table/csv-read';
+import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
-import type { Table } from '../table/table';
-import { type DownloadResult, writeBody } from './download';
+import type { RecentResult } from './client-types';
+import { type DownloadResult, writeBody } from './download.node';
 import { MeasurementsError, redactUserinfo } from './errors';
 import {
   type CallOptions,
@@ -17,8 +17,8 @@ import {
   type ResponseInfo,
   readText,
   Transport,
-} from './http';
-import { writeWholeLines } from './line-stream';
+} from './http.node';
+import { writeWholeLines } from './line-stream.node';
 import { CONTINUATION_TOKEN_HEADER, PATHS } from './paths';
 import { type RetryPolicy, retryPolicy } from './retry';
 import type {
@@ -39,7 +39,7 @@ import {
   validateReportRequest,
 } from './validate';
 
-export type { CallOptions, RequestLogEntry, RequestLogger } from './http';
+export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
 export interface MeasurementsClientOptions {
   /** The service's base URL, e.g. https://api.example.com (a path prefix is kept). */
@@ -54,16 +54,7 @@ export interface MeasurementsClientOptions {
   dispatcher?: Dispatcher;
 }
 
-export interface RecentResult {
-  table: Table;
-  /** The new token (x-service-continuation-token), when the reply carried one. */
-  continuationToken?: string;
-  format: RecentFormat;
-  /** json-long: the service's echo of the request. */
-  request?: Record<string, unknown>;
-  /** The json-long reply as received; `keepBody: false` drops it (it can be far bigger than the table). */
-  body?: JsonLongBody;
-}
+export type { RecentResult } from './client-types';
 
 export interface RecentCallOptions extends CallOptions {
   /** false: do not keep the parsed json-long reply in the result (`body`), to save memory. Default true. */

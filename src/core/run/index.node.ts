@@ -16,7 +16,7 @@ export {
   type ReportOutcome,
   type ReportProgress,
   waitForReportProgress,
-} from './report-run';
+} from './report-run.node';
 export {
   parseCellOrThrow,
   type RunCellOptions,
@@ -25,5 +25,5 @@ export {
   type RunResult,
   runCell,
   tableSummary,
-} from './run-cell';
+} from './run-cell.node';
 export { concatTables, rowsByTimeAscending, takeRows, timeColumn } from './table-rows';

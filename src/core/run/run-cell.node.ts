@@ -1,8 +1,7 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
 import type { Writable } from 'node:stream';
-import type { MeasurementsClient } from '../api/client';
-import type { RecentFormat, RecentQueryRequest, ReportRecord, ReportRequest } from '../api/types';
-import { type FollowMode, type FollowState, followStep } from '../follow';
+import type { MeasurementsClient } from '../api/client.node';
+import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';
 import { parseCell } from '../query/parse';
@@ -10,7 +9,8 @@ import { resolveCell } from '../query/resolve';
 import { emptyTable, type Table } from '../table/table';
 import { CellError } from './cell-error';
 import { datasourcesTable } from './datasources-table';
-import { type ReportProgress, runReport } from './report-run';
+import { type ReportProgress, runReport } from './report-run.node';
+import type { RunResult } from './run-result';
 
 export type RunClient = Pick<
   MeasurementsClient,
@@ -46,25 +46,7 @@ export interface RunCellOptions {
   csvOut?: Writable;
 }
 
-export interface RunResult {
-  verb: ParsedCell['verb'];
-  table: Table;
-  /** One line: "120 rows × 14 columns", "Report r-1 succeeded: 2 files, 3456 rows". */
-  summary: string;
-  /** What was sent (never holds the key; follow steps after the first send only org and a token). */
-  request: RecentQueryRequest | ReportRequest | { org: string };
-  format?: RecentFormat | 'csv-wide' | 'parquet-wide';
-  report?: { record: ReportRecord; files: string[]; dir?: string };
-  /** follow: the new cursor (keep it for the next run; never write it into the notebook). */
-  followState?: FollowState;
-  followMode?: FollowMode;
-  /** Something to show beside the result (the token expired and the tail resumed, ...). */
-  notice?: string;
-  /** Warnings of the cell (errors never get this far). */
-  warnings: Diagnostic[];
-  /** csvOut: the bytes written there. */
-  csvBytes?: number;
-}
+export type { RunResult } from './run-result';
 
 export function tableSummary(table: Table): string {
   const r = table.rowCount;

@@ -4,11 +4,12 @@
 
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { CallOptions } from './client-types';
 import { errorFromResponse, IncompleteReplyError, MeasurementsError, OutputError, redact } from './errors';
-import { gunzipIfGzipped } from './gzip';
+import { gunzipIfGzipped } from './gzip.node';
 import { API_KEY_HEADER } from './paths';
 import { failedBeforeSending, type RetryDecision, type RetryPolicy, transportErrorCode, withRetries } from './retry';
-import { request } from './undici-request';
+import { request } from './undici-request.node';
 
 export interface RequestLogEntry {
   method: string;
@@ -23,11 +24,7 @@ export interface RequestLogEntry {
 
 export type RequestLogger = (entry: RequestLogEntry) => void;
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Budget for the whole call, retries and body included. */
-  timeoutMs?: number;
-}
+export type { CallOptions } from './client-types';
 
 export interface TransportOptions {
   baseUrl: URL;

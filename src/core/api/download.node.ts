@@ -2,8 +2,8 @@
 
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { gunzipIfGzipped } from './gzip';
-import { writeViaPart } from './part-file';
+import { gunzipIfGzipped } from './gzip.node';
+import { writeViaPart } from './part-file.node';
 
 export interface DownloadResult {
   /** Bytes written after decoding. */

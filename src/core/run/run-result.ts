@@ -1,0 +1,26 @@
+// The result of running a cell (platform-neutral: outputs and writers read it; run-cell.node.ts makes it).
+import type { RecentFormat, RecentQueryRequest, ReportRecord, ReportRequest } from '../api/types';
+import type { FollowMode, FollowState } from '../follow';
+import type { ParsedCell } from '../query/cell';
+import type { Diagnostic } from '../query/diagnostics';
+import type { Table } from '../table/table';
+
+export interface RunResult {
+  verb: ParsedCell['verb'];
+  table: Table;
+  /** One line: "120 rows × 14 columns", "Report r-1 succeeded: 2 files, 3456 rows". */
+  summary: string;
+  /** What was sent (never holds the key; follow steps after the first send only org and a token). */
+  request: RecentQueryRequest | ReportRequest | { org: string };
+  format?: RecentFormat | 'csv-wide' | 'parquet-wide';
+  report?: { record: ReportRecord; files: string[]; dir?: string };
+  /** follow: the new cursor (keep it for the next run; never write it into the notebook). */
+  followState?: FollowState;
+  followMode?: FollowMode;
+  /** Something to show beside the result (the token expired and the tail resumed, ...). */
+  notice?: string;
+  /** Warnings of the cell (errors never get this far). */
+  warnings: Diagnostic[];
+  /** csvOut: the bytes written there. */
+  csvBytes?: number;
+}

@@ -1,0 +1,24 @@
+// Time: the injectable clock, ISO 8601 dates and timestamps, durations. Platform-neutral.
+export { type Clock, clockFromEnv, NOW_ENV, nowDate, offsetClock, systemClock } from './clock';
+export {
+  DAY_MS,
+  DURATION_HELP,
+  formatDuration,
+  HOUR_MS,
+  MAX_DURATION_MS,
+  MINUTE_MS,
+  parseDuration,
+  SECOND_MS,
+  WEEK_MS,
+} from './duration';
+export {
+  daysFromCivil,
+  daysInMonth,
+  type IsoInstant,
+  isCalendarDate,
+  isLeapYear,
+  isoToMs,
+  parseIso,
+  parseIsoMs,
+  zonelessWarning,
+} from './iso';

@@ -1,0 +1,50 @@
+// The table panel page ("Open as Table", "Run Recent Query"): the same widget as a notebook output,
+// filling the panel. The host sends the table in the wire format; saving goes through the host.
+import type { HostToPanel, PanelToHost } from '../core/notebook/renderer-protocol';
+import { decodeTable, encodeTable } from '../core/table/wire';
+import { mountTable } from './dom/mount';
+import { SaveClient } from './dom/save-client';
+import type { TableWidget } from './dom/table-widget';
+import type { RendererContext } from './renderer-api';
+
+/** What acquireVsCodeApi() gives a webview page. */
+export interface WebviewApi {
+  postMessage(message: PanelToHost): void;
+}
+
+export function showPanel(api: WebviewApi, root: HTMLElement): void {
+  const context: RendererContext<HostToPanel> = {
+    postMessage: (message) => api.postMessage(message as PanelToHost),
+    onDidReceiveMessage(listener) {
+      const onMessage = (e: MessageEvent<HostToPanel>) => listener(e.data);
+      window.addEventListener('message', onMessage);
+      return { dispose: () => window.removeEventListener('message', onMessage) };
+    },
+    workspace: { isTrusted: true },
+  };
+  const saver = new SaveClient(context as RendererContext<never>, encodeTable);
+  let widget: TableWidget | undefined;
+  context.onDidReceiveMessage?.((m) => {
+    if (m?.type !== 'panel-table') return;
+    try {
+      const table = decodeTable(new Uint8Array(m.data));
+      const info = m.info ?? { title: m.title };
+      widget?.dispose();
+      widget = mountTable(root, table, {
+        info,
+        fill: true,
+        save: (format, rows) => saver.save(table, rows, format, info.title ?? m.title),
+      });
+      api.postMessage({
+        type: 'panel-shown',
+        view: 'renderer',
+        rowCount: table.rowCount,
+        columnCount: table.columns.length,
+      });
+    } catch (err) {
+      root.textContent = `This table could not be shown: ${(err as Error).message}`;
+      api.postMessage({ type: 'panel-failed', message: (err as Error).message });
+    }
+  });
+  api.postMessage({ type: 'panel-ready' });
+}

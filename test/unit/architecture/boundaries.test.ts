@@ -1,0 +1,115 @@
+// The layer and platform arrows of docs/ARCHITECTURE.md are lint rules (biome.json overrides): a file
+// that breaks one fails `npm run lint`. Each case writes a small module into the folder it claims to
+// be in, runs Biome's linter on it with the project's configuration, and removes it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const BIOME = join(ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
+
+/** Lints `source` as if it were the file `relPath`; the diagnostics Biome printed. */
+function lintAs(relPath: string, source: string): { ok: boolean; output: string } {
+  const file = join(ROOT, relPath);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, source);
+  try {
+    const r = spawnSync(process.execPath, [BIOME, 'lint', '--max-diagnostics=20', relPath], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+const violations: Array<[where: string, source: string, message: RegExp]> = [
+  [
+    'src/core/table/zz-probe.ts',
+    "import * as vscode from 'vscode';\nexport const v = vscode;\n",
+    /never import vscode/,
+  ],
+  [
+    'src/core/table/zz-probe.ts',
+    "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+    /node built-ins/,
+  ],
+  ['src/core/table/zz-probe.ts', "import { Readable } from 'stream';\nexport const r = Readable;\n", /node built-ins/],
+  [
+    'src/core/table/zz-probe.ts',
+    "import { parseCsvWide } from './csv-read.node';\nexport const p = parseCsvWide;\n",
+    /node-only/,
+  ],
+  ['src/core/table/zz-probe.ts', "import { request } from 'undici';\nexport const r = request;\n", /node-only/],
+  [
+    'src/core/table/zz-probe.ts',
+    "import { TablePanels } from '../../extension/table/table-panel';\nexport const t = TablePanels;\n",
+    /never imports the extension/,
+  ],
+  [
+    'src/core/time/zz-probe.ts',
+    "import { showPanel } from '../../renderer/panel';\nexport const s = showPanel;\n",
+    /never imports the extension, the CLI or the renderer/,
+  ],
+  [
+    'src/core/run/zz-probe.node.ts',
+    "import { main } from '../../cli/main';\nexport const m = main;\n",
+    /never imports the extension/,
+  ],
+  [
+    'src/renderer/model/zz-probe.ts',
+    "import { createHash } from 'node:crypto';\nexport const h = createHash;\n",
+    /runs in a browser/,
+  ],
+  [
+    'src/renderer/model/zz-probe.ts',
+    "import { writeTableCsv } from '../../core/table/csv-export.node';\nexport const w = writeTableCsv;\n",
+    /runs in a browser/,
+  ],
+  [
+    'src/renderer/zz-probe.ts',
+    "import { startEmulator } from '../emulator/index';\nexport const s = startEmulator;\n",
+    /imports only core/,
+  ],
+  [
+    'src/emulator/zz-probe.ts',
+    "import { main } from '../cli/main';\nexport const m = main;\n",
+    /emulator never imports/,
+  ],
+];
+
+describe('architecture: the lint enforces the layer and platform arrows', function () {
+  this.timeout(60_000);
+
+  for (const [where, source, message] of violations) {
+    it(`rejects in ${where}: ${source.split('\n')[0]}`, () => {
+      const r = lintAs(where, source);
+      assert.equal(r.ok, false, `expected a lint error:\n${r.output}`);
+      assert.match(r.output, /noRestrictedImports/);
+      assert.match(r.output, message);
+    });
+  }
+
+  it('accepts the allowed arrows: node-only core may use node, the renderer and neutral core import neutral core', () => {
+    for (const [where, source] of [
+      [
+        'src/core/table/zz-probe.node.ts',
+        "import { once } from 'node:events';\nimport { parseCsvWide } from './csv-read.node';\nexport const x = [once, parseCsvWide];\n",
+      ],
+      [
+        'src/core/table/zz-probe.ts',
+        "import { parseIsoMs } from '../time/iso';\nimport type { Table } from './table';\nexport const x: [typeof parseIsoMs, Table?] = [parseIsoMs];\n",
+      ],
+      [
+        'src/renderer/model/zz-probe.ts',
+        "import { tableToMarkdown } from '../../core/table/markdown';\nexport const x = tableToMarkdown;\n",
+      ],
+      ['src/emulator/zz-probe.ts', "import { parseIsoMs } from '../core/time/iso';\nexport const x = parseIsoMs;\n"],
+    ]) {
+      const r = lintAs(where, source);
+      assert.ok(r.ok, `${where} should pass:\n${r.output}`);
+    }
+  });
+});
