@@ -2,6 +2,7 @@
 import { MeasurementsError } from '../core/api/errors';
 import { NotebookFormatError } from '../core/notebook';
 import { formatDuration } from '../core/query/time';
+import { UnsafePathError } from '../core/reports/local-paths';
 import { CellError, ReportFailedError } from '../core/run';
 import { EXIT } from './exit-codes';
 
@@ -47,6 +48,8 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
   }
   if (e instanceof ReportFailedError) return { lines: [e.message], exitCode: EXIT.reportFailed };
   if (e instanceof UsageError) return { lines: [e.message], exitCode: EXIT.usage };
+  // A download folder that leads outside itself (a planted symbolic link): a problem of the folder given.
+  if (e instanceof UnsafePathError) return { lines: [e.message], exitCode: EXIT.usage };
   if (e instanceof MeasurementsError) {
     const org = ctx.org ? `org ${ctx.org}` : 'this org';
     switch (e.code) {

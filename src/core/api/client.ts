@@ -24,6 +24,7 @@ import type {
 } from './types';
 import {
   describeIssues,
+  isPlainReportId,
   type ValidationIssue,
   validateContinuation,
   validateRecentQuery,
@@ -304,11 +305,25 @@ async function readJson(res: ResponseInfo): Promise<unknown> {
   }
 }
 
+/** A refused id as it may be shown: at most 40 characters, anything but printable ASCII escaped. */
+function shownId(id: string): string {
+  const escaped = id
+    .slice(0, 40)
+    .replace(/[^\x20-\x7e]|["\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return id.length > 40 ? `${escaped}…` : escaped;
+}
+
 /** Keeps every field; fills the ones a client relies on so that unknown statuses display instead of crashing. */
 function normalizeReport(body: unknown): ReportRecord {
   const r = (body && typeof body === 'object' ? body : {}) as Partial<ReportRecord> & Record<string, unknown>;
   if (typeof r.reportId !== 'string') {
     throw new MeasurementsError('server-error', 'The service answered with a report record that has no reportId.');
+  }
+  if (!isPlainReportId(r.reportId)) {
+    throw new MeasurementsError(
+      'server-error',
+      `The service answered with a report id that is not letters, digits, - and _ ("${shownId(r.reportId)}"); refusing it.`,
+    );
   }
   return {
     ...r,

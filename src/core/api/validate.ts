@@ -163,6 +163,15 @@ const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1
  * (`2026-11-01T10:00Z`, `...T10:00:00.000+02:00`; no zone means UTC); undefined when not one
  * or when the calendar date does not exist (2026-02-30).
  */
+/**
+ * What a report id looks like: the service's are upper-case letters and digits (`JBLLZT8NW9`); letters,
+ * digits, `-` and `_`, up to 128, are accepted. Anything else from the service (`../../.vscode`, a
+ * separator, NUL) is refused where it arrives, before it can become a path or a URL.
+ */
+export function isPlainReportId(id: unknown): id is string {
+  return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id);
+}
+
 export function parseIsoTime(text: string): number | undefined {
   const s = text.trim();
   const d = DATE_RE.exec(s) ?? TIMESTAMP_RE.exec(s);

@@ -1,4 +1,5 @@
 export * from './download';
+export * from './local-paths';
 export * from './poller';
 export * from './schedule';
 export * from './status';

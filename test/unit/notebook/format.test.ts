@@ -144,7 +144,10 @@ describe('notebook file format', () => {
       () => parseNotebook(`{"cells":[{"source":"x","future":${deep(5000)}}]}`),
       /cells\[0\]\.future: .*nested more than 64/,
     );
-    assert.throws(() => parseNotebook(`{"cells":[],"z":${'['.repeat(5000)}${']'.repeat(5000)}}`), / z\[0\]\[0\]: .*64 levels/);
+    assert.throws(
+      () => parseNotebook(`{"cells":[],"z":${'['.repeat(5000)}${']'.repeat(5000)}}`),
+      / z\[0\]\[0\]: .*64 levels/,
+    );
     // Up to the limit is fine (the document itself is level 1), and so is saving it again.
     const ok = parseNotebook(`{"metadata":{"x":${deep(MAX_NESTING_DEPTH - 3)}},"cells":[]}`);
     assert.equal(parseNotebook(serializeNotebook(ok)).metadata.x !== undefined, true);
