@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { parseCsvWide } from '../table/csv-read';
 import { pivotJsonLong } from '../table/json-long';
 import type { Table } from '../table/table';
+import { safeForTerminalLine } from '../text/terminal';
 import { type DownloadResult, writeBody } from './download';
 import { MeasurementsError, redactUserinfo } from './errors';
 import {
@@ -355,12 +356,9 @@ async function readJson(res: ResponseInfo): Promise<unknown> {
   }
 }
 
-/** A refused id as it may be shown: at most 40 characters, anything but printable ASCII escaped. */
+/** A refused id as it may be shown: at most 40 characters, control characters escaped (core/text/terminal). */
 function shownId(id: string): string {
-  const escaped = id
-    .slice(0, 40)
-    .replace(/[^\x20-\x7e]|["\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return id.length > 40 ? `${escaped}…` : escaped;
+  return `${safeForTerminalLine(id.slice(0, 40))}${id.length > 40 ? '…' : ''}`;
 }
 
 /** Keeps every field; fills the ones a client relies on so that unknown statuses display instead of crashing. */
