@@ -2,6 +2,7 @@
 import { MeasurementsError, OutputError } from '../core/api/errors';
 import { NotebookFormatError } from '../core/notebook';
 import type { Diagnostic } from '../core/query/diagnostics';
+import { UnsafePathError } from '../core/reports/local-paths.node';
 import { CellError, ReportFailedError } from '../core/run/index.node';
 import { safeForTerminal } from '../core/text/terminal';
 import { formatDuration } from '../core/time/duration';
@@ -61,6 +62,8 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
   if (e instanceof OutputError) return { lines: [e.message], exitCode: EXIT.output };
   if (e instanceof ReportFailedError) return { lines: [e.message], exitCode: EXIT.reportFailed };
   if (e instanceof UsageError) return { lines: [e.message], exitCode: EXIT.usage };
+  // A download folder that leads outside itself (a planted symbolic link): a problem of the folder given.
+  if (e instanceof UnsafePathError) return { lines: [e.message], exitCode: EXIT.usage };
   if (e instanceof MeasurementsError) {
     const org = ctx.org ? `org ${ctx.org}` : 'this org';
     switch (e.code) {

@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
+import { safeForTerminalLine } from '../text/terminal';
 import type { RecentResult } from './client-types';
 import { type DownloadResult, writeBody } from './download.node';
 import { MeasurementsError, redactUserinfo } from './errors';
@@ -33,6 +34,7 @@ import type {
 } from './types';
 import {
   describeIssues,
+  isPlainReportId,
   type ValidationIssue,
   validateContinuation,
   validateRecentQuery,
@@ -345,11 +347,22 @@ async function readJson(res: ResponseInfo): Promise<unknown> {
   }
 }
 
+/** A refused id as it may be shown: at most 40 characters, control characters escaped (core/text/terminal). */
+function shownId(id: string): string {
+  return `${safeForTerminalLine(id.slice(0, 40))}${id.length > 40 ? '…' : ''}`;
+}
+
 /** Keeps every field; fills the ones a client relies on so that unknown statuses display instead of crashing. */
 function normalizeReport(body: unknown): ReportRecord {
   const r = (body && typeof body === 'object' ? body : {}) as Partial<ReportRecord> & Record<string, unknown>;
   if (typeof r.reportId !== 'string') {
     throw new MeasurementsError('server-error', 'The service answered with a report record that has no reportId.');
+  }
+  if (!isPlainReportId(r.reportId)) {
+    throw new MeasurementsError(
+      'server-error',
+      `The service answered with a report id that is not letters, digits, - and _ ("${shownId(r.reportId)}"); refusing it.`,
+    );
   }
   return {
     ...r,

@@ -156,6 +156,15 @@ export const CONTINUATION_FIELDS: readonly FieldSpec[] = [
   { name: 'continuationToken', type: 'string', required: true, doc: 'The token from the previous reply.' },
 ];
 
+/**
+ * What a report id looks like: the service's are upper-case letters and digits (`JBLLZT8NW9`); letters,
+ * digits, `-` and `_`, up to 128, are accepted. Anything else from the service (`../../.vscode`, a
+ * separator, NUL) is refused where it arrives, before it can become a path or a URL.
+ */
+export function isPlainReportId(id: unknown): id is string {
+  return typeof id === 'string' && /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id);
+}
+
 /** Checks one value against its spec; undefined when fine. */
 export function checkFieldValue(spec: FieldSpec, value: unknown): ValidationIssue | undefined {
   const field = spec.name;

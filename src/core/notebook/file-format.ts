@@ -27,6 +27,34 @@ export class NotebookFormatError extends Error {
   }
 }
 
+/**
+ * Deepest nesting of objects and arrays a .measnb file may have (the format itself needs about ten).
+ * Deeper input is refused on read: walking it recursively (sorting keys on save) would overflow the stack.
+ */
+export const MAX_NESTING_DEPTH = 64;
+
+/** Throws NotebookFormatError when objects/arrays inside `value` nest deeper than MAX_NESTING_DEPTH. Iterative. */
+function assertNesting(value: unknown): void {
+  const stack: Array<{ v: unknown; depth: number; where: string }> = [{ v: value, depth: 1, where: '' }];
+  while (stack.length) {
+    const { v, depth, where } = stack.pop()!;
+    if (!v || typeof v !== 'object' || ArrayBuffer.isView(v)) continue;
+    if (depth > MAX_NESTING_DEPTH) {
+      throw new NotebookFormatError(
+        where,
+        `objects and arrays are nested more than ${MAX_NESTING_DEPTH} levels deep (the limit is ${MAX_NESTING_DEPTH})`,
+      );
+    }
+    // Where: the path of the outer levels (cells[0].metadata), enough to find it in the file.
+    const arr = Array.isArray(v);
+    for (const [k, child] of Object.entries(v)) {
+      if (!child || typeof child !== 'object') continue;
+      const at = depth > 3 ? where : arr ? `${where}[${k}]` : where ? `${where}.${k}` : k;
+      stack.push({ v: child, depth: depth + 1, where: at });
+    }
+  }
+}
+
 /** Default bound of one saved output (all of its items together). */
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
 
@@ -114,6 +142,7 @@ function serializeCell(cell: NotebookCell, limit: number): Record<string, unknow
 }
 
 export function serializeNotebook(nb: Notebook, options: SerializeOptions = {}): string {
+  assertNesting(nb);
   const limit = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
   const metadata = sortedRecord(nb.metadata ?? {}, true) as Record<string, unknown>;
   // connection and org first: they are what a reader looks for.
@@ -226,6 +255,7 @@ export function parseNotebook(text: string): Notebook {
   } catch (e) {
     throw new NotebookFormatError('', `not valid JSON (${(e as Error).message})`);
   }
+  assertNesting(doc);
   if (!isRecord(doc)) throw new NotebookFormatError('', 'expected a JSON object with "cells"');
   const version = doc[NOTEBOOK_FORMAT];
   if (version !== undefined && (typeof version !== 'number' || version > NOTEBOOK_VERSION)) {

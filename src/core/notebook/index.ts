@@ -1,6 +1,7 @@
 // The .measnb notebook: model and file format (used by the CLI and the extension's serializer).
 export {
   DEFAULT_OUTPUT_LIMIT_BYTES,
+  MAX_NESTING_DEPTH,
   NotebookFormatError,
   parseNotebook,
   type SerializeOptions,

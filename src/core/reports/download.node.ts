@@ -1,12 +1,11 @@
 // Downloads every file of a succeeded report into a directory, named from the URL path (never from
 // its query string, which carries the pre-signed signature).
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CallOptions } from '../api/client.node';
 import type { DownloadResult } from '../api/download.node';
 import { MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
+import { confinedFile, confinedFolder, reportFolderName, safeFileName } from './local-paths.node';
 import { reportState, urlsExpired } from './status';
 
 export interface ReportFileClient {
@@ -55,20 +54,13 @@ export function fileNameForUrl(url: string, index: number, reportId: string): st
   } catch {
     // keep it encoded
   }
-  base = base
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[.]+/, '')
-    .replace(/\.gz$/i, '')
-    .slice(0, 150);
-  if (!base || !/[A-Za-z0-9]/.test(base)) base = `${safeId(reportId)}_${index}.csv`;
-  return base;
+  return safeFileName(base.replace(/\.gz$/i, ''), `${reportFolderName(reportId)}_${index}.csv`);
 }
 
-function safeId(id: string): string {
-  return id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'report';
-}
-
-/** Downloads every URL of a succeeded report into dir (created if needed). Expired URLs are refreshed once first. */
+/**
+ * Downloads every URL of a succeeded report into dir (created if needed; confined: no file lands
+ * outside it, see local-paths). Expired URLs are refreshed once first.
+ */
 export async function downloadReportFiles(
   client: ReportFileClient,
   record: ReportRecord,
@@ -92,7 +84,7 @@ export async function downloadReportFiles(
     current = await client.getReport(record.reportId, options);
   };
   if (urlsExpired(current, options.now?.() ?? Date.now())) await refresh();
-  await mkdir(dir, { recursive: true });
+  const folder = await confinedFolder(dir);
   const used = new Set<string>();
   const out: DownloadedFile[] = [];
   const total = current.urls.length;
@@ -104,7 +96,7 @@ export async function downloadReportFiles(
       name = dot > 0 ? `${name.slice(0, dot)}_${index}${name.slice(dot)}` : `${name}_${index}`;
     }
     used.add(name.toLowerCase());
-    const path = join(dir, name);
+    const path = await confinedFile(folder, name);
     const shown = displayUrl(url);
     options.onFile?.({ index, total, displayUrl: shown, path });
     const call = { signal: options.signal, timeoutMs: options.timeoutMs };

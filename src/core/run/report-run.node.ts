@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { MeasurementsClient } from '../api/client.node';
 import type { ReportRecord, ReportRequest } from '../api/types';
 import { downloadReportFiles } from '../reports/download.node';
+import { confinedFolder, reportFolderName } from '../reports/local-paths.node';
 import { waitForReport } from '../reports/poller';
 import { reportState } from '../reports/status';
 import { parseCsvWide } from '../table/csv-read.node';
@@ -100,8 +101,9 @@ export async function downloadReport(
 ): Promise<{ files: string[]; dir: string }> {
   if (reportState(record.reportStatus) !== 'succeeded') throw new ReportFailedError(record);
   const base = options.downloadDir ?? (await mkdtemp(join(tmpdir(), 'measnb-report-')));
-  // One directory per report, so reports downloaded to the same place never overwrite each other.
-  const dir = join(base, record.reportId.replace(/[^A-Za-z0-9_-]+/g, '_') || 'report');
+  // One directory per report, so reports downloaded to the same place never overwrite each other; its
+  // name comes from the service, so it is made one plain name and confined to the chosen folder.
+  const dir = await confinedFolder(base, [reportFolderName(record.reportId)]);
   const files = await downloadReportFiles(options.client, record, dir, {
     signal: options.signal,
     onFile: (e) => {

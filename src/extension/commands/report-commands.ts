@@ -2,6 +2,7 @@
 // Copy Id, Remove from view. Each works from the tree (node argument) and from the palette (a pick).
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { isPlainReportId } from '../../core/api/validate';
 import type { ReportFiles } from '../reports/report-files';
 import { reportState } from '../reports/report-status';
 import type { ReportWatcher } from '../reports/report-watcher';
@@ -59,7 +60,12 @@ export function registerReportCommands(
         (await inputText({
           title: 'Add Report by Id',
           prompt: 'The reportId of an existing report',
-          validate: (t) => (t.trim() ? undefined : 'A report id is required'),
+          validate: (t) =>
+            !t.trim()
+              ? 'A report id is required'
+              : isPlainReportId(t.trim())
+                ? undefined
+                : 'A report id has only letters, digits, - and _',
         }));
       if (!reportId) return undefined;
       const { connection, client } = await s.clients.forConnection();

@@ -24,7 +24,7 @@ export class MissingKeyError extends Error {
 }
 
 export class ClientProvider {
-  private readonly cache = new Map<string, { key: string | undefined; client: ConnectedClient }>();
+  private readonly cache = new Map<string, { key: string | undefined; baseUrl: string; client: ConnectedClient }>();
 
   constructor(
     private readonly connections: ConnectionStore,
@@ -40,17 +40,20 @@ export class ClientProvider {
     if (isLocalEmulator(connection)) {
       const emu = await this.emulator.start();
       this.log.addSecret(emu.apiKey);
-      return this.cached(connection.id, emu.apiKey, () => ({
+      return this.cached(connection, emu.apiKey, () => ({
         connection: { ...connection, baseUrl: emu.url, org: emu.org },
         client: this.create(connection, emu.url, emu.apiKey, emu.org),
       }));
     }
-    const key = await this.connections.keys.get(connection.id);
-    if (!key) throw new MissingKeyError(connection);
+    // The key goes only to the base URL of the user's own connection of that id, whatever was passed in.
+    const own = this.connections.get(connection.id);
+    if (!own) throw new Error(`"${connection.name}" is not one of your connections (Measurements: Add Connection).`);
+    const key = await this.connections.keys.get(own.id);
+    if (!key) throw new MissingKeyError(own);
     this.log.addSecret(key);
-    return this.cached(connection.id, key, () => ({
-      connection,
-      client: this.create(connection, connection.baseUrl, key, connection.org),
+    return this.cached(own, key, () => ({
+      connection: own,
+      client: this.create(own, own.baseUrl, key, own.org),
     }));
   }
 
@@ -59,11 +62,11 @@ export class ClientProvider {
     return this.create(connection, baseUrl, undefined, connection.org);
   }
 
-  private cached(id: string, key: string | undefined, make: () => ConnectedClient): ConnectedClient {
-    const hit = this.cache.get(id);
-    if (hit && hit.key === key) return hit.client;
+  private cached(connection: Connection, key: string | undefined, make: () => ConnectedClient): ConnectedClient {
+    const hit = this.cache.get(connection.id);
+    if (hit && hit.key === key && hit.baseUrl === connection.baseUrl) return hit.client;
     const client = make();
-    this.cache.set(id, { key, client });
+    this.cache.set(connection.id, { key, baseUrl: connection.baseUrl, client });
     return client;
   }
 

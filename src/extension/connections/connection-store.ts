@@ -1,5 +1,8 @@
-// Connections: the built-in local emulator plus those in the `measurements.connections` setting.
-// Keys go through KeyStore (SecretStorage) only; removing a connection deletes its key first.
+// Connections: the built-in local emulator plus those in the user's own `measurements.connections`
+// setting. Where a key is sent is decided by the user only: the list is read from the user (global)
+// settings alone, never from a workspace's (a cloned repository's .vscode/settings.json), even if VS
+// Code hands such a value over; a workspace may at most pick one of the user's connections. Keys go
+// through KeyStore (SecretStorage) only, and a key is deleted only by Remove Connection.
 import * as vscode from 'vscode';
 import {
   type Connection,
@@ -18,10 +21,8 @@ export class ConnectionStore implements vscode.Disposable {
   private readonly sub: vscode.Disposable;
 
   constructor(readonly keys: KeyStore) {
-    this.sub = vscode.workspace.onDidChangeConfiguration(async (e) => {
-      if (e.affectsConfiguration(`${SECTION}.connections`)) {
-        await this.keys.prune(this.list().map((c) => c.id));
-      }
+    // No key is ever deleted here: a settings change may come from a workspace or a branch checkout.
+    this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.connections`) || e.affectsConfiguration(`${SECTION}.activeConnection`)) {
         this.changed.fire();
       }
@@ -33,9 +34,16 @@ export class ConnectionStore implements vscode.Disposable {
     return { id: LOCAL_EMULATOR_ID, name: LOCAL_EMULATOR_NAME, baseUrl: 'http://127.0.0.1', org: 'demo-org' };
   }
 
+  /** The user's connections: `measurements.connections` from the user settings only (first of an id wins). */
   configured(): Connection[] {
-    const raw = vscode.workspace.getConfiguration(SECTION).get<unknown[]>('connections', []);
-    return raw.filter(isConnection);
+    const raw = vscode.workspace.getConfiguration(SECTION).inspect<unknown[]>('connections')?.globalValue;
+    if (!Array.isArray(raw)) return [];
+    const seen = new Set<string>([LOCAL_EMULATOR_ID]);
+    return raw.filter((c): c is Connection => {
+      if (!isConnection(c) || seen.has(c.id)) return false;
+      seen.add(c.id);
+      return true;
+    });
   }
 
   list(): Connection[] {
@@ -46,9 +54,23 @@ export class ConnectionStore implements vscode.Disposable {
     return this.list().find((c) => c.id === id);
   }
 
+  /** One of the user's connections by id, else by name (a workspace or notebook knows names, not ids). */
+  find(idOrName: string): Connection | undefined {
+    const all = this.list();
+    return all.find((c) => c.id === idOrName) ?? all.find((c) => c.name === idOrName);
+  }
+
+  /**
+   * `measurements.activeConnection`: a workspace (folder) value may pick one of the user's connections
+   * by id or name; a value naming none of them is passed over for the user's own choice.
+   */
   activeId(): string {
-    const id = vscode.workspace.getConfiguration(SECTION).get<string>('activeConnection') || LOCAL_EMULATOR_ID;
-    return this.get(id) ? id : LOCAL_EMULATOR_ID;
+    const v = vscode.workspace.getConfiguration(SECTION).inspect<string>('activeConnection');
+    for (const pick of [v?.workspaceFolderValue, v?.workspaceValue, v?.globalValue]) {
+      const c = typeof pick === 'string' && pick ? this.find(pick) : undefined;
+      if (c) return c.id;
+    }
+    return LOCAL_EMULATOR_ID;
   }
 
   active(): Connection {
@@ -57,7 +79,19 @@ export class ConnectionStore implements vscode.Disposable {
 
   async select(id: string): Promise<void> {
     if (!this.get(id)) throw new Error(`No connection with id ${id}`);
-    await vscode.workspace.getConfiguration(SECTION).update('activeConnection', id, vscode.ConfigurationTarget.Global);
+    const config = vscode.workspace.getConfiguration(SECTION);
+    await config.update('activeConnection', id, vscode.ConfigurationTarget.Global);
+    // A workspace's pick would still win over the user's: the user's choice here replaces it.
+    const v = config.inspect<string>('activeConnection');
+    if (v?.workspaceFolderValue !== undefined && v.workspaceFolderValue !== id) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      await vscode.workspace
+        .getConfiguration(SECTION, folder)
+        .update('activeConnection', id, vscode.ConfigurationTarget.WorkspaceFolder);
+    }
+    if (v?.workspaceValue !== undefined && v.workspaceValue !== id) {
+      await config.update('activeConnection', id, vscode.ConfigurationTarget.Workspace);
+    }
     this.changed.fire();
   }
 
@@ -72,11 +106,14 @@ export class ConnectionStore implements vscode.Disposable {
     if (isLocalEmulator(id)) throw new Error('The local emulator connection is built in and cannot be removed.');
     await this.keys.delete(id);
     await this.write(this.configured().filter((c) => c.id !== id));
-    if (this.activeId() === id || vscode.workspace.getConfiguration(SECTION).get('activeConnection') === id) {
-      await this.select(LOCAL_EMULATOR_ID);
+    const config = vscode.workspace.getConfiguration(SECTION);
+    if (config.inspect<string>('activeConnection')?.globalValue === id) {
+      await config.update('activeConnection', LOCAL_EMULATOR_ID, vscode.ConfigurationTarget.Global);
+      this.changed.fire();
     }
   }
 
+  /** Writes the user's list (user settings): only entries of the user's own list, never a workspace's. */
   private async write(list: Connection[]): Promise<void> {
     await vscode.workspace.getConfiguration(SECTION).update('connections', list, vscode.ConfigurationTarget.Global);
     this.changed.fire();

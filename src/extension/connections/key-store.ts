@@ -1,6 +1,7 @@
 // API keys in SecretStorage, keyed by connection id. A list of the ids that have a key is kept in
-// global state (SecretStorage cannot be listed), so keys of connections removed by hand from
-// settings.json are deleted too: no orphaned secrets.
+// global state (SecretStorage cannot be listed). A key is deleted only when the user removes its
+// connection (Remove Connection), never because a settings file changed: settings may come from a
+// workspace or a branch checkout.
 import type * as vscode from 'vscode';
 
 const SECRET_PREFIX = 'measurements.apiKey.';
@@ -33,14 +34,6 @@ export class KeyStore {
       INDEX_KEY,
       this.ids().filter((id) => id !== connectionId),
     );
-  }
-
-  /** Deletes the keys of every connection id not in `liveIds`. */
-  async prune(liveIds: Iterable<string>): Promise<string[]> {
-    const live = new Set(liveIds);
-    const gone = this.ids().filter((id) => !live.has(id));
-    for (const id of gone) await this.delete(id);
-    return gone;
   }
 
   ids(): string[] {

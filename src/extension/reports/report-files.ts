@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { downloadReportFiles } from '../../core/reports/download.node';
+import { confinedFolder, reportFolderName } from '../../core/reports/local-paths.node';
 import { parseCsvWide } from '../../core/table/csv-read.node';
 import { readParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
@@ -20,31 +21,54 @@ export class ReportFiles {
     private readonly globalStorage: vscode.Uri,
   ) {}
 
-  /** `measurements.downloadFolder`, else .measurements/reports in the first workspace folder, else global storage. */
-  defaultFolder(report: TrackedReport): string {
-    const configured = vscode.workspace.getConfiguration('measurements').get<string>('downloadFolder');
+  /**
+   * Where a report's files go by default: the chosen folder (`root`) and the folders under it, the last
+   * one named from the report id (one plain name, core reportFolderName). `measurements.downloadFolder`
+   * from the user's settings may be anywhere; from a workspace's settings (a cloned repository) it must
+   * stay inside the workspace folder. Without it: `.measurements/reports` in the first workspace folder,
+   * else the extension's global storage.
+   */
+  defaultTarget(report: TrackedReport): { root: string; segments: string[] } {
+    const name = reportFolderName(report.reportId);
     const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const base = configured
-      ? path.resolve(ws ?? '', configured)
-      : ws
-        ? path.join(ws, '.measurements', 'reports')
-        : path.join(this.globalStorage.fsPath, 'reports');
-    return path.join(base, report.reportId);
+    const setting = vscode.workspace.getConfiguration('measurements').inspect<string>('downloadFolder');
+    const fromWorkspace = setting?.workspaceFolderValue || setting?.workspaceValue;
+    if (fromWorkspace && ws) {
+      const rel = path.normalize(fromWorkspace);
+      if (path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`)) {
+        throw new Error(
+          `measurements.downloadFolder in the workspace settings (${fromWorkspace}) is outside the workspace; only your user settings may choose a folder elsewhere.`,
+        );
+      }
+      return { root: ws, segments: [...rel.split(path.sep).filter((s) => s && s !== '.'), name] };
+    }
+    if (setting?.globalValue) return { root: path.resolve(ws ?? '', setting.globalValue), segments: [name] };
+    if (ws) return { root: ws, segments: ['.measurements', 'reports', name] };
+    return { root: this.globalStorage.fsPath, segments: ['reports', name] };
+  }
+
+  /** The default folder of a report's files (see defaultTarget). */
+  defaultFolder(report: TrackedReport): string {
+    const t = this.defaultTarget(report);
+    return path.join(t.root, ...t.segments);
   }
 
   /**
    * Downloads the report's files (the core's downloadReportFiles: no key sent, gzip decoded, expired
-   * links refreshed from the service first), with a cancellable progress notification.
+   * links refreshed from the service first), with a cancellable progress notification naming the
+   * folder. Every write is confined (core confinedFolder): into `folder` when the user picked one,
+   * else into the default folder, never outside the chosen root (a planted symbolic link is refused).
    */
   async download(report: TrackedReport, options: { folder?: string } = {}): Promise<TrackedReport> {
     const connection = this.connections.get(report.connectionId);
     if (!connection) throw new Error(`The connection of report ${report.reportId} no longer exists.`);
     const { client } = await this.clients.forConnection(connection);
-    const folder = options.folder ?? this.defaultFolder(report);
+    const target = options.folder ? { root: options.folder, segments: [] } : this.defaultTarget(report);
+    const folder = await confinedFolder(target.root, target.segments);
     const done = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Downloading report ${report.reportId}`,
+        title: `Downloading report ${report.reportId} into ${vscode.workspace.asRelativePath(folder, false)}`,
         cancellable: true,
       },
       (progress, token) => {

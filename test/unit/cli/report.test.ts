@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { OffsetClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
@@ -116,6 +118,56 @@ describe('measnb report cells and report commands (built CLI against the emulato
       assert.match(r.stderr, /measnb: Interrupted\.\n$/);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('report download from a service answering with a hostile report id or into a planted link: nothing written outside', async () => {
+    const target = join(dir, 'hostile');
+    const outside = join(dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    await mkdir(target, { recursive: true });
+    let reportId = '../../.vscode';
+    const service = createServer((req, res) => {
+      if (req.url?.startsWith('/files/')) return res.end('datasourceId,time\nD1,2026-11-01T00:00:00Z\n');
+      const { port } = service.address() as AddressInfo;
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          reportId,
+          reportStatus: 'succeeded',
+          message: 'Complete',
+          report: 'datasource-measurements',
+          urls: [`http://127.0.0.1:${port}/files/..%2F..%2F.vscode%2Ftasks.json?sig=1`],
+          query: {},
+        }),
+      );
+    });
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = service.address() as AddressInfo;
+      const args = ['--base-url', `http://127.0.0.1:${port}`, '--org', 'o'];
+      const env = { MEASUREMENTS_API_KEY: 'k' };
+      const hostile = await runCli(['report', 'download', 'R1', '--dir', target, ...args], { env });
+      assert.equal(hostile.code, 7, hostile.stderr);
+      assert.equal(
+        hostile.stderr,
+        'measnb: The service answered with a report id that is not letters, digits, - and _ ("../../.vscode"); refusing it.\n',
+      );
+      assert.deepEqual(await readdir(target), []);
+
+      // A plain id, but the report's folder is a symbolic link planted to point outside --dir.
+      reportId = 'R1';
+      await symlink(outside, join(target, 'R1'));
+      const planted = await runCli(['report', 'download', 'R1', '--dir', target, ...args], { env });
+      assert.equal(planted.code, 2, planted.stderr);
+      assert.match(
+        planted.stderr,
+        /^measnb: Refusing to write into .*R1: it leads to .*outside, outside the chosen folder/,
+      );
+      assert.equal(planted.stderr.trimEnd().split('\n').length, 1);
+      assert.deepEqual(await readdir(outside), []);
+    } finally {
+      service.close();
     }
   });
 

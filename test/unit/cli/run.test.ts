@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { codeCell, itemText, MIME, markdownCell, parseNotebook, serializeNotebook } from '../../../src/core/notebook';
 import { tableToCsv } from '../../../src/core/table/csv-export';
@@ -133,6 +135,32 @@ describe('measnb run (built CLI against the emulator)', function () {
     const going = await runCli(['run', nbPath, '--keep-going', ...conn.args], { env: conn.env });
     assert.equal(going.code, 3);
     assert.match(going.stderr, /cell 4 \(datasources\): \d+ rows/);
+  });
+
+  it('a notebook nested 5,000 levels deep: exit 3 with one clear line, and no request is sent', async () => {
+    const deep = join(dir, 'deep.measnb');
+    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    await writeFile(deep, `{"measnb":1,"metadata":{"x":${nested}},"cells":[{"source":["datasources"]}]}`);
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const r = await runCli(['run', deep, '--base-url', `http://127.0.0.1:${port}`, '--org', 'o'], {
+        env: { MEASUREMENTS_API_KEY: 'k' },
+      });
+      assert.equal(r.code, 3, r.stderr);
+      assert.equal(
+        r.stderr,
+        `measnb: ${deep}: not a valid .measnb file: metadata.x.a: objects and arrays are nested more than 64 levels deep (the limit is 64)\n`,
+      );
+      assert.equal(requests, 0, 'nothing was sent');
+    } finally {
+      server.close();
+    }
   });
 
   it('a file that is not a notebook: exit 3 with a clear line', async () => {

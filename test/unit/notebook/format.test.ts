@@ -4,6 +4,7 @@ import {
   codeCell,
   errorOutput,
   itemText,
+  MAX_NESTING_DEPTH,
   MIME,
   markdownCell,
   type Notebook,
@@ -126,6 +127,40 @@ describe('notebook file format', () => {
       /cells\[0\]\.outputs\[0\]\.items\[0\]: .*"lines" or "base64"/,
     );
     bad('{"measnb":2,"cells":[]}', /newer/);
+  });
+
+  it('refuses a file nested 5,000 levels deep with an error naming the limit (no stack overflow)', () => {
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    const text = `{"measnb":1,"metadata":{"connection":"Local emulator","x":${deep(5000)}},"cells":[{"source":"datasources"}]}`;
+    assert.throws(
+      () => parseNotebook(text),
+      (e: unknown) =>
+        e instanceof NotebookFormatError &&
+        e.message ===
+          `metadata.x.a: objects and arrays are nested more than ${MAX_NESTING_DEPTH} levels deep (the limit is ${MAX_NESTING_DEPTH})`,
+    );
+    // Anywhere in the file, not only metadata: a cell's extra key, an output's metadata, an array of arrays.
+    assert.throws(
+      () => parseNotebook(`{"cells":[{"source":"x","future":${deep(5000)}}]}`),
+      /cells\[0\]\.future: .*nested more than 64/,
+    );
+    assert.throws(
+      () => parseNotebook(`{"cells":[],"z":${'['.repeat(5000)}${']'.repeat(5000)}}`),
+      / z\[0\]\[0\]: .*64 levels/,
+    );
+    // Up to the limit is fine (the document itself is level 1), and so is saving it again.
+    const ok = parseNotebook(`{"metadata":{"x":${deep(MAX_NESTING_DEPTH - 3)}},"cells":[]}`);
+    assert.equal(parseNotebook(serializeNotebook(ok)).metadata.x !== undefined, true);
+    assert.throws(() => parseNotebook(`{"metadata":{"x":${deep(MAX_NESTING_DEPTH - 1)}},"cells":[]}`), /64 levels/);
+  });
+
+  it('refuses to save metadata nested too deep (set at run time) with the same clear error', () => {
+    let x: Record<string, unknown> = {};
+    for (let i = 0; i < 5000; i++) x = { a: x };
+    assert.throws(
+      () => serializeNotebook({ metadata: { x }, cells: [] }),
+      (e: unknown) => e instanceof NotebookFormatError && /metadata.x.a: .*nested more than 64 levels/.test(e.message),
+    );
   });
 
   it('round-trips arbitrary sources and outputs (property)', () => {
