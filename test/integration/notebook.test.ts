@@ -275,6 +275,28 @@ describe('notebook controller against the emulator', function () {
     }
   });
 
+  it('a blank cell (what Shift+Enter adds, or one emptied) has no problems; a typo in it has', async () => {
+    const nb = await openNotebook(['recent\nstartTime: -1h\n', '']);
+    const blank = nb.cellAt(1).document;
+    const set = async (text: string) => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(blank.uri, new vscode.Range(0, 0, blank.lineCount, 0), text);
+      await vscode.workspace.applyEdit(edit);
+    };
+    await set('recnt\n');
+    await eventually(() => vscode.languages.getDiagnostics(blank.uri).length > 0, 'the typo diagnosed');
+    for (const text of ['', '  \n', '# a note only\n']) {
+      await set(text);
+      await eventually(
+        () => vscode.languages.getDiagnostics(blank.uri).length === 0,
+        () =>
+          `no problem for ${JSON.stringify(text)}: ${vscode.languages.getDiagnostics(blank.uri).map((d) => d.message)}`,
+      );
+      await set('recnt\n');
+      await eventually(() => vscode.languages.getDiagnostics(blank.uri).length > 0, 'the typo diagnosed again');
+    }
+  });
+
   it('language features: diagnostics as you type, completion with datasource ids, hover docs', async () => {
     const nb = await openNotebook(['recent\ndatasourceIdz: X\n']);
     const doc = nb.cellAt(0).document;
