@@ -13,14 +13,15 @@ import { LocalEmulator } from './connections/local-emulator';
 import { RequestLog } from './log/request-log';
 import { type NotebookApi, registerNotebooks } from './notebook/index';
 import { QuotaStatusItem } from './quota/quota-status';
-import { QuotaTracker } from './quota/quota-tracker';
+import { checkQuotaMark, QuotaTracker } from './quota/quota-tracker';
 import { pollSchedule } from './reports/poll-schedule';
 import { ReportFiles } from './reports/report-files';
 import { notifyFinished, ReportWatcher } from './reports/report-watcher';
-import { ReportsStore } from './reports/reports-store';
+import { checkTrackedReport, ReportsStore } from './reports/reports-store';
 import { ReportsTreeProvider } from './reports/reports-tree';
 import type { ExtensionServices } from './services';
 import { SerialMemento } from './state/serial-memento';
+import { SharedRecords } from './state/shared-records';
 import { TablePanels } from './table/table-panel';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
@@ -61,9 +62,14 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     context.extensionPath,
     path.join(context.globalStorageUri.fsPath, 'local-emulator', 'state.json'),
   );
-  const quota = new QuotaTracker(state);
+  // Reports and quota marks: one record each in a folder every window shares (not global state, where
+  // windows alive at once replace each other's writes).
+  const shared = (name: string) => path.join(context.globalStorageUri.fsPath, 'shared', name);
+  const quota = new QuotaTracker(new SharedRecords(shared('quota'), checkQuotaMark));
   const clients = new ClientProvider(connections, emulator, log, quota);
-  const reports = new ReportsStore(state);
+  const reports = new ReportsStore(new SharedRecords(shared('reports'), checkTrackedReport));
+  void reports.adoptLegacy(state);
+  void quota.tidy(state);
   const tables = new TablePanels(context.extensionUri);
   const services: ExtensionServices = { connections, clients, log, quota, reports, tables };
 

@@ -6,11 +6,12 @@ import { MeasurementsClient } from '../../src/core/api/client';
 import { nextUtcMidnight } from '../../src/core/api/errors';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
+import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
 import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode } from '../../src/extension/reports/report-nodes';
 import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/reports/report-watcher';
-import { ReportsStore } from '../../src/extension/reports/reports-store';
-import { SerialMemento } from '../../src/extension/state/serial-memento';
+import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
+import { SharedRecords } from '../../src/extension/state/shared-records';
 import type { ShownTable } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
 import { api, eventually } from './helpers';
@@ -143,6 +144,52 @@ describe('reports against the emulator, through the commands', function () {
     shown.panel.dispose();
   });
 
+  it('a second window creating a report at the same time as this one: both listed here, both counted', async () => {
+    // The second window: its own stores (own caches) over the folders every window shares.
+    const other = {
+      reports: new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport)),
+      quota: new QuotaTracker(new SharedRecords(a.services.quota.marks.dir, checkQuotaMark)),
+    };
+    const key = `${connectionId}|${emu.org}`;
+    const usedBefore = a.services.quota.used(key);
+    try {
+      const here = vscode.commands.executeCommand<{ reportId: string }>('measurements.createReport');
+      const there = (async () => {
+        // Its own client: its request is counted by that window only.
+        const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+        const r = await client.createReport({
+          report: 'datasource-measurements',
+          org: emu.org,
+          allDatasources: true,
+          outputFrequency: 'day',
+          startTime: '2026-11-10',
+          endTime: '2026-11-12',
+        });
+        await other.quota.recordCreated(key);
+        await other.reports.track(r, connectionId);
+        return r;
+      })();
+      await answerCreateReport(driver);
+      const [mine, theirs] = await Promise.all([here, there]);
+      await eventually(() => a.services.quota.used(key) === usedBefore + 2, 'both creations counted here');
+      await eventually(
+        () => reportNode(a, mine.reportId) && reportNode(a, theirs.reportId),
+        () => `both reports in this window's Reports view (${a.tree.getChildren().map((n) => n.label)})`,
+      );
+      await eventually(
+        () => other.reports.get(connectionId, mine.reportId) && other.quota.used(key) === usedBefore + 2,
+        'both reports and the count in the other window',
+      );
+      await eventually(
+        () => a.quotaStatus.text.includes(`${usedBefore + 2}/30 reports`),
+        () => `the status bar to count both (${a.quotaStatus.text})`,
+      );
+    } finally {
+      other.reports.dispose();
+      other.quota.dispose();
+    }
+  });
+
   it('measurements.downloadFolder (relative to the workspace) is where the default download goes', async () => {
     const config = vscode.workspace.getConfiguration('measurements');
     await config.update('downloadFolder', 'custom-downloads', vscode.ConfigurationTarget.Workspace);
@@ -179,10 +226,9 @@ describe('reports against the emulator, through the commands', function () {
     const pendingId = pending.reportId;
     await a.services.reports.track(pending, connectionId);
     a.watcher.dispose(); // the window "goes away" with its watcher
-    await a.globalState.flushed();
 
-    // What activation does after a reload: a new store over what VS Code persisted, a new watcher, resume().
-    const store = new ReportsStore(new SerialMemento(a.persistedState));
+    // What activation does after a reload: a new store over the shared records, a new watcher, resume().
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport));
     assert.ok(store.get(connectionId, reportId), 'the finished report is still tracked');
     assert.ok(store.get(connectionId, pendingId), 'the in-progress report is still tracked');
     const watcher = new ReportWatcher(store, a.services.clients, a.services.connections, pollSchedule, () => {});
@@ -201,6 +247,7 @@ describe('reports against the emulator, through the commands', function () {
       );
     } finally {
       watcher.dispose();
+      store.dispose();
     }
   });
 
@@ -217,7 +264,7 @@ describe('reports against the emulator, through the commands', function () {
     const focus = new vscode.EventEmitter<boolean>();
     let focused = true;
     let now = Date.now();
-    const store = new ReportsStore(a.globalState);
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport));
     const watcher = new ReportWatcher(
       store,
       a.services.clients,
@@ -245,6 +292,7 @@ describe('reports against the emulator, through the commands', function () {
       );
     } finally {
       watcher.dispose();
+      store.dispose();
       focus.dispose();
     }
   });
