@@ -86,7 +86,12 @@ describe('reports against the emulator, through the commands', function () {
     assert.ok(pending, 'the report is in the Reports view');
     assert.equal(pending.contextValue, 'report-in-progress');
     assert.equal((pending.iconPath as vscode.ThemeIcon).id, 'sync~spin');
-    assert.match(String(pending.description), /2026-11-18 → 2026-11-20 · hour/);
+    // What tells reports apart is the label: range, frequency, datasources; the kind and age follow.
+    assert.equal(pending.label, 'Nov 18–20 · hour · all ds');
+    assert.match(String(pending.description), /^datasource-measurements · \d+s ago$/);
+    const tip = (pending.tooltip as vscode.MarkdownString).value;
+    assert.ok(tip.includes('2026-11-18T00:00Z → 2026-11-20T00:00Z, hour'), tip);
+    assert.ok(tip.includes(reportId), tip);
     assert.ok(a.watcher.watched().includes(reportId), 'an in-progress report is polled');
 
     clock.advance(REPORT_DELAY_MS + 1000);
@@ -176,6 +181,7 @@ describe('reports against the emulator, through the commands', function () {
         () => reportNode(a, mine.reportId) && reportNode(a, theirs.reportId),
         () => `both reports in this window's Reports view (${a.tree.getChildren().map((n) => n.label)})`,
       );
+      assert.equal(reportNode(a, theirs.reportId)?.label, 'Nov 10–12 · day · all ds', 'told apart by their labels');
       await eventually(
         () => other.reports.get(connectionId, mine.reportId) && other.quota.used(key) === usedBefore + 2,
         'both reports and the count in the other window',
