@@ -15,6 +15,7 @@ import { type NotebookApi, registerNotebooks } from './notebook/index';
 import { QuotaStatusItem } from './quota/quota-status';
 import { checkQuotaMark, QuotaTracker } from './quota/quota-tracker';
 import { pollSchedule } from './reports/poll-schedule';
+import { ReportCellStatus } from './reports/report-cell-status';
 import { ReportFiles } from './reports/report-files';
 import { notifyFinished, ReportWatcher } from './reports/report-watcher';
 import { checkTrackedReport, ReportsStore } from './reports/reports-store';
@@ -39,6 +40,8 @@ export interface MeasurementsApi {
   onDidShowQuickInput: typeof onDidShowQuickInput;
   /** Notices (quota, finished reports) as they are shown. */
   onDidNotify: typeof onDidNotify;
+  /** The Open/Reveal items of report cells' files. */
+  reportCells: ReportCellStatus;
   /** The status bar item of the daily report quota. */
   quotaStatus: vscode.StatusBarItem;
   /** Where the "Measurements" log channel is written. */
@@ -85,8 +88,9 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   updateViewTitle();
   const watcher = new ReportWatcher(reports, clients, connections, pollSchedule, notifyFinished);
   const files = new ReportFiles(reports, clients, connections, context.globalStorageUri);
+  const reportCells = new ReportCellStatus(reports);
 
-  context.subscriptions.push(log, connections, quota, quotaItem, reports, tree, view, watcher);
+  context.subscriptions.push(log, connections, quota, quotaItem, reports, reportCells, tree, view, watcher);
   context.subscriptions.push(
     connections.onDidChange(() => {
       updateViewTitle();
@@ -106,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     watcher,
     notebooks,
     tree,
+    reportCells,
     onDidShowQuickInput,
     onDidNotify,
     quotaStatus: quotaItem.item,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/api/client';
 import { nextUtcMidnight } from '../../src/core/api/errors';
+import type { ReportRecord } from '../../src/core/api/types';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
@@ -19,6 +20,8 @@ import { QuickInputDriver } from './quick-input-driver';
 
 const REPORT_DELAY_MS = 10 * 60_000;
 
+const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+
 /** Answers every step of Create Report: all datasources, hourly, 2 days, canonical csv, one metric. */
 async function answerCreateReport(driver: QuickInputDriver) {
   await driver.pick('datasource-measurements');
@@ -28,9 +31,13 @@ async function answerCreateReport(driver: QuickInputDriver) {
   await driver.type('2026-11-20');
   await driver.pick('canonical');
   await driver.pick('csv-wide');
+  await driver.pick('Type a metricSelect');
   await driver.type('only pm2_5ConcMassNowcast');
   await driver.pick([]);
 }
+
+/** The workbench's Back (what the Back button of a step does). */
+const back = () => vscode.commands.executeCommand('workbench.action.quickInputBack');
 
 function reportNode(a: MeasurementsApi, reportId: string): ReportNode | undefined {
   // The suite bundles its own copy of the classes: match on the node's kind, not instanceof.
@@ -194,6 +201,80 @@ describe('reports against the emulator, through the commands', function () {
       other.reports.dispose();
       other.quota.dispose();
     }
+  });
+
+  it('Create Report: Back returns to the previous step with its answer; -1d and today are accepted as in cells', async () => {
+    const created = vscode.commands.executeCommand<ReportRecord>('measurements.createReport');
+    await driver.pick('datasource-measurements');
+    await driver.pick(['All datasources']);
+    await driver.pick('day');
+    const start = await driver.type('-1d');
+    assert.equal(start.validationMessage, undefined, 'a relative start is accepted');
+    const end = (await driver.next()) as vscode.InputBox;
+    assert.match(String(end.prompt), /^endTime/);
+    assert.equal(end.step, 5);
+    await back();
+    const startAgain = (await driver.next()) as vscode.InputBox;
+    assert.match(String(startAgain.prompt), /^startTime/, 'Back shows the start time step again');
+    assert.equal(startAgain.value, '-1d', 'with its answer');
+    assert.equal(startAgain.step, 4);
+    await accept();
+    await driver.type('today');
+    await driver.pick('canonical');
+    await driver.pick('csv-wide');
+    await driver.pick("service's default");
+    await driver.pick([]);
+    const record = await created;
+    assert.ok(record, 'the report was created');
+    // Sent as timestamps resolved when sent: today is 00:00 UTC, -1d a day before the moment it was sent.
+    const s0 = Date.parse(String(record.query.startTime));
+    const e0 = Date.parse(String(record.query.endTime));
+    assert.equal(e0 % 86_400_000, 0, `today is UTC midnight (${record.query.endTime})`);
+    assert.ok(s0 < e0 && e0 - s0 <= 86_400_000, `${record.query.startTime} → ${record.query.endTime}`);
+    assert.equal(record.query.metricSelect, undefined, "the service's default: no metricSelect");
+  });
+
+  it('Create Report: a misspelt metric and a bare only block sending; Back, then picks from the catalogue', async () => {
+    const tracked = a.services.reports.forConnection(connectionId).length;
+    const created = vscode.commands.executeCommand<ReportRecord>('measurements.createReport');
+    await driver.pick('datasource-measurements');
+    await driver.pick(['All datasources']);
+    await driver.pick('hour');
+    await driver.type('2026-11-18');
+    await driver.type('2026-11-20');
+    await driver.pick('canonical');
+    await driver.pick('csv-wide');
+    await driver.pick('Type a metricSelect');
+    const box = await driver.type('only pm2_5ConcMassNowcst');
+    assert.match(
+      String(box.validationMessage),
+      /unknown metric label 'pm2_5ConcMassNowcst'; did you mean pm2_5ConcMassNowcast/,
+    );
+    await assert.rejects(driver.next(1000), /no quick input/, 'Enter did not move on');
+    box.value = 'only';
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    assert.match(String(box.validationMessage), /'only' needs at least one metric term/);
+    await assert.rejects(driver.next(1000), /no quick input/, 'a bare only does not move on either');
+    assert.equal(a.services.reports.forConnection(connectionId).length, tracked, 'nothing was sent');
+
+    await back();
+    const how = await driver.pick('Pick metrics and categories');
+    assert.equal(how.step, 8);
+    const catalogue = (await driver.next()) as vscode.QuickPick<vscode.QuickPickItem>;
+    const labels = catalogue.items.map((i) => i.label);
+    assert.ok(labels.includes(':pm25') && labels.includes(':gas'), "the grammar's categories are offered");
+    assert.ok(labels.includes('pm2_5ConcMassNowcast'), 'the hourly catalogue is offered');
+    assert.ok(!labels.includes('pm2_5ConcMass'), 'minute-only metrics are not offered at hour output');
+    catalogue.selectedItems = catalogue.items.filter((i) => i.label === ':pm25' || i.label === 'no2Conc1HourMean');
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    const text = (await driver.next()) as vscode.InputBox;
+    assert.equal(text.value, 'only :pm25 + no2Conc1HourMean', 'the picks as a selection, to check or edit');
+    await accept();
+    await driver.pick([]);
+    const record = await created;
+    assert.equal(record?.query.metricSelect, 'only :pm25 + no2Conc1HourMean');
   });
 
   it('measurements.downloadFolder (relative to the workspace) is where the default download goes', async () => {
