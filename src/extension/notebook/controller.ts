@@ -199,7 +199,9 @@ export class MeasnbController implements vscode.Disposable {
         // File names only (their folder is a long path in the editor's storage): Open and Reveal are in the
         // cell's status bar and in the Reports view.
         const fileNote = files.length
-          ? [`report ${outcome.report?.record.reportId} files: ${files.map(fileName).join(', ')} (Open / Reveal below)`]
+          ? [
+              `report ${outcome.report?.record.reportId} files: ${files.map(fileName).join(', ')} (Open and Reveal below the cell)`,
+            ]
           : [];
         await update({ title, notes: [...notes, ...fileNote] });
         return true;
