@@ -27,6 +27,26 @@ async function openReportsView(page) {
   await page.locator('.pane-header[aria-label^="Reports"]').first().waitFor({ state: 'attached', timeout: 30_000 });
 }
 
+/** Create Report through the palette, all datasources, daily, the service's default metrics. */
+async function createDailyReport(page, start, end) {
+  await runCommand(page, 'Measurements: Create Report', { timeoutMs: 90_000 });
+  await answer(page, 'datasource-measurements', { expect: 'Report kind' });
+  await answer(page, 'All datasources', { expect: 'datasourceIds', keys: ['ArrowDown', 'Enter'] });
+  await answer(page, 'day', { expect: 'outputFrequency' });
+  await answer(page, start, { expect: 'startTime' });
+  await answer(page, end, { expect: 'endTime' });
+  await answer(page, 'canonical', { expect: 'metricLabelStyle' });
+  await answer(page, 'csv-wide', { expect: 'fileFormat' });
+  await answer(page, "service's default", { expect: 'metricSelect' });
+  await answer(page, '', { expect: 'Options' });
+}
+
+/** The "n/30 reports" count of the status bar. */
+async function quotaCount(page) {
+  const text = String(await page.locator('.statusbar-item', { hasText: '/30 reports' }).first().textContent());
+  return Number(/(\d+)\/30 reports/.exec(text)?.[1]);
+}
+
 // The second test runs after the reload of the first: the window's new local emulator still knows the report.
 describe('e2e: the Reports view', () => {
   let browser;
@@ -112,6 +132,39 @@ describe('e2e: the Reports view', () => {
     await again.waitFor({ timeout: 60_000 });
     assert.match(String(await again.getAttribute('aria-label')), /succeeded/);
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-after-reload')}`);
+  });
+
+  it('two windows on the same code-server create reports at the same time: each lists both and counts both', async () => {
+    await openReportsView(page);
+    const before = await eventually(async () => {
+      const n = await quotaCount(page);
+      return Number.isFinite(n) ? { n } : undefined;
+    }, 'the quota count in the status bar');
+    const second = await openWorkbench();
+    try {
+      await openReportsView(second.page);
+      await Promise.all([
+        createDailyReport(page, '2026-11-10', '2026-11-12'),
+        createDailyReport(second.page, '2026-11-13', '2026-11-15'),
+      ]);
+      for (const [name, p] of [
+        ['first', page],
+        ['second', second.page],
+      ]) {
+        await openReportsView(p);
+        for (const label of ['Nov 10–12 · day · all ds', 'Nov 13–15 · day · all ds']) {
+          await p.locator('.monaco-list-row', { hasText: label }).first().waitFor({ timeout: 30_000 });
+        }
+        await p
+          .locator('.statusbar-item', { hasText: `${before.n + 2}/30 reports` })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        console.log(`      ${name} window: both reports listed, ${before.n + 2}/30 reports`);
+      }
+      console.log(`      screenshot: ${await screenshot(second.page, 'reports-two-windows')}`);
+    } finally {
+      await second.browser.close();
+    }
   });
 
   it('Download Report Files into a folder chosen in the dialog, then Reveal shows the file in the Explorer', async () => {
