@@ -46,7 +46,7 @@ export interface MeasurementsApi {
   quotaStatus: vscode.StatusBarItem;
   /** Where the "Measurements" log channel is written. */
   logUri: vscode.Uri;
-  /** The global state the tracked reports, the quota and the key index live in (written one at a time). */
+  /** The global state the key index lives in (written one at a time); reports and quota are in SharedRecords. */
   globalState: SerialMemento;
   /** VS Code's own global state under it (what a reload reads back). */
   persistedState: vscode.Memento;

@@ -24,6 +24,13 @@ const accept = () => vscode.commands.executeCommand('workbench.action.acceptSele
 
 /** Answers every step of Create Report: all datasources, hourly, 2 days, canonical csv, one metric. */
 async function answerCreateReport(driver: QuickInputDriver) {
+  await answerUpToMetricSelect(driver);
+  await driver.type('only pm2_5ConcMassNowcast');
+  await driver.pick([]);
+}
+
+/** Answers Create Report up to the typed metricSelect (all datasources, hourly, 2 days, canonical csv). */
+async function answerUpToMetricSelect(driver: QuickInputDriver) {
   await driver.pick('datasource-measurements');
   await driver.pick(['All datasources']);
   await driver.pick('hour');
@@ -32,8 +39,6 @@ async function answerCreateReport(driver: QuickInputDriver) {
   await driver.pick('canonical');
   await driver.pick('csv-wide');
   await driver.pick('Type a metricSelect');
-  await driver.type('only pm2_5ConcMassNowcast');
-  await driver.pick([]);
 }
 
 /** The workbench's Back (what the Back button of a step does). */
@@ -237,14 +242,7 @@ describe('reports against the emulator, through the commands', function () {
   it('Create Report: a misspelt metric and a bare only block sending; Back, then picks from the catalogue', async () => {
     const tracked = a.services.reports.forConnection(connectionId).length;
     const created = vscode.commands.executeCommand<ReportRecord>('measurements.createReport');
-    await driver.pick('datasource-measurements');
-    await driver.pick(['All datasources']);
-    await driver.pick('hour');
-    await driver.type('2026-11-18');
-    await driver.type('2026-11-20');
-    await driver.pick('canonical');
-    await driver.pick('csv-wide');
-    await driver.pick('Type a metricSelect');
+    await answerUpToMetricSelect(driver);
     const box = await driver.type('only pm2_5ConcMassNowcst');
     assert.match(
       String(box.validationMessage),

@@ -281,7 +281,7 @@ class ReportFlow {
     const items = [
       { label: METRICS_DEFAULT, description: 'no metricSelect' },
       { label: METRICS_PICK, description: `the ${this.a.frequency} catalogue and the grammar's categories` },
-      { label: METRICS_TYPE, description: 'only a + b, all - :aqi, …' },
+      { label: METRICS_TYPE, description: 'only a + b, all - :weather, …' },
     ];
     const picked = await flow.pickOne(items, {
       placeholder: `metricSelect: ${spec(this.k, 'metricSelect').doc}`,
@@ -317,7 +317,7 @@ class ReportFlow {
   readonly metricText: Step = async (flow) => {
     const frequency = this.a.frequency ?? 'hour';
     this.a.metricSelect = await flow.input({
-      prompt: `metricSelect, as in cells: only pm2_5ConcMassNowcast, only :pm, all - :aqi. Checked for ${frequency} output.`,
+      prompt: `metricSelect, as in cells: only pm2_5ConcMassNowcast, only :pm, all - :weather. Checked for ${frequency} output.`,
       value: this.a.metricSelect,
       validate: (t) => (t.trim() ? metricSelectProblem(t, frequency) : 'type a selection, or go Back for the default'),
     });
