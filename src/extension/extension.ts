@@ -14,14 +14,16 @@ import { LocalEmulator } from './connections/local-emulator';
 import { RequestLog } from './log/request-log';
 import { type NotebookApi, registerNotebooks } from './notebook/index';
 import { QuotaStatusItem } from './quota/quota-status';
-import { QuotaTracker } from './quota/quota-tracker';
+import { checkQuotaMark, QuotaTracker } from './quota/quota-tracker';
 import { pollSchedule } from './reports/poll-schedule';
+import { ReportCellStatus } from './reports/report-cell-status';
 import { ReportFiles } from './reports/report-files';
 import { notifyFinished, ReportWatcher } from './reports/report-watcher';
-import { ReportsStore } from './reports/reports-store';
+import { checkTrackedReport, ReportsStore } from './reports/reports-store';
 import { ReportsTreeProvider } from './reports/reports-tree';
 import type { ExtensionServices } from './services';
 import { SerialMemento } from './state/serial-memento';
+import { SharedRecords } from './state/shared-records';
 import { TablePanels } from './table/table-panel';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
@@ -39,11 +41,13 @@ export interface MeasurementsApi {
   onDidShowQuickInput: typeof onDidShowQuickInput;
   /** Notices (quota, finished reports) as they are shown. */
   onDidNotify: typeof onDidNotify;
+  /** The Open/Reveal items of report cells' files. */
+  reportCells: ReportCellStatus;
   /** The status bar item of the daily report quota. */
   quotaStatus: vscode.StatusBarItem;
   /** Where the "Measurements" log channel is written. */
   logUri: vscode.Uri;
-  /** The global state the tracked reports, the quota and the key index live in (written one at a time). */
+  /** The global state the key index lives in (written one at a time); reports and quota are in SharedRecords. */
   globalState: SerialMemento;
   /** VS Code's own global state under it (what a reload reads back). */
   persistedState: vscode.Memento;
@@ -62,9 +66,14 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     context.extensionPath,
     path.join(context.globalStorageUri.fsPath, 'local-emulator', 'state.json'),
   );
-  const quota = new QuotaTracker(state);
+  // Reports and quota marks: one record each in a folder every window shares (not global state, where
+  // windows alive at once replace each other's writes).
+  const shared = (name: string) => path.join(context.globalStorageUri.fsPath, 'shared', name);
+  const quota = new QuotaTracker(new SharedRecords(shared('quota'), checkQuotaMark));
   const clients = new ClientProvider(connections, emulator, log, quota);
-  const reports = new ReportsStore(state);
+  const reports = new ReportsStore(new SharedRecords(shared('reports'), checkTrackedReport));
+  void reports.adoptLegacy(state);
+  void quota.tidy(state);
   const tables = new TablePanels(context.extensionUri);
   const services: ExtensionServices = { connections, clients, log, quota, reports, tables };
 
@@ -80,8 +89,9 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   updateViewTitle();
   const watcher = new ReportWatcher(reports, clients, connections, pollSchedule, notifyFinished);
   const files = new ReportFiles(reports, clients, connections, context.globalStorageUri);
+  const reportCells = new ReportCellStatus(reports);
 
-  context.subscriptions.push(log, connections, quota, quotaItem, reports, tree, view, watcher);
+  context.subscriptions.push(log, connections, quota, quotaItem, reports, reportCells, tree, view, watcher);
   context.subscriptions.push(
     connections.onDidChange(() => {
       updateViewTitle();
@@ -102,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     watcher,
     notebooks,
     tree,
+    reportCells,
     onDidShowQuickInput,
     onDidNotify,
     quotaStatus: quotaItem.item,

@@ -15,15 +15,36 @@ import {
   screenshotIfFailed,
 } from './workbench.mjs';
 
-/** Shows the Reports view (the tab toggles the side bar: click it only when the view is not shown). */
+/**
+ * Shows the Reports view with its focus command, which only ever shows it. (Clicking the Measurements tab
+ * when the view looked hidden raced: Create Report itself focuses the view, and a reload restores it a
+ * moment after the workbench appears; a click landing just after either hid the side bar again, and the
+ * test waited for a view that stayed closed until its timeout.)
+ */
 async function openReportsView(page) {
-  const header = page.locator('.pane-header[aria-label^="Reports"]').first();
-  if (!(await header.count()))
-    await page
-      .getByRole('tab', { name: /^Measurements/ })
-      .first()
-      .click();
-  await header.waitFor({ state: 'attached', timeout: 30_000 });
+  await runCommand(page, 'Measurements: Focus on Reports View');
+  // The header itself is hidden while Reports is the container's only open view: attached is shown.
+  await page.locator('.pane-header[aria-label^="Reports"]').first().waitFor({ state: 'attached', timeout: 30_000 });
+}
+
+/** Create Report through the palette, all datasources, daily, the service's default metrics. */
+async function createDailyReport(page, start, end) {
+  await runCommand(page, 'Measurements: Create Report', { timeoutMs: 90_000 });
+  await answer(page, 'datasource-measurements', { expect: 'Report kind' });
+  await answer(page, 'All datasources', { expect: 'datasourceIds', keys: ['ArrowDown', 'Enter'] });
+  await answer(page, 'day', { expect: 'outputFrequency' });
+  await answer(page, start, { expect: 'startTime' });
+  await answer(page, end, { expect: 'endTime' });
+  await answer(page, 'canonical', { expect: 'metricLabelStyle' });
+  await answer(page, 'csv-wide', { expect: 'fileFormat' });
+  await answer(page, "service's default", { expect: 'metricSelect' });
+  await answer(page, '', { expect: 'Options' });
+}
+
+/** The "n/30 reports" count of the status bar. */
+async function quotaCount(page) {
+  const text = String(await page.locator('.statusbar-item', { hasText: '/30 reports' }).first().textContent());
+  return Number(/(\d+)\/30 reports/.exec(text)?.[1]);
 }
 
 // The second test runs after the reload of the first: the window's new local emulator still knows the report.
@@ -50,19 +71,24 @@ describe('e2e: the Reports view', () => {
     await answer(page, '2026-11-20', { expect: 'endTime' });
     await answer(page, 'canonical', { expect: 'metricLabelStyle' });
     await answer(page, 'csv-wide', { expect: 'fileFormat' });
+    await answer(page, 'Type a metricSelect', { expect: 'metricSelect' });
     await answer(page, 'only pm2_5ConcMassNowcast', { expect: 'metricSelect' });
     await answer(page, '', { expect: 'Options' });
 
     await openReportsView(page);
     const node = page.locator('.monaco-list-row', { hasText: 'datasource-measurements' }).first();
     await node.waitFor({ timeout: 30_000 });
-    const ready = page.locator('.notifications-toasts', { hasText: 'is ready' });
-    await eventually(() => ready.first().isVisible(), 'the "report is ready" notification', 150);
     const files = page.locator('.monaco-list-row', { hasText: /\.csv/ });
     await files.first().waitFor({ timeout: 30_000 });
     const label = await node.getAttribute('aria-label');
     console.log(`      report node: ${label}`);
     assert.match(String(label), /succeeded/);
+    // The notification: a toast hides itself after a while (it may have come and gone while the view
+    // opened), the notification center keeps it.
+    await runCommand(page, 'Notifications: Show Notifications');
+    const ready = page.locator('.notifications-center .notification-list-item', { hasText: 'is ready' });
+    await eventually(() => ready.first().isVisible(), 'the "report is ready" notification', 150);
+    await page.keyboard.press('Escape');
     await page.locator('.statusbar-item', { hasText: '1/30 reports' }).first().waitFor({ timeout: 10_000 });
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-finished')}`);
 
@@ -106,6 +132,39 @@ describe('e2e: the Reports view', () => {
     await again.waitFor({ timeout: 60_000 });
     assert.match(String(await again.getAttribute('aria-label')), /succeeded/);
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-after-reload')}`);
+  });
+
+  it('two windows on the same code-server create reports at the same time: each lists both and counts both', async () => {
+    await openReportsView(page);
+    const before = await eventually(async () => {
+      const n = await quotaCount(page);
+      return Number.isFinite(n) ? { n } : undefined;
+    }, 'the quota count in the status bar');
+    const second = await openWorkbench();
+    try {
+      await openReportsView(second.page);
+      await Promise.all([
+        createDailyReport(page, '2026-11-10', '2026-11-12'),
+        createDailyReport(second.page, '2026-11-13', '2026-11-15'),
+      ]);
+      for (const [name, p] of [
+        ['first', page],
+        ['second', second.page],
+      ]) {
+        await openReportsView(p);
+        for (const label of ['Nov 10–12 · day · all ds', 'Nov 13–15 · day · all ds']) {
+          await p.locator('.monaco-list-row', { hasText: label }).first().waitFor({ timeout: 30_000 });
+        }
+        await p
+          .locator('.statusbar-item', { hasText: `${before.n + 2}/30 reports` })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        console.log(`      ${name} window: both reports listed, ${before.n + 2}/30 reports`);
+      }
+      console.log(`      screenshot: ${await screenshot(second.page, 'reports-two-windows')}`);
+    } finally {
+      await second.browser.close();
+    }
   });
 
   it('Download Report Files into a folder chosen in the dialog, then Reveal shows the file in the Explorer', async () => {

@@ -15,6 +15,7 @@ import { decodeTable } from '../../src/core/table/wire';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import type { ShownTable } from '../../src/extension/table/table-panel';
 import { api, EXTENSION_ID, eventually } from './helpers';
 
 const START = Date.parse('2026-11-20T09:00:00Z');
@@ -219,6 +220,27 @@ describe('notebook controller against the emulator', function () {
     assert.equal(table.rowCount, 2 * 24, 'two datasources, 24 hours');
     assert.ok(findColumn(table, 'startOfPeriod') && findColumn(table, 'datasourceId'));
     assert.equal(a.services.reports.get(connectionId, reportId)?.record.reportStatus, 'succeeded');
+
+    // The caption names the files, not their long folder in the editor's storage; Open and Reveal are
+    // items of the cell's status bar, on the files the cell downloaded (the Reports view knows them too).
+    const notes = ((tableOf(nb.cellAt(0)).metadata.measnb as { notes?: string[] }).notes ?? []).join('\n');
+    assert.match(notes, /files: [\w.-]+\.parquet/, notes);
+    assert.ok(!notes.includes('/') && !notes.includes('\\'), `no paths in the caption: ${notes}`);
+    const tracked = a.services.reports.get(connectionId, reportId)!;
+    assert.ok(tracked.files.length > 0 && tracked.files.every((f) => f.localPath && fs.existsSync(f.localPath)));
+    const items = await eventually(() => {
+      const found = a.reportCells.provideCellStatusBarItems(nb.cellAt(0));
+      return found.length ? found : undefined;
+    }, 'the Open/Reveal items of the cell');
+    assert.deepEqual(
+      items.map((i) => i.text),
+      [...tracked.files.slice(0, 3).map((f) => `$(table) ${f.name}`), '$(folder-opened) Reveal'],
+    );
+    const open = items[0].command as vscode.Command;
+    const shown = await vscode.commands.executeCommand<ShownTable>(open.command, ...(open.arguments ?? []));
+    assert.ok(shown, 'Open shows the Parquet file as a table');
+    assert.ok(['renderer', 'plain'].includes(await shown.shown));
+    shown.panel.dispose();
   });
 
   it('cancellation: the request is aborted and the cell says so; follow every keeps its rows, marked partial', async () => {
@@ -278,6 +300,28 @@ describe('notebook controller against the emulator', function () {
       assert.ok(!text.includes('not-the-key'), 'the key is never in an output');
     } finally {
       await a.services.connections.remove(bad.id);
+    }
+  });
+
+  it('a blank cell (what Shift+Enter adds, or one emptied) has no problems; a typo in it has', async () => {
+    const nb = await openNotebook(['recent\nstartTime: -1h\n', '']);
+    const blank = nb.cellAt(1).document;
+    const set = async (text: string) => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(blank.uri, new vscode.Range(0, 0, blank.lineCount, 0), text);
+      await vscode.workspace.applyEdit(edit);
+    };
+    await set('recnt\n');
+    await eventually(() => vscode.languages.getDiagnostics(blank.uri).length > 0, 'the typo diagnosed');
+    for (const text of ['', '  \n', '# a note only\n']) {
+      await set(text);
+      await eventually(
+        () => vscode.languages.getDiagnostics(blank.uri).length === 0,
+        () =>
+          `no problem for ${JSON.stringify(text)}: ${vscode.languages.getDiagnostics(blank.uri).map((d) => d.message)}`,
+      );
+      await set('recnt\n');
+      await eventually(() => vscode.languages.getDiagnostics(blank.uri).length > 0, 'the typo diagnosed again');
     }
   });
 

@@ -4,13 +4,15 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { nextUtcMidnight } from '../../src/core/api/errors';
+import type { ReportRecord } from '../../src/core/api/types';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
+import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
 import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode } from '../../src/extension/reports/report-nodes';
 import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/reports/report-watcher';
-import { ReportsStore } from '../../src/extension/reports/reports-store';
-import { SerialMemento } from '../../src/extension/state/serial-memento';
+import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
+import { SharedRecords } from '../../src/extension/state/shared-records';
 import type { ShownTable } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
 import { api, eventually } from './helpers';
@@ -18,8 +20,17 @@ import { QuickInputDriver } from './quick-input-driver';
 
 const REPORT_DELAY_MS = 10 * 60_000;
 
+const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+
 /** Answers every step of Create Report: all datasources, hourly, 2 days, canonical csv, one metric. */
 async function answerCreateReport(driver: QuickInputDriver) {
+  await answerUpToMetricSelect(driver);
+  await driver.type('only pm2_5ConcMassNowcast');
+  await driver.pick([]);
+}
+
+/** Answers Create Report up to the typed metricSelect (all datasources, hourly, 2 days, canonical csv). */
+async function answerUpToMetricSelect(driver: QuickInputDriver) {
   await driver.pick('datasource-measurements');
   await driver.pick(['All datasources']);
   await driver.pick('hour');
@@ -27,9 +38,11 @@ async function answerCreateReport(driver: QuickInputDriver) {
   await driver.type('2026-11-20');
   await driver.pick('canonical');
   await driver.pick('csv-wide');
-  await driver.type('only pm2_5ConcMassNowcast');
-  await driver.pick([]);
+  await driver.pick('Type a metricSelect');
 }
+
+/** The workbench's Back (what the Back button of a step does). */
+const back = () => vscode.commands.executeCommand('workbench.action.quickInputBack');
 
 function reportNode(a: MeasurementsApi, reportId: string): ReportNode | undefined {
   // The suite bundles its own copy of the classes: match on the node's kind, not instanceof.
@@ -85,7 +98,12 @@ describe('reports against the emulator, through the commands', function () {
     assert.ok(pending, 'the report is in the Reports view');
     assert.equal(pending.contextValue, 'report-in-progress');
     assert.equal((pending.iconPath as vscode.ThemeIcon).id, 'sync~spin');
-    assert.match(String(pending.description), /2026-11-18 → 2026-11-20 · hour/);
+    // What tells reports apart is the label: range, frequency, datasources; the kind and age follow.
+    assert.equal(pending.label, 'Nov 18–20 · hour · all ds');
+    assert.match(String(pending.description), /^datasource-measurements · \d+s ago$/);
+    const tip = (pending.tooltip as vscode.MarkdownString).value;
+    assert.ok(tip.includes('2026-11-18T00:00Z → 2026-11-20T00:00Z, hour'), tip);
+    assert.ok(tip.includes(reportId), tip);
     assert.ok(a.watcher.watched().includes(reportId), 'an in-progress report is polled');
 
     clock.advance(REPORT_DELAY_MS + 1000);
@@ -144,6 +162,120 @@ describe('reports against the emulator, through the commands', function () {
     shown.panel.dispose();
   });
 
+  it('a second window creating a report at the same time as this one: both listed here, both counted', async () => {
+    // The second window: its own stores (own caches) over the folders every window shares.
+    const other = {
+      reports: new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport)),
+      quota: new QuotaTracker(new SharedRecords(a.services.quota.marks.dir, checkQuotaMark)),
+    };
+    const key = `${connectionId}|${emu.org}`;
+    const usedBefore = a.services.quota.used(key);
+    try {
+      const here = vscode.commands.executeCommand<{ reportId: string }>('measurements.createReport');
+      const there = (async () => {
+        // Its own client: its request is counted by that window only.
+        const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+        const r = await client.createReport({
+          report: 'datasource-measurements',
+          org: emu.org,
+          allDatasources: true,
+          outputFrequency: 'day',
+          startTime: '2026-11-10',
+          endTime: '2026-11-12',
+        });
+        await other.quota.recordCreated(key);
+        await other.reports.track(r, connectionId);
+        return r;
+      })();
+      await answerCreateReport(driver);
+      const [mine, theirs] = await Promise.all([here, there]);
+      await eventually(() => a.services.quota.used(key) === usedBefore + 2, 'both creations counted here');
+      await eventually(
+        () => reportNode(a, mine.reportId) && reportNode(a, theirs.reportId),
+        () => `both reports in this window's Reports view (${a.tree.getChildren().map((n) => n.label)})`,
+      );
+      assert.equal(reportNode(a, theirs.reportId)?.label, 'Nov 10–12 · day · all ds', 'told apart by their labels');
+      await eventually(
+        () => other.reports.get(connectionId, mine.reportId) && other.quota.used(key) === usedBefore + 2,
+        'both reports and the count in the other window',
+      );
+      await eventually(
+        () => a.quotaStatus.text.includes(`${usedBefore + 2}/30 reports`),
+        () => `the status bar to count both (${a.quotaStatus.text})`,
+      );
+    } finally {
+      other.reports.dispose();
+      other.quota.dispose();
+    }
+  });
+
+  it('Create Report: Back returns to the previous step with its answer; -1d and today are accepted as in cells', async () => {
+    const created = vscode.commands.executeCommand<ReportRecord>('measurements.createReport');
+    await driver.pick('datasource-measurements');
+    await driver.pick(['All datasources']);
+    await driver.pick('day');
+    const start = await driver.type('-1d');
+    assert.equal(start.validationMessage, undefined, 'a relative start is accepted');
+    const end = (await driver.next()) as vscode.InputBox;
+    assert.match(String(end.prompt), /^endTime/);
+    assert.equal(end.step, 5);
+    await back();
+    const startAgain = (await driver.next()) as vscode.InputBox;
+    assert.match(String(startAgain.prompt), /^startTime/, 'Back shows the start time step again');
+    assert.equal(startAgain.value, '-1d', 'with its answer');
+    assert.equal(startAgain.step, 4);
+    await accept();
+    await driver.type('today');
+    await driver.pick('canonical');
+    await driver.pick('csv-wide');
+    await driver.pick("service's default");
+    await driver.pick([]);
+    const record = await created;
+    assert.ok(record, 'the report was created');
+    // Sent as timestamps resolved when sent: today is 00:00 UTC, -1d a day before the moment it was sent.
+    const s0 = Date.parse(String(record.query.startTime));
+    const e0 = Date.parse(String(record.query.endTime));
+    assert.equal(e0 % 86_400_000, 0, `today is UTC midnight (${record.query.endTime})`);
+    assert.ok(s0 < e0 && e0 - s0 <= 86_400_000, `${record.query.startTime} → ${record.query.endTime}`);
+    assert.equal(record.query.metricSelect, undefined, "the service's default: no metricSelect");
+  });
+
+  it('Create Report: a misspelt metric and a bare only block sending; Back, then picks from the catalogue', async () => {
+    const tracked = a.services.reports.forConnection(connectionId).length;
+    const created = vscode.commands.executeCommand<ReportRecord>('measurements.createReport');
+    await answerUpToMetricSelect(driver);
+    const box = await driver.type('only pm2_5ConcMassNowcst');
+    assert.match(
+      String(box.validationMessage),
+      /unknown metric label 'pm2_5ConcMassNowcst'; did you mean pm2_5ConcMassNowcast/,
+    );
+    await assert.rejects(driver.next(1000), /no quick input/, 'Enter did not move on');
+    box.value = 'only';
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    assert.match(String(box.validationMessage), /'only' needs at least one metric term/);
+    await assert.rejects(driver.next(1000), /no quick input/, 'a bare only does not move on either');
+    assert.equal(a.services.reports.forConnection(connectionId).length, tracked, 'nothing was sent');
+
+    await back();
+    const how = await driver.pick('Pick metrics and categories');
+    assert.equal(how.step, 8);
+    const catalogue = (await driver.next()) as vscode.QuickPick<vscode.QuickPickItem>;
+    const labels = catalogue.items.map((i) => i.label);
+    assert.ok(labels.includes(':pm25') && labels.includes(':gas'), "the grammar's categories are offered");
+    assert.ok(labels.includes('pm2_5ConcMassNowcast'), 'the hourly catalogue is offered');
+    assert.ok(!labels.includes('pm2_5ConcMass'), 'minute-only metrics are not offered at hour output');
+    catalogue.selectedItems = catalogue.items.filter((i) => i.label === ':pm25' || i.label === 'no2Conc1HourMean');
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    const text = (await driver.next()) as vscode.InputBox;
+    assert.equal(text.value, 'only :pm25 + no2Conc1HourMean', 'the picks as a selection, to check or edit');
+    await accept();
+    await driver.pick([]);
+    const record = await created;
+    assert.equal(record?.query.metricSelect, 'only :pm25 + no2Conc1HourMean');
+  });
+
   it('measurements.downloadFolder (relative to the workspace) is where the default download goes', async () => {
     const config = vscode.workspace.getConfiguration('measurements');
     await config.update('downloadFolder', 'custom-downloads', vscode.ConfigurationTarget.Workspace);
@@ -180,10 +312,9 @@ describe('reports against the emulator, through the commands', function () {
     const pendingId = pending.reportId;
     await a.services.reports.track(pending, connectionId);
     a.watcher.dispose(); // the window "goes away" with its watcher
-    await a.globalState.flushed();
 
-    // What activation does after a reload: a new store over what VS Code persisted, a new watcher, resume().
-    const store = new ReportsStore(new SerialMemento(a.persistedState));
+    // What activation does after a reload: a new store over the shared records, a new watcher, resume().
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport));
     assert.ok(store.get(connectionId, reportId), 'the finished report is still tracked');
     assert.ok(store.get(connectionId, pendingId), 'the in-progress report is still tracked');
     const watcher = new ReportWatcher(store, a.services.clients, a.services.connections, pollSchedule, () => {});
@@ -202,6 +333,7 @@ describe('reports against the emulator, through the commands', function () {
       );
     } finally {
       watcher.dispose();
+      store.dispose();
     }
   });
 
@@ -218,7 +350,7 @@ describe('reports against the emulator, through the commands', function () {
     const focus = new vscode.EventEmitter<boolean>();
     let focused = true;
     let now = Date.now();
-    const store = new ReportsStore(a.globalState);
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport));
     const watcher = new ReportWatcher(
       store,
       a.services.clients,
@@ -246,6 +378,7 @@ describe('reports against the emulator, through the commands', function () {
       );
     } finally {
       watcher.dispose();
+      store.dispose();
       focus.dispose();
     }
   });

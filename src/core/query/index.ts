@@ -15,6 +15,7 @@ export type { Diagnostic, DiagnosticCode, Position, Range, Severity } from './di
 export { hasErrors } from './diagnostics';
 export { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
 export { FIELD_NAMES, FIELDS, type FieldName, keysFor, VERBS, type Verb } from './fields';
+export { isBlankCell } from './lines';
 export { METRIC_CATEGORIES, metricLabels } from './metric-select';
 export { type ParseOptions, type ParseResult, parseCell } from './parse';
 export { type ResolvedCell, type ResolveOptions, type ResolveResult, resolveCell } from './resolve';

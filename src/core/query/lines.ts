@@ -27,6 +27,11 @@ export function scanLines(text: string): SourceLine[] {
   });
 }
 
+/** A cell with nothing but whitespace and comments (a new cell): nothing to check while editing. */
+export function isBlankCell(text: string): boolean {
+  return scanLines(text).every((l) => l.code.trim() === '');
+}
+
 export interface KeyValueLine {
   key: string;
   keyStart: number;

@@ -43,6 +43,7 @@ export function checkMetricSelect(text: string, frequency: OutputFrequency | und
   // State: 'start' (a keyword may come), 'term' (a term is expected), 'operator' (after a term).
   let state: 'start' | 'keyword' | 'term' | 'operator' = 'start';
   let removing = false;
+  let keyword: { text: string; start: number; end: number } | undefined;
   for (let m = tokenRe.exec(text); m; m = tokenRe.exec(text)) {
     const tok = m[0];
     const start = m.index;
@@ -55,6 +56,7 @@ export function checkMetricSelect(text: string, frequency: OutputFrequency | und
     }
     if (state === 'start' && (METRIC_SELECT_KEYWORDS as readonly string[]).includes(tok.toLowerCase())) {
       state = 'keyword';
+      keyword = { text: tok.toLowerCase(), start, end };
       continue;
     }
     if (state === 'operator') {
@@ -63,6 +65,13 @@ export function checkMetricSelect(text: string, frequency: OutputFrequency | und
     state = 'operator';
     // Removing something absent is harmless; only added terms must match.
     if (!removing) checkTerm(tok, start, end, frequency, problems);
+  }
+  if (state === 'keyword' && keyword?.text === 'only') {
+    problems.push({
+      start: keyword.start,
+      end: keyword.end,
+      message: "'only' needs at least one metric term after it (e.g. only pm2_5ConcMassNowcast, only :pm)",
+    });
   }
   const expectTerm = state === 'term';
   const first = false;

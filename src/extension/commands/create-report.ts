@@ -1,7 +1,11 @@
-// Create Report: a guided flow through every field of a report request, each step checked with the
-// core's field rules (validate.ts) as it is answered, defaults from the active connection. Warns when
-// the daily quota is nearly spent; a 429 is explained with its reset time.
+// Create Report: a guided flow through every field of a report request (MultiStep: one small function per
+// step, Back returns to the previous step with its answer). Each answer is checked as cells check it:
+// times in the cells' grammar (`2026-11-01`, `today`, `-1d`, `-6h`: core/query parseTime), metricSelect
+// with the cells' checker (core/query checkMetricSelect; here a problem blocks sending), the rest with the
+// core's field rules (validate.ts). Defaults from the active connection. Warns when the daily quota is
+// nearly spent; a 429 is explained with its reset time.
 import * as vscode from 'vscode';
+import type { MeasurementsClient } from '../../core/api/client';
 import { isMeasurementsError } from '../../core/api/errors';
 import {
   DATA_VERSIONS,
@@ -23,13 +27,18 @@ import {
   REPORT_FIELDS,
   validateReportRequest,
 } from '../../core/api/validate';
+import { metricCatalog } from '../../core/metrics/catalog';
+import { METRIC_CATEGORIES, parseTime, type TimeValue, timeToMs, timeToWire } from '../../core/query';
+import { checkMetricSelect } from '../../core/query/metric-select';
+import { TIME_HELP } from '../../core/query/time';
+import { type Clock, nowDate, systemClock } from '../../core/time/clock';
 import { quotaKey } from '../connections/client-provider';
 import type { ExtensionServices } from '../services';
 import { notify } from '../ui/notices';
-import { confirm, inputText, pickMany, pickOne } from '../ui/quick-input';
+import { confirm, MultiStep, type Step } from '../ui/quick-input';
 
 const TITLE = 'Create Measurements Report';
-const STEPS = 9;
+const STEPS = 10;
 const KIND_ITEMS: Record<ReportKind, string> = {
   'datasource-measurements': 'Datasources of the org (or all of them)',
   'node-measurements': 'Nodes (devices), by node id',
@@ -40,16 +49,34 @@ const ID_FIELD: Record<ReportKind, 'datasourceIds' | 'nodeIds' | 'refSiteIds'> =
   'node-measurements': 'nodeIds',
   'reference-site-measurements': 'refSiteIds',
 };
+const ALL_DATASOURCES = '$(list-flat) All datasources of the org';
+const TYPE_IDS = '$(edit) Type datasource ids…';
+const METRICS_DEFAULT = "The service's default metrics";
+const METRICS_PICK = '$(list-selection) Pick metrics and categories…';
+const METRICS_TYPE = '$(edit) Type a metricSelect…';
+
+/** The answers so far (kept when going Back, so each step shows its last answer). */
+interface Answers {
+  kind: ReportKind;
+  /** Datasource items ticked (labels), and the ids they stand for. */
+  picked: string[];
+  ids: string[];
+  allDatasources: boolean;
+  typedIds: string;
+  frequency: OutputFrequency;
+  startTime: string;
+  endTime: string;
+  style: MetricLabelStyle;
+  format: FileFormat;
+  metricsHow: string;
+  metricSelect: string;
+  extras: string[];
+}
 
 function spec(kind: ReportKind, name: string): FieldSpec {
   const s = REPORT_FIELDS[kind].find((f) => f.name === name);
   if (!s) throw new Error(`no field ${name} for ${kind}`);
   return s;
-}
-
-/** A validator for an input step: the core's rule for that field. */
-function fieldRule(kind: ReportKind, name: string, parse: (t: string) => unknown = (t) => t.trim()) {
-  return (text: string) => checkFieldValue(spec(kind, name), parse(text))?.message;
 }
 
 const splitIds = (t: string) =>
@@ -58,151 +85,315 @@ const splitIds = (t: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
+/** A time as cells accept it, or the problem with it. */
+export function readTime(text: string): { value: TimeValue } | { error: string } {
+  const t = text.trim();
+  if (!t) return { error: `expected ${TIME_HELP}` };
+  const r = parseTime(t);
+  return 'error' in r ? { error: r.error } : { value: r.value };
 }
 
-export async function createReportFlow(s: ExtensionServices): Promise<ReportRecord | undefined> {
-  const connected = await s.clients.forConnection();
-  const { connection, client } = connected;
-  const org = connection.org;
+/** metricSelect problems, as cells find them (empty text: the service's default, fine). */
+export function metricSelectProblem(text: string, frequency: OutputFrequency): string | undefined {
+  if (!text.trim()) return undefined;
+  const problems = checkMetricSelect(text.trim(), frequency);
+  return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
+}
 
-  const quota = quotaKey(connection.id, org);
-  const remaining = s.quota.remaining(quota);
-  const threshold = vscode.workspace.getConfiguration('measurements').get<number>('quotaWarningThreshold', 25);
-  if (remaining === 0) {
-    const resetAt = s.quota.resetAt(quota);
-    const go = await confirm(
-      `All ${s.quota.limit} reports of today are used for ${org}${resetAt ? ` (resets ${resetAt.toISOString()})` : ''}`,
-      'Try anyway',
-      'Cancel',
-      'The service will most likely answer 429.',
-    );
-    if (!go) return undefined;
-  } else if (s.quota.used(quota) >= threshold) {
-    const go = await confirm(
-      `Only ${remaining} of ${s.quota.limit} reports left today for ${org}`,
-      'Continue (uses 1 report)',
-      'Cancel',
-      'The daily quota resets at UTC midnight.',
-    );
-    if (!go) return undefined;
-  }
-
-  const kindItem = await pickOne(
-    REPORT_KINDS.map((k) => ({ label: k, detail: KIND_ITEMS[k] })),
-    { title: `${TITLE} (${connection.name}, org ${org})`, step: 1, totalSteps: STEPS, placeholder: 'Report kind' },
-  );
-  if (!kindItem) return undefined;
-  const kind = kindItem.label as ReportKind;
-
-  const ids = await askIds(s, kind, client, org);
-  if (!ids) return undefined;
-
-  const freqItems = OUTPUT_FREQUENCIES.map((f) => ({ label: f, description: f === 'hour' ? 'default' : undefined }));
-  const freq = await pickOne(freqItems, {
-    title: TITLE,
-    step: 3,
-    totalSteps: STEPS,
-    placeholder: `outputFrequency: ${spec(kind, 'outputFrequency').doc}`,
-    active: freqItems.find((f) => f.label === 'hour'),
-  });
-  if (!freq) return undefined;
-
-  const now = new Date();
-  const startTime = await inputText({
-    title: TITLE,
-    step: 4,
-    totalSteps: STEPS,
-    prompt: `startTime: ${spec(kind, 'startTime').doc}`,
-    value: isoDay(new Date(now.getTime() - 86400000)),
-    validate: fieldRule(kind, 'startTime'),
-  });
-  if (startTime === undefined) return undefined;
-  const endTime = await inputText({
-    title: TITLE,
-    step: 5,
-    totalSteps: STEPS,
-    prompt: `endTime: ${spec(kind, 'endTime').doc}`,
-    value: isoDay(now),
-    validate: (t) =>
-      fieldRule(kind, 'endTime')(t) ??
-      validateReportRequest({
-        report: kind,
-        org,
-        outputFrequency: 'hour',
-        startTime: startTime.trim(),
-        endTime: t.trim(),
-        [ID_FIELD[kind]]: ['x'],
-      }).find((i) => i.field === 'endTime')?.message,
-  });
-  if (endTime === undefined) return undefined;
-
-  const style = await pickOne(
-    METRIC_LABEL_STYLES.map((m) => ({ label: m, description: m === 'canonical' ? 'default' : undefined })),
-    {
-      title: TITLE,
-      step: 6,
-      totalSteps: STEPS,
-      placeholder: `metricLabelStyle: ${spec(kind, 'metricLabelStyle').doc}`,
-    },
-  );
-  if (!style) return undefined;
-  const format = await pickOne(
-    [
-      { label: 'csv-wide', description: 'default' },
-      { label: 'parquet-wide', description: '' },
-    ],
-    { title: TITLE, step: 7, totalSteps: STEPS, placeholder: `fileFormat: ${spec(kind, 'fileFormat').doc}` },
-  );
-  if (!format) return undefined;
-  const metricSelect = await inputText({
-    title: TITLE,
-    step: 8,
-    totalSteps: STEPS,
-    prompt: `metricSelect (optional): ${spec(kind, 'metricSelect').doc} Empty: the service's default.`,
-    validate: (t) => (t.trim() ? fieldRule(kind, 'metricSelect')(t) : undefined),
-  });
-  if (metricSelect === undefined) return undefined;
-  const extras = await pickMany(
-    [
-      { label: 'qcAssessment', detail: spec(kind, 'qcAssessment').doc },
-      { label: 'qcFlags', detail: spec(kind, 'qcFlags').doc },
-      ...DATA_VERSIONS.filter((v) => v !== 'legacy').map((v) => ({
-        label: `dataVersion ${v}`,
-        detail: spec(kind, 'dataVersion').doc,
-      })),
-    ],
-    { title: TITLE, step: 9, totalSteps: STEPS, placeholder: 'Options (none selected: defaults)' },
-  );
-  if (!extras) return undefined;
-  const chosen = new Set(extras.map((e) => e.label));
-  const dataVersion = DATA_VERSIONS.find((v) => chosen.has(`dataVersion ${v}`)) as DataVersion | undefined;
-
-  const req = {
-    report: kind,
-    org,
-    outputFrequency: freq.label as OutputFrequency,
-    startTime: startTime.trim(),
-    endTime: endTime.trim(),
-    ...ids,
-    ...(style.label !== 'canonical' ? { metricLabelStyle: style.label as MetricLabelStyle } : {}),
-    ...(format.label !== 'csv-wide' ? { fileFormat: format.label as FileFormat } : {}),
-    ...(metricSelect.trim() ? { metricSelect: metricSelect.trim() } : {}),
-    ...(chosen.has('qcAssessment') ? { qcAssessment: true } : {}),
-    ...(chosen.has('qcFlags') ? { qcFlags: true } : {}),
-    ...(dataVersion ? { dataVersion } : {}),
-  } as ReportRequest;
+export async function createReportFlow(s: ExtensionServices, clock: Clock = systemClock) {
+  const { connection, client } = await s.clients.forConnection();
+  if (!(await quotaAllows(s, connection.id, connection.org))) return undefined;
+  const a: Partial<Answers> = {};
+  const now = nowDate(clock);
+  const flow = new ReportFlow(s, client, connection.org, a, now);
+  if (!(await MultiStep.run(`${TITLE} (${connection.name}, org ${connection.org})`, STEPS, flow.kind)))
+    return undefined;
+  const req = flow.request(nowDate(clock));
   const issues = validateReportRequest(req);
-  if (issues.length) {
-    void vscode.window.showErrorMessage(`The report request is not valid: ${describeIssues(issues)}`);
+  const metricProblem = metricSelectProblem(req.metricSelect ?? '', req.outputFrequency);
+  if (issues.length || metricProblem) {
+    void vscode.window.showErrorMessage(
+      `The report request is not valid: ${[describeIssues(issues), metricProblem].filter(Boolean).join('; ')}`,
+    );
     return undefined;
   }
   return submitReport(s, req, connection.id);
 }
 
+/** Asks first when the daily quota is spent or nearly so; false: the user cancelled. */
+async function quotaAllows(s: ExtensionServices, connectionId: string, org: string): Promise<boolean> {
+  const quota = quotaKey(connectionId, org);
+  const remaining = s.quota.remaining(quota);
+  const threshold = vscode.workspace.getConfiguration('measurements').get<number>('quotaWarningThreshold', 25);
+  if (remaining === 0) {
+    const resetAt = s.quota.resetAt(quota);
+    return confirm(
+      `All ${s.quota.limit} reports of today are used for ${org}${resetAt ? ` (resets ${resetAt.toISOString()})` : ''}`,
+      'Try anyway',
+      'Cancel',
+      'The service will most likely answer 429.',
+    );
+  }
+  if (s.quota.used(quota) >= threshold) {
+    return confirm(
+      `Only ${remaining} of ${s.quota.limit} reports left today for ${org}`,
+      'Continue (uses 1 report)',
+      'Cancel',
+      'The daily quota resets at UTC midnight.',
+    );
+  }
+  return true;
+}
+
+/** The steps, each a small function returning the next (arrow properties: passed around as Steps). */
+class ReportFlow {
+  constructor(
+    private readonly s: ExtensionServices,
+    private readonly client: MeasurementsClient,
+    private readonly org: string,
+    private readonly a: Partial<Answers>,
+    /** "Now" for checking relative times while answering; the request is resolved when it is sent. */
+    private readonly now: Date,
+  ) {}
+
+  private get k(): ReportKind {
+    return this.a.kind ?? 'datasource-measurements';
+  }
+
+  readonly kind: Step = async (flow) => {
+    const items = REPORT_KINDS.map((k) => ({ label: k, detail: KIND_ITEMS[k] }));
+    const picked = await flow.pickOne(items, {
+      placeholder: 'Report kind',
+      active: items.find((i) => i.label === this.a.kind),
+    });
+    this.a.kind = picked.label;
+    return this.k === 'datasource-measurements' ? this.datasources : this.typedIds;
+  };
+
+  readonly datasources: Step = async (flow) => {
+    type Item = vscode.QuickPickItem & { id?: string };
+    let listed: Item[] = [];
+    try {
+      const list = await this.client.listDatasources(this.org);
+      listed = list.datasources.map((d) => ({
+        label: d.datasourceId,
+        description: d.orgAnnotations?.name ?? '',
+        detail: d.sourceType,
+        id: d.datasourceId,
+      }));
+    } catch (e) {
+      this.s.log.error(`listing datasources failed: ${(e as Error).message}`);
+    }
+    const items: Item[] = [
+      { label: ALL_DATASOURCES, description: 'allDatasources: true' },
+      { label: TYPE_IDS },
+      ...listed,
+    ];
+    const picked = await flow.pickMany(items, {
+      placeholder: 'datasourceIds: tick datasources (or type to filter and press Enter for one)',
+      selected: items.filter((i) => this.a.picked?.includes(i.label)),
+      atLeastOne: true,
+    });
+    this.a.picked = picked.map((p) => p.label);
+    this.a.allDatasources = this.a.picked.includes(ALL_DATASOURCES);
+    this.a.ids = picked.flatMap((p) => (p.id ? [p.id] : []));
+    return !this.a.allDatasources && this.a.picked.includes(TYPE_IDS) ? this.typedIds : this.frequency;
+  };
+
+  readonly typedIds: Step = async (flow) => {
+    const field = ID_FIELD[this.k];
+    this.a.typedIds = await flow.input({
+      prompt: `${field}: ${spec(this.k, field).doc} Comma-separated.`,
+      value: this.a.typedIds,
+      validate: (t) =>
+        splitIds(t).length
+          ? checkFieldValue(spec(this.k, field), splitIds(t))?.message
+          : `${field} needs at least one id`,
+    });
+    return this.frequency;
+  };
+
+  readonly frequency: Step = async (flow) => {
+    const items = OUTPUT_FREQUENCIES.map((f) => ({ label: f, description: f === 'hour' ? 'default' : undefined }));
+    const picked = await flow.pickOne(items, {
+      placeholder: `outputFrequency: ${spec(this.k, 'outputFrequency').doc}`,
+      active: items.find((f) => f.label === (this.a.frequency ?? 'hour')),
+    });
+    this.a.frequency = picked.label;
+    return this.startTime;
+  };
+
+  readonly startTime: Step = async (flow) => {
+    this.a.startTime = await flow.input({
+      prompt: `startTime: ${spec(this.k, 'startTime').doc} As in cells: 2026-11-01, 2026-11-01T06:00Z, today, -1d, -6h.`,
+      value: this.a.startTime ?? isoDay(new Date(this.now.getTime() - 86_400_000)),
+      validate: (t) => {
+        const r = readTime(t);
+        return 'error' in r ? r.error : undefined;
+      },
+    });
+    return this.endTime;
+  };
+
+  readonly endTime: Step = async (flow) => {
+    const start = readTime(this.a.startTime ?? '');
+    this.a.endTime = await flow.input({
+      prompt: `endTime: ${spec(this.k, 'endTime').doc} As in cells: 2026-11-02, today, now, -1h.`,
+      value: this.a.endTime ?? isoDay(this.now),
+      validate: (t) => {
+        const r = readTime(t);
+        if ('error' in r) return r.error;
+        if ('value' in start && timeToMs(r.value, this.now) <= timeToMs(start.value, this.now))
+          return `endTime must be after startTime (${this.a.startTime?.trim()})`;
+        return undefined;
+      },
+    });
+    return this.style;
+  };
+
+  readonly style: Step = async (flow) => {
+    const items = METRIC_LABEL_STYLES.map((m) => ({
+      label: m,
+      description: m === 'canonical' ? 'default' : undefined,
+    }));
+    const picked = await flow.pickOne(items, {
+      placeholder: `metricLabelStyle: ${spec(this.k, 'metricLabelStyle').doc}`,
+      active: items.find((i) => i.label === this.a.style),
+    });
+    this.a.style = picked.label;
+    return this.format;
+  };
+
+  readonly format: Step = async (flow) => {
+    const items: { label: FileFormat; description: string }[] = [
+      { label: 'csv-wide', description: 'default' },
+      { label: 'parquet-wide', description: '' },
+    ];
+    const picked = await flow.pickOne(items, {
+      placeholder: `fileFormat: ${spec(this.k, 'fileFormat').doc}`,
+      active: items.find((i) => i.label === this.a.format),
+    });
+    this.a.format = picked.label;
+    return this.metricsHow;
+  };
+
+  readonly metricsHow: Step = async (flow) => {
+    const items = [
+      { label: METRICS_DEFAULT, description: 'no metricSelect' },
+      { label: METRICS_PICK, description: `the ${this.a.frequency} catalogue and the grammar's categories` },
+      { label: METRICS_TYPE, description: 'only a + b, all - :weather, …' },
+    ];
+    const picked = await flow.pickOne(items, {
+      placeholder: `metricSelect: ${spec(this.k, 'metricSelect').doc}`,
+      active: items.find((i) => i.label === this.a.metricsHow),
+    });
+    this.a.metricsHow = picked.label;
+    if (picked.label === METRICS_DEFAULT) {
+      this.a.metricSelect = '';
+      return this.options;
+    }
+    return picked.label === METRICS_PICK ? this.metricPicks : this.metricText;
+  };
+
+  readonly metricPicks: Step = async (flow) => {
+    const frequency = this.a.frequency ?? 'hour';
+    const items: vscode.QuickPickItem[] = [
+      ...METRIC_CATEGORIES.map((c) => ({ label: `:${c}`, description: 'category' })),
+      ...metricCatalog(frequency).map((m) => ({
+        label: m.label,
+        description: `${m.quantity.english}, ${m.aggregation}${m.index ? `, ${m.index}` : ''}`,
+      })),
+    ];
+    const current = new Set(termsOf(this.a.metricSelect ?? ''));
+    const picked = await flow.pickMany(items, {
+      placeholder: `Metrics and categories at ${frequency} output (tick, then Enter; the next step shows the selection)`,
+      selected: items.filter((i) => current.has(i.label)),
+      atLeastOne: true,
+    });
+    this.a.metricSelect = `only ${picked.map((p) => p.label).join(' + ')}`;
+    return this.metricText;
+  };
+
+  readonly metricText: Step = async (flow) => {
+    const frequency = this.a.frequency ?? 'hour';
+    this.a.metricSelect = await flow.input({
+      prompt: `metricSelect, as in cells: only pm2_5ConcMassNowcast, only :pm, all - :weather. Checked for ${frequency} output.`,
+      value: this.a.metricSelect,
+      validate: (t) => (t.trim() ? metricSelectProblem(t, frequency) : 'type a selection, or go Back for the default'),
+    });
+    return this.options;
+  };
+
+  readonly options: Step = async (flow) => {
+    const items = [
+      { label: 'qcAssessment', detail: spec(this.k, 'qcAssessment').doc },
+      { label: 'qcFlags', detail: spec(this.k, 'qcFlags').doc },
+      ...DATA_VERSIONS.filter((v) => v !== 'legacy').map((v) => ({
+        label: `dataVersion ${v}`,
+        detail: spec(this.k, 'dataVersion').doc,
+      })),
+    ];
+    const picked = await flow.pickMany(items, {
+      placeholder: 'Options (none selected: defaults)',
+      selected: items.filter((i) => this.a.extras?.includes(i.label)),
+    });
+    this.a.extras = picked.map((p) => p.label);
+    return undefined;
+  };
+
+  /** The request from the answers, relative times resolved at `now` (when it is sent). */
+  request(now: Date): ReportRequest {
+    const a = this.a;
+    const time = (t: string | undefined) => {
+      const r = readTime(t ?? '');
+      return 'value' in r ? timeToWire(r.value, now) : String(t);
+    };
+    const chosen = new Set(a.extras ?? []);
+    const dataVersion = DATA_VERSIONS.find((v) => chosen.has(`dataVersion ${v}`)) as DataVersion | undefined;
+    const typed = splitIds(a.typedIds ?? '');
+    const ids =
+      this.k === 'datasource-measurements'
+        ? a.allDatasources
+          ? { allDatasources: true }
+          : { datasourceIds: [...new Set([...(a.ids ?? []), ...(a.picked?.includes(TYPE_IDS) ? typed : [])])] }
+        : { [ID_FIELD[this.k]]: typed };
+    const metricSelect = (a.metricSelect ?? '').trim();
+    return {
+      report: this.k,
+      org: this.org,
+      outputFrequency: a.frequency ?? 'hour',
+      startTime: time(a.startTime),
+      endTime: time(a.endTime),
+      ...ids,
+      ...(a.style && a.style !== 'canonical' ? { metricLabelStyle: a.style } : {}),
+      ...(a.format && a.format !== 'csv-wide' ? { fileFormat: a.format } : {}),
+      ...(metricSelect ? { metricSelect } : {}),
+      ...(chosen.has('qcAssessment') ? { qcAssessment: true } : {}),
+      ...(chosen.has('qcFlags') ? { qcFlags: true } : {}),
+      ...(dataVersion ? { dataVersion } : {}),
+    } as ReportRequest;
+  }
+}
+
+function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** The terms of an `only a + b` selection (to tick them again after Back). */
+function termsOf(select: string): string[] {
+  return select
+    .replace(/^\s*only\s+/i, '')
+    .split('+')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
 /** Sends the request, counts it against the quota, tracks it in the Reports view; explains a 429. */
-export async function submitReport(s: ExtensionServices, req: ReportRequest, connectionId: string) {
+export async function submitReport(
+  s: ExtensionServices,
+  req: ReportRequest,
+  connectionId: string,
+): Promise<ReportRecord | undefined> {
   const { client } = await s.clients.forConnection(s.connections.get(connectionId));
   try {
     // The quota count follows the request itself (ClientProvider's request log).
@@ -223,61 +414,4 @@ export async function submitReport(s: ExtensionServices, req: ReportRequest, con
     }
     throw e;
   }
-}
-
-async function askIds(
-  s: ExtensionServices,
-  kind: ReportKind,
-  client: Awaited<ReturnType<ExtensionServices['clients']['forConnection']>>['client'],
-  org: string,
-): Promise<Partial<ReportRequest> | undefined> {
-  if (kind === 'datasource-measurements') {
-    let items: (vscode.QuickPickItem & { id?: string })[] = [];
-    try {
-      const list = await client.listDatasources(org);
-      items = list.datasources.map((d) => ({
-        label: d.datasourceId,
-        description: d.orgAnnotations?.name ?? '',
-        detail: d.sourceType,
-        id: d.datasourceId,
-      }));
-    } catch (e) {
-      s.log.error(`listing datasources failed: ${(e as Error).message}`);
-    }
-    const all: vscode.QuickPickItem & { id?: string } = {
-      label: '$(list-flat) All datasources of the org',
-      description: 'allDatasources: true',
-    };
-    const typed: vscode.QuickPickItem & { id?: string } = { label: '$(edit) Type datasource ids…' };
-    const picked = await pickMany([all, typed, ...items], {
-      title: TITLE,
-      step: 2,
-      totalSteps: STEPS,
-      placeholder: 'datasourceIds: tick datasources (or type to filter and press Enter for one)',
-      atLeastOne: true,
-    });
-    if (!picked || picked.length === 0) return undefined;
-    if (picked.includes(all)) return { allDatasources: true } as Partial<ReportRequest>;
-    const ids = picked.flatMap((p) => (p.id ? [p.id] : []));
-    if (picked.includes(typed)) {
-      const text = await askIdText(kind);
-      if (text === undefined) return undefined;
-      ids.push(...splitIds(text));
-    }
-    return { datasourceIds: [...new Set(ids)] } as Partial<ReportRequest>;
-  }
-  const text = await askIdText(kind);
-  if (text === undefined) return undefined;
-  return { [ID_FIELD[kind]]: splitIds(text) } as Partial<ReportRequest>;
-}
-
-function askIdText(kind: ReportKind): Promise<string | undefined> {
-  const field = ID_FIELD[kind];
-  return inputText({
-    title: TITLE,
-    step: 2,
-    totalSteps: STEPS,
-    prompt: `${field}: ${spec(kind, field).doc} Comma-separated.`,
-    validate: (t) => (splitIds(t).length ? fieldRule(kind, field, splitIds)(t) : `${field} needs at least one id`),
-  });
 }

@@ -22,7 +22,7 @@ async function pickReport(s: ExtensionServices, title: string, filter: (t: Track
   }
   const items = reports.map((r) => {
     const d = describeReport(r.record);
-    return { label: d.kind, description: `${d.range} · ${r.record.reportStatus}`, detail: r.reportId, report: r };
+    return { label: d.label, description: `${d.kind} · ${r.record.reportStatus}`, detail: r.reportId, report: r };
   });
   return (await pickOne(items, { title }))?.report;
 }

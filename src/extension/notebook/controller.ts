@@ -15,7 +15,7 @@ import { formatDuration } from '../../core/time/duration';
 import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
-import { diagnosticsOutput, errorOutput, tableOutput, textOutput } from './outputs';
+import { diagnosticsOutput, errorOutput, type ReportRef, tableOutput, textOutput } from './outputs';
 import { ResultStore } from './result-store';
 import { NOTEBOOK_TYPE } from './serializer';
 import { csvFallbackMaxRows, savedOutputLimitBytes } from './settings';
@@ -52,6 +52,11 @@ const fmtTime = (d: Date) =>
     .replace(/\.\d{3}Z$/, 'Z')
     .replace('T', ' ');
 
+/** The last part of a path (a downloaded file's name). */
+function fileName(p: string): string {
+  return p.split(/[\\/]/).pop() ?? p;
+}
+
 /** The live line of a running cell: for reports the status, the time elapsed and the next check. */
 export function progressText(p: RunProgress): string {
   switch (p.kind) {
@@ -62,7 +67,7 @@ export function progressText(p: RunProgress): string {
       return `Report ${p.reportId}: ${p.status} · ${formatDuration(p.elapsedMs)} elapsed${next}`;
     }
     case 'download':
-      return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} (${p.file})`;
+      return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} (${fileName(p.file)})`;
     default:
       return p.message;
   }
@@ -139,8 +144,10 @@ export class MeasnbController implements vscode.Disposable {
       queue = queue.then(() => exec.replaceOutput(outputs)).catch(() => undefined);
       return queue;
     };
+    /** The report a report cell made: its files are opened and revealed from the cell's status bar. */
+    let report: ReportRef | undefined;
     const update = async (info: ResultInfo) => {
-      if (shown) await replace([await this.output(shown, info, cell)]);
+      if (shown) await replace([await this.output(shown, info, cell, report)]);
     };
     try {
       const { client, org, connection } = await this.deps.connections.clientFor(notebook);
@@ -161,7 +168,10 @@ export class MeasnbController implements vscode.Disposable {
           },
         });
         const title = `${verb}${parsed.cell.reportKind ? ` ${parsed.cell.reportKind}` : ''} · ${outcome.summary}`;
-        if (outcome.report) await this.deps.services.reports.track(outcome.report.record, connection.id);
+        if (outcome.report) {
+          await this.trackFinished(outcome.report, connection.id);
+          report = { connectionId: connection.id, reportId: outcome.report.record.reportId };
+        }
         if (outcome.followState) await this.deps.follow.set(notebook.uri, cellId, outcome.followState);
         if (outcome.notice) notes.push(outcome.notice);
         for (const w of outcome.warnings) notes.push(`warning: line ${w.range.start.line + 1}: ${w.message}`);
@@ -186,7 +196,13 @@ export class MeasnbController implements vscode.Disposable {
         }
         shown = outcome.table;
         const files = outcome.report?.files ?? [];
-        const fileNote = files.length ? [`report ${outcome.report?.record.reportId} files: ${files.join(', ')}`] : [];
+        // File names only (their folder is a long path in the editor's storage): Open and Reveal are in the
+        // cell's status bar and in the Reports view.
+        const fileNote = files.length
+          ? [
+              `report ${outcome.report?.record.reportId} files: ${files.map(fileName).join(', ')} (Open and Reveal below the cell)`,
+            ]
+          : [];
         await update({ title, notes: [...notes, ...fileNote] });
         return true;
       }
@@ -226,13 +242,31 @@ export class MeasnbController implements vscode.Disposable {
     );
   }
 
+  /** A finished report in the Reports view, its files known there as downloaded (where this cell put them). */
+  private async trackFinished(r: NonNullable<RunResult['report']>, connectionId: string): Promise<void> {
+    const reports = this.deps.services.reports;
+    await reports.track(r.record, connectionId);
+    await reports.update(connectionId, r.record.reportId, (t) => ({
+      ...t,
+      files: t.files.map((f) => {
+        const local = r.files.find((p) => fileName(p) === f.name);
+        return local ? { ...f, localPath: local } : f;
+      }),
+    }));
+  }
+
   /** The table output; a result over the saved-output limit also goes to the cell's one full-result file. */
-  private async output(table: Table, info: ResultInfo, cell: vscode.NotebookCell): Promise<vscode.NotebookCellOutput> {
+  private async output(
+    table: Table,
+    info: ResultInfo,
+    cell: vscode.NotebookCell,
+    report?: ReportRef,
+  ): Promise<vscode.NotebookCellOutput> {
     let fullResultPath: string | undefined;
     if (encodeTable(table).byteLength > savedOutputLimitBytes()) {
       fullResultPath = (await this.results.write(cell, table)).fsPath;
     }
-    return tableOutput(table, { info, csvMaxRows: csvFallbackMaxRows(), fullResultPath });
+    return tableOutput(table, { info, csvMaxRows: csvFallbackMaxRows(), fullResultPath, report });
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import {
   type DatasourceSuggestion,
   type Diagnostic,
   hoverAt,
+  isBlankCell,
   LANGUAGE_ID,
   parseCell,
 } from '../../core/query';
@@ -51,7 +52,9 @@ export function registerLanguageFeatures(datasources: DatasourceSource): vscode.
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
   const check = (doc: vscode.TextDocument) => {
     if (!isMeasqCell(doc)) return;
-    const { diagnostics } = parseCell(doc.getText());
+    // A blank cell (just added, or only comments) is not a problem yet: running it still says what to write.
+    const text = doc.getText();
+    const diagnostics = isBlankCell(text) ? [] : parseCell(text).diagnostics;
     collection.set(doc.uri, diagnostics.map(toVsDiagnostic));
   };
   // A short debounce: typing stays smooth, diagnostics follow within a moment.

@@ -14,6 +14,21 @@ export interface TableOutputOptions {
   /** No CSV fallback above this many rows (a text line says so instead). */
   csvMaxRows: number;
   fullResultPath?: string;
+  /** The report a report cell made (ids only, no paths): its files' Open/Reveal in the cell status bar. */
+  report?: ReportRef;
+}
+
+export interface ReportRef {
+  connectionId: string;
+  reportId: string;
+}
+
+/** The report of an output, if it names one (read from a notebook: checked, ids only). */
+export function reportOfOutput(output: vscode.NotebookCellOutput): ReportRef | undefined {
+  const r = (output.metadata as { report?: Partial<ReportRef> } | undefined)?.report;
+  return r && typeof r.connectionId === 'string' && typeof r.reportId === 'string'
+    ? { connectionId: r.connectionId, reportId: r.reportId }
+    : undefined;
 }
 
 export function tableOutput(table: Table, options: TableOutputOptions): vscode.NotebookCellOutput {
@@ -35,6 +50,7 @@ export function tableOutput(table: Table, options: TableOutputOptions): vscode.N
     measnb: options.info,
   };
   if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
+  if (options.report) metadata.report = options.report;
   return new vscode.NotebookCellOutput(items, metadata);
 }
 

@@ -1,65 +1,104 @@
-// Reports used today per org (keyed by connection id and org), out of the daily 30: counted locally when a report is created,
-// corrected to "all used" by a 429 (with its reset time), back to 0 at the next UTC midnight.
-import * as vscode from 'vscode';
+// Reports used today per org (keyed by connection id and org), out of the daily 30: counted locally when a
+// report is created, corrected to "all used" by a 429 (with its reset time), back to 0 at the next UTC
+// midnight. Each creation is its own mark in the records every window shares (SharedRecords), so the
+// count is the number of today's marks: two windows creating reports at once count both.
+import { randomUUID } from 'node:crypto';
+import type * as vscode from 'vscode';
 import { DAILY_REPORT_LIMIT } from '../../core/api/paths';
+import type { SharedRecords } from '../state/shared-records';
 
-interface QuotaEntry {
+export interface QuotaMark {
+  /** The quota key (connection id and org). */
+  key: string;
   /** UTC day, YYYY-MM-DD. */
   day: string;
-  used: number;
-  /** ISO time the service said the quota resets (after a 429). */
+  /** A report was created, or the service said none are left (a 429). */
+  kind: 'created' | 'exhausted';
+  /** ISO time the service said the quota resets (with `exhausted`). */
   resetAt?: string;
 }
 
-const STATE_KEY = 'measurements.quota';
+/** Where the counts were kept before (one global-state value for all): today's counts are moved, once. */
+const LEGACY_STATE_KEY = 'measurements.quota';
+
+export function checkQuotaMark(v: unknown): QuotaMark | undefined {
+  const m = v as Partial<QuotaMark> | null;
+  if (!m || typeof m !== 'object' || typeof m.key !== 'string' || typeof m.day !== 'string') return undefined;
+  if (m.kind !== 'created' && m.kind !== 'exhausted') return undefined;
+  return m as QuotaMark;
+}
 
 export function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
 export class QuotaTracker implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<string>();
-  readonly onDidChange = this.changed.event;
+  readonly onDidChange: vscode.Event<void>;
   readonly limit = DAILY_REPORT_LIMIT;
 
   constructor(
-    private readonly state: vscode.Memento,
+    /** The shared records of the marks (disposed with the tracker). */
+    readonly marks: SharedRecords<QuotaMark>,
     private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  used(org: string): number {
-    const e = this.entries()[org];
-    return e && e.day === utcDay(this.now()) ? e.used : 0;
+  ) {
+    this.onDidChange = marks.onDidChange;
   }
 
-  remaining(org: string): number {
-    return Math.max(0, this.limit - this.used(org));
+  used(key: string): number {
+    const today = this.today(key);
+    if (today.some((m) => m.kind === 'exhausted')) return this.limit;
+    return Math.min(this.limit, today.length);
   }
 
-  resetAt(org: string): Date | undefined {
-    const e = this.entries()[org];
-    return e?.resetAt && e.day === utcDay(this.now()) ? new Date(e.resetAt) : undefined;
+  remaining(key: string): number {
+    return Math.max(0, this.limit - this.used(key));
   }
 
-  async recordCreated(org: string): Promise<void> {
-    await this.put(org, { day: utcDay(this.now()), used: Math.min(this.limit, this.used(org) + 1) });
+  resetAt(key: string): Date | undefined {
+    const at = this.today(key).find((m) => m.kind === 'exhausted' && m.resetAt)?.resetAt;
+    return at ? new Date(at) : undefined;
+  }
+
+  async recordCreated(key: string): Promise<void> {
+    this.mark({ key, day: utcDay(this.now()), kind: 'created' });
   }
 
   /** A 429 on report creation: the service says none are left until resetAt. */
-  async recordExhausted(org: string, resetAt: Date | undefined): Promise<void> {
-    await this.put(org, { day: utcDay(this.now()), used: this.limit, resetAt: resetAt?.toISOString() });
+  async recordExhausted(key: string, resetAt: Date | undefined): Promise<void> {
+    this.mark({ key, day: utcDay(this.now()), kind: 'exhausted', resetAt: resetAt?.toISOString() });
   }
 
-  private entries(): Record<string, QuotaEntry> {
-    return this.state.get<Record<string, QuotaEntry>>(STATE_KEY, {});
+  /** Moves today's counts kept in global state by earlier versions into marks; drops marks of past days. */
+  async tidy(state: vscode.Memento): Promise<void> {
+    const today = utcDay(this.now());
+    const legacy = state.get<Record<string, { day?: unknown; used?: unknown; resetAt?: unknown }>>(LEGACY_STATE_KEY);
+    if (legacy !== undefined) {
+      for (const [key, e] of Object.entries(legacy && typeof legacy === 'object' ? legacy : {})) {
+        if (e?.day !== today || typeof e.used !== 'number') continue;
+        if (e.used >= this.limit)
+          this.mark({
+            key,
+            day: today,
+            kind: 'exhausted',
+            resetAt: typeof e.resetAt === 'string' ? e.resetAt : undefined,
+          });
+        else for (let i = 0; i < e.used; i++) this.mark({ key, day: today, kind: 'created' });
+      }
+      await state.update(LEGACY_STATE_KEY, undefined);
+    }
+    for (const [id, m] of this.marks.entries()) if (m.day < today) this.marks.delete(id);
   }
 
-  private async put(org: string, e: QuotaEntry): Promise<void> {
-    await this.state.update(STATE_KEY, { ...this.entries(), [org]: e });
-    this.changed.fire(org);
+  private today(key: string): QuotaMark[] {
+    const day = utcDay(this.now());
+    return this.marks.values().filter((m) => m.key === key && m.day === day);
+  }
+
+  private mark(m: QuotaMark): void {
+    this.marks.put(`${m.key}\u0000${m.day}\u0000${randomUUID()}`, m);
   }
 
   dispose(): void {
-    this.changed.dispose();
+    this.marks.dispose();
   }
 }

@@ -12,23 +12,26 @@ export class ReportNode extends vscode.TreeItem {
   ) {
     const d = describeReport(report.record);
     const state = reportState(report.record.reportStatus);
+    // The label tells reports apart (range, frequency, how many datasources); the rest is in the description.
     super(
-      `${d.kind}`,
+      d.label,
       state === 'succeeded' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
     );
     // The state is part of the id: VS Code keeps an item's expansion by id, and a finished report
     // (no longer a leaf) should open on its files.
     this.id = `report:${report.connectionId}:${report.reportId}:${state}`;
     const expiry = state === 'succeeded' ? expiryText(report.record.urlsExpireAt, now) : undefined;
-    this.description = [d.range, d.frequency, ageText(report.addedAt, now), expiry].filter(Boolean).join(' · ');
+    this.description = [d.kind, ageText(report.addedAt, now), expiry].filter(Boolean).join(' · ');
     this.iconPath = reportStateIcon(state);
     this.contextValue = `report-${state}`;
     const status = report.record.reportStatus || 'unknown';
     this.tooltip = new vscode.MarkdownString(
       [
         `**${d.kind}** — ${status}${report.record.message && report.record.message !== status ? ` (${report.record.message})` : ''}`,
+        `Time range (UTC): ${d.fullRange}${d.frequency ? `, ${d.frequency}` : ''}`,
+        d.scope ? `Covers: ${d.scope.replace(/ ds$/, ' datasource(s)')}` : undefined,
         `Report id: \`${report.reportId}\``,
-        `Time range: ${d.range}${d.frequency ? `, ${d.frequency}` : ''}`,
+        `Added: ${ageText(report.addedAt, now)}`,
         report.checkedAt ? `Last checked: ${ageText(report.checkedAt, now)}` : undefined,
         report.record.urlsExpireAt ? `File links expire: ${report.record.urlsExpireAt}` : undefined,
         report.lastError ? `Last error: ${report.lastError}` : undefined,
@@ -36,7 +39,7 @@ export class ReportNode extends vscode.TreeItem {
         .filter(Boolean)
         .join('\n\n'),
     );
-    this.accessibilityInformation = { label: `${d.kind} report, ${status}, ${d.range}` };
+    this.accessibilityInformation = { label: `${d.kind} report, ${status}, ${d.label}` };
   }
 }
 

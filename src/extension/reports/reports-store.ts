@@ -1,35 +1,69 @@
-// The reports the Reports view shows, per connection, kept in global state so they survive a reload.
-import * as vscode from 'vscode';
+// The reports the Reports view shows, per connection, shared by every window of this VS Code and kept
+// across reloads: one record per report (SharedRecords), so two windows creating or updating reports at
+// the same time never replace each other's.
+import type * as vscode from 'vscode';
 import type { ReportRecord } from '../../core/api/types';
 import { isTerminal } from '../../core/reports/status';
+import type { SharedRecords } from '../state/shared-records';
 import { type TrackedReport, withRecord } from './tracked-report';
 
-const STATE_KEY = 'measurements.reports';
+/** Where the reports were kept before (one global-state value for all): read once, then moved. */
+const LEGACY_STATE_KEY = 'measurements.reports';
+
+const keyOf = (connectionId: string, reportId: string) => `${connectionId}\u0000${reportId}`;
+
+/** A stored report as far as the view relies on it (a damaged record is left out, not shown half). */
+export function checkTrackedReport(v: unknown): TrackedReport | undefined {
+  const t = v as Partial<TrackedReport> | null;
+  if (!t || typeof t !== 'object') return undefined;
+  if (typeof t.connectionId !== 'string' || typeof t.reportId !== 'string' || typeof t.addedAt !== 'string')
+    return undefined;
+  if (!t.record || typeof t.record !== 'object' || !Array.isArray(t.files)) return undefined;
+  return t as TrackedReport;
+}
 
 export class ReportsStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TrackedReport | undefined>();
-  readonly onDidChange = this.changed.event;
-  private readonly added = new vscode.EventEmitter<TrackedReport>();
-  /** A report was added (or re-added) while in progress: the poller picks it up. */
-  readonly onDidAdd = this.added.event;
+  /** Any report changed (here or in another window). */
+  readonly onDidChange: vscode.Event<void>;
+  private readonly addedListeners = new Set<(t: TrackedReport) => void>();
 
   constructor(
-    private readonly state: vscode.Memento,
+    /** The shared records it reads and writes (and disposes with itself). */
+    readonly records: SharedRecords<TrackedReport>,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.onDidChange = records.onDidChange;
+  }
+
+  /** A report was added (or re-added) while in progress: the poller picks it up. */
+  onDidAdd(listener: (t: TrackedReport) => void): vscode.Disposable {
+    this.addedListeners.add(listener);
+    return { dispose: () => this.addedListeners.delete(listener) };
+  }
+
+  /** Moves reports kept in global state by earlier versions into the shared records (once). */
+  async adoptLegacy(state: vscode.Memento): Promise<void> {
+    const old = state.get<unknown[]>(LEGACY_STATE_KEY);
+    if (!Array.isArray(old)) return;
+    for (const v of old) {
+      const t = checkTrackedReport(v);
+      if (t && !this.get(t.connectionId, t.reportId)) this.records.put(keyOf(t.connectionId, t.reportId), t);
+    }
+    await state.update(LEGACY_STATE_KEY, undefined);
+  }
 
   all(): TrackedReport[] {
-    return this.state.get<TrackedReport[]>(STATE_KEY, []);
+    return this.records.values();
   }
 
   forConnection(connectionId: string): TrackedReport[] {
     return this.all()
       .filter((r) => r.connectionId === connectionId)
-      .sort((a, b) => b.addedAt.localeCompare(a.addedAt));
+      .sort((a, b) => b.addedAt.localeCompare(a.addedAt) || a.reportId.localeCompare(b.reportId));
   }
 
   get(connectionId: string, reportId: string): TrackedReport | undefined {
-    return this.all().find((r) => r.connectionId === connectionId && r.reportId === reportId);
+    return this.records.get(keyOf(connectionId, reportId));
   }
 
   /** Reports not in a terminal state (what polling resumes after a reload). */
@@ -47,8 +81,8 @@ export class ReportsStore implements vscode.Disposable {
       files: [],
     };
     const t = withRecord(base, record, this.now());
-    await this.put(t);
-    this.added.fire(t);
+    this.put(t);
+    for (const l of this.addedListeners) l(t);
     return t;
   }
 
@@ -60,26 +94,20 @@ export class ReportsStore implements vscode.Disposable {
     const t = this.get(connectionId, reportId);
     if (!t) return undefined;
     const next = change(t);
-    await this.put(next);
+    this.put(next);
     return next;
   }
 
   async remove(connectionId: string, reportId: string): Promise<void> {
-    await this.state.update(
-      STATE_KEY,
-      this.all().filter((r) => !(r.connectionId === connectionId && r.reportId === reportId)),
-    );
-    this.changed.fire(undefined);
+    this.records.delete(keyOf(connectionId, reportId));
   }
 
-  private async put(t: TrackedReport): Promise<void> {
-    const others = this.all().filter((r) => !(r.connectionId === t.connectionId && r.reportId === t.reportId));
-    await this.state.update(STATE_KEY, [...others, t]);
-    this.changed.fire(t);
+  private put(t: TrackedReport): void {
+    this.records.put(keyOf(t.connectionId, t.reportId), t);
   }
 
   dispose(): void {
-    this.changed.dispose();
-    this.added.dispose();
+    this.addedListeners.clear();
+    this.records.dispose();
   }
 }

@@ -33,17 +33,92 @@ export function withRecord(t: TrackedReport, record: ReportRecord, now: Date): T
   return { ...t, record, checkedAt: now.toISOString(), lastError: undefined, files };
 }
 
-/** "node-measurements · 2026-11-01 → 2026-11-02 · hour" from the query echo. */
-export function describeReport(r: ReportRecord): { kind: string; range: string; frequency?: string } {
+export interface ReportDescription {
+  kind: string;
+  /** Short and readable, in `timeZone`: "Nov 18–20", "Nov 28 – Dec 2", "Nov 18 06:00 – 12:00". */
+  range: string;
+  /** Exact, for the tooltip: "2026-11-18T00:00Z → 2026-11-20T00:00Z" (no milliseconds). */
+  fullRange: string;
+  frequency?: string;
+  /** What it covers: "all ds", "12 ds", "3 nodes", "1 site". */
+  scope?: string;
+  /** What tells reports apart at a glance: range · frequency · scope. */
+  label: string;
+}
+
+/** A report from its query echo (values from the service: anything unexpected reads as unknown). */
+export function describeReport(r: ReportRecord, timeZone = 'UTC'): ReportDescription {
   const q = r.query ?? {};
   const s = typeof q.startTime === 'string' ? q.startTime : undefined;
   const e = typeof q.endTime === 'string' ? q.endTime : undefined;
-  const short = (t: string) => t.replace(/T00:00:00(\.000)?Z$/, '').replace(/:00(\.000)?Z$/, 'Z');
+  const range = s && e ? shortRange(s, e, timeZone) : 'time range unknown';
+  const frequency = typeof q.outputFrequency === 'string' ? q.outputFrequency.slice(0, 20) : undefined;
+  const scope = scopeText(q);
   return {
-    kind: String(r.report ?? 'report'),
-    range: s && e ? `${short(s)} → ${short(e)}` : 'time range unknown',
-    frequency: typeof q.outputFrequency === 'string' ? q.outputFrequency : undefined,
+    kind: String(r.report ?? 'report').slice(0, 60),
+    range,
+    fullRange: s && e ? `${exactTime(s)} → ${exactTime(e)}` : 'time range unknown',
+    frequency,
+    scope,
+    label: [range, frequency, scope].filter(Boolean).join(' · '),
   };
+}
+
+function scopeText(q: Record<string, unknown>): string | undefined {
+  if (q.allDatasources === true) return 'all ds';
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : undefined);
+  const ds = count(q.datasourceIds);
+  if (ds !== undefined) return `${ds} ds`;
+  const nodes = count(q.nodeIds);
+  if (nodes !== undefined) return `${nodes} node${nodes === 1 ? '' : 's'}`;
+  const sites = count(q.refSiteIds);
+  if (sites !== undefined) return `${sites} site${sites === 1 ? '' : 's'}`;
+  return undefined;
+}
+
+function exactTime(text: string): string {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return text.slice(0, 40);
+  return new Date(ms).toISOString().replace(/(:00)?\.\d{3}Z$/, 'Z');
+}
+
+interface DayParts {
+  year: string;
+  month: string;
+  day: string;
+  /** "06:30", or undefined at midnight. */
+  time?: string;
+}
+
+function dayParts(ms: number, timeZone: string): DayParts {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(ms));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  const time = `${get('hour')}:${get('minute')}`;
+  return { year: get('year'), month: get('month'), day: get('day'), time: time === '00:00' ? undefined : time };
+}
+
+function shortRange(start: string, end: string, timeZone: string): string {
+  const s = Date.parse(start);
+  const e = Date.parse(end);
+  if (Number.isNaN(s) || Number.isNaN(e)) return `${start.slice(0, 30)} → ${end.slice(0, 30)}`;
+  const a = dayParts(s, timeZone);
+  const b = dayParts(e, timeZone);
+  const sameYear = a.year === b.year;
+  const day = (p: DayParts) => `${p.month} ${p.day}${sameYear ? '' : `, ${p.year}`}`;
+  if (a.time || b.time) {
+    const sameDay = sameYear && a.month === b.month && a.day === b.day;
+    return `${day(a)} ${a.time ?? '00:00'} – ${sameDay ? '' : `${day(b)} `}${b.time ?? '00:00'}`;
+  }
+  if (!sameYear || a.month !== b.month) return `${day(a)} – ${day(b)}`;
+  return a.day === b.day ? day(a) : `${a.month} ${a.day}–${b.day}`;
 }
 
 export function ageText(fromIso: string, now: Date): string {

@@ -1,6 +1,9 @@
 // The guided flows' steps, on createQuickPick/createInputBox. Every input shown is announced on
 // `onDidShowQuickInput` so the integration suite can answer it through the real workbench
 // (set the value, then run the workbench's own accept command), exactly as a user's keys would.
+// Flows of several steps run through `MultiStep` (the pattern of VS Code's quick-input sample): each step
+// is a small function that asks one question, keeps the answer, and returns the next step; the Back
+// button (or the workbench's "quickInputBack") goes to the previous step, which shows its last answer.
 import * as vscode from 'vscode';
 
 const shown = new vscode.EventEmitter<vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>();
@@ -13,12 +16,31 @@ export interface StepOptions {
   placeholder?: string;
 }
 
+interface PickOptions<T> extends StepOptions {
+  active?: T;
+  selected?: readonly T[];
+  /** With canSelectMany: Enter with nothing ticked takes the highlighted item (type to filter, Enter). */
+  atLeastOne?: boolean;
+}
+
+interface InputOptions extends StepOptions {
+  prompt?: string;
+  value?: string;
+  password?: boolean;
+  /** A message when the text is not acceptable (Enter does nothing then); undefined when it is. */
+  validate?: (text: string) => string | undefined;
+}
+
+/** The answer of a step that has a Back button, when Back was pressed. */
+const BACK = Symbol('back');
+type Answer<T> = T | typeof BACK | undefined;
+
 export async function pickOne<T extends vscode.QuickPickItem>(
   items: readonly T[],
   options: StepOptions & { active?: T },
 ): Promise<T | undefined> {
-  const picked = await pick(items, { ...options, many: false });
-  return picked?.[0];
+  const picked = await pick(items, { ...options, many: false, back: false });
+  return picked === BACK ? undefined : picked?.[0];
 }
 
 /**
@@ -29,33 +51,122 @@ export async function pickMany<T extends vscode.QuickPickItem>(
   items: readonly T[],
   options: StepOptions & { selected?: readonly T[]; atLeastOne?: boolean },
 ): Promise<T[] | undefined> {
-  return pick(items, { ...options, many: true });
+  const picked = await pick(items, { ...options, many: true, back: false });
+  return picked === BACK ? undefined : picked;
+}
+
+export async function inputText(options: InputOptions): Promise<string | undefined> {
+  const text = await input({ ...options, back: false });
+  return text === BACK ? undefined : text;
+}
+
+/** A yes/no step as a quick pick (keeps every question of a flow in the same drivable widget). */
+export async function confirm(title: string, yes: string, no = 'Cancel', detail?: string): Promise<boolean> {
+  const items: vscode.QuickPickItem[] = [{ label: yes, detail }, { label: no }];
+  const choice = await pickOne(items, { title });
+  return choice === items[0];
+}
+
+/** One step of a MultiStep flow: asks, keeps its answer, returns the next step (undefined: the flow is done). */
+export type Step = (flow: MultiStep) => Promise<Step | undefined>;
+
+const CANCEL = Symbol('cancel');
+
+export class MultiStep {
+  private depth = 0;
+
+  private constructor(
+    private readonly title: string,
+    private readonly totalSteps: number,
+  ) {}
+
+  /** Runs the steps from `start`; true when the last step was answered, false when the user cancelled. */
+  static async run(title: string, totalSteps: number, start: Step): Promise<boolean> {
+    const flow = new MultiStep(title, totalSteps);
+    const history: Step[] = [];
+    let step: Step | undefined = start;
+    while (step) {
+      history.push(step);
+      flow.depth = history.length;
+      try {
+        step = await step(flow);
+      } catch (e) {
+        if (e === CANCEL) return false;
+        if (e !== BACK) throw e;
+        history.pop(); // this step
+        step = history.pop(); // the one before, asked again
+      }
+    }
+    return true;
+  }
+
+  async pickOne<T extends vscode.QuickPickItem>(items: readonly T[], options: { placeholder: string; active?: T }) {
+    return (await this.answer(pick(items, { ...this.stepOptions(), ...options, many: false })))[0];
+  }
+
+  async pickMany<T extends vscode.QuickPickItem>(
+    items: readonly T[],
+    options: { placeholder: string; selected?: readonly T[]; atLeastOne?: boolean },
+  ): Promise<T[]> {
+    return this.answer(pick(items, { ...this.stepOptions(), ...options, many: true }));
+  }
+
+  async input(options: Omit<InputOptions, keyof StepOptions> & { placeholder?: string }): Promise<string> {
+    return this.answer(input({ ...this.stepOptions(), ...options }));
+  }
+
+  private stepOptions() {
+    return {
+      title: this.title,
+      step: this.depth,
+      totalSteps: Math.max(this.depth, this.totalSteps),
+      back: this.depth > 1,
+    };
+  }
+
+  private async answer<T>(shown: Promise<Answer<T>>): Promise<T> {
+    const a = await shown;
+    if (a === BACK) throw BACK;
+    if (a === undefined) throw CANCEL;
+    return a;
+  }
+}
+
+function setUp(q: vscode.QuickInput & { buttons: readonly vscode.QuickInputButton[] }, o: StepOptions, back: boolean) {
+  q.title = o.title;
+  q.step = o.step;
+  q.totalSteps = o.totalSteps;
+  q.ignoreFocusOut = true;
+  q.buttons = back ? [vscode.QuickInputButtons.Back] : [];
 }
 
 function pick<T extends vscode.QuickPickItem>(
   items: readonly T[],
-  options: StepOptions & { many: boolean; active?: T; selected?: readonly T[]; atLeastOne?: boolean },
-): Promise<T[] | undefined> {
+  options: PickOptions<T> & { many: boolean; back: boolean },
+): Promise<Answer<T[]>> {
   const qp = vscode.window.createQuickPick<T>();
-  qp.title = options.title;
-  qp.step = options.step;
-  qp.totalSteps = options.totalSteps;
+  setUp(qp, options, options.back);
   qp.placeholder = options.placeholder;
   qp.canSelectMany = options.many;
-  qp.ignoreFocusOut = true;
   qp.matchOnDescription = true;
   qp.items = items;
   if (options.active) qp.activeItems = [options.active];
   if (options.selected) qp.selectedItems = options.selected;
   return new Promise((resolve) => {
     let done = false;
+    const finish = (a: Answer<T[]>) => {
+      done = true;
+      resolve(a);
+      qp.hide();
+    };
+    qp.onDidTriggerButton((b) => {
+      if (b === vscode.QuickInputButtons.Back) finish(BACK);
+    });
     qp.onDidAccept(() => {
       let chosen = options.many ? [...qp.selectedItems] : [...qp.activeItems].slice(0, 1);
       if (options.many && options.atLeastOne && chosen.length === 0) chosen = [...qp.activeItems].slice(0, 1);
       if ((!options.many || options.atLeastOne) && chosen.length === 0) return;
-      done = true;
-      resolve(chosen);
-      qp.hide();
+      finish(chosen);
     });
     qp.onDidHide(() => {
       if (!done) resolve(undefined);
@@ -66,27 +177,25 @@ function pick<T extends vscode.QuickPickItem>(
   });
 }
 
-export async function inputText(
-  options: StepOptions & {
-    prompt?: string;
-    value?: string;
-    password?: boolean;
-    /** A message when the text is not acceptable; undefined when it is. */
-    validate?: (text: string) => string | undefined;
-  },
-): Promise<string | undefined> {
+function input(options: InputOptions & { back: boolean }): Promise<Answer<string>> {
   const box = vscode.window.createInputBox();
-  box.title = options.title;
-  box.step = options.step;
-  box.totalSteps = options.totalSteps;
+  setUp(box, options, options.back);
   box.placeholder = options.placeholder;
   box.prompt = options.prompt;
   box.value = options.value ?? '';
   box.password = options.password ?? false;
-  box.ignoreFocusOut = true;
   const check = (text: string) => options.validate?.(text);
+  box.validationMessage = box.value ? check(box.value) : undefined;
   return new Promise((resolve) => {
     let done = false;
+    const finish = (a: Answer<string>) => {
+      done = true;
+      resolve(a);
+      box.hide();
+    };
+    box.onDidTriggerButton((b) => {
+      if (b === vscode.QuickInputButtons.Back) finish(BACK);
+    });
     box.onDidChangeValue((text) => {
       box.validationMessage = check(text);
     });
@@ -96,9 +205,7 @@ export async function inputText(
         box.validationMessage = problem;
         return;
       }
-      done = true;
-      resolve(box.value);
-      box.hide();
+      finish(box.value);
     });
     box.onDidHide(() => {
       if (!done) resolve(undefined);
@@ -107,11 +214,4 @@ export async function inputText(
     box.show();
     shown.fire(box);
   });
-}
-
-/** A yes/no step as a quick pick (keeps every question of a flow in the same drivable widget). */
-export async function confirm(title: string, yes: string, no = 'Cancel', detail?: string): Promise<boolean> {
-  const items: vscode.QuickPickItem[] = [{ label: yes, detail }, { label: no }];
-  const choice = await pickOne(items, { title });
-  return choice === items[0];
 }
