@@ -5,7 +5,7 @@
 // core's field rules (validate.ts). Defaults from the active connection. Warns when the daily quota is
 // nearly spent; a 429 is explained with its reset time.
 import * as vscode from 'vscode';
-import type { MeasurementsClient } from '../../core/api/client';
+import type { MeasurementsClient } from '../../core/api/client.node';
 import { isMeasurementsError } from '../../core/api/errors';
 import {
   DATA_VERSIONS,
