@@ -74,7 +74,11 @@ if (!fs.existsSync(path.join(dir, 'node_modules/@duckdb/duckdb-wasm'))) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const nm = path.join(dir, 'node_modules');
 const sizes = {
-  'node-api': ['@duckdb/node-api', '@duckdb/node-bindings', `@duckdb/node-bindings-${process.platform}-${process.arch}`],
+  'node-api': [
+    '@duckdb/node-api',
+    '@duckdb/node-bindings',
+    `@duckdb/node-bindings-${process.platform}-${process.arch}`,
+  ],
   wasm: ['@duckdb/duckdb-wasm', 'apache-arrow'],
 };
 const out = {};

@@ -1,9 +1,10 @@
 // `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
@@ -13,7 +14,9 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { failureOutput, resultOutput, runCell } from '../../core/run';
+import { failureOutput, type RunResult, resultOutput, runCell } from '../../core/run';
+import { SqlSession } from '../../core/sql/session.node';
+import { writeTableCsv } from '../../core/table/csv-export';
 import { writeParquet } from '../../core/table/parquet';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
@@ -26,6 +29,8 @@ interface RunOptions extends ConnectionFlags {
   outputLimit: string;
   dir?: string;
   keepGoing?: boolean;
+  results?: string;
+  resultsFormat: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -41,7 +46,9 @@ export function registerRunCommand(program: Command): void {
         String(DEFAULT_OUTPUT_LIMIT_BYTES),
       )
       .option('--dir <dir>', 'where report cells download their files (default: beside --out, or a temp dir)')
-      .option('--keep-going', 'run the remaining cells after a failing one'),
+      .option('--keep-going', 'run the remaining cells after a failing one')
+      .option('--results <dir>', "write each cell's result table: <dir>/<name>.csv (named cells), <dir>/cell-<n>.csv")
+      .option('--results-format <format>', 'csv or parquet (for --results)', 'csv'),
   ).action(action(runAction));
 }
 
@@ -54,6 +61,8 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   const limit = Number(opts.outputLimit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--output-limit must be a number of bytes');
   if (opts.out && !opts.out.endsWith('.measnb')) throw new UsageError('--out must name a .measnb file');
+  if (opts.resultsFormat !== 'csv' && opts.resultsFormat !== 'parquet')
+    throw new UsageError('--results-format is csv or parquet');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -68,9 +77,12 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   // Without --out or --dir, report files only live for the run.
   const tempDir = opts.dir || resultsDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-run-'));
   const reportDir = opts.dir ?? (resultsDir ? join(resultsDir, 'reports') : tempDir);
+  // One SQL session for the run: named results of earlier cells are tables of later sql cells.
+  const sql = new SqlSession();
   try {
-    return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir });
+    return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql });
   } finally {
+    sql.dispose();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
 }
@@ -80,6 +92,20 @@ interface RunPlaces {
   outDir?: string;
   resultsDir?: string;
   reportDir?: string;
+  sql: SqlSession;
+}
+
+/** --results: the cell's table as <dir>/<name>.<ext> (its `as` name, a checked identifier) or cell-<n>.<ext>. */
+async function writeResult(dir: string, format: string, base: string, result: RunResult): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${base}.${format}`);
+  if (format === 'parquet') await writeFile(path, writeParquet(result.table));
+  else {
+    const out = createWriteStream(path);
+    await writeTableCsv(result.table, out);
+    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  }
+  return path;
 }
 
 async function runCells(
@@ -88,7 +114,7 @@ async function runCells(
   nb: Notebook,
   conn: Connection,
   opts: RunOptions,
-  { limit, outDir, resultsDir, reportDir }: RunPlaces,
+  { limit, outDir, resultsDir, reportDir, sql }: RunPlaces,
 ): Promise<number> {
   let failures = 0;
   let firstFailureCode = 0;
@@ -106,6 +132,8 @@ async function runCells(
         now: nowDate(ctx.clock),
         signal: ctx.signal,
         downloadDir: reportDir,
+        sql,
+        baseDir: resolve(dirname(file)),
         onProgress: (p) => {
           const t = describeProgress(p);
           if (t) ctx.progress.update(`${title}: ${t}`, p.kind !== 'request');
@@ -125,6 +153,7 @@ async function runCells(
         await writeFile(path, writeParquet(result.table));
         output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
       }
+      if (opts.results) await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${order}`, result);
       cell.outputs = [output];
       cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
       ctx.progress.message(`${title}: ${result.summary}`);

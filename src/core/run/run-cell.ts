@@ -43,6 +43,8 @@ export interface RunCellOptions {
 
 export interface RunResult {
   verb: ParsedCell['verb'];
+  /** The cell's `as <name>`, when it has one. */
+  name?: string;
   table: Table;
   /** One line: "120 rows × 14 columns", "Report r-1 succeeded: 2 files, 3456 rows". */
   summary: string;
@@ -77,8 +79,9 @@ export async function runCell(cell: ParsedCell | string, options: RunCellOptions
   let warnings: Diagnostic[] = [];
   if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now));
   const result = await runParsed(cell, warnings, now, options);
-  if (cell.name && options.sql) options.sql.hold(cell.name, heldResult(result));
-  return result;
+  if (!cell.name) return result;
+  options.sql?.hold(cell.name, heldResult(result));
+  return { ...result, name: cell.name };
 }
 
 /** What a named result is to later sql cells: a finished report's files (read in place), else its table. */
