@@ -2,6 +2,7 @@
 // request is aborted; rows that arrived are kept and marked partial), readable error outputs.
 // follow cells keep their cursor in workspace state; `every` polls until cancelled; report cells show
 // live progress, then their files as a table, and join the Reports view.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import { MIME } from '../../core/notebook';
@@ -18,6 +19,7 @@ import type { NotebookConnections } from './notebook-connection';
 import { diagnosticsOutput, errorOutput, tableOutput, textOutput } from './outputs';
 import { NOTEBOOK_TYPE } from './serializer';
 import { csvFallbackMaxRows, savedOutputLimitBytes } from './settings';
+import type { SqlSessions } from './sql-sessions';
 
 export const CONTROLLER_ID = 'measnb-controller';
 
@@ -29,6 +31,8 @@ export interface ControllerDeps {
   run?: typeof runCell;
   /** Where report files and over-limit full results go. */
   storageUri: vscode.Uri;
+  /** The notebooks' SQL sessions (named results, the engine of sql cells). */
+  sql: SqlSessions;
   /** Waits between `every` polls; tests replace it (no real waiting in tests). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -155,6 +159,8 @@ export class MeasnbController implements vscode.Disposable {
           now: this.now(),
           followState: isFollow ? this.deps.follow.get(notebook.uri, cellId) : undefined,
           downloadDir,
+          sql: this.deps.sql.for(notebook),
+          baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
           onProgress: (p) => {
             if (p.kind === 'report-created') void this.trackCreated(p.reportId, parsed.cell!, connection.id);
             if (!shown) void replace([textOutput(progressText(p))]);

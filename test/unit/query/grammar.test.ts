@@ -13,6 +13,7 @@ interface Rule {
   patterns?: Rule[];
   captures?: Record<string, { name: string }>;
   beginCaptures?: Record<string, { name: string }>;
+  contentName?: string;
 }
 
 const grammar = JSON.parse(readFileSync(join(__dirname, '../../../syntaxes/measq.tmLanguage.json'), 'utf8')) as {
@@ -23,7 +24,7 @@ const grammar = JSON.parse(readFileSync(join(__dirname, '../../../syntaxes/measq
 
 function flatten(rules: Rule[]): Rule[] {
   return rules.flatMap((r) => {
-    if (r.include) return flatten([grammar.repository[r.include.slice(1)]]);
+    if (r.include) return r.include.startsWith('#') ? flatten([grammar.repository[r.include.slice(1)]]) : []; // other grammars (source.sql) are VS Code's
     if (!r.match && !r.begin && r.patterns) return flatten(r.patterns);
     return [r];
   });
@@ -107,5 +108,33 @@ describe('measq TextMate grammar', () => {
     has('org: a#b', 'a#b', 'string.unquoted.id.measq');
     has('datasourceIds: D2026X', 'D2026X', 'string.unquoted.id.measq');
     assert.ok(!tokens('datasourceIds: D2026X').some(([, s]) => s.startsWith('constant.other.time')));
+  });
+
+  it('colours result names on verb lines', () => {
+    has('recent as pm', 'recent', 'keyword.control.verb.measq');
+    has('recent as pm', 'as', 'keyword.other.as.measq');
+    has('recent as pm', 'pm', 'entity.name.variable.result.measq');
+    has('datasources as ds', 'ds', 'entity.name.variable.result.measq');
+    has('report datasource-measurements as rep', 'rep', 'entity.name.variable.result.measq');
+    has('follow every 5m as tail', '5m', 'constant.numeric.duration.measq');
+    has('follow every 5m as tail', 'tail', 'entity.name.variable.result.measq');
+  });
+
+  it('a sql cell: the verb line, then the embedded SQL grammar to the end of the cell', () => {
+    has('sql as daily', 'sql', 'keyword.control.verb.measq');
+    has('sql as daily', 'daily', 'entity.name.variable.result.measq');
+    const rule = grammar.repository['sql-cell'];
+    assert.equal(grammar.patterns[1].include, '#sql-cell');
+    assert.ok(new RegExp(rule.begin as string).test('sql'));
+    assert.ok(!new RegExp(rule.begin as string).test('sqlite'));
+    assert.equal(rule.contentName, 'meta.embedded.block.sql');
+    assert.deepEqual(rule.patterns, [{ include: 'source.sql' }]);
+    // The block never ends inside the cell: no SQL line (not even one that looks like measq) closes it.
+    const end = new RegExp(rule.end as string);
+    for (const line of ['SELECT * FROM pm', '# not a comment in SQL', 'startTime: -6h', '', ')', 'recent'])
+      assert.ok(!end.test(line), line);
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
+    const entry = manifest.contributes.grammars.find((g: { scopeName: string }) => g.scopeName === 'source.measq');
+    assert.deepEqual(entry.embeddedLanguages, { 'meta.embedded.block.sql': 'sql' });
   });
 });
