@@ -96,11 +96,14 @@ export function registerLanguageFeatures(
   const check = (doc: vscode.TextDocument) => {
     if (!isMeasqCell(doc)) return;
     const nb = notebooks?.notebookOf(doc);
-    if (!nb) return checkOne(doc);
+    if (!nb) {
+      checkOne(doc);
+      return;
+    }
     // Result names tie cells together: a change in one cell re-checks all of its notebook.
     const cells = measqCells(nb);
     const byCell = notebookNameDiagnostics(cells.map((d) => d.getText()));
-    cells.forEach((d, i) => checkOne(d, byCell[i]));
+    for (const [i, d] of cells.entries()) checkOne(d, byCell[i]);
   };
   // A short debounce: typing stays smooth, diagnostics follow within a moment.
   const schedule = (doc: vscode.TextDocument) => {
