@@ -198,7 +198,8 @@ export class MeasnbController implements vscode.Disposable {
       }
     } catch (err) {
       if (err instanceof CellError) {
-        await replace([diagnosticsOutput(err.diagnostics)]);
+        const sqlFailed = err.diagnostics.some((d) => d.code === 'sql-error');
+        await replace([diagnosticsOutput(err.diagnostics, sqlFailed ? 'DuckDB could not run the SQL' : undefined)]);
         return false;
       }
       const cancelled = signal.aborted || (err instanceof MeasurementsError && err.code === 'cancelled');
