@@ -6,8 +6,8 @@ import path from 'node:path';
 import { type BenchResult, bundledChild, median, NODE_RSS, runCommand, sideBySide } from './lib';
 
 const FILES = 8;
-// ~100 bytes of Parquet per row (13 random doubles, ids and statuses dictionary-encoded).
-const BYTES_PER_ROW = 100;
+// ~32 bytes of Parquet per row (8 rounded random doubles compress; ids and statuses are dictionary-encoded).
+const BYTES_PER_ROW = 32;
 
 async function makeFiles(dir: string, mb: number): Promise<string[]> {
   const rows = Math.round((mb * 1e6) / BYTES_PER_ROW / FILES);
