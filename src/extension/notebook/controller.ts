@@ -175,6 +175,8 @@ export class MeasnbController implements vscode.Disposable {
           const everyMs = parsed.cell.every?.ms;
           newThisRun += outcome.table.rowCount;
           shown = shown && shown.rowCount > 0 ? concatTables([shown, outcome.table]) : outcome.table;
+          // A named follow is, to sql cells, everything the cell shows (not only this step's rows).
+          if (parsed.cell.name) this.deps.sql.for(notebook).hold(parsed.cell.name, { kind: 'table', table: shown });
           const line = `${outcome.table.rowCount.toLocaleString('en-US')} new rows at ${fmtTime(this.now())}`;
           const next = everyMs ? `; next check at ${fmtTime(new Date(this.now().getTime() + everyMs))}` : '';
           await update({ title, notes: [...notes, `follow: ${line}${next}`] });
