@@ -6,6 +6,7 @@ import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
 import { registerLanguageFeatures } from './language';
+import { registerNotebookCommands } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
@@ -39,6 +40,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     controller,
     sql,
     registerSaveHandler(writeParquet),
+    ...registerNotebookCommands(connections, () => controller.now()),
     ...registerLanguageFeatures(
       async (doc) => {
         const nb = notebookOf(doc);
