@@ -81,17 +81,7 @@ export function packageVsix(target = vsixTarget()) {
   const cwd = stage(target);
   run(
     process.execPath,
-    [
-      vsce,
-      'package',
-      '--no-dependencies',
-      '--target',
-      target,
-      '--skip-license',
-      '--no-rewrite-relative-links',
-      '--out',
-      out,
-    ],
+    [vsce, 'package', '--no-dependencies', '--target', target, '--no-rewrite-relative-links', '--out', out],
     cwd,
   );
   // The file list, to make an accidental inclusion (sources, caches, harness) visible in the log.
@@ -103,7 +93,7 @@ export function packageVsix(target = vsixTarget()) {
   const unexpected = listing.filter(
     (f) =>
       !engine.some((p) => f.startsWith(p)) &&
-      !/^(dist\/(extension|emulator|renderer)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
+      !/^(dist\/(extension|emulator|renderer|cli)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
         f,
       ),
   );
