@@ -14,7 +14,8 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { failureOutput, type RunResult, resultOutput, runCell } from '../../core/run';
+import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run';
+import { notebookNameDiagnostics } from '../../core/sql/names';
 import { SqlSession } from '../../core/sql/session.node';
 import { writeTableCsv } from '../../core/table/csv-export';
 import { writeParquet } from '../../core/table/parquet';
@@ -71,6 +72,7 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   }
   ctx.errorContext.source = file;
   const nb: Notebook = parseNotebook(text);
+  refuseDuplicateNames(ctx, file, nb);
   const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }));
   const outDir = opts.out ? dirname(opts.out) : undefined;
   const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
@@ -84,6 +86,18 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   } finally {
     sql.dispose();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+/** A result name given by two cells: which one a sql cell means is unclear, so nothing runs. */
+function refuseDuplicateNames(ctx: ActionContext, file: string, nb: Notebook): void {
+  const code = nb.cells.flatMap((c, i) => (c.kind === 'code' && c.language === LANGUAGE_ID ? [{ c, i }] : []));
+  const byCell = notebookNameDiagnostics(code.map(({ c }) => c.source));
+  for (const [k, diagnostics] of byCell.entries()) {
+    const dup = diagnostics.filter((d) => d.code === 'duplicate-result-name');
+    if (!dup.length) continue;
+    ctx.errorContext.source = `${file}#${code[k].i + 1}`;
+    throw new CellError(dup);
   }
 }
 

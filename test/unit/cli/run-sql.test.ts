@@ -97,4 +97,20 @@ describe('measnb run with sql cells and --results (built CLI against the emulato
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /bad\.measnb#2:2:8: error: Binder Error: Referenced column "nope" not found/);
   });
+
+  it('a result name given by two cells: exit 3 naming the second, and nothing runs', async () => {
+    const file = join(dir, 'dup.measnb');
+    const out = join(dir, 'dup-results');
+    await writeFile(
+      file,
+      serializeNotebook({
+        metadata: {},
+        cells: [codeCell('datasources as ds'), codeCell('datasources as DS')],
+      } as Parameters<typeof serializeNotebook>[0]),
+    );
+    const r = await runCli(['run', file, ...conn.args, '--results', out], { env: conn.env });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /dup\.measnb#2:1:16: error: The result name 'DS' is already given by cell 1/);
+    assert.ok(!existsSync(out), 'no cell ran');
+  });
 });
