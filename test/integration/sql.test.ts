@@ -10,7 +10,7 @@ import { MeasurementsClient } from '../../src/core/api/client';
 import { codeCell, MIME, serializeNotebook } from '../../src/core/notebook';
 import { cellText, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
 import { api, EXTENSION_ID, eventually, extension } from './helpers';
 
@@ -21,11 +21,12 @@ describe('sql cells in the extension host', function () {
   this.timeout(180_000);
   let emu: RunningEmulator;
   let connectionId: string;
+  const clock = new ManualClock(Date.parse('2026-11-20T12:00:30Z'));
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-sql-'));
 
   before(async () => {
     const a = await api();
-    emu = await startEmulator({ port: 0, clock: '2026-11-20T12:00:30Z' });
+    emu = await startEmulator({ port: 0, clock });
     connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
       .id;
     a.notebooks.controller.now = () => new Date(emu.clock.now());
@@ -148,5 +149,21 @@ describe('sql cells in the extension host', function () {
       'n',
       'name',
     ]);
+  });
+
+  it('a named follow is, to sql cells, every row the cell shows (not only the last poll)', async () => {
+    const id = emu.facts.datasources[0].datasourceId;
+    const nb = await open([
+      `follow as tail\ndatasourceIds: ${id}\noutputFrequency: hour\nstartTime: -3h`,
+      'sql\nSELECT count(*) AS n FROM tail',
+    ]);
+    assert.equal((await run(nb, 0)).success, true, text(nb.cellAt(0)));
+    const first = table(nb.cellAt(0)).rowCount;
+    clock.advance(2 * 3_600_000);
+    assert.equal((await run(nb, 0)).success, true, text(nb.cellAt(0)));
+    const shown = table(nb.cellAt(0)).rowCount;
+    assert.ok(first > 0 && shown > first, `rows appended (${first} then ${shown})`);
+    assert.equal((await run(nb, 1)).success, true, text(nb.cellAt(1)));
+    assert.equal(cellText(table(nb.cellAt(1)).columns[0], 0), String(shown));
   });
 });
