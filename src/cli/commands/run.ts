@@ -2,10 +2,11 @@
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { writeFileViaPart } from '../../core/api/part-file';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,
@@ -19,10 +20,13 @@ import { notebookNameDiagnostics } from '../../core/sql/names';
 import { SqlSession } from '../../core/sql/session.node';
 import { writeTableCsv } from '../../core/table/csv-export';
 import { writeParquet } from '../../core/table/parquet';
+import type { Table } from '../../core/table/table';
+import { safeForTerminal, safeForTerminalLine } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
-import { describeError, UsageError } from '../errors';
+import { describeError, UsageError, warningLine } from '../errors';
+import { renderFittedTable } from '../output/fitted-table';
 import { describeProgress } from '../progress';
 
 interface RunOptions extends ConnectionFlags {
@@ -32,6 +36,7 @@ interface RunOptions extends ConnectionFlags {
   keepGoing?: boolean;
   results?: string;
   resultsFormat: string;
+  table?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -49,7 +54,8 @@ export function registerRunCommand(program: Command): void {
       .option('--dir <dir>', 'where report cells download their files (default: beside --out, or a temp dir)')
       .option('--keep-going', 'run the remaining cells after a failing one')
       .option('--results <dir>', "write each cell's result table: <dir>/<name>.csv (named cells), <dir>/cell-<n>.csv")
-      .option('--results-format <format>', 'csv or parquet (for --results)', 'csv'),
+      .option('--results-format <format>', 'csv or parquet (for --results)', 'csv')
+      .option('--table', "print each cell's fitted table on stdout even when it is not a terminal"),
   ).action(action(runAction));
 }
 
@@ -99,6 +105,11 @@ function refuseDuplicateNames(ctx: ActionContext, file: string, nb: Notebook): v
     ctx.errorContext.source = `${file}#${code[k].i + 1}`;
     throw new CellError(dup);
   }
+}
+
+async function showTable(title: string, table: Table): Promise<void> {
+  const width = process.stdout.columns || 120;
+  process.stdout.write(`\n${safeForTerminalLine(title)}\n${renderFittedTable(table, { width })}`);
 }
 
 interface RunPlaces {
@@ -170,8 +181,11 @@ async function runCells(
       if (opts.results) await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${order}`, result);
       cell.outputs = [output];
       cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
+      for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
       ctx.progress.message(`${title}: ${result.summary}`);
       if (result.notice) ctx.progress.message(`  ${result.notice}`);
+      // In a terminal, each cell's table as `query` shows it; piped, stdout stays empty (--out is the data).
+      if (opts.table || process.stdout.isTTY) await showTable(title, result.table);
     } catch (e) {
       ctx.progress.clear();
       if (ctx.interrupted) throw e;
@@ -180,14 +194,14 @@ async function runCells(
       firstFailureCode ||= failure.exitCode;
       cell.outputs = [failureOutput(e)];
       cell.execution = { order, success: false, startTime, endTime: ctx.clock.nowMs() };
-      process.stderr.write(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`);
+      process.stderr.write(
+        safeForTerminal(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`),
+      );
     }
   }
   if (opts.out) {
     if (outDir) await mkdir(outDir, { recursive: true });
-    const part = `${opts.out}.part`;
-    await writeFile(part, serializeNotebook(nb, { outputLimitBytes: limit }));
-    await rename(part, opts.out);
+    await writeFileViaPart(opts.out, serializeNotebook(nb, { outputLimitBytes: limit }));
     ctx.progress.message(`Wrote ${opts.out}`);
   }
   if (failures) {

@@ -1,4 +1,5 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
+import type { Writable } from 'node:stream';
 import type { MeasurementsClient } from '../api/client';
 import type { RecentFormat, RecentQueryRequest, ReportRecord, ReportRequest } from '../api/types';
 import { type FollowMode, type FollowState, followStep } from '../follow';
@@ -9,14 +10,20 @@ import { resolveCell } from '../query/resolve';
 import { EngineQueryError } from '../sql/engine.node';
 import { engineErrorDiagnostic } from '../sql/errors';
 import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
-import type { Table } from '../table/table';
+import { emptyTable, type Table } from '../table/table';
 import { CellError } from './cell-error';
 import { datasourcesTable } from './datasources-table';
 import { type ReportProgress, runReport } from './report-run';
 
 export type RunClient = Pick<
   MeasurementsClient,
-  'recentQuery' | 'continueQuery' | 'createReport' | 'getReport' | 'listDatasources' | 'downloadReportFile'
+  | 'recentQuery'
+  | 'recentQueryCsv'
+  | 'continueQuery'
+  | 'createReport'
+  | 'getReport'
+  | 'listDatasources'
+  | 'downloadReportFile'
 >;
 
 export type RunProgress = { kind: 'request'; message: string } | ReportProgress;
@@ -39,6 +46,11 @@ export interface RunCellOptions {
   sql?: SqlSession;
   /** sql: relative file paths are read from here (the notebook's folder). */
   baseDir?: string;
+  /**
+   * recent cells of format csv-wide: the reply's bytes go here unchanged (whole lines, retried until the
+   * first byte is written) and the result's table stays empty.
+   */
+  csvOut?: Writable;
 }
 
 export interface RunResult {
@@ -59,6 +71,8 @@ export interface RunResult {
   notice?: string;
   /** Warnings of the cell (errors never get this far). */
   warnings: Diagnostic[];
+  /** csvOut: the bytes written there. */
+  csvBytes?: number;
 }
 
 export function tableSummary(table: Table): string {
@@ -133,6 +147,19 @@ async function runParsed(
     }
     case 'recent': {
       progress('Running the recent query…');
+      if (options.csvOut && r.request.format === 'csv-wide') {
+        const { bytes } = await client.recentQueryCsv(r.request, options.csvOut, { signal });
+        const summary = `${bytes} bytes of CSV`;
+        return {
+          verb: 'recent',
+          table: emptyTable(),
+          summary,
+          request: r.request,
+          format: 'csv-wide',
+          warnings,
+          csvBytes: bytes,
+        };
+      }
       const res = await client.recentQuery(r.request, { signal });
       return {
         verb: 'recent',
