@@ -8,10 +8,19 @@ const production = process.argv.includes('--production');
 
 const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'info', legalComments: 'none' };
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+// The SQL engine (DuckDB: native binaries per platform) stays outside the bundles: required at run time on
+// the first sql cell, from node_modules (the CLI) or the copy packaged into the .vsix (the extension).
+const ENGINE = '@duckdb/node-api';
 
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ENGINE] },
+  {
+    ...node,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    external: [ENGINE],
+    banner: { js: '#!/usr/bin/env node' },
+  },
   { ...node, entryPoints: ['src/emulator/index.ts'], outfile: 'dist/emulator.js' },
   {
     ...common,

@@ -1,4 +1,5 @@
-// npm run bench [-- --runs N] [-- --only name,name]: every benchmark, baseline and subject side by side.
+// npm run bench [-- --runs N] [-- --only name,name] [-- --sql-mb 1000]: every benchmark, baseline and
+// subject side by side.
 import { csvTableBench } from './csv-table.bench';
 import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
@@ -7,10 +8,12 @@ import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
 import { rendererBench } from './renderer.bench';
+import { sqlBench } from './sql.bench';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
+const sqlMb = args.includes('--sql-mb') ? Number(args[args.indexOf('--sql-mb') + 1]) : undefined;
 
 const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['recent-query', recentQueryBench],
@@ -20,6 +23,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['poll-latency', pollLatencyBench],
   ['renderer', rendererBench],
   ['extension', extensionBench],
+  ['sql', (n) => sqlBench(n, sqlMb)],
 ];
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 // Compiles the integration suite (test/integration/**/*.ts) with esbuild into the git-ignored
 // out/integration: one bundle per test file plus the runner (index.js) that the extension host loads.
-// `vscode` and `mocha` stay external (the host provides the first, the project's node_modules the second).
+// `vscode`, `mocha` and the SQL engine stay external (the host provides the first, node_modules the others).
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -24,7 +24,7 @@ export async function buildIntegrationTests() {
     format: 'cjs',
     target: 'node20',
     sourcemap: 'inline',
-    external: ['vscode', 'mocha'],
+    external: ['vscode', 'mocha', '@duckdb/node-api'], // the SQL engine: native, never bundled
     logLevel: 'warning',
   });
   return path.join(INTEGRATION_OUT, 'index');

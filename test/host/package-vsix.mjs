@@ -1,5 +1,7 @@
-// `npm run package`: a production build of dist/ and `vsce package --no-dependencies` (offline: the
-// bundles carry their dependencies) into .artifacts/. Prints the .vsix path, size and file count.
+// `npm run package [-- --target linux-x64]`: a production build of dist/ and `vsce package
+// --no-dependencies --target <platform>` (offline: the bundles carry their dependencies, except the SQL
+// engine, DuckDB, whose native binary is per platform: its packages go into dist/node_modules)
+// into .artifacts/. Prints the .vsix path, size and file count.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,13 +23,32 @@ export function buildDist({ production = false } = {}) {
 // copy of the tree without those heavy, never-packaged folders; .vscodeignore still decides the contents.
 const NOT_STAGED = new Set(['.git', 'node_modules', '.cache', '.artifacts', 'out', 'coverage', '.vscode-test']);
 
-function stage() {
+/** The platform a .vsix is for (vsce's target names): this machine's unless `--target` says otherwise. */
+export function vsixTarget(argv = process.argv) {
+  const i = argv.indexOf('--target');
+  return i >= 0 ? argv[i + 1] : `${process.platform === 'win32' ? 'win32' : process.platform}-${process.arch}`;
+}
+
+/** The engine's packages the extension requires at run time (esbuild leaves them external). */
+export function enginePackages(target) {
+  return ['@duckdb/node-api', '@duckdb/node-bindings', `@duckdb/node-bindings-${target}`, 'detect-libc'];
+}
+
+function stage(target) {
   const dir = path.join(ARTIFACTS, 'vsix-stage');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   for (const entry of fs.readdirSync(ROOT)) {
     if (NOT_STAGED.has(entry)) continue;
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  }
+  for (const pkg of enginePackages(target)) {
+    const from = path.join(ROOT, 'node_modules', pkg);
+    if (!fs.existsSync(from))
+      throw new Error(`${pkg} is not installed: the .vsix for ${target} needs it (npm ci installs this platform's)`);
+    // Beside the bundles (dist/node_modules), where require() from dist/extension.js finds them; vsce never
+    // packages a top-level node_modules with --no-dependencies.
+    fs.cpSync(from, path.join(dir, 'dist', 'node_modules', pkg), { recursive: true });
   }
   return dir;
 }
@@ -51,29 +72,38 @@ export function zipEntries(file) {
 }
 
 /** Packages the current dist/ into .artifacts/<name>-<version>.vsix and returns its path. */
-export function packageVsix() {
+export function packageVsix(target = vsixTarget()) {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const out = path.join(ARTIFACTS, `${pkg.name}-${pkg.version}.vsix`);
   fs.rmSync(out, { force: true });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const cwd = stage();
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], cwd);
+  const cwd = stage(target);
+  run(
+    process.execPath,
+    [vsce, 'package', '--no-dependencies', '--target', target, '--no-rewrite-relative-links', '--out', out],
+    cwd,
+  );
   // The file list, to make an accidental inclusion (sources, caches, harness) visible in the log.
   const listing = zipEntries(out)
     .filter((f) => f.startsWith('extension/'))
     .map((f) => f.slice('extension/'.length));
   fs.rmSync(cwd, { recursive: true, force: true });
+  const engine = enginePackages(target).map((p) => `dist/node_modules/${p}/`);
   const unexpected = listing.filter(
     (f) =>
+      !engine.some((p) => f.startsWith(p)) &&
       !/^(dist\/(extension|emulator|renderer|cli)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
         f,
       ),
   );
   if (unexpected.length) throw new Error(`the .vsix would carry unexpected files: ${unexpected.join(', ')}`);
+  const binary = `dist/node_modules/@duckdb/node-bindings-${target}/duckdb.node`;
+  if (!listing.includes(binary)) throw new Error(`the .vsix lacks the SQL engine's native binary (${binary})`);
   const size = fs.statSync(out).size;
+  const shown = listing.filter((f) => !engine.some((p) => f.startsWith(p)));
   console.log(
-    `[package] ${path.relative(ROOT, out)}: ${(size / 1024).toFixed(0)} KiB, ${listing.length} files: ${listing.join(' ')}`,
+    `[package] ${path.relative(ROOT, out)} (${target}): ${(size / 1024).toFixed(0)} KiB, ${listing.length} files (the SQL engine's ${listing.length - shown.length} under dist/node_modules/): ${shown.join(' ')}`,
   );
   return out;
 }

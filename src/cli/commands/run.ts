@@ -1,9 +1,10 @@
 // `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileViaPart } from '../../core/api/part-file.node';
 import {
@@ -14,7 +15,10 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { failureOutput, resultOutput, runCell } from '../../core/run/index.node';
+import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
+import { notebookNameDiagnostics } from '../../core/sql/names';
+import { SqlSession } from '../../core/sql/session.node';
+import { writeTableCsv } from '../../core/table/csv-export.node';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { safeForTerminal, safeForTerminalLine } from '../../core/text/terminal';
@@ -30,6 +34,8 @@ interface RunOptions extends ConnectionFlags {
   outputLimit: string;
   dir?: string;
   keepGoing?: boolean;
+  results?: string;
+  resultsFormat: string;
   table?: boolean;
 }
 
@@ -47,6 +53,8 @@ export function registerRunCommand(program: Command): void {
       )
       .option('--dir <dir>', 'where report cells download their files (default: beside --out, or a temp dir)')
       .option('--keep-going', 'run the remaining cells after a failing one')
+      .option('--results <dir>', "write each cell's result table: <dir>/<name>.csv (named cells), <dir>/cell-<n>.csv")
+      .option('--results-format <format>', 'csv or parquet (for --results)', 'csv')
       .option('--table', "print each cell's fitted table on stdout even when it is not a terminal"),
   ).action(action(runAction));
 }
@@ -60,6 +68,8 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   const limit = Number(opts.outputLimit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--output-limit must be a number of bytes');
   if (opts.out && !opts.out.endsWith('.measnb')) throw new UsageError('--out must name a .measnb file');
+  if (opts.resultsFormat !== 'csv' && opts.resultsFormat !== 'parquet')
+    throw new UsageError('--results-format is csv or parquet');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -68,16 +78,32 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   }
   ctx.errorContext.source = file;
   const nb: Notebook = parseNotebook(text);
+  refuseDuplicateNames(ctx, file, nb);
   const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }));
   const outDir = opts.out ? dirname(opts.out) : undefined;
   const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
   // Without --out or --dir, report files only live for the run.
   const tempDir = opts.dir || resultsDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-run-'));
   const reportDir = opts.dir ?? (resultsDir ? join(resultsDir, 'reports') : tempDir);
+  // One SQL session for the run: named results of earlier cells are tables of later sql cells.
+  const sql = new SqlSession();
   try {
-    return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir });
+    return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql });
   } finally {
+    sql.dispose();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+/** A result name given by two cells: which one a sql cell means is unclear, so nothing runs. */
+function refuseDuplicateNames(ctx: ActionContext, file: string, nb: Notebook): void {
+  const code = nb.cells.flatMap((c, i) => (c.kind === 'code' && c.language === LANGUAGE_ID ? [{ c, i }] : []));
+  const byCell = notebookNameDiagnostics(code.map(({ c }) => c.source));
+  for (const [k, diagnostics] of byCell.entries()) {
+    const dup = diagnostics.filter((d) => d.code === 'duplicate-result-name');
+    if (!dup.length) continue;
+    ctx.errorContext.source = `${file}#${code[k].i + 1}`;
+    throw new CellError(dup);
   }
 }
 
@@ -91,6 +117,20 @@ interface RunPlaces {
   outDir?: string;
   resultsDir?: string;
   reportDir?: string;
+  sql: SqlSession;
+}
+
+/** --results: the cell's table as <dir>/<name>.<ext> (its `as` name, a checked identifier) or cell-<n>.<ext>. */
+async function writeResult(dir: string, format: string, base: string, result: RunResult): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${base}.${format}`);
+  if (format === 'parquet') await writeFile(path, writeParquet(result.table));
+  else {
+    const out = createWriteStream(path);
+    await writeTableCsv(result.table, out);
+    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  }
+  return path;
 }
 
 async function runCells(
@@ -99,7 +139,7 @@ async function runCells(
   nb: Notebook,
   conn: Connection,
   opts: RunOptions,
-  { limit, outDir, resultsDir, reportDir }: RunPlaces,
+  { limit, outDir, resultsDir, reportDir, sql }: RunPlaces,
 ): Promise<number> {
   let failures = 0;
   let firstFailureCode = 0;
@@ -117,6 +157,8 @@ async function runCells(
         now: nowDate(ctx.clock),
         signal: ctx.signal,
         downloadDir: reportDir,
+        sql,
+        baseDir: resolve(dirname(file)),
         onProgress: (p) => {
           const t = describeProgress(p);
           if (t) ctx.progress.update(`${title}: ${t}`, p.kind !== 'request');
@@ -136,6 +178,7 @@ async function runCells(
         await writeFile(path, writeParquet(result.table));
         output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
       }
+      if (opts.results) await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${order}`, result);
       cell.outputs = [output];
       cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
       for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));

@@ -45,4 +45,9 @@ export interface ParsedCell {
   /** Where each written key and its value are (for diagnostics found later, e.g. by the server). */
   ranges: Partial<Record<FieldName, FieldRanges>>;
   verbRange: Range;
+  /** `<verb line> as <name>`: the name the cell's result is known by in later sql cells. */
+  name?: string;
+  nameRange?: Range;
+  /** Only for `sql`: the SQL text after the verb line, and the cell line it starts on. */
+  sql?: { text: string; line: number };
 }

@@ -36,7 +36,12 @@ export type DiagnosticCode =
   | 'bad-value'
   | 'missing-field'
   | 'bad-combination'
-  | 'unknown-metric';
+  | 'unknown-metric'
+  | 'bad-result-name'
+  | 'duplicate-result-name'
+  | 'unknown-result-name'
+  | 'missing-sql'
+  | 'sql-error';
 
 export function range(line: number, startColumn: number, endColumn: number): Range {
   return { start: { line, column: startColumn }, end: { line, column: endColumn } };

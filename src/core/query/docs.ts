@@ -114,6 +114,9 @@ export const VERB_DOCS: Record<Verb, string> = {
     'Creates a historical report (datasource-measurements, node-measurements or reference-site-measurements), ' +
     'waits for it, then loads its files into the table. At most 30 reports per org per UTC day.',
   datasources: "Lists the org's datasources (GET /v2/datasources).",
+  sql:
+    'DuckDB SQL on the following lines, over the named results of earlier cells (`recent as pm`) and files ' +
+    "(read_parquet, read_csv; paths relative to the notebook's folder). `sql as daily` names its result too.",
 };
 
 export const REPORT_KIND_DOCS: Record<string, string> = {

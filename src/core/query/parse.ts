@@ -14,7 +14,7 @@ import {
   VERBS,
   type Verb,
 } from './fields';
-import { matchKeyValue, type SourceLine, scanLines, words } from './lines';
+import { matchKeyValue, type SourceLine, scanLines, splitLines, words } from './lines';
 import { checkMetricSelect } from './metric-select';
 import { didYouMean } from './suggest';
 import { parseInterval, parseTime } from './time';
@@ -50,12 +50,13 @@ export function parseCell(text: string, options: ParseOptions = {}): ParseResult
     diagnostics.push({
       severity: 'error',
       code: 'missing-verb',
-      message: 'Empty cell: start with a verb (recent, follow, report <kind> or datasources)',
+      message: 'Empty cell: start with a verb (recent, follow, report <kind>, datasources or sql)',
       range: range(0, 0, 0),
     });
     return { diagnostics };
   }
   const verbLine = parseVerbLine(content[0], diagnostics);
+  if (verbLine?.verb === 'sql') return parseSqlCell(text, verbLine, diagnostics);
   // A first line that is not 'key: value' is the verb line, even when its verb is wrong (one error, not two).
   const skipFirst = verbLine !== undefined || !matchKeyValue(content[0].code);
   const entries = collectEntries(content.slice(skipFirst ? 1 : 0), verbLine, diagnostics);
@@ -75,6 +76,7 @@ export function parseCell(text: string, options: ParseOptions = {}): ParseResult
     fields,
     ranges,
     verbRange: verbLine.range,
+    ...(verbLine.name ? { name: verbLine.name, nameRange: verbLine.nameRange } : {}),
   };
   checkMetricSelectEntry(cell, entries, diagnostics);
   checkCombinations(cell, diagnostics, options.now ?? new Date());
@@ -87,6 +89,61 @@ interface VerbLine {
   reportKind?: ReportKind;
   every?: { text: string; ms: number };
   range: Range;
+  name?: string;
+  nameRange?: Range;
+}
+
+/** A result name: what SQL can write unquoted as a table name. */
+export const RESULT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A sql cell: the verb line, then DuckDB SQL taken as written (DuckDB itself checks it when it runs). */
+function parseSqlCell(text: string, verbLine: VerbLine, diagnostics: Diagnostic[]): ParseResult {
+  const line = verbLine.range.start.line + 1;
+  const body = splitLines(text).slice(line).join('\n');
+  if (body.trim() === '') {
+    diagnostics.push({
+      severity: 'error',
+      code: 'missing-sql',
+      message: "Write DuckDB SQL on the lines after 'sql', e.g. SELECT * FROM pm",
+      range: verbLine.range,
+    });
+    return { diagnostics };
+  }
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const cell: ParsedCell = {
+    verb: 'sql',
+    fields: {},
+    ranges: {},
+    verbRange: verbLine.range,
+    ...(verbLine.name ? { name: verbLine.name, nameRange: verbLine.nameRange } : {}),
+    sql: { text: body, line },
+  };
+  return { cell, diagnostics };
+}
+
+/** `... as <name>` at the end of a verb line: the name, or a diagnostic; the words before it stay. */
+function splitResultName(
+  line: SourceLine,
+  args: ReturnType<typeof words>,
+  diagnostics: Diagnostic[],
+): { args: ReturnType<typeof words>; name?: string; nameRange?: Range } | undefined {
+  const at = args.findIndex((a) => a.text === 'as');
+  if (at < 0) return { args };
+  const n = args[at + 1];
+  const fail = (from: number, to: number, message: string) => {
+    diagnostics.push({ severity: 'error', code: 'bad-result-name', message, range: range(line.line, from, to) });
+    return undefined;
+  };
+  if (!n) return fail(args[at].start, args[at].end, "'as' needs a result name, e.g. recent as pm");
+  if (!RESULT_NAME.test(n.text))
+    return fail(
+      n.start,
+      n.end,
+      `'${n.text}' is not a result name: letters, digits and _, not starting with a digit (e.g. pm_hourly)`,
+    );
+  if (args.length > at + 2)
+    return fail(args[at + 2].start, args[args.length - 1].end, 'Unexpected text after the result name');
+  return { args: args.slice(0, at), name: n.text, nameRange: range(line.line, n.start, n.end) };
 }
 
 function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | undefined {
@@ -99,7 +156,7 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
     diagnostics.push({
       severity: 'error',
       code: 'missing-verb',
-      message: 'A cell starts with a verb line: recent, follow, report <kind> or datasources',
+      message: 'A cell starts with a verb line: recent, follow, report <kind>, datasources or sql',
       range: range(line.line, kv.keyStart, kv.keyEnd),
       allowedValues: [...VERBS],
     });
@@ -118,7 +175,10 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
     return undefined;
   }
   const verb = first.text as Verb;
-  const args = ws.slice(1);
+  const named = splitResultName(line, ws.slice(1), diagnostics);
+  if (!named) return undefined;
+  const args = named.args;
+  const as = named.name ? { name: named.name, nameRange: named.nameRange } : {};
   const extra = (from: number, why: string) => {
     const a = args[from];
     diagnostics.push({
@@ -128,15 +188,20 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
       range: range(line.line, a.start, args[args.length - 1].end),
     });
   };
-  if (verb === 'recent' || verb === 'datasources') {
+  if (verb === 'recent' || verb === 'datasources' || verb === 'sql') {
     if (args.length) {
-      extra(0, `'${verb}' takes no arguments; put fields on the following lines as key: value`);
+      extra(
+        0,
+        verb === 'sql'
+          ? "'sql' takes only 'as <name>'; write the SQL on the following lines"
+          : `'${verb}' takes no arguments; put fields on the following lines as key: value`,
+      );
       return undefined;
     }
-    return { verb, range: lineRange };
+    return { verb, range: lineRange, ...as };
   }
   if (verb === 'follow') {
-    if (args.length === 0) return { verb, range: lineRange };
+    if (args.length === 0) return { verb, range: lineRange, ...as };
     if (args[0].text !== 'every') {
       const looksLikeDuration = parseInterval(args[0].text);
       extra(
@@ -170,7 +235,7 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
       extra(2, 'Unexpected text after the polling interval');
       return undefined;
     }
-    return { verb, every: { text: args[1].text, ms: d.ms }, range: lineRange };
+    return { verb, every: { text: args[1].text, ms: d.ms }, range: lineRange, ...as };
   }
   // report <kind>
   if (args.length === 0) {
@@ -200,7 +265,7 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
     extra(1, 'Unexpected text after the report kind');
     return undefined;
   }
-  return { verb, reportKind: kind as ReportKind, range: lineRange };
+  return { verb, reportKind: kind as ReportKind, range: lineRange, ...as };
 }
 
 function collectEntries(lines: SourceLine[], verbLine: VerbLine | undefined, diagnostics: Diagnostic[]): Entry[] {

@@ -38,6 +38,8 @@ function shape(resolved: ResolvedCell, baseUrl: string): RequestShape {
         body: { ...resolved.request, replyWithContinuationToken: true },
         note: `then POST ${at(PATHS.continuation).href} with {"org", "continuationToken"} from the x-service-continuation-token reply header`,
       };
+    case 'sql':
+      throw new Error("A sql cell runs in the notebook's SQL engine: it sends no request to copy.");
   }
 }
 

@@ -11,7 +11,8 @@ export type ResolvedCell =
   | { verb: 'recent'; request: RecentQueryRequest }
   | { verb: 'follow'; request: RecentQueryRequest; everyMs?: number }
   | { verb: 'report'; request: ReportRequest }
-  | { verb: 'datasources'; org: string };
+  | { verb: 'datasources'; org: string }
+  | { verb: 'sql'; sql: { text: string; line: number } };
 
 export interface ResolveOptions {
   now: Date;
@@ -36,6 +37,7 @@ export function buildRequest(cell: ParsedCell, options: ResolveOptions): Resolve
   // Left undefined when unknown so that the field rules report it as missing.
   const org = (f.org ?? options.org) as string;
   const time = (t: typeof f.startTime) => (t ? timeToWire(t, options.now) : undefined);
+  if (cell.verb === 'sql') return { verb: 'sql', sql: cell.sql ?? { text: '', line: 1 } };
   if (cell.verb === 'datasources') return { verb: 'datasources', org: org ?? '' };
   if (cell.verb === 'report') {
     const kind = cell.reportKind ?? 'datasource-measurements';
@@ -82,6 +84,8 @@ export function validateResolved(resolved: ResolvedCell): ValidationIssue[] {
   switch (resolved.verb) {
     case 'datasources':
       return resolved.org ? [] : [{ field: 'org', message: 'org is required' }];
+    case 'sql':
+      return [];
     case 'report':
       return validateReportRequest(resolved.request);
     default:

@@ -6,6 +6,9 @@ import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';
 import { parseCell } from '../query/parse';
 import { resolveCell } from '../query/resolve';
+import { EngineQueryError } from '../sql/engine.node';
+import { engineErrorDiagnostic } from '../sql/errors';
+import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
 import { emptyTable, type Table } from '../table/table';
 import { CellError } from './cell-error';
 import { datasourcesTable } from './datasources-table';
@@ -39,6 +42,10 @@ export interface RunCellOptions {
   downloadDir?: string;
   /** report: false = create it and return the record without waiting (default true). */
   wait?: boolean;
+  /** The notebook's SQL session: named results are held there; sql cells run there (default: a new one). */
+  sql?: SqlSession;
+  /** sql: relative file paths are read from here (the notebook's folder). */
+  baseDir?: string;
   /**
    * recent cells of format csv-wide: the reply's bytes go here unchanged (whole lines, retried until the
    * first byte is written) and the result's table stays empty.
@@ -65,6 +72,44 @@ export async function runCell(cell: ParsedCell | string, options: RunCellOptions
   const now = options.now ?? new Date();
   let warnings: Diagnostic[] = [];
   if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now));
+  const result = await runParsed(cell, warnings, now, options);
+  if (!cell.name) return result;
+  options.sql?.hold(cell.name, heldResult(result));
+  return { ...result, name: cell.name };
+}
+
+/** What a named result is to later sql cells: a finished report's files (read in place), else its table. */
+function heldResult(result: RunResult): HeldResult {
+  const files = result.report?.files ?? [];
+  const format = files.length ? filesFormat(files) : undefined;
+  if (format) return { kind: 'files', files, format };
+  return { kind: 'table', table: result.table };
+}
+
+async function runSql(
+  sql: { text: string; line: number },
+  warnings: Diagnostic[],
+  options: RunCellOptions,
+): Promise<RunResult> {
+  const session = options.sql ?? new SqlSession();
+  options.onProgress?.({ kind: 'request', message: 'Running the SQL…' });
+  try {
+    const table = await session.query(sql.text, { signal: options.signal, baseDir: options.baseDir });
+    return { verb: 'sql', table, summary: tableSummary(table), request: { sql: sql.text }, warnings };
+  } catch (e) {
+    if (e instanceof EngineQueryError) throw new CellError([engineErrorDiagnostic(e.engine, sql)]);
+    throw e;
+  } finally {
+    if (!options.sql) session.dispose();
+  }
+}
+
+async function runParsed(
+  cell: ParsedCell,
+  warnings: Diagnostic[],
+  now: Date,
+  options: RunCellOptions,
+): Promise<RunResult> {
   const resolved = resolveCell(cell, { now, org: options.org });
   if (!resolved.resolved) throw new CellError(resolved.diagnostics);
   const r = resolved.resolved;
@@ -72,6 +117,8 @@ export async function runCell(cell: ParsedCell | string, options: RunCellOptions
   const progress = (message: string) => options.onProgress?.({ kind: 'request', message });
 
   switch (r.verb) {
+    case 'sql':
+      return runSql(r.sql, warnings, options);
     case 'datasources': {
       progress(`Listing the datasources of ${r.org}…`);
       const list = await client.listDatasources(r.org, { signal });

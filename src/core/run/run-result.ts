@@ -7,11 +7,13 @@ import type { Table } from '../table/table';
 
 export interface RunResult {
   verb: ParsedCell['verb'];
+  /** The cell's `as <name>`, when it has one. */
+  name?: string;
   table: Table;
   /** One line: "120 rows × 14 columns", "Report r-1 succeeded: 2 files, 3456 rows". */
   summary: string;
   /** What was sent (never holds the key; follow steps after the first send only org and a token). */
-  request: RecentQueryRequest | ReportRequest | { org: string };
+  request: RecentQueryRequest | ReportRequest | { org: string } | { sql: string };
   format?: RecentFormat | 'csv-wide' | 'parquet-wide';
   report?: { record: ReportRecord; files: string[]; dir?: string };
   /** follow: the new cursor (keep it for the next run; never write it into the notebook). */

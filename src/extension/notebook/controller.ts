@@ -2,6 +2,7 @@
 // request is aborted; rows that arrived are kept and marked partial), readable error outputs.
 // follow cells keep their cursor in workspace state; `every` polls until cancelled; report cells show
 // live progress, then their files as a table, and join the Reports view.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import { MIME } from '../../core/notebook';
@@ -19,6 +20,7 @@ import { diagnosticsOutput, errorOutput, type ReportRef, tableOutput, textOutput
 import { ResultStore } from './result-store';
 import { NOTEBOOK_TYPE } from './serializer';
 import { csvFallbackMaxRows, savedOutputLimitBytes } from './settings';
+import type { SqlSessions } from './sql-sessions';
 
 export const CONTROLLER_ID = 'measnb-controller';
 
@@ -30,6 +32,8 @@ export interface ControllerDeps {
   run?: typeof runCell;
   /** Where report files and over-limit full results go. */
   storageUri: vscode.Uri;
+  /** The notebooks' SQL sessions (named results, the engine of sql cells). */
+  sql: SqlSessions;
   /** Waits between `every` polls; tests replace it (no real waiting in tests). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -162,6 +166,8 @@ export class MeasnbController implements vscode.Disposable {
           now: this.now(),
           followState: isFollow ? this.deps.follow.get(notebook.uri, cellId) : undefined,
           downloadDir,
+          sql: this.deps.sql.for(notebook),
+          baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
           onProgress: (p) => {
             if (p.kind === 'report-created') void this.trackCreated(p.reportId, parsed.cell!, connection.id);
             if (!shown) void replace([textOutput(progressText(p))]);
@@ -179,6 +185,8 @@ export class MeasnbController implements vscode.Disposable {
           const everyMs = parsed.cell.every?.ms;
           newThisRun += outcome.table.rowCount;
           shown = shown && shown.rowCount > 0 ? concatTables([shown, outcome.table]) : outcome.table;
+          // A named follow is, to sql cells, everything the cell shows (not only this step's rows).
+          if (parsed.cell.name) this.deps.sql.for(notebook).hold(parsed.cell.name, { kind: 'table', table: shown });
           const line = `${outcome.table.rowCount.toLocaleString('en-US')} new rows at ${fmtTime(this.now())}`;
           const next = everyMs ? `; next check at ${fmtTime(new Date(this.now().getTime() + everyMs))}` : '';
           await update({ title, notes: [...notes, `follow: ${line}${next}`] });
@@ -208,7 +216,8 @@ export class MeasnbController implements vscode.Disposable {
       }
     } catch (err) {
       if (err instanceof CellError) {
-        await replace([diagnosticsOutput(err.diagnostics)]);
+        const sqlFailed = err.diagnostics.some((d) => d.code === 'sql-error');
+        await replace([diagnosticsOutput(err.diagnostics, sqlFailed ? 'DuckDB could not run the SQL' : undefined)]);
         return false;
       }
       const cancelled = signal.aborted || (err instanceof MeasurementsError && err.code === 'cancelled');

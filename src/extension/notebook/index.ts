@@ -10,6 +10,7 @@ import { registerNotebookCommands } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
+import { SqlSessions } from './sql-sessions';
 
 export interface NotebookApi {
   controller: MeasnbController;
@@ -20,10 +21,12 @@ export interface NotebookApi {
 export function registerNotebooks(context: vscode.ExtensionContext, services: ExtensionServices): NotebookApi {
   const connections = new NotebookConnections(services);
   const follow = new FollowStore(context.workspaceState);
+  const sql = new SqlSessions();
   const controller = new MeasnbController({
     services,
     connections,
     follow,
+    sql,
     storageUri: context.storageUri ?? context.globalStorageUri,
   });
   const notebookOf = (doc: vscode.TextDocument) =>
@@ -35,12 +38,16 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     }),
     connections,
     controller,
+    sql,
     registerSaveHandler(writeParquet),
     ...registerNotebookCommands(connections, () => controller.now()),
-    ...registerLanguageFeatures(async (doc) => {
-      const nb = notebookOf(doc);
-      return nb ? connections.datasources(nb) : [];
-    }),
+    ...registerLanguageFeatures(
+      async (doc) => {
+        const nb = notebookOf(doc);
+        return nb ? connections.datasources(nb) : [];
+      },
+      { notebookOf, sessionOf: (nb) => sql.for(nb) },
+    ),
   );
   return { controller, connections, follow };
 }

@@ -11,6 +11,10 @@ import {
   LANGUAGE_ID,
   parseCell,
 } from '../../core/query';
+import { completeSql } from '../../core/sql/completion';
+import { engineErrorDiagnostic } from '../../core/sql/errors';
+import { notebookNameDiagnostics } from '../../core/sql/names';
+import type { SqlSession } from '../../core/sql/session.node';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -28,6 +32,25 @@ const ITEM_KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   metric: vscode.CompletionItemKind.Field,
   datasource: vscode.CompletionItemKind.Value,
 };
+
+/** What sql cells need of their notebook: its other cells (result names) and its SQL session. */
+export interface NotebookContext {
+  notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined;
+  sessionOf(notebook: vscode.NotebookDocument): SqlSession;
+}
+
+/** A cell whose verb line is `sql` (also while its SQL is still empty or wrong). */
+function isSqlCell(text: string): boolean {
+  const verbLine = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  return verbLine?.trim().split(/\s+/)[0] === 'sql';
+}
+
+function measqCells(nb: vscode.NotebookDocument): vscode.TextDocument[] {
+  return nb
+    .getCells()
+    .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === LANGUAGE_ID)
+    .map((c) => c.document);
+}
 
 const toRange = (r: Diagnostic['range']) => new vscode.Range(r.start.line, r.start.column, r.end.line, r.end.column);
 
@@ -47,15 +70,43 @@ function isMeasqCell(doc: vscode.TextDocument): boolean {
 /** Datasource ids of a document's connection; fetched once per connection and cached for a while. */
 export type DatasourceSource = (doc: vscode.TextDocument) => Promise<DatasourceSuggestion[]>;
 
-export function registerLanguageFeatures(datasources: DatasourceSource): vscode.Disposable[] {
+export function registerLanguageFeatures(
+  datasources: DatasourceSource,
+  notebooks?: NotebookContext,
+): vscode.Disposable[] {
   const collection = vscode.languages.createDiagnosticCollection('measq');
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
-  const check = (doc: vscode.TextDocument) => {
-    if (!isMeasqCell(doc)) return;
+  const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) => {
     // A blank cell (just added, or only comments) is not a problem yet: running it still says what to write.
     const text = doc.getText();
-    const diagnostics = isBlankCell(text) ? [] : parseCell(text).diagnostics;
+    const parsed = parseCell(text);
+    const diagnostics = isBlankCell(text) ? extra : [...parsed.diagnostics, ...extra];
     collection.set(doc.uri, diagnostics.map(toVsDiagnostic));
+    const sql = parsed.cell?.sql;
+    const nb = notebooks?.notebookOf(doc);
+    if (!sql || !nb || !notebooks) return;
+    // DuckDB's own parser (the engine loads with the notebook's first sql cell), at the cell's line and column.
+    const version = doc.version;
+    void notebooks
+      .sessionOf(nb)
+      .check(sql.text)
+      .then((err) => {
+        if (!err || doc.isClosed || doc.version !== version) return;
+        collection.set(doc.uri, [...diagnostics, engineErrorDiagnostic(err, sql)].map(toVsDiagnostic));
+      })
+      .catch(() => undefined);
+  };
+  const check = (doc: vscode.TextDocument) => {
+    if (!isMeasqCell(doc)) return;
+    const nb = notebooks?.notebookOf(doc);
+    if (!nb) {
+      checkOne(doc);
+      return;
+    }
+    // Result names tie cells together: a change in one cell re-checks all of its notebook.
+    const cells = measqCells(nb);
+    const byCell = notebookNameDiagnostics(cells.map((d) => d.getText()));
+    for (const [i, d] of cells.entries()) checkOne(d, byCell[i]);
   };
   // A short debounce: typing stays smooth, diagnostics follow within a moment.
   const schedule = (doc: vscode.TextDocument) => {
@@ -80,6 +131,29 @@ export function registerLanguageFeatures(datasources: DatasourceSource): vscode.
       selector,
       {
         async provideCompletionItems(doc, position) {
+          const nb = notebooks?.notebookOf(doc);
+          if (nb && notebooks && isSqlCell(doc.getText())) {
+            const session = notebooks.sessionOf(nb);
+            const results = measqCells(nb).flatMap((d, i) => {
+              const c = parseCell(d.getText()).cell;
+              return c?.name ? [{ name: c.name, detail: `${c.verb} · cell ${i + 1}` }] : [];
+            });
+            const sqlItems = await completeSql(
+              doc.getText(),
+              { line: position.line, column: position.character },
+              results,
+              (name) => session.columns(name).catch(() => []),
+            );
+            return sqlItems.map((i) => {
+              const item = new vscode.CompletionItem(
+                i.label,
+                i.kind === 'result' ? vscode.CompletionItemKind.Struct : vscode.CompletionItemKind.Field,
+              );
+              if (i.insertText) item.insertText = i.insertText;
+              if (i.detail) item.detail = i.detail;
+              return item;
+            });
+          }
           const items = await completeAt(
             doc.getText(),
             { line: position.line, column: position.character },
@@ -91,6 +165,7 @@ export function registerLanguageFeatures(datasources: DatasourceSource): vscode.
       ':',
       ' ',
       ',',
+      '.',
     ),
     vscode.languages.registerHoverProvider(selector, {
       provideHover(doc, position) {

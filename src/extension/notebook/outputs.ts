@@ -93,7 +93,10 @@ export function errorOutput(err: unknown): vscode.NotebookCellOutput {
 }
 
 /** The cell's diagnostics as one error output (nothing was sent). */
-export function diagnosticsOutput(diagnostics: readonly Diagnostic[]): vscode.NotebookCellOutput {
+export function diagnosticsOutput(
+  diagnostics: readonly Diagnostic[],
+  name = 'The cell has errors; nothing was sent',
+): vscode.NotebookCellOutput {
   const lines = diagnostics
     .filter((d) => d.severity === 'error')
     .map(
@@ -102,7 +105,7 @@ export function diagnosticsOutput(diagnostics: readonly Diagnostic[]): vscode.No
     );
   return new vscode.NotebookCellOutput([
     vscode.NotebookCellOutputItem.error({
-      name: 'The cell has errors; nothing was sent',
+      name,
       message: lines.join('\n'),
       stack: undefined,
     }),

@@ -29,12 +29,25 @@ function onigLib(): Promise<IOnigLib> {
   return onigReady;
 }
 
-/** The grammar as VS Code loads it; other scopes (included grammars) are not available. */
-async function loadGrammar(text = grammarText): Promise<IGrammar> {
+/**
+ * VS Code's own SQL grammar (source.sql) stands in as a one-rule grammar: a rule whose include is
+ * missing is dropped by vscode-textmate, so the embedded block is tested with an SQL grammar present,
+ * as it is in VS Code.
+ */
+const SQL_STAND_IN = JSON.stringify({
+  scopeName: 'source.sql',
+  patterns: [{ match: '(?i)\\b(select|from|where|group|by)\\b', name: 'keyword.other.sql' }],
+});
+
+/** The grammar as VS Code loads it; with `sql`, a stand-in for VS Code's SQL grammar too. */
+async function loadGrammar(text = grammarText, { sql = false } = {}): Promise<IGrammar> {
   const registry = new Registry({
     onigLib: onigLib(),
-    loadGrammar: async (scopeName) =>
-      scopeName === 'source.measq' ? parseRawGrammar(text, GRAMMAR_PATH) : (null as unknown as IRawGrammar),
+    loadGrammar: async (scopeName) => {
+      if (scopeName === 'source.measq') return parseRawGrammar(text, GRAMMAR_PATH);
+      if (scopeName === 'source.sql' && sql) return parseRawGrammar(SQL_STAND_IN, 'sql.json');
+      return null as unknown as IRawGrammar;
+    },
   });
   const g = await registry.loadGrammar('source.measq');
   assert.ok(g, 'the grammar loads');
@@ -154,5 +167,41 @@ describe('measq TextMate grammar (vscode-textmate + Oniguruma)', () => {
     assert.ok(
       !tokens('datasourceIds: D2026X').some(([, scopes]) => scopes.some((s) => s.startsWith('constant.other.time'))),
     );
+  });
+
+  it('colours result names on verb lines', () => {
+    has('recent as pm', 'recent', 'keyword.control.verb.measq');
+    has('recent as pm', 'as', 'keyword.other.as.measq');
+    has('recent as pm', 'pm', 'entity.name.variable.result.measq');
+    has('datasources as ds', 'ds', 'entity.name.variable.result.measq');
+    has('report datasource-measurements as rep', 'rep', 'entity.name.variable.result.measq');
+    has('follow every 5m as tail', '5m', 'constant.numeric.duration.measq');
+    has('follow every 5m as tail', 'tail', 'entity.name.variable.result.measq');
+  });
+
+  it('a sql cell: the verb line, then the embedded SQL block to the end of the cell', async () => {
+    const g = await loadGrammar(grammarText, { sql: true });
+    const first = tokensOf(g, 'sql as daily');
+    assert.deepEqual(runs(first, 'keyword.control.verb.measq'), ['sql']);
+    assert.deepEqual(runs(first, 'entity.name.variable.result.measq'), ['daily']);
+    assert.deepEqual(runs(tokensOf(g, 'sqlite'), 'keyword.control.verb.measq'), [], 'only the verb sql opens a block');
+    // No SQL line (not even one that looks like measq) closes the block or is read as measq.
+    let stack = g.tokenizeLine('sql as daily', INITIAL).ruleStack;
+    const select = g.tokenizeLine('SELECT * FROM pm', stack);
+    assert.ok(
+      select.tokens.some((t) => t.scopes.includes('keyword.other.sql')),
+      'SQL is coloured by the SQL grammar',
+    );
+    for (const line of ['SELECT * FROM pm', '# not a comment in SQL', 'startTime: -6h', '', ')', 'recent']) {
+      const r = g.tokenizeLine(line, stack);
+      for (const t of r.tokens) {
+        assert.ok(t.scopes.includes('meta.embedded.block.sql'), `${JSON.stringify(line)}: ${t.scopes.join(' ')}`);
+        assert.ok(!t.scopes.some((x) => x.endsWith('.measq') && x !== 'source.measq'), `${line}: ${t.scopes}`);
+      }
+      stack = r.ruleStack;
+    }
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
+    const entry = manifest.contributes.grammars.find((g: { scopeName: string }) => g.scopeName === 'source.measq');
+    assert.deepEqual(entry.embeddedLanguages, { 'meta.embedded.block.sql': 'sql' });
   });
 });

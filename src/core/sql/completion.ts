@@ -1,0 +1,60 @@
+// Completion inside sql cells: the notebook's result names, and the columns of a result (after
+// `name.`, or of every result the cell already reads). Pure: the caller supplies names and columns.
+import type { Position } from '../query/diagnostics';
+import { splitLines } from '../query/lines';
+import { RESULT_NAME } from '../query/parse';
+import { tableReferences } from './references';
+
+export interface ResultInfo {
+  name: string;
+  /** e.g. "datasources, cell 2". */
+  detail?: string;
+}
+
+export interface SqlCompletion {
+  label: string;
+  kind: 'result' | 'column';
+  insertText?: string;
+  detail?: string;
+}
+
+/** A column name as SQL needs it: bare when it is a plain identifier, else double-quoted. */
+export function sqlName(name: string): string {
+  return RESULT_NAME.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Completions at a position of a sql cell's text (the whole cell, verb line included); [] on the verb line.
+ * `columns(name)` gives a result's columns (empty when it has not run yet in this session).
+ */
+export async function completeSql(
+  text: string,
+  position: Position,
+  results: readonly ResultInfo[],
+  columns: (name: string) => Promise<string[]> | string[],
+): Promise<SqlCompletion[]> {
+  const lines = splitLines(text);
+  const verbLine = lines.findIndex((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  if (verbLine < 0 || position.line <= verbLine) return [];
+  const before = (lines[position.line] ?? '').slice(0, position.column);
+  const dotted = /([A-Za-z_][A-Za-z0-9_]*)\.("?[^\s."]*)$/.exec(before);
+  if (dotted) {
+    const result = results.find((r) => r.name.toLowerCase() === dotted[1].toLowerCase());
+    if (!result) return [];
+    return (await columns(result.name)).map((c) => ({
+      label: c,
+      kind: 'column' as const,
+      insertText: sqlName(c),
+      detail: `column of ${result.name}`,
+    }));
+  }
+  const out: SqlCompletion[] = results.map((r) => ({ label: r.name, kind: 'result' as const, detail: r.detail }));
+  const body = lines.slice(verbLine + 1).join('\n');
+  const used = new Set(tableReferences(body).map((r) => r.name.toLowerCase()));
+  for (const r of results) {
+    if (!used.has(r.name.toLowerCase())) continue;
+    for (const c of await columns(r.name))
+      out.push({ label: c, kind: 'column', insertText: sqlName(c), detail: `column of ${r.name}` });
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+// One notebook's SQL session: the named results of its cells (this run's, or held from an earlier run
+// of that cell) and, from the first sql cell on, the engine they live in. Cells that never use sql
+// never load the engine: results are only held here (tables by reference, report files by path).
+import { extname } from 'node:path';
+import type { Table } from '../table/table';
+import { SqlEngine } from './engine.node';
+
+export type HeldResult =
+  | { kind: 'table'; table: Table }
+  /** Report files, read by DuckDB in place. */
+  | { kind: 'files'; files: string[]; format: 'parquet' | 'csv' };
+
+export interface SqlQueryOptions {
+  signal?: AbortSignal;
+  /** Relative paths in the SQL (read_parquet('x.parquet')) are read from here: the notebook's folder. */
+  baseDir?: string;
+}
+
+/** The format DuckDB should read a report's files with, or undefined when they are not all one kind. */
+export function filesFormat(files: readonly string[]): 'parquet' | 'csv' | undefined {
+  const kinds = new Set(
+    files.map((f) => {
+      const e = extname(f.replace(/\.gz$/i, '')).toLowerCase();
+      return e === '.parquet' ? 'parquet' : e === '.csv' ? 'csv' : 'other';
+    }),
+  );
+  if (kinds.size !== 1) return undefined;
+  const [k] = kinds;
+  return k === 'other' ? undefined : k;
+}
+
+export class SqlSession {
+  private readonly held = new Map<string, HeldResult>();
+  /** Names whose held result is not yet (or no longer) what the engine has. */
+  private readonly stale = new Set<string>();
+  private engine?: Promise<SqlEngine>;
+
+  /** Keeps a cell's result under its name (replacing what that name held). */
+  hold(name: string, result: HeldResult): void {
+    const key = name.toLowerCase();
+    for (const k of this.held.keys()) if (k.toLowerCase() === key && k !== name) this.held.delete(k);
+    this.held.set(name, result);
+    this.stale.add(name);
+  }
+
+  names(): string[] {
+    return [...this.held.keys()];
+  }
+
+  get(name: string): HeldResult | undefined {
+    return this.held.get(name);
+  }
+
+  /** Whether the engine was loaded (the first sql cell loads it). */
+  get started(): boolean {
+    return this.engine !== undefined;
+  }
+
+  /** Column names of a held result (tables from memory; files asked of the engine only if it runs). */
+  async columns(name: string): Promise<string[]> {
+    const h = this.held.get(name);
+    if (!h) return [];
+    if (h.kind === 'table') return h.table.columns.map((c) => c.name);
+    if (!this.engine) return [];
+    const engine = await this.sync();
+    return (await engine.describe(name)).map((c) => c.name);
+  }
+
+  async query(sql: string, options: SqlQueryOptions = {}): Promise<Table> {
+    const engine = await this.sync();
+    return engine.query(sql, options);
+  }
+
+  /** The parser's error for SQL, without running it (loads the engine). */
+  async check(sql: string) {
+    return (await this.open()).check(sql);
+  }
+
+  dispose(): void {
+    const e = this.engine;
+    this.engine = undefined;
+    this.held.clear();
+    void e?.then((x) => x.close()).catch(() => undefined);
+  }
+
+  private open(): Promise<SqlEngine> {
+    this.engine ??= SqlEngine.open();
+    return this.engine;
+  }
+
+  /** The engine with every held result in it (only the changed ones are loaded again). */
+  private async sync(): Promise<SqlEngine> {
+    const engine = await this.open();
+    for (const name of [...this.stale]) {
+      const h = this.held.get(name);
+      if (!h) continue;
+      await engine.drop(name); // a name may change from a view (report files) to a table or back
+      if (h.kind === 'table') await engine.putTable(name, h.table);
+      else await engine.putFiles(name, h.files, h.format);
+      this.stale.delete(name);
+    }
+    return engine;
+  }
+}

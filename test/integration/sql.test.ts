@@ -1,0 +1,169 @@
+// sql cells in the real extension host, from the installed .vsix: the engine (DuckDB, a native binary
+// packaged beside the bundles) loads on the notebook's first sql cell, not at activation; a sql cell
+// joins the named results of earlier cells; DuckDB's errors and unknown names show as diagnostics.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { MeasurementsClient } from '../../src/core/api/client.node';
+import { codeCell, MIME, serializeNotebook } from '../../src/core/notebook';
+import { cellText, type Table } from '../../src/core/table/table';
+import { decodeTable } from '../../src/core/table/wire';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import { api, EXTENSION_ID, eventually, extension } from './helpers';
+
+const CONNECTION = 'SQL test emulator';
+const engineLoaded = () => Object.keys(require.cache).some((k) => k.endsWith('duckdb.node'));
+
+describe('sql cells in the extension host', function () {
+  this.timeout(180_000);
+  let emu: RunningEmulator;
+  let connectionId: string;
+  const clock = new ManualClock(Date.parse('2026-11-20T12:00:30Z'));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-sql-'));
+
+  before(async () => {
+    const a = await api();
+    emu = await startEmulator({ port: 0, clock });
+    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
+      .id;
+    a.notebooks.controller.now = () => new Date(emu.clock.now());
+  });
+  after(async () => {
+    const a = await api();
+    a.notebooks.controller.now = () => new Date();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await a.services.connections.remove(connectionId);
+    await emu?.close();
+  });
+
+  async function open(cells: string[]) {
+    const file = path.join(scratch, `sql-${Date.now()}.measnb`);
+    fs.writeFileSync(
+      file,
+      serializeNotebook({ metadata: { connection: CONNECTION }, cells: cells.map((t) => codeCell(t)) }),
+    );
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    await vscode.window.showNotebookDocument(nb);
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
+    return nb;
+  }
+  async function run(nb: vscode.NotebookDocument, index: number) {
+    const before = nb.cellAt(index).executionSummary?.executionOrder ?? 0;
+    void vscode.commands.executeCommand('notebook.cell.execute', {
+      ranges: [{ start: index, end: index + 1 }],
+      document: nb.uri,
+    });
+    return eventually(
+      () => {
+        const s = nb.cellAt(index).executionSummary;
+        return s && (s.executionOrder ?? 0) > before && s.success !== undefined && s.timing?.endTime ? s : undefined;
+      },
+      `cell ${index} to finish`,
+      1200,
+    );
+  }
+  const text = (cell: vscode.NotebookCell) =>
+    cell.outputs.flatMap((o) => o.items.map((i) => new TextDecoder().decode(i.data))).join('\n');
+  function table(cell: vscode.NotebookCell): Table {
+    const item = cell.outputs.flatMap((o) => o.items).find((i) => i.mime === MIME.table);
+    if (!item) throw new Error(`no table output: ${text(cell)}`);
+    return decodeTable(item.data);
+  }
+
+  it('the engine is packaged in the .vsix and not loaded at activation', () => {
+    const binary = path.join(
+      extension().extensionPath,
+      'dist/node_modules/@duckdb',
+      `node-bindings-${process.platform}-${process.arch}`,
+      'duckdb.node',
+    );
+    assert.ok(fs.existsSync(binary), `${binary} is installed with the extension`);
+    assert.equal(engineLoaded(), false, 'activation did not load DuckDB');
+  });
+
+  it('a sql cell joins a recent result with a datasources result; errors and unknown names are diagnostics', async () => {
+    const id = emu.facts.datasources[1].datasourceId;
+    const nb = await open([
+      'datasources as ds',
+      `recent as pm\ndatasourceIds: ${id}\noutputFrequency: hour\nstartTime: -3h`,
+      'sql as joined\n-- rows per datasource, with its name\nSELECT pm.datasourceId, ds.name, count(*) AS n\nFROM pm JOIN ds USING (datasourceId)\nGROUP BY ALL',
+      'sql\nSELECT nope FROM joined',
+      'sql\nSELECT * FROM missing_name',
+    ]);
+    for (const i of [0, 1, 2]) assert.equal((await run(nb, i)).success, true, text(nb.cellAt(i)));
+    assert.ok(engineLoaded(), 'the first sql cell loaded DuckDB');
+    const t = table(nb.cellAt(2));
+    assert.equal(t.rowCount, 1);
+    assert.equal(cellText(t.columns[0], 0), id);
+    const list = await new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey }).listDatasources(emu.org);
+    assert.equal(cellText(t.columns[1], 0), list.datasources.find((x) => x.datasourceId === id)?.orgAnnotations.name);
+    assert.ok(Number(cellText(t.columns[2], 0)) >= 2);
+
+    // A DuckDB error: one line, at the cell's line and column.
+    assert.equal((await run(nb, 3)).success, false);
+    const item = nb
+      .cellAt(3)
+      .outputs.flatMap((o) => o.items)
+      .find((i) => i.mime === MIME.error);
+    assert.ok(item, text(nb.cellAt(3)));
+    const error = JSON.parse(new TextDecoder().decode(item.data)) as { name: string; message: string };
+    assert.equal(error.name, 'DuckDB could not run the SQL');
+    assert.match(error.message, /^line 2: Binder Error: Referenced column "nope" not found in FROM clause!/);
+    assert.ok(!error.message.includes('\n'), 'one line');
+    // The editor: an unknown result name, and DuckDB's parser error at its position.
+    const missing = nb.cellAt(4).document;
+    const d = await eventually(
+      () => vscode.languages.getDiagnostics(missing.uri).find((x) => x.code === 'unknown-result-name'),
+      'the unknown-name diagnostic',
+    );
+    assert.deepEqual([d.range.start.line, d.range.start.character], [1, 14]);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(missing.uri, new vscode.Range(1, 0, 1, 27), 'SELECT * FORM joined');
+    await vscode.workspace.applyEdit(edit);
+    const parse = await eventually(
+      () => vscode.languages.getDiagnostics(missing.uri).find((x) => x.code === 'sql-error'),
+      'the parser diagnostic',
+    );
+    assert.match(parse.message, /^Parser Error: syntax error at or near "joined"/);
+    assert.deepEqual([parse.range.start.line, parse.range.start.character], [1, 14]);
+    // Completion: the notebook's result names, and a result's columns after `name.`.
+    const labels = async (line: number, col: number) =>
+      (
+        await vscode.commands.executeCommand<vscode.CompletionList>(
+          'vscode.executeCompletionItemProvider',
+          missing.uri,
+          new vscode.Position(line, col),
+        )
+      ).items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    const names = await labels(1, 9);
+    for (const n of ['ds', 'pm', 'joined']) assert.ok(names.includes(n), `${n} offered (got ${names.join(', ')})`);
+    const edit2 = new vscode.WorkspaceEdit();
+    edit2.replace(missing.uri, new vscode.Range(1, 0, 1, 20), 'SELECT joined. FROM joined');
+    await vscode.workspace.applyEdit(edit2);
+    const cols = await labels(1, 14);
+    assert.deepEqual(cols.filter((c) => ['datasourceId', 'name', 'n'].includes(c)).sort(), [
+      'datasourceId',
+      'n',
+      'name',
+    ]);
+  });
+
+  it('a named follow is, to sql cells, every row the cell shows (not only the last poll)', async () => {
+    const id = emu.facts.datasources[0].datasourceId;
+    const nb = await open([
+      `follow as tail\ndatasourceIds: ${id}\noutputFrequency: hour\nstartTime: -3h`,
+      'sql\nSELECT count(*) AS n FROM tail',
+    ]);
+    assert.equal((await run(nb, 0)).success, true, text(nb.cellAt(0)));
+    const first = table(nb.cellAt(0)).rowCount;
+    clock.advance(2 * 3_600_000);
+    assert.equal((await run(nb, 0)).success, true, text(nb.cellAt(0)));
+    const shown = table(nb.cellAt(0)).rowCount;
+    assert.ok(first > 0 && shown > first, `rows appended (${first} then ${shown})`);
+    assert.equal((await run(nb, 1)).success, true, text(nb.cellAt(1)));
+    assert.equal(cellText(table(nb.cellAt(1)).columns[0], 0), String(shown));
+  });
+});
