@@ -108,7 +108,7 @@ export interface StreamOptions {
 export async function sendStream(
   req: IncomingMessage,
   res: ServerResponse,
-  chunks: Iterable<string | Uint8Array>,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   options: StreamOptions,
 ): Promise<void> {
   const encoded = options.gzip === 'negotiate' && acceptsGzip(req);

@@ -9,11 +9,11 @@ import {
   RECENT_FORMATS,
   type RecentFormat,
 } from '../core/api/types';
+import { selectMetrics } from '../core/query/metric-select';
 import { compileMetrics } from './aggregates';
 import { DAY_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
-import { selectMetrics } from './metric-select';
 import { firstPeriodStart, lastPeriodStart, PERIOD_MS } from './periods';
 import { Fields } from './request-fields';
 import { type RowPlan, type RowWriter, streamRows } from './rows';
@@ -64,7 +64,7 @@ const QUERY_FIELDS = [
 ];
 
 export interface RecentReply {
-  chunks: Iterable<string | Uint8Array>;
+  chunks: AsyncIterable<string | Uint8Array>;
   contentType: string;
   headers: Record<string, string>;
 }

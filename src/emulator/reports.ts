@@ -13,11 +13,11 @@ import {
   type ReportKind,
   type ReportRecord,
 } from '../core/api/types';
+import { selectMetrics } from '../core/query/metric-select';
 import { Aggregator, compileMetrics } from './aggregates';
 import { HOUR_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
-import { selectMetrics } from './metric-select';
 import { ceilTo, PERIOD_MS } from './periods';
 import type { ReportQuota } from './quota';
 import { Fields } from './request-fields';
@@ -88,7 +88,7 @@ const KIND_FIELDS: Record<ReportKind, string[]> = {
 };
 
 export interface ReportFile {
-  chunks: Iterable<string | Uint8Array>;
+  chunks: AsyncIterable<string | Uint8Array>;
   contentType: string;
   name: string;
   /** The file itself is gzip (csv.gz), not a Content-Encoding. */

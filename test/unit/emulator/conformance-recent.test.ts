@@ -188,7 +188,7 @@ describe('emulator conformance: recent query', () => {
       [{}, /^datasourceIds is required/],
       [{ datasourceIds: 'DABC' }, /^datasourceIds must be an array/],
       [{ datasourceIds: ['DNOSUCH1'] }, /^datasourceIds: unknown datasource 'DNOSUCH1'/],
-      [{ datasourceIds: [first], metricSelect: 'only bogus' }, /^metricSelect: unknown metric 'bogus'/],
+      [{ datasourceIds: [first], metricSelect: 'only bogus' }, /^metricSelect: unknown metric label 'bogus'/],
       [{ datasourceIds: [first], qcFlags: 'yes' }, /^qcFlags must be true or false/],
       [{ datasourceIds: [first], locationRounding: 2.5 }, /^locationRounding must be an integer/],
       [{ datasourceIds: [first], dataVersion: 'v3' }, /^dataVersion must be one of legacy, v2026-11-10/],
