@@ -77,6 +77,11 @@ function slowPoints(ds: Datasource, hour: number): void {
   slowHour = hour;
 }
 
+/** When the measurement of this minute was taken (ms since the epoch). */
+export function measuredAt(_ds: Datasource, minute: number): number {
+  return minute * MINUTE_MS;
+}
+
 /** True when the datasource produced a measurement at this minute (independent of subscriptions). */
 export function hasMeasurement(ds: Datasource, minute: number): boolean {
   if (isGap(minuteHash(ds, minute))) return false;

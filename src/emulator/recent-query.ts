@@ -14,7 +14,7 @@ import { compileMetrics } from './aggregates';
 import { DAY_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
-import { firstPeriodStart, lastPeriodStart, PERIOD_MS } from './periods';
+import { defaultStartTime, firstPeriodStart, lastPeriodStart, PERIOD_MS, windowCutoff } from './periods';
 import { Fields } from './request-fields';
 import { type RowPlan, type RowWriter, streamRows } from './rows';
 import { openToken, sealToken } from './signing';
@@ -48,21 +48,6 @@ interface TokenPayload {
   iat: number;
 }
 
-const QUERY_FIELDS = [
-  'org',
-  'allDatasources',
-  'datasourceIds',
-  'replyWithContinuationToken',
-  'outputFrequency',
-  'format',
-  'startTime',
-  'metricSelect',
-  'qcAssessment',
-  'qcFlags',
-  'dataVersion',
-  'locationRounding',
-];
-
 export interface RecentReply {
   chunks: AsyncIterable<string | Uint8Array>;
   contentType: string;
@@ -75,7 +60,6 @@ export function parseRecentQuery(body: Record<string, unknown>): {
   withToken: boolean;
 } {
   const f = new Fields(body);
-  f.only(QUERY_FIELDS);
   const org = f.requiredString('org');
   const allDatasources = f.boolean('allDatasources');
   const datasourceIds = f.stringList('datasourceIds', !allDatasources);
@@ -96,15 +80,41 @@ export function parseRecentQuery(body: Record<string, unknown>): {
   return { query, startTime: f.time('startTime', false), withToken: f.boolean('replyWithContinuationToken') };
 }
 
+/** What a reply covers: period starts from `from`, and minute measurements at or after `cutoff`. */
+interface RecentWindow {
+  from: number;
+  cutoff: number;
+  /** The request echo of json-long replies. */
+  echo: Record<string, unknown>;
+}
+
+/** The json-long echo: the request as sent (unknown fields too), the defaults filled in, startTime as given or defaulted. */
+function requestEcho(
+  sent: Record<string, unknown>,
+  query: RecentQuery,
+  startTime: number,
+  withToken: boolean,
+): Record<string, unknown> {
+  const { allDatasources, datasourceIds, ...rest } = query;
+  return {
+    ...sent,
+    ...rest,
+    ...(allDatasources ? { allDatasources } : { datasourceIds }),
+    ...(sent.replyWithContinuationToken !== undefined ? { replyWithContinuationToken: withToken } : {}),
+    startTime: new Date(startTime).toISOString(),
+  };
+}
+
 /** Builds the reply for the periods [from, newest]; `withToken` adds the next continuation token. */
 export function recentReply(
   ctx: EmulatorContext,
   keyOrg: OrgInfo,
   query: RecentQuery,
-  from: number,
+  window: RecentWindow,
   withToken: boolean,
   continuation: boolean,
 ): RecentReply {
+  const { from, cutoff } = window;
   const org = authorizeOrg(ctx, keyOrg, query.org);
   const datasources = query.allDatasources
     ? org.datasources
@@ -124,6 +134,7 @@ export function recentReply(
     metrics,
     qcVersion: query.dataVersion === 'v2026-11-10',
     order: 'time-desc',
+    notBefore: cutoff,
   };
   const headers: Record<string, string> = {};
   if (withToken) {
@@ -149,14 +160,8 @@ export function recentReply(
     );
   } else {
     contentType = 'application/json';
-    const { allDatasources, datasourceIds, ...rest } = query;
-    const request: Record<string, unknown> = {
-      ...rest,
-      ...(allDatasources ? { allDatasources } : { datasourceIds }),
-      startTime: new Date(from).toISOString(),
-    };
     writer = new JsonLongWriter(metrics, {
-      request,
+      request: window.echo,
       qcAssessment: query.qcAssessment,
       qcFlags: query.qcFlags,
       locationDecimals: query.locationRounding ?? 5,
@@ -170,13 +175,19 @@ export function recentReply(
 
 export function startRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {
   const { query, startTime, withToken } = parseRecentQuery(body);
-  const from = firstPeriodStart(query.outputFrequency, ctx.clock.now(), startTime);
-  return recentReply(ctx, keyOrg, query, from, withToken, false);
+  const now = ctx.clock.now();
+  const asked = startTime ?? defaultStartTime(query.outputFrequency, now);
+  const cutoff = windowCutoff(query.outputFrequency, now, asked);
+  const window = {
+    from: firstPeriodStart(query.outputFrequency, cutoff),
+    cutoff,
+    echo: requestEcho(body, query, asked, withToken),
+  };
+  return recentReply(ctx, keyOrg, query, window, withToken, false);
 }
 
 export function continueRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {
   const f = new Fields(body);
-  f.only(['org', 'continuationToken']);
   const org = f.requiredString('org');
   const token = f.requiredString('continuationToken');
   authorizeOrg(ctx, keyOrg, org);
@@ -189,6 +200,9 @@ export function continueRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body:
     );
   }
   if (payload.q.org !== org) throw new HttpError(400, `continuationToken was issued for another org than '${org}'`);
-  const from = Math.max(payload.from, firstPeriodStart(payload.q.outputFrequency, now, payload.from));
-  return recentReply(ctx, keyOrg, payload.q, from, true, true);
+  const frequency = payload.q.outputFrequency;
+  const cutoff = windowCutoff(frequency, now, payload.from);
+  const from = Math.max(payload.from, firstPeriodStart(frequency, cutoff));
+  const echo = requestEcho({ ...payload.q }, payload.q, from, true);
+  return recentReply(ctx, keyOrg, payload.q, { from, cutoff: Math.max(cutoff, payload.from), echo }, true, true);
 }

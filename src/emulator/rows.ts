@@ -5,6 +5,7 @@
 import type { OutputFrequency } from '../core/api/types';
 import { type Aggregator, type CompiledMetric, RowValues } from './aggregates';
 import { MINUTE_MS } from './clock';
+import { measuredAt } from './generator';
 import { PERIOD_MS } from './periods';
 import type { RowTextCache } from './row-cache';
 import type { Datasource } from './world';
@@ -25,6 +26,8 @@ export interface RowPlan {
   qcVersion: boolean;
   /** Recent query: newest first across all datasources. Reports: per datasource, oldest first. */
   order: 'time-desc' | 'datasource-time-asc';
+  /** Minute output: leave out measurements taken before this moment (the recent query's cut-off). */
+  notBefore?: number;
 }
 
 export interface RowWriter {
@@ -70,8 +73,11 @@ export async function* streamRows(
       ? cache.rowsOf(`${plan.frequency}|${plan.qcVersion}|${writer.shape}`)
       : undefined;
   let buf = '';
+  const notBefore =
+    plan.frequency === 'minute' ? (plan.notBefore ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
   const emit = (ds: Datasource, t: number) => {
     if (!periodVisible(ds, t, p)) return;
+    if (t < notBefore && measuredAt(ds, t / p) < notBefore) return;
     const period = t / p;
     let text = cached && cache ? cache.get(cached, ds.gid, period) : undefined;
     if (text === undefined) {

@@ -18,7 +18,11 @@ export interface ServerParts {
   reports: ReportService;
   faults: FaultInjector;
   control: boolean;
+  /** How report files are served: gzip with Content-Encoding (default, as object stores do) or a plain .gz body. */
+  reportFileEncoding?: ReportFileEncoding;
 }
+
+export type ReportFileEncoding = 'content-encoding' | 'plain-gzip';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -98,9 +102,10 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
     case 'reportFile': {
       requireMethod(req, 'GET');
       const file = reports.file(path, url.searchParams);
+      const encodedFiles = (parts.reportFileEncoding ?? 'content-encoding') === 'content-encoding';
       return sendStream(req, res, file.chunks, {
-        contentType: file.contentType,
-        gzip: file.gzipFile ? 'file' : 'none',
+        contentType: file.gzipFile && encodedFiles ? 'text/csv; charset=utf-8' : file.contentType,
+        gzip: !file.gzipFile ? 'none' : encodedFiles ? 'encoded' : 'file',
         headers: { 'content-disposition': `attachment; filename="${file.name}"` },
         damage: fault.damage,
       });
@@ -134,7 +139,8 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
       const org = keyOrg(parts, req);
       if (path === PATHS.datasources) return sendJson(res, 200, listDatasources(ctx, org, url.searchParams));
       const id = decodeSegment(path.slice(PATHS.datasources.length + 1));
-      return sendJson(res, 200, getDatasource(ctx, org, id, url.searchParams));
+      // Wrapped as the real service does (a public client reads {"datasource": {...}}).
+      return sendJson(res, 200, { datasource: getDatasource(ctx, org, id, url.searchParams) });
     }
   }
 }

@@ -95,8 +95,11 @@ export function csvObjects(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
 }
 
+/** A report csv.gz file's text: fetch decodes a Content-Encoding (the default); a plain gzip body is gunzipped here. */
 export async function downloadGzipText(url: string): Promise<{ status: number; text: string }> {
   const res = await fetch(url);
   if (res.status !== 200) return { status: res.status, text: await res.text() };
-  return { status: 200, text: gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8') };
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const encoded = res.headers.get('content-encoding') === 'gzip';
+  return { status: 200, text: (encoded ? bytes : gunzipSync(bytes)).toString('utf8') };
 }
