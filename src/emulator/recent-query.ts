@@ -42,8 +42,10 @@ export interface RecentQuery {
 interface TokenPayload {
   v: 1;
   q: RecentQuery;
-  /** First period start not yet returned. */
+  /** First period start not yet returned (minute output: the first that may still hold unreturned measurements). */
   from: number;
+  /** Minute output: every measurement taken at or before this moment was returned. */
+  seenUntil?: number;
   /** Issued at (emulator clock). */
   iat: number;
 }
@@ -134,11 +136,18 @@ export function recentReply(
     metrics,
     qcVersion: query.dataVersion === 'v2026-11-10',
     order: 'time-desc',
+    // Minute measurements are taken at irregular moments: none after now, none before the cut-off.
     notBefore: cutoff,
+    before: now + 1,
   };
   const headers: Record<string, string> = {};
   if (withToken) {
-    const payload: TokenPayload = { v: 1, q: query, from: Math.max(from, last + p), iat: now };
+    // Minute: the next reply starts at the measurements taken after now (the current and previous minute may
+    // still have some); hour and day: at the next complete period.
+    const payload: TokenPayload =
+      frequency === 'minute'
+        ? { v: 1, q: query, from: Math.max(from, last - p), seenUntil: now, iat: now }
+        : { v: 1, q: query, from: Math.max(from, last + p), iat: now };
     headers[CONTINUATION_TOKEN_HEADER] = sealToken(ctx.world.secret, payload);
   }
   let writer: RowWriter;
@@ -154,7 +163,8 @@ export function recentReply(
         qcAssessment: query.qcAssessment,
         qcFlags: query.qcFlags,
         locationDecimals: query.locationRounding ?? 6,
-        sortMetrics: false,
+        // As in real files: metric columns sorted by label (never rely on the order).
+        sortMetrics: true,
       },
       metrics,
     );
@@ -201,8 +211,9 @@ export function continueRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body:
   }
   if (payload.q.org !== org) throw new HttpError(400, `continuationToken was issued for another org than '${org}'`);
   const frequency = payload.q.outputFrequency;
-  const cutoff = windowCutoff(frequency, now, payload.from);
+  const after = payload.seenUntil === undefined ? payload.from : payload.seenUntil + 1;
+  const cutoff = windowCutoff(frequency, now, after);
   const from = Math.max(payload.from, firstPeriodStart(frequency, cutoff));
-  const echo = requestEcho({ ...payload.q }, payload.q, from, true);
-  return recentReply(ctx, keyOrg, payload.q, { from, cutoff: Math.max(cutoff, payload.from), echo }, true, true);
+  const echo = requestEcho({ ...payload.q }, payload.q, after, true);
+  return recentReply(ctx, keyOrg, payload.q, { from, cutoff, echo }, true, true);
 }

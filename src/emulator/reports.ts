@@ -285,6 +285,8 @@ export class ReportService {
       metrics,
       qcVersion: entry.qcVersion,
       order: 'datasource-time-asc',
+      // A minute measurement taken late belongs to the next minute: not in the file when that is past the end.
+      before: entry.to,
     };
     const layout = {
       idColumn: entry.idColumn,

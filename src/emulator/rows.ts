@@ -26,8 +26,9 @@ export interface RowPlan {
   qcVersion: boolean;
   /** Recent query: newest first across all datasources. Reports: per datasource, oldest first. */
   order: 'time-desc' | 'datasource-time-asc';
-  /** Minute output: leave out measurements taken before this moment (the recent query's cut-off). */
+  /** Minute output: only measurements taken at or after `notBefore` and before `before` (their times are irregular). */
   notBefore?: number;
+  before?: number;
 }
 
 export interface RowWriter {
@@ -73,11 +74,15 @@ export async function* streamRows(
       ? cache.rowsOf(`${plan.frequency}|${plan.qcVersion}|${writer.shape}`)
       : undefined;
   let buf = '';
-  const notBefore =
-    plan.frequency === 'minute' ? (plan.notBefore ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+  const minute = plan.frequency === 'minute';
+  const notBefore = minute ? (plan.notBefore ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+  const before = minute ? (plan.before ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
   const emit = (ds: Datasource, t: number) => {
     if (!periodVisible(ds, t, p)) return;
-    if (t < notBefore && measuredAt(ds, t / p) < notBefore) return;
+    if (t < notBefore || t + 2 * p > before) {
+      const at = measuredAt(ds, t / p);
+      if (at < notBefore || at >= before) return;
+    }
     const period = t / p;
     let text = cached && cache ? cache.get(cached, ds.gid, period) : undefined;
     if (text === undefined) {

@@ -183,11 +183,6 @@ export function checkMetricSelect(text: string, frequency: OutputFrequency | und
   return problems.sort((a, b) => a.start - b.start);
 }
 
-/** The metrics selected when nothing (or `default`) is asked: everything but the internal sensors. */
-export function isDefaultMetric(def: MetricDefinition): boolean {
-  return !def.quantity.categories.includes('internal');
-}
-
 function termMatches(term: MetricTerm, def: MetricDefinition): boolean {
   if (term.kind === 'category') return def.quantity.categories.includes(term.text.slice(1).toLowerCase());
   if (term.kind === 'pattern') return globMatch(term.text, def.label);
@@ -202,9 +197,8 @@ export function selectMetrics(text: string | undefined, frequency: OutputFrequen
   if (refused) return { error: `metricSelect: ${refused.message}` };
   const parsed = parseMetricSelect(text ?? '');
   const catalog = metricCatalog(frequency);
-  const selected = new Set(
-    parsed.head === 'all' ? catalog : parsed.head === 'default' ? catalog.filter(isDefaultMetric) : [],
-  );
+  // `default` (or nothing) is every metric, the internal temperature and humidity included, as real replies show.
+  const selected = new Set(parsed.head === 'all' || parsed.head === 'default' ? catalog : []);
   for (const term of parsed.terms) {
     for (const d of catalog) {
       if (!termMatches(term, d)) continue;

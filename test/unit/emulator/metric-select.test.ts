@@ -20,14 +20,18 @@ function error(expr: string, frequency: 'minute' | 'hour' | 'day' = 'hour'): str
 }
 
 describe('emulator metricSelect', () => {
-  it('default (or nothing) is every metric but the internal sensors', () => {
+  it('default (or nothing) is every metric, the internal temperature and humidity included', () => {
     const all = metricCatalog('hour').map((d) => d.label);
     const def = labels(undefined);
     assert.deepEqual(labels('default'), def);
     assert.deepEqual(labels(''), def);
-    assert.ok(def.length < all.length);
-    assert.ok(!def.some((l) => l.includes('Internal')));
-    assert.ok(def.includes('pm2_5ConcMassNowcast'));
+    assert.deepEqual(def, all);
+    assert.ok(labels(undefined, 'minute').includes('temperatureInternalIndividual'));
+    assert.ok(labels(undefined, 'minute').includes('relHumidInternalIndividual'));
+    assert.deepEqual(
+      labels('default - :internal', 'minute').filter((l) => l.includes('Internal')),
+      [],
+    );
   });
 
   it('all is the whole catalog; none is nothing', () => {
