@@ -3,41 +3,9 @@
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import { ManualClock, startEmulator, WORLD_ROLES } from '../../../src/emulator/index';
-import { type Json, NOW, startTestEmulator, type TestEmulator } from './support';
+import { type Json, NOW, type Ping, pingDuring, startTestEmulator, type TestEmulator } from './support';
 
 const STACK = /\n\s+at |\.ts:\d+|\.js:\d+/;
-
-interface Ping {
-  wallMs: number;
-  /** CPU time the process spent while the ping waited: what a blocked event loop burns. */
-  cpuMs: number;
-}
-
-/** Runs `heavy` while pinging GET / back to back (client and emulator share this process's event loop). */
-async function pingDuring(emu: TestEmulator, heavy: () => Promise<void>): Promise<{ pings: Ping[]; took: number }> {
-  await (await emu.get('/')).arrayBuffer(); // the connection is set up before anything is timed
-  const pings: Ping[] = [];
-  let done = false;
-  const pinger = (async () => {
-    while (!done) {
-      const t = performance.now();
-      const cpu = process.cpuUsage();
-      const res = await emu.get('/');
-      await res.arrayBuffer();
-      assert.equal(res.status, 200);
-      const used = process.cpuUsage(cpu);
-      pings.push({ wallMs: performance.now() - t, cpuMs: (used.user + used.system) / 1000 });
-    }
-  })();
-  const started = performance.now();
-  try {
-    await heavy();
-  } finally {
-    done = true;
-    await pinger;
-  }
-  return { pings, took: performance.now() - started };
-}
 
 /**
  * Every ping is answered within 250 ms of the process's CPU time. CPU time rather than wall time: on a
