@@ -47,26 +47,66 @@ export interface FaultDecision {
   reportFailed: boolean;
 }
 
+/** Longest injectable latency: beyond it a test would only hang. */
+export const MAX_FAULT_LATENCY_MS = 10 * 60_000;
+const MAX_FAULT_RULES = 100;
+
+/** A short, safe description of any JSON value for an error message (nested values are not walked). */
+function describe(v: unknown): string {
+  if (typeof v === 'string') return `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}'`;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  return Array.isArray(v) ? 'an array' : 'an object';
+}
+
+function checkRule(rule: unknown): string | undefined {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return 'faults: each rule must be an object';
+  const r = rule as Record<string, unknown>;
+  if (!FAULT_KINDS.includes(r.kind as FaultKind)) return `faults: kind must be one of ${FAULT_KINDS.join(', ')}`;
+  if (r.endpoint !== undefined && r.endpoint !== '*') {
+    const eps = Array.isArray(r.endpoint) ? r.endpoint : [r.endpoint];
+    for (const e of eps) if (!FAULT_ENDPOINTS.includes(e)) return `faults: unknown endpoint ${describe(e)}`;
+  }
+  if (r.rate !== undefined && !(typeof r.rate === 'number' && r.rate >= 0 && r.rate <= 1)) {
+    return 'faults: rate must be a number within 0..1';
+  }
+  if (r.count !== undefined && !(Number.isSafeInteger(r.count) && (r.count as number) >= 0)) {
+    return 'faults: count must be a non-negative integer';
+  }
+  if (r.latency !== undefined) {
+    let ms = Number.NaN;
+    try {
+      if (typeof r.latency === 'string' || typeof r.latency === 'number') ms = parseDuration(r.latency);
+    } catch {
+      // reported below
+    }
+    if (!(ms >= 0 && ms <= MAX_FAULT_LATENCY_MS)) {
+      return `faults: latency must be a duration from 0 to 10m (got ${describe(r.latency)})`;
+    }
+  }
+  if (
+    r.status !== undefined &&
+    !(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)
+  ) {
+    return `faults: status must be an HTTP error status from 400 to 599 (got ${describe(r.status)})`;
+  }
+  if (r.afterBytes !== undefined && !(Number.isSafeInteger(r.afterBytes) && (r.afterBytes as number) >= 0)) {
+    return `faults: afterBytes must be a non-negative integer (got ${describe(r.afterBytes)})`;
+  }
+  return undefined;
+}
+
 /** Checks a fault configuration (from code or POST /_emulator/faults); returns an error text or undefined. */
 export function checkFaultConfig(config: unknown): string | undefined {
   if (typeof config !== 'object' || config === null || !Array.isArray((config as FaultConfig).rules)) {
     return 'faults: expected {"rules": [...]}';
   }
-  for (const rule of (config as FaultConfig).rules) {
-    if (!FAULT_KINDS.includes(rule?.kind)) return `faults: kind must be one of ${FAULT_KINDS.join(', ')}`;
-    const eps = rule.endpoint === undefined || rule.endpoint === '*' ? [] : [rule.endpoint].flat();
-    for (const e of eps) if (!FAULT_ENDPOINTS.includes(e)) return `faults: unknown endpoint '${e}'`;
-    if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) return 'faults: rate must be within 0..1';
-    if (rule.count !== undefined && !(Number.isInteger(rule.count) && rule.count >= 0)) {
-      return 'faults: count must be a non-negative integer';
-    }
-    if (rule.latency !== undefined) {
-      try {
-        parseDuration(rule.latency);
-      } catch {
-        return `faults: latency is not a duration: ${rule.latency}`;
-      }
-    }
+  const { rules, seed } = config as { rules: unknown[]; seed?: unknown };
+  if (rules.length > MAX_FAULT_RULES) return `faults: at most ${MAX_FAULT_RULES} rules`;
+  if (seed !== undefined && !Number.isSafeInteger(seed))
+    return `faults: seed must be an integer (got ${describe(seed)})`;
+  for (const rule of rules) {
+    const error = checkRule(rule);
+    if (error) return error;
   }
   return undefined;
 }

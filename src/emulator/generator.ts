@@ -40,6 +40,18 @@ const I_RI = Q.relHumidInternal;
 const I_WS = Q.windSpeed;
 const I_WD = Q.windDirection;
 const I_AP = Q.atmosphericPressure;
+const I_APN = Q.atmPressure;
+const I_BC_ALL = Q.bcAllSources;
+const I_BC_BIO = Q.bcBiomass;
+const I_BC_FOSSIL = Q.bcFossilFuel;
+/** Spectral channels (B, G, IR, R, UV) relative to the total. */
+const BC_SPECTRAL = [
+  [Q.bcSpectralB, 1.08],
+  [Q.bcSpectralG, 1.03],
+  [Q.bcSpectralIR, 1],
+  [Q.bcSpectralR, 0.98],
+  [Q.bcSpectralUV, 1.21],
+] as const;
 
 // Every generated value is positive and far below 2^31 / 100, so an int32 conversion rounds it (and is
 // much cheaper than Math.round); multiplying by 0.01 is cheaper than dividing. Writers round again for display.
@@ -75,6 +87,27 @@ function slowPoints(ds: Datasource, hour: number): void {
   slowB2 = channelNoise(hb, 2);
   slowDs = ds;
   slowHour = hour;
+}
+
+/** Offset of a minute's measurement within its minute: irregular milliseconds, as real sensors report. */
+const offsetIn = (ds: Datasource, minute: number) =>
+  500 + ((mix32i(ds.hash ^ Math.imul(minute, 0x27d4eb2d) ^ 0x7157) >>> 0) % 58_500);
+
+/**
+ * When the measurement of this minute was taken (ms since the epoch): at an irregular moment of the minute;
+ * about 1 in 64 is taken late, in the next minute just before that minute's own (two in one minute, none in
+ * this one). Never late at the end of an hour, nor just before or within the QC minutes :17-:19 or an outage,
+ * so hour aggregates and the known situations keep their minutes.
+ */
+export function measuredAt(ds: Datasource, minute: number): number {
+  const mh = minute - Math.floor(minute / 60) * 60;
+  const late =
+    (mix32i(ds.hash ^ Math.imul(minute, 0x165667b1)) & 63) === 0 &&
+    mh !== 59 &&
+    (mh < QC_INVALID_MINUTES[0] - 1 || mh > QC_INVALID_MINUTES[QC_INVALID_MINUTES.length - 1]) &&
+    !ds.dailyOutage;
+  if (!late) return minute * MINUTE_MS + offsetIn(ds, minute);
+  return (minute + 1) * MINUTE_MS + Math.floor(offsetIn(ds, minute + 1) / 2);
 }
 
 /** True when the datasource produced a measurement at this minute (independent of subscriptions). */
@@ -126,6 +159,18 @@ export function fillMinute(ds: Datasource, minute: number, raw: Float64Array, in
   // 200 ± 102 degrees: always within [0, 360), so no (slow, floating) modulo is needed.
   raw[I_WD] = m[I_WD] ? round2(200 + 90 * s2 + 12 * n3) : Number.NaN;
   raw[I_AP] = m[I_AP] ? round2(1013 + 6 * s2 + 0.2 * n1) : Number.NaN;
+  raw[I_APN] = m[I_APN] ? round2(1011.5 + 6 * s2 + 0.4 * n3) : Number.NaN;
+  if (m[I_BC_ALL]) {
+    const fossil = Math.max(0.05, ds.level * 0.9 * traffic * (1 + 0.3 * s1) + 0.05 * n1);
+    const biomass = Math.max(0.02, ds.level * 0.35 * (1 + 0.4 * s2) + 0.03 * n2);
+    raw[I_BC_FOSSIL] = round2(fossil);
+    raw[I_BC_BIO] = round2(biomass);
+    raw[I_BC_ALL] = round2(fossil + biomass);
+    for (const [q, f] of BC_SPECTRAL) raw[q] = round2((fossil + biomass) * f + 0.02 * n3);
+  } else {
+    raw[I_BC_ALL] = raw[I_BC_BIO] = raw[I_BC_FOSSIL] = Number.NaN;
+    for (const [q] of BC_SPECTRAL) raw[q] = Number.NaN;
+  }
   // Only PM mass can be flagged (cheaper than clearing the whole array).
   invalid[I_PM25] = 0;
   invalid[I_PM10] = 0;

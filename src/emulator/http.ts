@@ -98,8 +98,11 @@ class ByteLimit extends Transform {
 
 export interface StreamOptions {
   contentType: string;
-  /** negotiate: Content-Encoding gzip when the client accepts it; file: the body itself is a .gz file. */
-  gzip: 'negotiate' | 'file' | 'none';
+  /**
+   * negotiate: Content-Encoding gzip when the client accepts it; encoded: Content-Encoding gzip always (an
+   * object store serving a gzip upload); file: the body itself is a .gz file (no Content-Encoding).
+   */
+  gzip: 'negotiate' | 'encoded' | 'file' | 'none';
   headers?: Record<string, string>;
   damage?: BodyDamage;
 }
@@ -108,10 +111,10 @@ export interface StreamOptions {
 export async function sendStream(
   req: IncomingMessage,
   res: ServerResponse,
-  chunks: Iterable<string | Uint8Array>,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   options: StreamOptions,
 ): Promise<void> {
-  const encoded = options.gzip === 'negotiate' && acceptsGzip(req);
+  const encoded = (options.gzip === 'negotiate' && acceptsGzip(req)) || options.gzip === 'encoded';
   const gzip = encoded || options.gzip === 'file';
   res.writeHead(200, {
     'content-type': options.contentType,

@@ -7,13 +7,14 @@ import { type FaultConfig, FaultInjector } from './faults';
 import { ReportQuota } from './quota';
 import { type ReportPersistence, ReportService } from './reports';
 import { RowTextCache } from './row-cache';
-import { createEmulatorServer } from './server';
+import { createEmulatorServer, type ReportFileEncoding } from './server';
 import { EmulatorStateFile } from './state-file';
 import { buildWorld, DEMO_ORG, SECOND_ORG, WORLD_ROLES, type World } from './world';
 
 export { nowcast, truncateTo, usEpaAqi } from './air-quality';
 export { type ClockOption, type EmulatorClock, ManualClock, OffsetClock, parseDuration } from './clock';
 export type { FaultConfig, FaultEndpoint, FaultKind, FaultRule } from './faults';
+export type { ReportFileEncoding } from './server';
 export { DEMO_ORG, SECOND_ORG, WORLD_ROLES } from './world';
 
 export const DEFAULT_SEED = 1;
@@ -43,6 +44,11 @@ export interface EmulatorOptions {
    * `port`, the port of the last run is taken again when free, so stored report file URLs stay valid.
    */
   stateFile?: string;
+  /**
+   * How report .csv.gz files are served: with `Content-Encoding: gzip` (default; what object stores send for
+   * gzip uploads, so plain HTTP clients read CSV text) or `plain-gzip` (an application/gzip body to gunzip).
+   */
+  reportFileEncoding?: ReportFileEncoding;
 }
 
 export interface DatasourceFacts {
@@ -135,6 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     reports,
     faults: new FaultInjector(options.faults),
     control: options.control ?? false,
+    reportFileEncoding: options.reportFileEncoding,
   });
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 // Periods of each output frequency, cache depths and default start times of the recent query.
 import type { OutputFrequency } from '../core/api/types';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from './clock';
+import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from './clock';
 
 export const PERIOD_MS: Record<OutputFrequency, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
 
@@ -22,8 +22,23 @@ export function lastPeriodStart(frequency: OutputFrequency, now: number): number
   return frequency === 'minute' ? floor : floor - p;
 }
 
-/** First period start the recent query returns: at or after startTime, and within the cache depth. */
-export function firstPeriodStart(frequency: OutputFrequency, now: number, startTime: number | undefined): number {
-  const requested = startTime ?? now - DEFAULT_START_MS[frequency];
-  return ceilTo(Math.max(requested, now - CACHE_DEPTH_MS[frequency]), PERIOD_MS[frequency]);
+/** The recent query's startTime when none is given (echoed as such). */
+export function defaultStartTime(frequency: OutputFrequency, now: number): number {
+  return now - DEFAULT_START_MS[frequency];
+}
+
+/** The moment from which the recent query returns measurements: startTime, but no further back than the cache. */
+export function windowCutoff(frequency: OutputFrequency, now: number, startTime: number): number {
+  return Math.max(startTime, now - CACHE_DEPTH_MS[frequency]);
+}
+
+/**
+ * First period start the recent query returns: the period containing the cut-off, since it holds measurements at
+ * or after it (a default hour query gives 24 hours, 48 hours of day output 2 days). Minute rows are filtered by
+ * their measurement time against the cut-off itself.
+ */
+export function firstPeriodStart(frequency: OutputFrequency, cutoff: number): number {
+  const p = PERIOD_MS[frequency];
+  // A minute's measurement may be taken late enough to fall into the next minute (see generator): look one back.
+  return floorTo(cutoff, p) - (frequency === 'minute' ? p : 0);
 }

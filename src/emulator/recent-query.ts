@@ -9,12 +9,12 @@ import {
   RECENT_FORMATS,
   type RecentFormat,
 } from '../core/api/types';
+import { selectMetrics } from '../core/query/metric-select';
 import { compileMetrics } from './aggregates';
 import { DAY_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
-import { selectMetrics } from './metric-select';
-import { firstPeriodStart, lastPeriodStart, PERIOD_MS } from './periods';
+import { defaultStartTime, firstPeriodStart, lastPeriodStart, PERIOD_MS, windowCutoff } from './periods';
 import { Fields } from './request-fields';
 import { type RowPlan, type RowWriter, streamRows } from './rows';
 import { openToken, sealToken } from './signing';
@@ -42,29 +42,16 @@ export interface RecentQuery {
 interface TokenPayload {
   v: 1;
   q: RecentQuery;
-  /** First period start not yet returned. */
+  /** First period start not yet returned (minute output: the first that may still hold unreturned measurements). */
   from: number;
+  /** Minute output: every measurement taken at or before this moment was returned. */
+  seenUntil?: number;
   /** Issued at (emulator clock). */
   iat: number;
 }
 
-const QUERY_FIELDS = [
-  'org',
-  'allDatasources',
-  'datasourceIds',
-  'replyWithContinuationToken',
-  'outputFrequency',
-  'format',
-  'startTime',
-  'metricSelect',
-  'qcAssessment',
-  'qcFlags',
-  'dataVersion',
-  'locationRounding',
-];
-
 export interface RecentReply {
-  chunks: Iterable<string | Uint8Array>;
+  chunks: AsyncIterable<string | Uint8Array>;
   contentType: string;
   headers: Record<string, string>;
 }
@@ -75,7 +62,6 @@ export function parseRecentQuery(body: Record<string, unknown>): {
   withToken: boolean;
 } {
   const f = new Fields(body);
-  f.only(QUERY_FIELDS);
   const org = f.requiredString('org');
   const allDatasources = f.boolean('allDatasources');
   const datasourceIds = f.stringList('datasourceIds', !allDatasources);
@@ -96,15 +82,41 @@ export function parseRecentQuery(body: Record<string, unknown>): {
   return { query, startTime: f.time('startTime', false), withToken: f.boolean('replyWithContinuationToken') };
 }
 
+/** What a reply covers: period starts from `from`, and minute measurements at or after `cutoff`. */
+interface RecentWindow {
+  from: number;
+  cutoff: number;
+  /** The request echo of json-long replies. */
+  echo: Record<string, unknown>;
+}
+
+/** The json-long echo: the request as sent (unknown fields too), the defaults filled in, startTime as given or defaulted. */
+function requestEcho(
+  sent: Record<string, unknown>,
+  query: RecentQuery,
+  startTime: number,
+  withToken: boolean,
+): Record<string, unknown> {
+  const { allDatasources, datasourceIds, ...rest } = query;
+  return {
+    ...sent,
+    ...rest,
+    ...(allDatasources ? { allDatasources } : { datasourceIds }),
+    ...(sent.replyWithContinuationToken !== undefined ? { replyWithContinuationToken: withToken } : {}),
+    startTime: new Date(startTime).toISOString(),
+  };
+}
+
 /** Builds the reply for the periods [from, newest]; `withToken` adds the next continuation token. */
 export function recentReply(
   ctx: EmulatorContext,
   keyOrg: OrgInfo,
   query: RecentQuery,
-  from: number,
+  window: RecentWindow,
   withToken: boolean,
   continuation: boolean,
 ): RecentReply {
+  const { from, cutoff } = window;
   const org = authorizeOrg(ctx, keyOrg, query.org);
   const datasources = query.allDatasources
     ? org.datasources
@@ -124,10 +136,18 @@ export function recentReply(
     metrics,
     qcVersion: query.dataVersion === 'v2026-11-10',
     order: 'time-desc',
+    // Minute measurements are taken at irregular moments: none after now, none before the cut-off.
+    notBefore: cutoff,
+    before: now + 1,
   };
   const headers: Record<string, string> = {};
   if (withToken) {
-    const payload: TokenPayload = { v: 1, q: query, from: Math.max(from, last + p), iat: now };
+    // Minute: the next reply starts at the measurements taken after now (the current and previous minute may
+    // still have some); hour and day: at the next complete period.
+    const payload: TokenPayload =
+      frequency === 'minute'
+        ? { v: 1, q: query, from: Math.max(from, last - p), seenUntil: now, iat: now }
+        : { v: 1, q: query, from: Math.max(from, last + p), iat: now };
     headers[CONTINUATION_TOKEN_HEADER] = sealToken(ctx.world.secret, payload);
   }
   let writer: RowWriter;
@@ -143,20 +163,15 @@ export function recentReply(
         qcAssessment: query.qcAssessment,
         qcFlags: query.qcFlags,
         locationDecimals: query.locationRounding ?? 6,
-        sortMetrics: false,
+        // As in real files: metric columns sorted by label (never rely on the order).
+        sortMetrics: true,
       },
       metrics,
     );
   } else {
     contentType = 'application/json';
-    const { allDatasources, datasourceIds, ...rest } = query;
-    const request: Record<string, unknown> = {
-      ...rest,
-      ...(allDatasources ? { allDatasources } : { datasourceIds }),
-      startTime: new Date(from).toISOString(),
-    };
     writer = new JsonLongWriter(metrics, {
-      request,
+      request: window.echo,
       qcAssessment: query.qcAssessment,
       qcFlags: query.qcFlags,
       locationDecimals: query.locationRounding ?? 5,
@@ -170,13 +185,19 @@ export function recentReply(
 
 export function startRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {
   const { query, startTime, withToken } = parseRecentQuery(body);
-  const from = firstPeriodStart(query.outputFrequency, ctx.clock.now(), startTime);
-  return recentReply(ctx, keyOrg, query, from, withToken, false);
+  const now = ctx.clock.now();
+  const asked = startTime ?? defaultStartTime(query.outputFrequency, now);
+  const cutoff = windowCutoff(query.outputFrequency, now, asked);
+  const window = {
+    from: firstPeriodStart(query.outputFrequency, cutoff),
+    cutoff,
+    echo: requestEcho(body, query, asked, withToken),
+  };
+  return recentReply(ctx, keyOrg, query, window, withToken, false);
 }
 
 export function continueRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {
   const f = new Fields(body);
-  f.only(['org', 'continuationToken']);
   const org = f.requiredString('org');
   const token = f.requiredString('continuationToken');
   authorizeOrg(ctx, keyOrg, org);
@@ -189,6 +210,10 @@ export function continueRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body:
     );
   }
   if (payload.q.org !== org) throw new HttpError(400, `continuationToken was issued for another org than '${org}'`);
-  const from = Math.max(payload.from, firstPeriodStart(payload.q.outputFrequency, now, payload.from));
-  return recentReply(ctx, keyOrg, payload.q, from, true, true);
+  const frequency = payload.q.outputFrequency;
+  const after = payload.seenUntil === undefined ? payload.from : payload.seenUntil + 1;
+  const cutoff = windowCutoff(frequency, now, after);
+  const from = Math.max(payload.from, firstPeriodStart(frequency, cutoff));
+  const echo = requestEcho({ ...payload.q }, payload.q, after, true);
+  return recentReply(ctx, keyOrg, payload.q, { from, cutoff, echo }, true, true);
 }

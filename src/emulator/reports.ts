@@ -1,7 +1,7 @@
 // Historical reports: accepted (quota permitting), in progress for the configured delay, then succeeded
 // with pre-signed, expiring file URLs (served without the key), or failed by an injected fault.
 // Files are generated when downloaded (data is a pure function), so nothing large is kept.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   DATA_VERSIONS,
   FILE_FORMATS,
@@ -13,11 +13,11 @@ import {
   type ReportKind,
   type ReportRecord,
 } from '../core/api/types';
+import { selectMetrics } from '../core/query/metric-select';
 import { Aggregator, compileMetrics } from './aggregates';
 import { HOUR_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
-import { selectMetrics } from './metric-select';
 import { ceilTo, PERIOD_MS } from './periods';
 import type { ReportQuota } from './quota';
 import { Fields } from './request-fields';
@@ -29,6 +29,8 @@ import type { IdColumn } from './writers/columns';
 import { CsvWideWriter } from './writers/csv-wide';
 import { ParquetWideWriter } from './writers/parquet-wide';
 
+const REPORT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const REPORT_ID_LENGTH = 10;
 /** How many datasources go into one report file (a report has one or more URLs). */
 export const DATASOURCES_PER_FILE = 10;
 /** Lifetime of signed file URLs from the status call that issued them. */
@@ -68,27 +70,8 @@ interface PastWorld {
   aggregator: Aggregator;
 }
 
-const COMMON_FIELDS = [
-  'org',
-  'report',
-  'outputFrequency',
-  'startTime',
-  'endTime',
-  'metricLabelStyle',
-  'fileFormat',
-  'metricSelect',
-  'qcAssessment',
-  'qcFlags',
-  'dataVersion',
-];
-const KIND_FIELDS: Record<ReportKind, string[]> = {
-  'datasource-measurements': ['allDatasources', 'datasourceIds'],
-  'node-measurements': ['nodeIds'],
-  'reference-site-measurements': ['refSiteIds'],
-};
-
 export interface ReportFile {
-  chunks: Iterable<string | Uint8Array>;
+  chunks: AsyncIterable<string | Uint8Array>;
   contentType: string;
   name: string;
   /** The file itself is gzip (csv.gz), not a Content-Encoding. */
@@ -184,13 +167,15 @@ export class ReportService {
     const f = new Fields(body);
     const org = authorizeOrg(this.ctx, keyOrg, f.requiredString('org'));
     const kind = f.oneOf('report', REPORT_KINDS);
-    f.only([...COMMON_FIELDS, ...KIND_FIELDS[kind]]);
     const frequency = f.oneOf('outputFrequency', OUTPUT_FREQUENCIES);
     const start = f.time('startTime', true) as number;
     const end = f.time('endTime', true) as number;
     if (end <= start) throw badRequest('endTime must be after startTime');
     const labelStyle = f.oneOf('metricLabelStyle', METRIC_LABEL_STYLES, 'canonical');
-    const fileFormat = f.oneOf('fileFormat', FILE_FORMATS, 'csv-wide');
+    // Production clients send the file format as `format` (SERVICE-FACTS): honoured when fileFormat is absent.
+    const fileFormat = f.has('fileFormat')
+      ? f.oneOf('fileFormat', FILE_FORMATS)
+      : f.oneOf('format', FILE_FORMATS, 'csv-wide');
     const metricSelect = f.optionalString('metricSelect');
     const selection = selectMetrics(metricSelect, frequency);
     if ('error' in selection) throw badRequest(selection.error);
@@ -203,11 +188,12 @@ export class ReportService {
 
     const p = PERIOD_MS[frequency];
     const entry: ReportEntry = {
-      id: randomUUID(),
+      id: this.newId(),
       org: org.org,
       anchor: this.ctx.world.anchor,
       kind,
-      query: { ...body, columnLabelStyle: labelStyle, fileFormat, format: normalFormat(fileFormat) },
+      // The fields as submitted (unknown ones too), and the contract's columnLabelStyle/fileFormat.
+      query: { format: normalFormat(fileFormat), ...body, columnLabelStyle: labelStyle, fileFormat },
       createdAt: now,
       readyAt: now + this.delayMs,
       failure: failByFault ? 'Report generation failed' : undefined,
@@ -225,7 +211,6 @@ export class ReportService {
         kind === 'node-measurements' ? 'nodeId' : kind === 'reference-site-measurements' ? 'refSiteId' : 'datasourceId',
       fileDatasourceIds: chunk(datasources, DATASOURCES_PER_FILE).map((f) => f.map((d) => d.id)),
     };
-    delete entry.query.metricLabelStyle;
     // Parquet files are built in memory: refuse (as a failed report) what would not fit comfortably.
     const rowsPerFile = DATASOURCES_PER_FILE * Math.max(0, (entry.to - entry.from) / p);
     if (entry.parquet && rowsPerFile > MAX_PARQUET_ROWS_PER_FILE) {
@@ -234,6 +219,16 @@ export class ReportService {
     this.reports.set(entry.id, entry);
     this.persist();
     return this.record(entry);
+  }
+
+  /** A fresh report id: 10 upper-case letters and digits, as the service's (e.g. JBLLZT8NW9). */
+  private newId(): string {
+    for (;;) {
+      const bytes = randomBytes(REPORT_ID_LENGTH);
+      let id = '';
+      for (const b of bytes) id += REPORT_ID_ALPHABET[b % REPORT_ID_ALPHABET.length];
+      if (!this.find(id)) return id;
+    }
   }
 
   /** GET /v2/report-requests/{id}: 404 for unknown ids and for reports of other orgs. */
@@ -290,6 +285,8 @@ export class ReportService {
       metrics,
       qcVersion: entry.qcVersion,
       order: 'datasource-time-asc',
+      // A minute measurement taken late belongs to the next minute: not in the file when that is past the end.
+      before: entry.to,
     };
     const layout = {
       idColumn: entry.idColumn,

@@ -1,16 +1,11 @@
-// Field checks of incoming requests: each failure is a 400 whose message names the field.
+// Field checks of incoming requests: each failure is a 400 whose message names the field. Lenient as the
+// real service is: fields an endpoint does not know are accepted and ignored (and echoed where the request
+// is echoed); booleans may come as the strings "true"/"false".
 import { parseIsoMs } from '../core/time/iso';
 import { badRequest } from './http';
 
 export class Fields {
   constructor(private readonly body: Record<string, unknown>) {}
-
-  /** Rejects fields this endpoint does not know, so typos do not pass silently. */
-  only(allowed: readonly string[]): void {
-    for (const key of Object.keys(this.body)) {
-      if (!allowed.includes(key)) throw badRequest(`${key} is not a known field of this request`);
-    }
-  }
 
   has(name: string): boolean {
     return this.body[name] !== undefined && this.body[name] !== null;
@@ -39,6 +34,7 @@ export class Fields {
   boolean(name: string): boolean {
     if (!this.has(name)) return false;
     const v = this.body[name];
+    if (v === 'true' || v === 'false') return v === 'true';
     if (typeof v !== 'boolean') throw badRequest(`${name} must be true or false`);
     return v;
   }

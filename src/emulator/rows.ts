@@ -1,8 +1,11 @@
 // Walks the rows of a query in the requested order and feeds them to a writer, yielding text in
 // chunks: rows are generated while the response is being sent (the stream's backpressure paces us).
+// No synchronous slice runs long: after SLICE_MS of work the walk yields what it has and lets the event
+// loop run (other requests are answered meanwhile), even when few rows are visible (a sparse report).
 import type { OutputFrequency } from '../core/api/types';
 import { type Aggregator, type CompiledMetric, RowValues } from './aggregates';
 import { MINUTE_MS } from './clock';
+import { measuredAt } from './generator';
 import { PERIOD_MS } from './periods';
 import type { RowTextCache } from './row-cache';
 import type { Datasource } from './world';
@@ -23,6 +26,9 @@ export interface RowPlan {
   qcVersion: boolean;
   /** Recent query: newest first across all datasources. Reports: per datasource, oldest first. */
   order: 'time-desc' | 'datasource-time-asc';
+  /** Minute output: only measurements taken at or after `notBefore` and before `before` (their times are irregular). */
+  notBefore?: number;
+  before?: number;
 }
 
 export interface RowWriter {
@@ -37,6 +43,12 @@ export interface RowWriter {
 }
 
 const CHUNK_CHARS = 256 * 1024;
+/** Longest synchronous stretch of row walking before the event loop gets a turn. */
+export const SLICE_MS = 10;
+/** Loop steps between two looks at the timer: a minute row is cheaper than reading it, an aggregate is not. */
+const STEPS_PER_CHECK: Record<OutputFrequency, number> = { minute: 32, hour: 1, day: 1 };
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A period is visible to the org only when the datasource was subscribed throughout it. */
 export function periodVisible(ds: Datasource, start: number, periodMs: number): boolean {
@@ -48,12 +60,12 @@ export function periodVisible(ds: Datasource, start: number, periodMs: number): 
   return false;
 }
 
-export function* streamRows(
+export async function* streamRows(
   plan: RowPlan,
   writer: RowWriter,
   aggregator: Aggregator,
   cache?: RowTextCache,
-): Generator<string | Uint8Array> {
+): AsyncGenerator<string | Uint8Array> {
   yield writer.header();
   const p = PERIOD_MS[plan.frequency];
   const values = new RowValues(plan.metrics.length);
@@ -62,8 +74,15 @@ export function* streamRows(
       ? cache.rowsOf(`${plan.frequency}|${plan.qcVersion}|${writer.shape}`)
       : undefined;
   let buf = '';
+  const minute = plan.frequency === 'minute';
+  const notBefore = minute ? (plan.notBefore ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+  const before = minute ? (plan.before ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
   const emit = (ds: Datasource, t: number) => {
     if (!periodVisible(ds, t, p)) return;
+    if (t < notBefore || t + 2 * p > before) {
+      const at = measuredAt(ds, t / p);
+      if (at < notBefore || at >= before) return;
+    }
     const period = t / p;
     let text = cached && cache ? cache.get(cached, ds.gid, period) : undefined;
     if (text === undefined) {
@@ -75,13 +94,28 @@ export function* streamRows(
     if (text === '') return;
     buf += writer.emit ? writer.emit(ds, t, text) : text;
   };
+  // A monotonic timer for scheduling only (not a time of day): bounds each synchronous slice.
+  let sliceStart = performance.now();
+  let steps = 0;
+  const stepsPerCheck = STEPS_PER_CHECK[plan.frequency];
+  /** True when the slice is used up: the caller yields what it has, then awaits the next turn. */
+  const sliceOver = () => {
+    if (++steps < stepsPerCheck) return false;
+    steps = 0;
+    return performance.now() - sliceStart >= SLICE_MS;
+  };
   if (plan.order === 'time-desc') {
     for (let t = plan.to - p; t >= plan.from; t -= p) {
       for (const ds of plan.datasources) {
         emit(ds, t);
-        if (buf.length >= CHUNK_CHARS) {
+        const over = sliceOver();
+        if (buf.length >= CHUNK_CHARS || (over && buf)) {
           yield buf;
           buf = '';
+        }
+        if (over) {
+          await nextTurn();
+          sliceStart = performance.now();
         }
       }
     }
@@ -89,9 +123,14 @@ export function* streamRows(
     for (const ds of plan.datasources) {
       for (let t = plan.from; t < plan.to; t += p) {
         emit(ds, t);
-        if (buf.length >= CHUNK_CHARS) {
+        const over = sliceOver();
+        if (buf.length >= CHUNK_CHARS || (over && buf)) {
           yield buf;
           buf = '';
+        }
+        if (over) {
+          await nextTurn();
+          sliceStart = performance.now();
         }
       }
     }

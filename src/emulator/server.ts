@@ -18,7 +18,11 @@ export interface ServerParts {
   reports: ReportService;
   faults: FaultInjector;
   control: boolean;
+  /** How report files are served: gzip with Content-Encoding (default, as object stores do) or a plain .gz body. */
+  reportFileEncoding?: ReportFileEncoding;
 }
+
+export type ReportFileEncoding = 'content-encoding' | 'plain-gzip';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,8 +48,35 @@ function requireMethod(req: IncomingMessage, method: string): void {
   if (req.method !== method) throw new HttpError(405, `Method ${req.method} is not allowed here; use ${method}`);
 }
 
+/** A %-decoded path segment; a malformed escape is the client's error (400), not the emulator's. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest('The path has a malformed %-escape');
+  }
+}
+
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://emulator.invalid');
+  } catch {
+    throw badRequest('The request target is not a valid URL path');
+  }
+}
+
+/** Clock moves must land on a time every part of the emulator can print: years 1970 to 9999. */
+const LATEST_CLOCK_MS = Date.UTC(10000, 0, 1) - 1;
+
+function checkClockTarget(ms: number, what: string): number {
+  if (!Number.isFinite(ms) || ms < 0 || ms > LATEST_CLOCK_MS) {
+    throw badRequest(`${what} would move the clock outside years 1970 to 9999`);
+  }
+  return ms;
+}
+
 async function route(parts: ServerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const url = requestUrl(req);
   const path = url.pathname;
   const method = req.method ?? 'GET';
   const { ctx, reports } = parts;
@@ -71,9 +102,10 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
     case 'reportFile': {
       requireMethod(req, 'GET');
       const file = reports.file(path, url.searchParams);
+      const encodedFiles = (parts.reportFileEncoding ?? 'content-encoding') === 'content-encoding';
       return sendStream(req, res, file.chunks, {
-        contentType: file.contentType,
-        gzip: file.gzipFile ? 'file' : 'none',
+        contentType: file.gzipFile && encodedFiles ? 'text/csv; charset=utf-8' : file.contentType,
+        gzip: !file.gzipFile ? 'none' : encodedFiles ? 'encoded' : 'file',
         headers: { 'content-disposition': `attachment; filename="${file.name}"` },
         damage: fault.damage,
       });
@@ -85,7 +117,7 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
     case 'reportStatus': {
       requireMethod(req, 'GET');
       const org = keyOrg(parts, req);
-      const id = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+      const id = decodeSegment(path.slice(path.lastIndexOf('/') + 1));
       return sendJson(res, 200, reports.status(org, id));
     }
     case 'recentQuery':
@@ -106,8 +138,9 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
       requireMethod(req, 'GET');
       const org = keyOrg(parts, req);
       if (path === PATHS.datasources) return sendJson(res, 200, listDatasources(ctx, org, url.searchParams));
-      const id = decodeURIComponent(path.slice(PATHS.datasources.length + 1));
-      return sendJson(res, 200, getDatasource(ctx, org, id, url.searchParams));
+      const id = decodeSegment(path.slice(PATHS.datasources.length + 1));
+      // Wrapped as the real service does (a public client reads {"datasource": {...}}).
+      return sendJson(res, 200, { datasource: getDatasource(ctx, org, id, url.searchParams) });
     }
   }
 }
@@ -123,13 +156,14 @@ async function control(parts: ServerParts, req: IncomingMessage, res: ServerResp
         try {
           ms = parseDuration(body.advance);
         } catch {
-          throw badRequest(`advance must be a duration such as "25h" (got '${body.advance}')`);
+          throw badRequest(`advance must be a duration such as "25h" (got '${String(body.advance).slice(0, 40)}')`);
         }
+        checkClockTarget(clock.now() + ms, 'advance');
         clock.advance(ms);
       } else if (typeof body.set === 'string') {
         const ms = parseIsoMs(body.set);
-        if (ms === undefined) throw badRequest(`set must be an ISO 8601 timestamp (got '${body.set}')`);
-        clock.set(ms);
+        if (ms === undefined) throw badRequest(`set must be an ISO 8601 timestamp (got '${body.set.slice(0, 40)}')`);
+        clock.set(checkClockTarget(ms, 'set'));
       } else throw badRequest('expected {"advance":"<duration>"} or {"set":"<ISO timestamp>"}');
     }
     return sendJson(res, 200, { now: new Date(clock.now()).toISOString() });
@@ -158,6 +192,8 @@ export function createEmulatorServer(parts: ServerParts): Server {
         sendJson(res, err.status, { message: err.message }, err.headers);
         return;
       }
+      // Unexpected: a generic reply (never a stack trace in a body); the details go to the emulator's log only.
+      req.resume();
       sendJson(res, 500, { message: 'Internal error in the emulator' });
       console.error('[emulator]', err);
     });

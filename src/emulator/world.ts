@@ -44,7 +44,10 @@ const NODE_QUANTITIES = [
   'temperatureInternal',
   'relHumidAmbient',
   'relHumidInternal',
+  'atmPressure',
 ];
+/** Black carbon (an aethalometer), on some nodes. */
+const BC_QUANTITIES = QUANTITIES.filter((q) => q.categories.includes('bc')).map((q) => q.id);
 const SITE_QUANTITIES = [
   'pm2_5ConcMass',
   'pm10ConcMass',
@@ -60,7 +63,7 @@ const PM_MASS = new Set(['pm1ConcMass', 'pm2_5ConcMass', 'pm10ConcMass']);
 const GAS = new Set(['no2Conc', 'o3Conc']);
 const NUMBER_CONC = new Set(['pm1ConcNum', 'pm2_5ConcNum', 'pm10ConcNum']);
 /** Statuses whose value is empty (the raw value is still reported). */
-export const VALUELESS_STATUSES = new Set(['calibration-missing', 'calibration-unknown']);
+export const VALUELESS_STATUSES = new Set(['calibration-missing', 'calibration-unknown', 'calibration-error']);
 
 export interface Location {
   lat: number;
@@ -178,6 +181,7 @@ function makeDatasource(
   const calA = new Float64Array(NQ).fill(1);
   const calB = new Float64Array(NQ);
   for (const q of isSite ? SITE_QUANTITIES : NODE_QUANTITIES) measures[Q[q]] = 1;
+  if (!isSite && index % 4 === 1) for (const q of BC_QUANTITIES) measures[Q[q]] = 1;
   if (!isSite) {
     for (let qi = 0; qi < NQ; qi++) {
       const qid = QUANTITIES[qi].id;
@@ -186,7 +190,8 @@ function makeDatasource(
         calA[qi] = 0.78 + unit(seed, gid, 5, qi) * 0.1;
         calB[qi] = 0.4;
       } else if (GAS.has(qid)) {
-        status[qi] = 'calibrated-ready';
+        // A status outside the documented list, as in real extracts: raw reported, value empty.
+        status[qi] = qid === 'no2Conc' && index % 4 === 2 ? 'calibration-error' : 'calibrated-ready';
         calA[qi] = 0.9;
       } else if (NUMBER_CONC.has(qid) && index % 4 === 3) {
         // As in real node reports: number concentrations whose calibration state is unknown.

@@ -253,7 +253,7 @@ describe('reports against the emulator, through the commands', function () {
     box.value = 'only';
     await new Promise((r) => setTimeout(r, 100));
     await accept();
-    assert.match(String(box.validationMessage), /'only' needs at least one metric term/);
+    assert.match(String(box.validationMessage), /'only' must be followed by a metric/);
     await assert.rejects(driver.next(1000), /no quick input/, 'a bare only does not move on either');
     assert.equal(a.services.reports.forConnection(connectionId).length, tracked, 'nothing was sent');
 

@@ -215,7 +215,13 @@ export class MeasurementsClient {
         retry: 'read',
         operation: 'getDatasource',
         subject: datasourceId,
-        consume: async (res) => (await readJson(res)) as DatasourceInfo,
+        // The service wraps it as {"datasource": {...}} (SERVICE-FACTS); a bare object is read too.
+        consume: async (res) => {
+          const body = (await readJson(res)) as { datasource?: unknown } | null;
+          return (
+            body && typeof body.datasource === 'object' && body.datasource !== null ? body.datasource : body
+          ) as DatasourceInfo;
+        },
       },
       options,
     );

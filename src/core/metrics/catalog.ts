@@ -53,6 +53,16 @@ export const QUANTITIES: readonly QuantityInfo[] = [
   { id: 'windSpeed', english: 'Wind speed', unit: 'm/s', categories: ['weather', 'wind'] },
   { id: 'windDirection', english: 'Wind direction', unit: '°', categories: ['weather', 'wind'] },
   { id: 'atmosphericPressure', english: 'Atmospheric pressure', unit: 'hPa', categories: ['weather', 'pressure'] },
+  // Seen in real node extracts (SERVICE fixtures): the node's own pressure sensor, and black carbon.
+  { id: 'atmPressure', english: 'Atmospheric pressure (node)', unit: 'hPa', categories: ['pressure'] },
+  ...(
+    ['AllSources', 'Biomass', 'FossilFuel', 'SpectralB', 'SpectralG', 'SpectralIR', 'SpectralR', 'SpectralUV'] as const
+  ).map((part) => ({
+    id: `bc${part}`,
+    english: `Black carbon ${part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`,
+    unit: 'µg/m³',
+    categories: ['bc'],
+  })),
 ];
 
 export const AGGREGATIONS = ['Individual', '1HourMean', '24HourRollingMean', 'Nowcast', '24HourMean'] as const;

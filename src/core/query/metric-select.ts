@@ -1,10 +1,14 @@
-// Checks of metricSelect values against the public grammar (default/all/none/only, + and -, *, :category)
-// and the metric catalog. Problems are warnings: the service is the judge of its own grammar.
+// metricSelect, the one grammar (SERVICE-FACTS "metricSelect grammar"), shared by the cell checker and the
+// emulator: an optional head `default` (or nothing), `all`, `none` or `only`; then terms joined by `+` (add)
+// and `-` (remove); `*` is a wildcard; `:name` is a quantity category. Case-insensitive. Real clients also
+// send `only + :pm25 + :internal` (a `+` right after the head). Platform-neutral; wildcards are matched
+// without regular expressions, in time proportional to pattern × label length (no backtracking blow-up).
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../api/types';
-import { metricCatalog, QUANTITIES } from '../metrics/catalog';
+import { type MetricDefinition, metricCatalog, QUANTITIES } from '../metrics/catalog';
 import { didYouMean } from './suggest';
 
 export const METRIC_SELECT_KEYWORDS = ['default', 'all', 'none', 'only'] as const;
+export type MetricSelectHead = (typeof METRIC_SELECT_KEYWORDS)[number];
 
 export interface MetricSelectProblem {
   /** Offsets into the value text. */
@@ -12,13 +16,14 @@ export interface MetricSelectProblem {
   end: number;
   message: string;
   suggestion?: string;
+  /** The service refuses the expression for this (400); otherwise it is only a hint (e.g. a pattern matching nothing). */
+  rejected: boolean;
 }
 
 const LABELS_BY_FREQUENCY = new Map<OutputFrequency, string[]>(
   OUTPUT_FREQUENCIES.map((f) => [f, metricCatalog(f).map((m) => m.label)]),
 );
 const ALL_LABELS = [...new Set([...LABELS_BY_FREQUENCY.values()].flat())];
-const ALL_LABELS_LOWER = new Set(ALL_LABELS.map((l) => l.toLowerCase()));
 export const METRIC_CATEGORIES = [...new Set(QUANTITIES.flatMap((q) => q.categories))].sort();
 
 /** Canonical metric labels for completion: of one frequency, or every label. */
@@ -26,104 +31,180 @@ export function metricLabels(frequency?: OutputFrequency): string[] {
   return frequency ? [...(LABELS_BY_FREQUENCY.get(frequency) ?? [])] : [...ALL_LABELS];
 }
 
-function wildcardMatches(pattern: string, labels: readonly string[]): boolean {
-  const re = new RegExp(
-    `^${pattern
-      .toLowerCase()
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return labels.some((l) => re.test(l.toLowerCase()));
+/**
+ * Case-insensitive glob match (`*` = any run of characters, everything else literal). Greedy two pointers:
+ * on a mismatch only the last `*` is retried one character further, so the work is bounded by
+ * pattern length × text length whatever the number of stars.
+ */
+export function globMatch(pattern: string, text: string): boolean {
+  const p = pattern.toLowerCase();
+  const t = text.toLowerCase();
+  let pi = 0;
+  let ti = 0;
+  let star = -1;
+  let mark = 0;
+  while (ti < t.length) {
+    if (pi < p.length && p[pi] !== '*' && p[pi] === t[ti]) {
+      pi++;
+      ti++;
+    } else if (pi < p.length && p[pi] === '*') {
+      star = pi++;
+      mark = ti;
+    } else if (star >= 0) {
+      pi = star + 1;
+      ti = ++mark;
+    } else return false;
+  }
+  while (pi < p.length && p[pi] === '*') pi++;
+  return pi === p.length;
 }
 
-export function checkMetricSelect(text: string, frequency: OutputFrequency | undefined): MetricSelectProblem[] {
+export type MetricTermKind = 'label' | 'pattern' | 'category';
+
+export interface MetricTerm {
+  op: '+' | '-';
+  text: string;
+  kind: MetricTermKind;
+  start: number;
+  end: number;
+}
+
+export interface ParsedMetricSelect {
+  head: MetricSelectHead;
+  terms: MetricTerm[];
+  /** Grammar problems (always `rejected`). */
+  problems: MetricSelectProblem[];
+}
+
+const termKind = (text: string): MetricTermKind =>
+  text.startsWith(':') ? 'category' : text.includes('*') ? 'pattern' : 'label';
+
+/**
+ * Parses the grammar. States: 'head' (the head keyword may come), 'afterHead' (after the head keyword: a term,
+ * or `+`; `-` too unless the head is `only`), 'term' (after an operator: a term must come), 'operator' (after a
+ * term: an operator or the end).
+ */
+export function parseMetricSelect(text: string): ParsedMetricSelect {
   const problems: MetricSelectProblem[] = [];
+  const terms: MetricTerm[] = [];
   const tokenRe = /[^\s+-]+|[+-]/g;
-  // State: 'start' (a keyword may come), 'term' (a term is expected), 'operator' (after a term).
-  let state: 'start' | 'keyword' | 'term' | 'operator' = 'start';
-  let removing = false;
-  let keyword: { text: string; start: number; end: number } | undefined;
+  let head: MetricSelectHead = 'default';
+  let state: 'head' | 'afterHead' | 'term' | 'operator' = 'head';
+  let op: '+' | '-' = '+';
+  const reject = (start: number, end: number, message: string) =>
+    problems.push({ start, end, message, rejected: true });
   for (let m = tokenRe.exec(text); m; m = tokenRe.exec(text)) {
     const tok = m[0];
     const start = m.index;
     const end = start + tok.length;
     if (tok === '+' || tok === '-') {
-      if (state === 'term') problems.push({ start, end, message: `expected a metric term before '${tok}'` });
-      removing = tok === '-';
+      if (state === 'term') reject(start, end, `expected a metric term after '${op}', not '${tok}'`);
+      else if (state === 'afterHead' && head === 'only' && tok === '-') {
+        reject(start, end, "'only' must be followed by a metric, pattern or :category (or '+')");
+      }
+      op = tok;
       state = 'term';
       continue;
     }
-    if (state === 'start' && (METRIC_SELECT_KEYWORDS as readonly string[]).includes(tok.toLowerCase())) {
-      state = 'keyword';
-      keyword = { text: tok.toLowerCase(), start, end };
+    const lower = tok.toLowerCase();
+    if (state === 'head' && (METRIC_SELECT_KEYWORDS as readonly string[]).includes(lower)) {
+      head = lower as MetricSelectHead;
+      state = 'afterHead';
       continue;
     }
-    if (state === 'operator') {
-      problems.push({ start, end, message: `join metric terms with + or - (before '${tok}')` });
-    }
+    if (state === 'operator') reject(start, end, `expected '+' or '-' before '${tok}'`);
+    terms.push({ op, text: tok, kind: termKind(tok), start, end });
+    op = '+';
     state = 'operator';
-    // Removing something absent is harmless; only added terms must match.
-    if (!removing) checkTerm(tok, start, end, frequency, problems);
   }
-  if (state === 'keyword' && keyword?.text === 'only') {
-    problems.push({
-      start: keyword.start,
-      end: keyword.end,
-      message: "'only' needs at least one metric term after it (e.g. only pm2_5ConcMassNowcast, only :pm)",
-    });
+  if (state === 'term') reject(text.trimEnd().length - 1, text.trimEnd().length, 'a metric term is missing at the end');
+  else if (state === 'afterHead' && head === 'only') {
+    const end = text.trimEnd().length;
+    reject(end - 4, end, "'only' must be followed by a metric, pattern or :category");
   }
-  const expectTerm = state === 'term';
-  const first = false;
-  if (expectTerm && !first && /[+-]\s*$/.test(text)) {
-    problems.push({ start: text.length - 1, end: text.length, message: 'a metric term is missing at the end' });
-  }
-  return problems;
+  return { head, terms, problems };
 }
 
-function checkTerm(
-  term: string,
-  start: number,
-  end: number,
-  frequency: OutputFrequency | undefined,
-  problems: MetricSelectProblem[],
-): void {
-  if (term.startsWith(':')) {
-    const cat = term.slice(1).toLowerCase();
-    if (!METRIC_CATEGORIES.includes(cat)) {
-      const s = didYouMean(cat, METRIC_CATEGORIES);
-      problems.push({
+/** Problems of one term at an output frequency (undefined: any frequency, as in a report without one). */
+function termProblems(term: MetricTerm, frequency: OutputFrequency | undefined): MetricSelectProblem[] {
+  const { start, end, text } = term;
+  const lower = text.toLowerCase();
+  if (term.kind === 'category') {
+    const cat = lower.slice(1);
+    if (METRIC_CATEGORIES.includes(cat)) return [];
+    const s = didYouMean(cat, METRIC_CATEGORIES);
+    return [
+      {
         start,
         end,
-        message: `unknown metric category '${term}'; known: ${METRIC_CATEGORIES.map((c) => `:${c}`).join(', ')}`,
+        rejected: true,
+        message: `unknown metric category '${text}'; known: ${METRIC_CATEGORIES.map((c) => `:${c}`).join(', ')}`,
         suggestion: s ? `:${s}` : undefined,
-      });
-    }
-    return;
+      },
+    ];
   }
   const labels = frequency ? (LABELS_BY_FREQUENCY.get(frequency) ?? []) : ALL_LABELS;
-  if (term.includes('*')) {
-    if (!wildcardMatches(term, labels)) {
-      problems.push({
+  if (term.kind === 'pattern') {
+    // Removing what is absent is harmless; a pattern that adds nothing is only a hint.
+    if (term.op === '-' || labels.some((l) => globMatch(text, l))) return [];
+    return [
+      {
         start,
         end,
-        message: `'${term}' matches no metric${frequency ? ` at ${frequency} output` : ''}`,
-      });
+        rejected: false,
+        message: `'${text}' matches no metric${frequency ? ` at ${frequency} output` : ''}`,
+      },
+    ];
+  }
+  if (labels.some((l) => l.toLowerCase() === lower)) return [];
+  const at = OUTPUT_FREQUENCIES.filter((f) => LABELS_BY_FREQUENCY.get(f)?.some((l) => l.toLowerCase() === lower));
+  if (at.length > 0 && frequency) {
+    return [
+      { start, end, rejected: true, message: `${text} exists only for ${at.join('/')} output, not ${frequency}` },
+    ];
+  }
+  const suggestion = didYouMean(text, labels);
+  return [
+    {
+      start,
+      end,
+      rejected: true,
+      message: `unknown metric label '${text}'${suggestion ? `; did you mean ${suggestion}?` : ''}`,
+      suggestion,
+    },
+  ];
+}
+
+/** Every problem of a metricSelect value (grammar, then terms), for the cell checker's warnings. */
+export function checkMetricSelect(text: string, frequency: OutputFrequency | undefined): MetricSelectProblem[] {
+  const parsed = parseMetricSelect(text);
+  const problems = [...parsed.problems];
+  for (const term of parsed.terms) problems.push(...termProblems(term, frequency));
+  return problems.sort((a, b) => a.start - b.start);
+}
+
+function termMatches(term: MetricTerm, def: MetricDefinition): boolean {
+  if (term.kind === 'category') return def.quantity.categories.includes(term.text.slice(1).toLowerCase());
+  if (term.kind === 'pattern') return globMatch(term.text, def.label);
+  return def.label.toLowerCase() === term.text.toLowerCase();
+}
+
+export type MetricSelection = { metrics: MetricDefinition[] } | { error: string };
+
+/** Resolves a metricSelect value to metrics in catalog order, or the service's 400 message (naming metricSelect). */
+export function selectMetrics(text: string | undefined, frequency: OutputFrequency): MetricSelection {
+  const refused = checkMetricSelect(text ?? '', frequency).find((p) => p.rejected);
+  if (refused) return { error: `metricSelect: ${refused.message}` };
+  const parsed = parseMetricSelect(text ?? '');
+  const catalog = metricCatalog(frequency);
+  // `default` (or nothing) is every metric, the internal temperature and humidity included, as real replies show.
+  const selected = new Set(parsed.head === 'all' || parsed.head === 'default' ? catalog : []);
+  for (const term of parsed.terms) {
+    for (const d of catalog) {
+      if (!termMatches(term, d)) continue;
+      if (term.op === '+') selected.add(d);
+      else selected.delete(d);
     }
-    return;
   }
-  const lower = term.toLowerCase();
-  if (labels.some((l) => l.toLowerCase() === lower)) return;
-  if (ALL_LABELS_LOWER.has(lower) && frequency) {
-    const at = OUTPUT_FREQUENCIES.filter((f) => LABELS_BY_FREQUENCY.get(f)?.some((l) => l.toLowerCase() === lower));
-    problems.push({ start, end, message: `${term} exists only for ${at.join('/')} output, not ${frequency}` });
-    return;
-  }
-  const suggestion = didYouMean(term, labels);
-  problems.push({
-    start,
-    end,
-    message: `unknown metric label '${term}'${suggestion ? `; did you mean ${suggestion}?` : ''}`,
-    suggestion,
-  });
+  return { metrics: catalog.filter((d) => selected.has(d)) };
 }

@@ -1,7 +1,7 @@
 // csv-wide: a header row, then one row per measurement (minute) or period (hour, day).
 import { csvField, csvRow } from '../../core/table/csv-write';
 import type { RowValues } from '../aggregates';
-import { OOB_FLAG } from '../generator';
+import { measuredAt, OOB_FLAG } from '../generator';
 import { PERIOD_MS } from '../periods';
 import type { RowWriter } from '../rows';
 import type { Datasource } from '../world';
@@ -43,12 +43,11 @@ export class CsvWideWriter implements RowWriter {
   }
 
   row(ds: Datasource, start: number, v: RowValues): string {
-    if (start !== this.lastTime) {
+    if (this.layout.frequency === 'minute') {
+      this.lastTimeText = new Date(measuredAt(ds, start / this.periodMs)).toISOString();
+    } else if (start !== this.lastTime) {
       this.lastTime = start;
-      this.lastTimeText =
-        this.layout.frequency === 'minute'
-          ? new Date(start).toISOString()
-          : `${new Date(start).toISOString()},${new Date(start + this.periodMs).toISOString()}`;
+      this.lastTimeText = `${new Date(start).toISOString()},${new Date(start + this.periodMs).toISOString()}`;
     }
     const id = this.layout.idColumn === 'datasourceId' ? ds.id : ds.sourceId;
     const loc = locationAt(ds, start + this.periodMs - 1);

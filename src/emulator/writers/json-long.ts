@@ -2,7 +2,7 @@
 import type { LocationEntry } from '../../core/api/types';
 import type { CompiledMetric, RowValues } from '../aggregates';
 import { MINUTE_MS } from '../clock';
-import { hasMeasurement, OOB_FLAG } from '../generator';
+import { hasMeasurement, measuredAt, OOB_FLAG } from '../generator';
 import type { RowWriter } from '../rows';
 import type { Datasource } from '../world';
 import { decimal2 } from './columns';
@@ -44,7 +44,9 @@ export class JsonLongWriter implements RowWriter {
 
   /** The row's metric objects, comma-separated (no leading comma). */
   row(ds: Datasource, start: number, v: RowValues): string {
-    if (start !== this.lastTime) {
+    if (this.options.periodMs === MINUTE_MS) {
+      this.lastTimeText = new Date(measuredAt(ds, start / MINUTE_MS)).toISOString();
+    } else if (start !== this.lastTime) {
       this.lastTime = start;
       this.lastTimeText = new Date(start).toISOString();
     }
@@ -109,5 +111,5 @@ export class JsonLongWriter implements RowWriter {
 function firstMeasurementFrom(ds: Datasource, t: number): number {
   let minute = Math.ceil(t / MINUTE_MS);
   for (let i = 0; i < 24 * 60 && !hasMeasurement(ds, minute); i++) minute++;
-  return minute * MINUTE_MS;
+  return measuredAt(ds, minute);
 }

@@ -2,7 +2,7 @@
 // so report files in Parquet are bounded by the report's size, unlike the streamed csv.gz).
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { RowValues } from '../aggregates';
-import { OOB_FLAG } from '../generator';
+import { measuredAt, OOB_FLAG } from '../generator';
 import { PERIOD_MS } from '../periods';
 import type { RowWriter } from '../rows';
 import type { Datasource } from '../world';
@@ -53,7 +53,9 @@ export class ParquetWideWriter implements RowWriter {
     cols[c++].push(ds.sourceId);
     cols[c++].push(ds.sourceType);
     cols[c++].push(this.layout.frequency);
-    cols[c++].push(new Date(start).toISOString());
+    cols[c++].push(
+      new Date(this.layout.frequency === 'minute' ? measuredAt(ds, start / this.periodMs) : start).toISOString(),
+    );
     if (this.layout.frequency !== 'minute') cols[c++].push(new Date(start + this.periodMs).toISOString());
     cols[c++].push(Number(loc.lat.toFixed(d)));
     cols[c++].push(Number(loc.lon.toFixed(d)));

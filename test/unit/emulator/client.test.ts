@@ -50,11 +50,12 @@ describe('emulator with the project client', () => {
     };
     const csv = await client.recentQuery({ ...req, format: 'csv-wide' });
     const json = await client.recentQuery(req);
-    assert.equal(csv.table.rowCount, 23);
-    assert.equal(json.table.rowCount, 23);
+    // The default 24 hours: every hour containing measurements at or after now - 24 h (the first one partly).
+    assert.equal(csv.table.rowCount, 24);
+    assert.equal(json.table.rowCount, 24);
     const csvCol = columnByName(csv.table, 'pm2_5ConcMassNowcast');
     assert.ok(csvCol, 'csv-wide column');
-    assert.ok(json.body && json.body.data.length === 23);
+    assert.ok(json.body && json.body.data.length === 24);
     assert.equal(Number(cellText(csvCol, 0)), json.body.data[0].value);
   });
 

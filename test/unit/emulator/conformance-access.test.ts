@@ -105,11 +105,13 @@ describe('emulator conformance: access and datasources', () => {
     assert.deepEqual([...types].sort(), ['REFERENCE_SITE', 'SERVICE_NODE']);
   });
 
-  it('GET /v2/datasources/{id} gives one datasource; unknown ids are 404; org is required', async () => {
+  it('GET /v2/datasources/{id} gives one datasource wrapped as {"datasource": ...}; unknown ids are 404; org is required', async () => {
     const id = emu.facts.datasources[0].datasourceId;
     const res = await emu.get(`${PATHS.datasource(id)}?org=${emu.org}`);
     assert.equal(res.status, 200);
-    const d = await res.json();
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body), ['datasource']);
+    const d = body.datasource;
     assert.equal(d.datasourceId, id);
     assert.equal(d.currentSourceId, emu.facts.datasources[0].sourceId);
     assert.equal(typeof d.location.lat, 'number');

@@ -54,13 +54,14 @@ describe('emulator conformance: continuation', () => {
     const ds = emu.facts.datasources[0].datasourceId;
     const first = await start({ datasourceIds: [ds], metricSelect: 'only pm2_5ConcMassIndividual' });
     const newestFirst = Math.max(...times(first));
-    assert.equal(newestFirst, NOW);
+    // Measurements come at irregular moments: the newest is from the last minute or so, never after now.
+    assert.ok(newestFirst <= NOW && newestFirst > NOW - 2 * MINUTE);
     await emu.advance('10m');
     const second = await next(first.token as string);
     assert.equal(second.status, 200);
     assert.ok(second.token && second.token !== first.token, 'an updated token replaces the previous one');
     const t2 = times(second);
-    assert.ok(t2.length >= 8 && t2.length <= 10);
+    assert.ok(t2.length >= 8 && t2.length <= 11);
     assert.ok(t2.every((t) => t > newestFirst && t <= NOW + 10 * MINUTE));
     assert.equal(new Set(t2).size, t2.length, 'no duplicates');
     assert.ok(second.body.locations.length === 1);

@@ -71,7 +71,8 @@ describe('emulator conformance: recent query', () => {
     assert.equal(row.datasourceId, first);
     assert.equal(row.sourceType, 'SERVICE_NODE');
     assert.equal(row.outputFrequency, 'minute');
-    assert.match(row.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
+    // Real sensors report at irregular millisecond times.
+    assert.match(row.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     assert.match(row.locationLatitude, /^-?\d+\.\d{6}$/, 'csv-wide rounds locations to 6 places by default');
   });
 
@@ -91,23 +92,59 @@ describe('emulator conformance: recent query', () => {
     }
   });
 
-  it('default startTimes: hour = 24 hours before, day = 48 hours before', async () => {
+  it('default startTimes: hour = 24 hours before, day = 48 hours before; every period holding measurements after the cut-off', async () => {
     const hour = await emu.recent({ datasourceIds: [first], outputFrequency: 'hour', format: 'csv-wide' });
     const starts = csvObjects(hour.text).map((r) => Date.parse(r.startOfPeriod));
-    assert.equal(Math.min(...starts), NOW - 24 * HOUR + 30 * MINUTE, 'first whole hour after now - 24 h');
+    assert.equal(Math.min(...starts), NOW - 24 * HOUR - 30 * MINUTE, 'the hour containing now - 24 h');
     assert.equal(Math.max(...starts), NOW - 30 * MINUTE - HOUR, 'last complete hour');
-    assert.equal(starts.length, 23);
+    assert.equal(starts.length, 24);
     const day = await emu.recent({ datasourceIds: [first], outputFrequency: 'day', format: 'csv-wide' });
     const days = csvObjects(day.text).map((r) => r.startOfPeriod);
-    // now - 48 h = 2026-11-18T10:30 -> first whole day 2026-11-19; last complete day 2026-11-19.
-    assert.deepEqual(days, ['2026-11-19T00:00:00.000Z']);
+    // now - 48 h = 2026-11-18T10:30 -> the day containing it, 2026-11-18; last complete day 2026-11-19.
+    assert.deepEqual(days, ['2026-11-19T00:00:00.000Z', '2026-11-18T00:00:00.000Z']);
+    // The echo carries startTime as defaulted, not rounded to a period.
+    const echoed = await emu.recent({ datasourceIds: [first], outputFrequency: 'day', metricSelect: 'none' });
+    assert.equal(echoed.body.request.startTime, new Date(NOW - 48 * HOUR).toISOString());
+  });
+
+  it('echoes an explicit startTime as given and includes the period containing it', async () => {
+    const start = '2026-11-20T05:30:00.000Z';
+    const r = await emu.recent({ datasourceIds: [first], outputFrequency: 'hour', startTime: start });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.request.startTime, start);
+    const times = new Set(r.body.data.map((d: { time: string }) => d.time));
+    assert.ok(times.has('2026-11-20T05:00:00.000Z'), 'the hour containing 05:30');
+    assert.ok(!times.has('2026-11-20T04:00:00.000Z'));
+  });
+
+  it('accepts unknown fields and "true"/"false" strings; the echo keeps them, replyWithContinuationToken and metricSelect as sent', async () => {
+    const r = await emu.recent({
+      datasourceIds: [first],
+      colour: 'red',
+      replyWithContinuationToken: 'true',
+      qcFlags: 'false',
+      metricSelect: 'only + :pm25 + :internal',
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.request.colour, 'red');
+    assert.equal(r.body.request.replyWithContinuationToken, true);
+    assert.equal(r.body.request.qcFlags, false);
+    assert.equal(r.body.request.metricSelect, 'only + :pm25 + :internal');
+    assert.ok(r.headers.get('x-service-continuation-token'), 'the string "true" asked for a token');
+    const metrics = new Set(r.body.data.map((d: { metric: string }) => d.metric));
+    assert.ok(metrics.has('temperatureInternalIndividual') && metrics.has('pm2_5ConcMassIndividual'));
+    // Known fields with bad values are still refused.
+    const bad = await emu.recent({ datasourceIds: [first], qcFlags: 'yes' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message, /^qcFlags must be true or false/);
   });
 
   it('startTime is inclusive', async () => {
     const start = new Date(NOW - 10 * MINUTE).toISOString();
     const r = await emu.recent({ datasourceIds: [first], startTime: start, format: 'csv-wide' });
-    const times = csvObjects(r.text).map((x) => x.time);
-    assert.equal(times[times.length - 1], start);
+    const times = csvObjects(r.text).map((x) => Date.parse(x.time));
+    // Every measurement taken at or after startTime, the first one within the minute that starts there.
+    assert.ok(Math.min(...times) >= Date.parse(start) && Math.min(...times) < Date.parse(start) + MINUTE);
   });
 
   it('cache depths: 24 h for minute, 48 h for hour, 10 days for day, whatever the startTime', async () => {
@@ -126,8 +163,10 @@ describe('emulator conformance: recent query', () => {
         metricSelect: 'none',
       });
       const times = csvObjects(r.text).map((x) => Date.parse(x[column]));
-      assert.ok(Math.min(...times) >= NOW - depth, `${frequency}: nothing older than the cache`);
-      assert.ok(Math.min(...times) < NOW - depth + DAY, `${frequency}: reaches back to the cache depth`);
+      // Minute measurements from the cut-off on; periods that contain measurements from the cut-off on.
+      const period = { minute: 0, hour: HOUR, day: DAY }[frequency];
+      assert.ok(Math.min(...times) + period >= NOW - depth, `${frequency}: nothing older than the cache`);
+      assert.ok(Math.min(...times) < NOW - depth + HOUR, `${frequency}: reaches back to the cache depth`);
     }
   });
 
@@ -188,11 +227,10 @@ describe('emulator conformance: recent query', () => {
       [{}, /^datasourceIds is required/],
       [{ datasourceIds: 'DABC' }, /^datasourceIds must be an array/],
       [{ datasourceIds: ['DNOSUCH1'] }, /^datasourceIds: unknown datasource 'DNOSUCH1'/],
-      [{ datasourceIds: [first], metricSelect: 'only bogus' }, /^metricSelect: unknown metric 'bogus'/],
+      [{ datasourceIds: [first], metricSelect: 'only bogus' }, /^metricSelect: unknown metric label 'bogus'/],
       [{ datasourceIds: [first], qcFlags: 'yes' }, /^qcFlags must be true or false/],
       [{ datasourceIds: [first], locationRounding: 2.5 }, /^locationRounding must be an integer/],
       [{ datasourceIds: [first], dataVersion: 'v3' }, /^dataVersion must be one of legacy, v2026-11-10/],
-      [{ datasourceIds: [first], colour: 'red' }, /^colour is not a known field/],
       [{ datasourceIds: [first], org: '' }, /^org is required/],
     ];
     for (const [body, message] of cases) {

@@ -95,8 +95,46 @@ export function csvObjects(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
 }
 
+/** A report csv.gz file's text: fetch decodes a Content-Encoding (the default); a plain gzip body is gunzipped here. */
 export async function downloadGzipText(url: string): Promise<{ status: number; text: string }> {
   const res = await fetch(url);
   if (res.status !== 200) return { status: res.status, text: await res.text() };
-  return { status: 200, text: gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8') };
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const encoded = res.headers.get('content-encoding') === 'gzip';
+  return { status: 200, text: (encoded ? bytes : gunzipSync(bytes)).toString('utf8') };
+}
+
+export interface Ping {
+  wallMs: number;
+  /** CPU time the process spent while the ping waited: what a blocked event loop burns. */
+  cpuMs: number;
+}
+
+/** Runs `heavy` while pinging GET / back to back (client and emulator share this process's event loop). */
+export async function pingDuring(
+  emu: TestEmulator,
+  heavy: () => Promise<void>,
+): Promise<{ pings: Ping[]; took: number }> {
+  await (await emu.get('/')).arrayBuffer(); // the connection is set up before anything is timed
+  const pings: Ping[] = [];
+  let done = false;
+  const pinger = (async () => {
+    while (!done) {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      const res = await emu.get('/');
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET / answered ${res.status}`);
+      const used = process.cpuUsage(cpu);
+      pings.push({ wallMs: performance.now() - t, cpuMs: (used.user + used.system) / 1000 });
+    }
+  })();
+  const started = performance.now();
+  try {
+    await heavy();
+  } finally {
+    done = true;
+    await pinger;
+  }
+  return { pings, took: performance.now() - started };
 }

@@ -6,7 +6,7 @@ describe('query language: metricSelect checker (cells and Create Report)', () =>
     for (const text of ['only', 'ONLY', '  only  ']) {
       const problems = checkMetricSelect(text, 'hour');
       assert.equal(problems.length, 1, text);
-      assert.match(problems[0].message, /'only' needs at least one metric term/);
+      assert.match(problems[0].message, /'only' must be followed by a metric/);
     }
     for (const text of ['default', 'all', 'none', 'only :pm25', 'only pm2_5ConcMassNowcast', 'all - :gas']) {
       assert.deepEqual(checkMetricSelect(text, 'hour'), [], text);
