@@ -1,6 +1,7 @@
 // The table output: toolbar, notices, a sticky header with per-column filters, and a virtual body whose
 // row elements are a fixed pool (bounded DOM whatever the row count). Every value is set as textContent.
 import { type Column, isNumeric, type Table } from '../../core/table/table';
+import { categoryOf, unitOf } from '../model/aq-views';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { isQcInvalid, qcAssessmentTone, qcSiblings, statusTone } from '../model/qc';
 import {
@@ -15,9 +16,11 @@ import {
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { computeWindow, poolSize } from '../model/virtual-window';
 import type { ResultInfo, SaveFormat } from '../protocol';
+import { CollocationPanel, ExceedancesPanel, type Panel, ProfilesPanel, SummaryPanel } from './aq-panels';
 import { ChartView } from './chart-view';
 import { copyText } from './clipboard';
 import { button, h } from './h';
+import { MapPanel } from './map-view';
 
 const ROW_HEIGHT = 22;
 const MAX_VIEWPORT_HEIGHT = 420;
@@ -29,7 +32,14 @@ export interface TableWidgetOptions {
   info?: ResultInfo;
   /** Saving goes through the extension host; undefined when the renderer has no messaging. */
   save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
+  /** Saves another table (a view's derived table, e.g. the Summary); undefined without messaging. */
+  saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
+  /** Leaves out the air-quality view buttons (a view's own derived table). */
+  plain?: boolean;
 }
+
+const AQ_VIEWS = ['Summary', 'Exceedances', 'Profiles', 'Collocation', 'Map'] as const;
+type AqViewName = (typeof AQ_VIEWS)[number];
 
 function estimateWidth(column: Column, table: Table): number {
   // Header text is bold and carries the sort arrow; times may be shown with their local offset.
@@ -65,6 +75,12 @@ export class TableWidget {
   private readonly timeButton: HTMLButtonElement;
   private readonly viewButton: HTMLButtonElement;
   private chart?: ChartView;
+  private readonly panels = new Map<AqViewName, Panel>();
+  private readonly panelButtons = new Map<AqViewName, HTMLButtonElement>();
+  private current: 'Table' | 'Chart' | AqViewName = 'Table';
+  /** Per column: its unit (µg/m³, AQI) and whether its cells get an AQI chip. */
+  private readonly units: string[];
+  private readonly chips: boolean[];
   private frame = 0;
   private readonly disposers: Array<() => void> = [];
 
@@ -73,6 +89,8 @@ export class TableWidget {
     private readonly options: TableWidgetOptions = {},
   ) {
     this.siblings = qcSiblings(table);
+    this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : ''));
+    this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
     this.viewRows = computeViewRows(table, this.state);
 
     const filter = h('input', {
@@ -88,7 +106,7 @@ export class TableWidget {
     this.timeButton = button('UTC', 'Show times in UTC or local time', () => this.toggleTimeZone());
     this.timeButton.classList.add('mt-tz');
     this.viewButton = button('Chart', 'Switch between the table and a chart of a metric over time', () =>
-      this.toggleChart(),
+      this.show(this.current === 'Table' ? 'Chart' : 'Table'),
     );
     this.viewButton.classList.add('mt-view-toggle');
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => void this.copy());
@@ -98,6 +116,7 @@ export class TableWidget {
       this.countEl,
       this.timeButton,
       this.viewButton,
+      this.aqViewButtons(),
       copy,
     ]);
     if (options.save) {
@@ -148,6 +167,58 @@ export class TableWidget {
     this.refresh();
   }
 
+  private aqViewButtons(): HTMLElement | null {
+    if (this.options.plain) return null;
+    const group = h('span', { className: 'mt-views', attrs: { role: 'group', 'aria-label': 'Air-quality views' } });
+    const titles: Record<AqViewName, string> = {
+      Summary: 'Per datasource × metric: count, completeness, min/mean/median/p98/max, QC-invalid values',
+      Exceedances: 'Periods above a threshold per datasource, with the threshold on the chart',
+      Profiles: 'Diurnal and weekday profiles (mean and interquartile band), one line per datasource',
+      Collocation: 'A sensor against a reference site: scatter, OLS, EPA PM2.5 sensor targets',
+      Map: 'Datasource locations on an offline map, coloured by the latest AQI category',
+    };
+    for (const name of AQ_VIEWS) {
+      const b = button(name, titles[name], () => this.show(this.current === name ? 'Table' : name));
+      b.classList.add(`mt-view-${name.toLowerCase()}`);
+      b.setAttribute('aria-pressed', 'false');
+      this.panelButtons.set(name, b);
+      group.appendChild(b);
+    }
+    return group;
+  }
+
+  private panel(name: AqViewName): Panel {
+    let p = this.panels.get(name);
+    if (p) return p;
+    const ctx = {
+      table: this.table,
+      rows: () => this.viewRows,
+      timeZone: () => this.state.timeZone,
+      nestedTable: (table: Table, title: string) => {
+        const save = this.options.saveTable;
+        return new TableWidget(table, {
+          plain: true,
+          info: { title },
+          save: save ? (format, rows) => save(table, format, rows, title) : undefined,
+        });
+      },
+    };
+    p =
+      name === 'Summary'
+        ? new SummaryPanel(ctx)
+        : name === 'Exceedances'
+          ? new ExceedancesPanel(ctx)
+          : name === 'Profiles'
+            ? new ProfilesPanel(ctx)
+            : name === 'Collocation'
+              ? new CollocationPanel(ctx)
+              : new MapPanel(ctx);
+    p.element.hidden = true;
+    this.element.appendChild(p.element);
+    this.panels.set(name, p);
+    return p;
+  }
+
   private notices(): HTMLElement[] {
     const info = this.options.info;
     const out: HTMLElement[] = [];
@@ -189,8 +260,11 @@ export class TableWidget {
       cell.setAttribute('role', 'columnheader');
       cell.setAttribute('aria-sort', 'none');
       cell.dataset.col = String(i);
-      cell.title = `${column.name} (${column.kind}) — click to sort`;
-      cell.append(h('span', { className: 'mt-hname', text: column.name }), h('span', { className: 'mt-sort' }));
+      const unit = this.units[i];
+      cell.title = `${column.name}${unit ? ` [${unit}]` : ''} (${column.kind}) — click to sort`;
+      cell.append(h('span', { className: 'mt-hname', text: column.name }));
+      if (unit) cell.append(h('span', { className: 'mt-unit', text: unit }));
+      cell.append(h('span', { className: 'mt-sort' }));
       const resizer = h('div', { className: 'mt-resizer', attrs: { 'aria-hidden': 'true' } });
       resizer.addEventListener('pointerdown', (e) => this.startResize(e, i, resizer));
       resizer.addEventListener('click', (e) => e.stopPropagation());
@@ -266,6 +340,7 @@ export class TableWidget {
     if (!this.viewport.dataset.userSized) this.viewport.style.height = `${Math.min(MAX_VIEWPORT_HEIGHT, wanted)}px`;
     this.draw();
     if (this.chart && !this.chart.element.hidden) this.chart.draw();
+    for (const p of this.panels.values()) if (!p.element.hidden) p.draw();
   }
 
   private schedule(): void {
@@ -335,7 +410,18 @@ export class TableWidget {
     cell.classList.toggle('mt-tone-bad', tone === 'bad' || (invalid && column.kind === 'qcFlags'));
     cell.classList.toggle('mt-tone-warn', tone === 'warn');
     cell.classList.toggle('mt-tone-ok', tone === 'ok');
-    cell.title = invalid && column.kind === 'number' ? `${text} — QC invalid` : text;
+    const unit = this.units[col];
+    let title = unit && text ? `${text} ${unit}` : text;
+    if (this.chips[col]) {
+      const category = text ? categoryOf(column, (column as { values: Float64Array }).values[row]) : undefined;
+      if (category) {
+        cell.style.setProperty('--mt-aqi', category.colour);
+        cell.dataset.aqi = category.name;
+        title += ` — AQI category: ${category.name}`;
+      } else delete cell.dataset.aqi;
+      cell.classList.toggle('mt-aqi', category !== undefined);
+    }
+    cell.title = invalid && column.kind === 'number' ? `${title} — QC invalid` : title;
   }
 
   private onRowClick(e: MouseEvent): void {
@@ -400,8 +486,10 @@ export class TableWidget {
     this.refresh();
   }
 
-  private toggleChart(): void {
-    if (!this.chart) {
+  /** Shows one view: the table, the chart or an air-quality view (the others are hidden, kept for later). */
+  private show(view: 'Table' | 'Chart' | AqViewName): void {
+    this.current = view;
+    if (view === 'Chart' && !this.chart) {
       this.chart = new ChartView(
         this.table,
         () => this.viewRows,
@@ -410,12 +498,15 @@ export class TableWidget {
       this.chart.element.hidden = true;
       this.element.appendChild(this.chart.element);
     }
-    const showChart = this.chart.element.hidden;
-    this.chart.element.hidden = !showChart;
-    this.viewport.hidden = showChart;
-    this.viewButton.textContent = showChart ? 'Table' : 'Chart';
-    this.viewButton.setAttribute('aria-pressed', String(showChart));
-    if (showChart) this.chart.draw();
+    const panel = view !== 'Table' && view !== 'Chart' ? this.panel(view) : undefined;
+    this.viewport.hidden = view !== 'Table';
+    if (this.chart) this.chart.element.hidden = view !== 'Chart';
+    for (const [name, p] of this.panels) p.element.hidden = name !== view;
+    for (const [name, b] of this.panelButtons) b.setAttribute('aria-pressed', String(name === view));
+    this.viewButton.textContent = view === 'Table' ? 'Chart' : 'Table';
+    this.viewButton.setAttribute('aria-pressed', String(view === 'Chart'));
+    if (view === 'Chart') this.chart!.draw();
+    else if (panel) panel.draw();
     else this.draw();
   }
 
@@ -426,6 +517,7 @@ export class TableWidget {
   dispose(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.chart?.destroy();
+    for (const p of this.panels.values()) p.destroy();
     for (const d of this.disposers) d();
     this.element.remove();
   }

@@ -71,12 +71,13 @@ export function groupRows(table: Table, rows: ArrayLike<number>): Array<{ group:
 /** The metric's series per datasource (times of the chart's time column). */
 export function seriesByGroup(table: Table, rows: ArrayLike<number>, metricCol: number): Series[] {
   const time = table.columns[chartTimeColumn(table)] as NumericColumn | undefined;
-  const metric = table.columns[metricCol] as NumericColumn;
+  const column = table.columns[metricCol];
+  const metric = column && isNumeric(column) ? column : undefined;
   return groupRows(table, rows).map(({ group, rows: r }) => ({
     group,
     rows: r,
     times: Float64Array.from(r, (i) => (time ? time.values[i] : Number.NaN)),
-    values: Float64Array.from(r, (i) => metric.values[i]),
+    values: Float64Array.from(r, (i) => (metric ? metric.values[i] : Number.NaN)),
   }));
 }
 
@@ -298,7 +299,7 @@ export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: numb
   if (!lat || !lon || lat.kind !== 'number' || lon.kind !== 'number') return [];
   const metric = table.columns[metricCol] as NumericColumn | undefined;
   const out: MapPoint[] = [];
-  for (const s of seriesByGroup(table, rows, metricCol >= 0 ? metricCol : 0)) {
+  for (const s of seriesByGroup(table, rows, metricCol)) {
     const order = Array.from(s.rows.keys()).sort((a, b) => s.times[a] - s.times[b]);
     const track: MapPoint['track'] = [];
     let latestTime = Number.NaN;
