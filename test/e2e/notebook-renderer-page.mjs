@@ -298,6 +298,58 @@ export async function checkAirQualityViews() {
       );
       await shot('table');
 
+      // Column layout: datasource and period start first, then the values; common values fit their column.
+      const headers = await page.$$eval('.mt-hrow .mt-hcell:not([hidden]) .mt-hname', (c) =>
+        c.map((e) => e.textContent),
+      );
+      assert.deepEqual(headers.slice(0, 2), ['datasourceId', 'startOfPeriod']);
+      assert.ok(headers[2].endsWith('.value'), `third column is a metric value: ${headers[2]}`);
+      const cut = await page.$$eval('.mt-hrow .mt-hcell', (cells) => {
+        const col = cells.find((c) => c.querySelector('.mt-hname')?.textContent === 'sourceType')?.dataset.col;
+        const order = cells.map((c) => c.dataset.col);
+        const k = order.indexOf(col) + 1; // +1: the gutter
+        return [...document.querySelectorAll('.mt-body .mt-row:not([hidden])')]
+          .map((r) => r.children[k])
+          .filter((c) => c.scrollWidth > c.clientWidth)
+          .map((c) => c.textContent);
+      });
+      assert.deepEqual(cut, [], 'no sourceType value is cut');
+      // Pinned: scrolled sideways to the end, the first two columns stay where they were.
+      const leftOf = () =>
+        page.$$eval('.mt-hrow .mt-hcell:not([hidden])', (c) =>
+          c.slice(0, 3).map((e) => Math.round(e.getBoundingClientRect().left)),
+        );
+      const before = await leftOf();
+      await page.$eval('.mt-viewport', (v) => {
+        v.scrollLeft = v.scrollWidth;
+      });
+      await settle(
+        page,
+        (x) =>
+          Math.round(document.querySelectorAll('.mt-hrow .mt-hcell:not([hidden])')[2].getBoundingClientRect().left) !==
+          x,
+        before[2],
+      );
+      const after = await leftOf();
+      assert.deepEqual(after.slice(0, 2), before.slice(0, 2), 'pinned columns stay');
+      assert.notEqual(after[2], before[2], 'the third column scrolled');
+      if (theme === 'dark') await shot('table-scrolled');
+      await page.$eval('.mt-viewport', (v) => {
+        v.scrollLeft = 0;
+      });
+      // Column menu: hide datasourceId (startOfPeriod is pinned first then), show it again.
+      await page.click('.mt-columns');
+      await page.uncheck('.mt-colmenu input[data-col="0"]');
+      assert.equal(await page.$eval('.mt-hcell[data-col="0"]', (c) => c.hidden), true);
+      const pinnedNow = await page.$$eval('.mt-hrow .mt-hcell.mt-pin', (c) =>
+        c.map((e) => e.querySelector('.mt-hname').textContent),
+      );
+      assert.equal(pinnedNow[0], 'startOfPeriod');
+      if (theme === 'dark') await shot('column-menu');
+      await page.check('.mt-colmenu input[data-col="0"]');
+      await page.click('.mt-columns');
+      assert.equal(await page.$eval('.mt-hcell[data-col="0"]', (c) => c.hidden), false);
+
       // Chart: AQI bands legend, QC-invalid count, flag legend.
       await page.click('.mt-view-toggle');
       await page.waitForSelector('.mt-chart canvas');

@@ -2,6 +2,7 @@
 // row elements are a fixed pool (bounded DOM whatever the row count). Every value is set as textContent.
 import { type Column, isNumeric, type Table } from '../../core/table/table';
 import { categoryOf, unitOf } from '../model/aq-views';
+import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { isQcInvalid, qcAssessmentTone, qcSiblings, statusTone } from '../model/qc';
 import {
@@ -41,14 +42,24 @@ export interface TableWidgetOptions {
 const AQ_VIEWS = ['Summary', 'Exceedances', 'Profiles', 'Collocation', 'Map'] as const;
 type AqViewName = (typeof AQ_VIEWS)[number];
 
-function estimateWidth(column: Column, table: Table): number {
-  // Header text is bold and carries the sort arrow; times may be shown with their local offset.
-  let px = column.name.length * 8 + 30;
-  const sample = Math.min(table.rowCount, 200);
-  let chars = 0;
-  for (let r = 0; r < sample; r++) chars = Math.max(chars, displayText(column, r, 'local').length);
-  px = Math.max(px, chars * 7.6 + 16);
-  return Math.min(380, Math.max(56, Math.round(px)));
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/** Text width in px in the theme's font (a canvas measures; a rough estimate when there is none). */
+function textWidth(text: string, bold: boolean): number {
+  if (measureCtx === undefined) measureCtx = document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return text.length * (bold ? 8 : 7.6);
+  const root = getComputedStyle(document.documentElement);
+  const family = root.getPropertyValue('--vscode-font-family').trim() || 'system-ui, sans-serif';
+  const size = root.getPropertyValue('--vscode-font-size').trim() || '13px';
+  measureCtx.font = `${bold ? '600 ' : ''}${size} ${family}`;
+  return measureCtx.measureText(text).width;
+}
+
+/** Fits the column to its common values (95th percentile of the first 1,000) or its header and unit. */
+function fittedWidth(column: Column, table: Table, unit: string): number {
+  const value = representativeText(column, table.rowCount, 'local');
+  const header = unit ? `${column.name} ${unit}` : column.name;
+  return fitWidth(textWidth(value, false) + (unit === 'AQI' ? 16 : 0), textWidth(header, true), column);
 }
 
 function cellClass(column: Column): string {
@@ -69,7 +80,13 @@ export class TableWidget {
   private readonly rowsHost: HTMLElement;
   private readonly countEl: HTMLElement;
   private readonly statusEl: HTMLElement;
+  /** Header cells by column index. */
   private readonly headerCells: HTMLElement[] = [];
+  /** Display order (column indices); hidden columns; every cell of a column (header, filter, pool). */
+  private readonly order: number[];
+  private readonly hiddenColumns = new Set<number>();
+  private pins: number[] = [];
+  private readonly cellsByColumn = new Map<number, HTMLElement[]>();
   private readonly pool: HTMLElement[] = [];
   private poolCells: HTMLElement[][] = [];
   private readonly timeButton: HTMLButtonElement;
@@ -89,6 +106,8 @@ export class TableWidget {
     private readonly options: TableWidgetOptions = {},
   ) {
     this.siblings = qcSiblings(table);
+    this.order = defaultColumnOrder(table);
+    this.pins = pinnedColumns(this.order, this.hiddenColumns);
     this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : ''));
     this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
     this.viewRows = computeViewRows(table, this.state);
@@ -117,6 +136,7 @@ export class TableWidget {
       this.timeButton,
       this.viewButton,
       this.aqViewButtons(),
+      this.buildColumnMenu(),
       copy,
     ]);
     if (options.save) {
@@ -161,7 +181,7 @@ export class TableWidget {
 
     this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.notices(), this.viewport]);
     this.table.columns.forEach((c, i) => {
-      this.setWidth(i, estimateWidth(c, table));
+      this.setWidth(i, fittedWidth(c, table, this.units[i]));
     });
     this.setWidth(GUTTER, Math.max(40, String(table.rowCount).length * 9 + 18));
     this.refresh();
@@ -249,13 +269,63 @@ export class TableWidget {
   private makeCell(col: number, className: string): HTMLElement {
     const cell = h('div', { className });
     cell.style.width = `var(${this.widthVar(col)})`;
+    if (col === GUTTER) cell.classList.add('mt-pin');
+    else {
+      const list = this.cellsByColumn.get(col) ?? [];
+      list.push(cell);
+      this.cellsByColumn.set(col, list);
+      this.styleColumnCell(cell, col);
+    }
     return cell;
+  }
+
+  /** Hidden columns' cells are not shown; the first two visible ones stay in place while scrolling sideways. */
+  private styleColumnCell(cell: HTMLElement, col: number): void {
+    cell.hidden = this.hiddenColumns.has(col);
+    const p = this.pins.indexOf(col);
+    cell.classList.toggle('mt-pin', p >= 0);
+    cell.classList.toggle('mt-pin-last', p === this.pins.length - 1);
+    cell.style.left =
+      p === 0 ? 'var(--mt-w-gutter)' : p === 1 ? `calc(var(--mt-w-gutter) + var(${this.widthVar(this.pins[0])}))` : '';
+  }
+
+  /** Shows or hides a column (the column menu). */
+  setColumnHidden(col: number, hidden: boolean): void {
+    if (hidden) this.hiddenColumns.add(col);
+    else this.hiddenColumns.delete(col);
+    this.pins = pinnedColumns(this.order, this.hiddenColumns);
+    for (const [c, cells] of this.cellsByColumn) for (const cell of cells) this.styleColumnCell(cell, c);
+  }
+
+  private buildColumnMenu(): HTMLElement {
+    const list = h('div', { className: 'mt-colmenu', attrs: { role: 'group', 'aria-label': 'Columns shown' } });
+    list.hidden = true;
+    for (const col of this.order) {
+      const box = h('input', { attrs: { type: 'checkbox', 'data-col': String(col) } });
+      box.checked = true;
+      box.addEventListener('change', () => this.setColumnHidden(col, !box.checked));
+      const unit = this.units[col];
+      list.appendChild(
+        h('label', { className: 'mt-colmenu-item' }, [
+          box,
+          h('span', { text: unit ? `${this.table.columns[col].name} [${unit}]` : this.table.columns[col].name }),
+        ]),
+      );
+    }
+    const toggle = button('Columns', 'Show or hide columns', () => {
+      list.hidden = !list.hidden;
+      toggle.setAttribute('aria-expanded', String(!list.hidden));
+    });
+    toggle.classList.add('mt-columns');
+    toggle.setAttribute('aria-expanded', 'false');
+    return h('span', { className: 'mt-colmenu-host' }, [toggle, list]);
   }
 
   private buildHeaderRow(): HTMLElement {
     const row = h('div', { className: 'mt-row mt-hrow', attrs: { role: 'row' } });
     row.appendChild(this.makeCell(GUTTER, 'mt-cell mt-gutter'));
-    this.table.columns.forEach((column, i) => {
+    for (const i of this.order) {
+      const column = this.table.columns[i];
       const cell = this.makeCell(i, `${cellClass(column)} mt-hcell`);
       cell.setAttribute('role', 'columnheader');
       cell.setAttribute('aria-sort', 'none');
@@ -273,16 +343,17 @@ export class TableWidget {
         this.state.sort = nextSort(this.state.sort, i);
         this.refresh();
       });
-      this.headerCells.push(cell);
+      this.headerCells[i] = cell;
       row.appendChild(cell);
-    });
+    }
     return row;
   }
 
   private buildFilterRow(): HTMLElement {
     const row = h('div', { className: 'mt-row mt-frow' });
     row.appendChild(this.makeCell(GUTTER, 'mt-cell mt-gutter'));
-    this.table.columns.forEach((column, i) => {
+    for (const i of this.order) {
+      const column = this.table.columns[i];
       const cell = this.makeCell(i, 'mt-cell mt-fcell');
       const input = h('input', {
         attrs: {
@@ -302,7 +373,7 @@ export class TableWidget {
       });
       cell.appendChild(input);
       row.appendChild(cell);
-    });
+    }
     return row;
   }
 
@@ -355,9 +426,7 @@ export class TableWidget {
     while (this.pool.length < size) {
       const row = h('div', { className: 'mt-row', attrs: { role: 'row' } });
       const cells = [this.makeCell(GUTTER, 'mt-cell mt-gutter')];
-      this.table.columns.forEach((c, i) => {
-        cells.push(this.makeCell(i, cellClass(c)));
-      });
+      for (const i of this.order) cells.push(this.makeCell(i, cellClass(this.table.columns[i])));
       row.append(...cells);
       this.pool.push(row);
       this.poolCells.push(cells);
@@ -394,7 +463,10 @@ export class TableWidget {
       rowEl.classList.toggle('mt-selected', isSelected(this.selection, pos));
       const cells = this.poolCells[i];
       cells[0].textContent = String(pos + 1);
-      for (let c = 0; c < this.table.columns.length; c++) this.fillCell(cells[c + 1], c, row, mode);
+      for (let k = 0; k < this.order.length; k++) {
+        const c = this.order[k];
+        if (!this.hiddenColumns.has(c)) this.fillCell(cells[k + 1], c, row, mode);
+      }
     }
   }
 
