@@ -6,7 +6,7 @@ import { extensionBench } from './extension.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
-import { rendererBench } from './renderer.bench';
+import { rendererBench, rendererViewsBench } from './renderer.bench';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
@@ -19,6 +19,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['emulator', emulatorThroughputBench],
   ['poll-latency', pollLatencyBench],
   ['renderer', rendererBench],
+  ['renderer-views', rendererViewsBench],
   ['extension', extensionBench],
 ];
 
