@@ -41,7 +41,10 @@ export interface Distribution {
 
 /** Distribution of the values (NaN left out). Sorts a copy. */
 export function distribution(values: ArrayLike<number>): Distribution {
-  const v = Float64Array.from(values).filter((x) => !Number.isNaN(x));
+  const all = new Float64Array(values.length);
+  let k = 0;
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) all[k++] = values[i];
+  const v = all.subarray(0, k);
   v.sort();
   let sum = 0;
   for (let i = 0; i < v.length; i++) sum += v[i];

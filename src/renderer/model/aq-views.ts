@@ -73,12 +73,13 @@ export function seriesByGroup(table: Table, rows: ArrayLike<number>, metricCol: 
   const time = table.columns[chartTimeColumn(table)] as NumericColumn | undefined;
   const column = table.columns[metricCol];
   const metric = column && isNumeric(column) ? column : undefined;
-  return groupRows(table, rows).map(({ group, rows: r }) => ({
-    group,
-    rows: r,
-    times: Float64Array.from(r, (i) => (time ? time.values[i] : Number.NaN)),
-    values: Float64Array.from(r, (i) => (metric ? metric.values[i] : Number.NaN)),
-  }));
+  return groupRows(table, rows).map(({ group, rows: r }) => {
+    const times = new Float64Array(r.length).fill(Number.NaN);
+    const values = new Float64Array(r.length).fill(Number.NaN);
+    if (time) for (let k = 0; k < r.length; k++) times[k] = time.values[r[k]];
+    if (metric) for (let k = 0; k < r.length; k++) values[k] = metric.values[r[k]];
+    return { group, rows: r, times, values };
+  });
 }
 
 /** The result's output frequency: its outputFrequency column when it has one, else from the spacing of times. */
@@ -166,10 +167,12 @@ export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
   const ti = chartTimeColumn(table);
   const time = ti >= 0 ? (table.columns[ti] as NumericColumn).values : undefined;
   for (const { group, rows: r } of groups) {
-    const times = time ? Float64Array.from(r, (i) => time[i]) : new Float64Array(r.length).fill(Number.NaN);
+    const times = new Float64Array(r.length).fill(Number.NaN);
+    if (time) for (let k = 0; k < r.length; k++) times[k] = time[r[k]];
+    const values = new Float64Array(r.length);
     for (const m of metrics) {
       const column = table.columns[m] as NumericColumn;
-      const values = Float64Array.from(r, (i) => column.values[i]);
+      for (let k = 0; k < r.length; k++) values[k] = column.values[r[k]];
       const d = distribution(values);
       let invalid = 0;
       if (siblings.assessment[m] >= 0 || siblings.flags[m] >= 0)
