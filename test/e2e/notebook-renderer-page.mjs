@@ -413,8 +413,8 @@ export async function checkAirQualityViews() {
       // Collocation: a sensor against the first reference site; the numbers are the model's.
       await page.click('.mt-view-collocation');
       await page.waitForSelector('.mt-collocation .mt-reference option', { state: 'attached' });
-      const reference = result.references[0];
-      const sensor = result.datasources.find((d) => !result.references.includes(d));
+      const { sensor, reference } = result.pair;
+      assert.ok(result.references.includes(reference), 'the pair\'s reference is a REFERENCE_SITE');
       await page.selectOption('.mt-collocation .mt-colloc-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
       await page.selectOption('.mt-collocation .mt-reference', reference);
       await page.selectOption('.mt-collocation .mt-sensor', sensor);

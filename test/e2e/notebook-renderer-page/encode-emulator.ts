@@ -5,7 +5,7 @@ import { MeasurementsClient } from '../../../src/core/api/client';
 import { runCell } from '../../../src/core/run';
 import { cellText, isNumeric } from '../../../src/core/table/table';
 import { encodeTable } from '../../../src/core/table/wire';
-import { startEmulator } from '../../../src/emulator';
+import { startEmulator, WORLD_ROLES } from '../../../src/emulator';
 import { collocation, referenceDatasources, summaryTable } from '../../../src/renderer/model/aq-views';
 import { identityRows } from '../../../src/renderer/model/sort';
 
@@ -39,6 +39,8 @@ export async function encodeEmulatorResult() {
       metric: 'pm2_5ConcMassNowcast.value',
       references: refs,
       datasources: colloc,
+      /** The emulator's collocated pair: a sensor at a reference site. */
+      pair: { sensor: colloc[WORLD_ROLES.collocatedSensor], reference: colloc[WORLD_ROLES.collocatedReference] },
       collocation: (sensor: string, reference: string) => {
         const c = collocation(table, rows, metricCol, sensor, reference);
         return c && { ...c.fit, completeness: c.pairs.completenessPercent, targets: c.targets };
