@@ -35,7 +35,7 @@ export interface TableWidgetOptions {
   save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
   /** Saves another table (a view's derived table, e.g. the Summary); undefined without messaging. */
   saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
-  /** Leaves out the air-quality view buttons (a view's own derived table). */
+  /** A view's own derived table: no air-quality view buttons, its columns in their own order. */
   plain?: boolean;
 }
 
@@ -106,7 +106,8 @@ export class TableWidget {
     private readonly options: TableWidgetOptions = {},
   ) {
     this.siblings = qcSiblings(table);
-    this.order = defaultColumnOrder(table);
+    // A view's derived table (Summary, Exceedances) is already in the order it should be read in.
+    this.order = options.plain ? table.columns.map((_, i) => i) : defaultColumnOrder(table);
     this.pins = pinnedColumns(this.order, this.hiddenColumns);
     this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : ''));
     this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
