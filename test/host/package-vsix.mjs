@@ -58,11 +58,7 @@ export function packageVsix() {
   fs.rmSync(out, { force: true });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const cwd = stage();
-  run(
-    process.execPath,
-    [vsce, 'package', '--no-dependencies', '--skip-license', '--no-rewrite-relative-links', '--out', out],
-    cwd,
-  );
+  run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], cwd);
   // The file list, to make an accidental inclusion (sources, caches, harness) visible in the log.
   const listing = zipEntries(out)
     .filter((f) => f.startsWith('extension/'))
@@ -70,7 +66,7 @@ export function packageVsix() {
   fs.rmSync(cwd, { recursive: true, force: true });
   const unexpected = listing.filter(
     (f) =>
-      !/^(dist\/(extension|emulator|renderer)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
+      !/^(dist\/(extension|emulator|renderer|cli)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
         f,
       ),
   );
