@@ -414,7 +414,7 @@ export async function checkAirQualityViews() {
       await page.click('.mt-view-collocation');
       await page.waitForSelector('.mt-collocation .mt-reference option', { state: 'attached' });
       const { sensor, reference } = result.pair;
-      assert.ok(result.references.includes(reference), 'the pair\'s reference is a REFERENCE_SITE');
+      assert.ok(result.references.includes(reference), "the pair's reference is a REFERENCE_SITE");
       await page.selectOption('.mt-collocation .mt-colloc-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
       await page.selectOption('.mt-collocation .mt-reference', reference);
       await page.selectOption('.mt-collocation .mt-sensor', sensor);
