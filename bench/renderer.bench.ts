@@ -97,12 +97,12 @@ async function scrollToEnd(page: Page): Promise<{ maxDomRows: number; lastRow: s
   return { maxDomRows, lastRow: gutters.at(-1) };
 }
 
-export async function rendererBench(runs: number): Promise<BenchResult> {
-  const renderer = path.resolve('dist/renderer.js');
-  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing (npm run build)');
-  const tableBytes = Buffer.from(encodeTable(syntheticTable(ROWS)));
-  const columnCount = syntheticTable(1).columns.length;
-  const baselineJson = JSON.stringify(baselineCells());
+/** Serves the renderer, the table, the subject page and (with its cells) the baseline page on 127.0.0.1. */
+async function serveBenchPages(
+  renderer: string,
+  tableBytes: Buffer,
+  baselineJson?: string,
+): Promise<{ server: http.Server; base: string }> {
   const server = http.createServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (p === '/renderer.js') {
@@ -113,7 +113,7 @@ export async function rendererBench(runs: number): Promise<BenchResult> {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       return res.end(tableBytes);
     }
-    if (p === '/baseline.json') {
+    if (p === '/baseline.json' && baselineJson) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(baselineJson);
     }
@@ -121,7 +121,16 @@ export async function rendererBench(runs: number): Promise<BenchResult> {
     res.end(p === '/baseline' ? BASELINE_PAGE : SUBJECT_PAGE);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function rendererBench(runs: number): Promise<BenchResult> {
+  const renderer = path.resolve('dist/renderer.js');
+  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing (npm run build)');
+  const tableBytes = Buffer.from(encodeTable(syntheticTable(ROWS)));
+  const columnCount = syntheticTable(1).columns.length;
+  const baselineJson = JSON.stringify(baselineCells());
+  const { server, base } = await serveBenchPages(renderer, tableBytes, baselineJson);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: FLAGS });
@@ -185,21 +194,7 @@ export async function rendererViewsBench(runs: number): Promise<BenchResult> {
   const renderer = path.resolve('dist/renderer.js');
   if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing (npm run build)');
   const tableBytes = Buffer.from(encodeTable(syntheticTable(ROWS)));
-  const server = http.createServer((req, res) => {
-    const p = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (p === '/renderer.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      return res.end(fs.readFileSync(renderer));
-    }
-    if (p === '/table.bin') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      return res.end(tableBytes);
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(SUBJECT_PAGE);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, base } = await serveBenchPages(renderer, tableBytes);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: FLAGS });

@@ -21,6 +21,7 @@ import {
   type Regression,
   type TargetCheck,
 } from '../../core/aq/stats';
+import { DictBuilder } from '../../core/table/builders';
 import {
   type Column,
   type DictColumn,
@@ -112,20 +113,11 @@ export function unitOf(column: Column): string {
   return metricScale(column.metric)?.unit ?? '';
 }
 
-function textColumn(name: string, values: string[]): DictColumn {
-  const dict: string[] = [];
-  const index = new Map<string, number>();
-  const codes = Int32Array.from(values, (v) => {
-    if (v === '') return -1;
-    let c = index.get(v);
-    if (c === undefined) {
-      c = dict.length;
-      dict.push(v);
-      index.set(v, c);
-    }
-    return c;
-  });
-  return { name, kind: 'text', dict, codes };
+/** A text column of the values (the core's dictionary builder; '' is an empty cell). */
+function textColumn(name: string, values: string[], kind: DictColumn['kind'] = 'text'): DictColumn {
+  const builder = new DictBuilder(kind);
+  for (const v of values) builder.push(v);
+  return builder.finish({ name }) as DictColumn;
 }
 
 function numberColumn(name: string, values: number[]): NumericColumn {
@@ -193,7 +185,7 @@ export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
     }
   }
   const columns: Column[] = [
-    { ...textColumn('datasourceId', cols.datasource), kind: 'identifier' },
+    textColumn('datasourceId', cols.datasource, 'identifier'),
     textColumn('metric', cols.metric),
     textColumn('unit', cols.unit),
     numberColumn('count', cols.count),
