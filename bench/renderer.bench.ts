@@ -97,12 +97,12 @@ async function scrollToEnd(page: Page): Promise<{ maxDomRows: number; lastRow: s
   return { maxDomRows, lastRow: gutters.at(-1) };
 }
 
-export async function rendererBench(runs: number): Promise<BenchResult> {
-  const renderer = path.resolve('dist/renderer.js');
-  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing (npm run build)');
-  const tableBytes = Buffer.from(encodeTable(syntheticTable(ROWS)));
-  const columnCount = syntheticTable(1).columns.length;
-  const baselineJson = JSON.stringify(baselineCells());
+/** Serves the renderer, the table, the subject page and (with its cells) the baseline page on 127.0.0.1. */
+async function serveBenchPages(
+  renderer: string,
+  tableBytes: Buffer,
+  baselineJson?: string,
+): Promise<{ server: http.Server; base: string }> {
   const server = http.createServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (p === '/renderer.js') {
@@ -113,7 +113,7 @@ export async function rendererBench(runs: number): Promise<BenchResult> {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       return res.end(tableBytes);
     }
-    if (p === '/baseline.json') {
+    if (p === '/baseline.json' && baselineJson) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(baselineJson);
     }
@@ -121,7 +121,16 @@ export async function rendererBench(runs: number): Promise<BenchResult> {
     res.end(p === '/baseline' ? BASELINE_PAGE : SUBJECT_PAGE);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function rendererBench(runs: number): Promise<BenchResult> {
+  const renderer = path.resolve('dist/renderer.js');
+  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing (npm run build)');
+  const tableBytes = Buffer.from(encodeTable(syntheticTable(ROWS)));
+  const columnCount = syntheticTable(1).columns.length;
+  const baselineJson = JSON.stringify(baselineCells());
+  const { server, base } = await serveBenchPages(renderer, tableBytes, baselineJson);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: FLAGS });
@@ -152,6 +161,72 @@ export async function rendererBench(runs: number): Promise<BenchResult> {
       },
       pass: p < 1000 && scroll.maxDomRows < 500 && lastDrawn,
       note: lastDrawn ? undefined : `the last drawn row was ${scroll.lastRow}, not ${ROWS}`,
+    };
+  } finally {
+    await browser?.close();
+    server.close();
+  }
+}
+
+const VIEW_BUTTONS = {
+  chart: '.mt-view-toggle',
+  summary: '.mt-view-summary',
+  exceedances: '.mt-view-exceedances',
+  profiles: '.mt-view-profiles',
+  collocation: '.mt-view-collocation',
+  map: '.mt-view-map',
+} as const;
+
+/** Opens a view by its button and waits a frame: computing and drawing it on every row shown. */
+async function openView(page: Page, selector: string): Promise<number> {
+  return page.evaluate(async (sel) => {
+    const t0 = performance.now();
+    (document.querySelector(sel) as HTMLElement).click();
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    return performance.now() - t0;
+  }, selector);
+}
+
+// 6. The air-quality views on the same 1,000,000 × 20 table in chromium: the time from the click on a
+//    view's button to the next frame (its numbers computed from all rows, then drawn), for each view.
+//    Baseline: the Chart view (one line per datasource), which the table had before these views.
+export async function rendererViewsBench(runs: number): Promise<BenchResult> {
+  const renderer = path.resolve('dist/renderer.js');
+  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing (npm run build)');
+  const tableBytes = Buffer.from(encodeTable(syntheticTable(ROWS)));
+  const { server, base } = await serveBenchPages(renderer, tableBytes);
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: FLAGS });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await firstPaint(page, `${base}/`);
+    const times: Record<string, number[]> = {};
+    for (let i = 0; i < runs + 1; i++) {
+      for (const [name, selector] of Object.entries(VIEW_BUTTONS)) {
+        const ms = await openView(page, selector);
+        if (name === 'chart') await openView(page, selector); // the toggle: back to the table
+        // The first round warms up (JIT).
+        if (i > 0) times[name] = [...(times[name] ?? []), ms];
+      }
+      // Close the last view: the next round opens each one again.
+      await openView(page, VIEW_BUTTONS.map);
+    }
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    const medians = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+    const views = Object.entries(medians).filter(([k]) => k !== 'chart');
+    const worst = Math.max(...views.map(([, v]) => v));
+    return {
+      name: 'air-quality views on 1,000,000 × 20 in chromium',
+      target: 'each view computed and drawn < 1 s',
+      baseline: 'the Chart view (before these views)',
+      subject: 'Summary, Exceedances, Profiles, Collocation, Map (the slowest)',
+      baselineMedianMs: medians.chart,
+      subjectMedianMs: worst,
+      ratio: worst / medians.chart,
+      figures: Object.fromEntries(views.map(([k, v]) => [`${k}Ms`, Math.round(v)])),
+      pass: worst < 1000,
     };
   } finally {
     await browser?.close();

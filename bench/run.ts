@@ -7,7 +7,7 @@ import { extensionBench } from './extension.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
-import { rendererBench } from './renderer.bench';
+import { rendererBench, rendererViewsBench } from './renderer.bench';
 import { sqlBench } from './sql.bench';
 
 const args = process.argv.slice(2);
@@ -22,6 +22,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['emulator', emulatorThroughputBench],
   ['poll-latency', pollLatencyBench],
   ['renderer', rendererBench],
+  ['renderer-views', rendererViewsBench],
   ['extension', extensionBench],
   ['sql', (n) => sqlBench(n, sqlMb)],
 ];

@@ -7,7 +7,7 @@ import * as world from './world';
 // Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
 // which costs more than the work in these per-value loops.
 const { mix32i } = hash;
-const { inDailyOutage, Q } = world;
+const { inDailyOutage, Q, smokeFactor, COLLOCATED_BIAS } = world;
 
 const MINUTES_PER_DAY = 1440;
 /** Traffic profile (rush hours 08:00 and 18:00 UTC) and sun profile (peak 14:00 UTC), per minute of day. */
@@ -127,7 +127,9 @@ export function fillMinute(ds: Datasource, minute: number, raw: Float64Array, in
   const traffic = TRAFFIC[mod];
   const sun = SUN[mod];
   const hour = Math.floor(minute / 60);
-  slowPoints(ds, hour);
+  // A collocated sensor breathes its reference site's air: the same slow variation and level.
+  const air = ds.twin ?? ds;
+  slowPoints(air, hour);
   const f = (minute - hour * 60) / 60;
   const s1 = slowA1 + (slowB1 - slowA1) * f;
   const s2 = slowA2 + (slowB2 - slowA2) * f;
@@ -135,10 +137,11 @@ export function fillMinute(ds: Datasource, minute: number, raw: Float64Array, in
   const n2 = channelNoise(h, 12);
   const n3 = channelNoise(h, 13);
 
-  const pm25 = Math.max(0.3, ds.level * 9 * traffic * (1 + 0.45 * s1) + 0.9 * n1);
+  let pm25 = Math.max(0.3, air.level * 9 * traffic * (1 + 0.45 * s1) + 0.9 * n1) * smokeFactor(ds, minute);
+  if (ds.twin) pm25 = COLLOCATED_BIAS.slope * pm25 + COLLOCATED_BIAS.intercept;
   const pm1 = Math.max(0.2, pm25 * 0.72 + 0.3 * n2);
   const pm10 = Math.max(0.5, pm25 * 1.55 + 2 + 0.9 * n3);
-  const no2 = Math.max(0.5, ds.level * 14 * traffic * (1 + 0.3 * s2) + 1.2 * n2);
+  const no2 = Math.max(0.5, air.level * 14 * traffic * (1 + 0.3 * s2) + 1.2 * n2);
   const o3 = Math.max(1, 30 + 14 * sun - 0.35 * no2 + 1.5 * n3);
   const ta = 12 + 7 * sun + 2 * s2 + 0.1 * n1;
   const ra = Math.min(100, Math.max(5, 65 - 20 * sun - 6 * s1 + 0.5 * n3));

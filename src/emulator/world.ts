@@ -23,7 +23,15 @@ export const WORLD_ROLES = {
   dailyOutage: 6,
   /** Subscribed only from anchor+1h: appears in allDatasources continuations after that. */
   lateSubscriber: 7,
+  /** A sensor collocated with the reference site `collocatedReference` (same location, same air): PM reads 1.3 × reference + 2 µg/m³. */
+  collocatedSensor: 8,
+  collocatedReference: 4,
+  /** Smoke episodes: PM × 6 from 10:00 to 20:00 UTC on even UTC days (days with exceedances). */
+  smoky: 10,
 } as const;
+
+/** The collocated sensor's known bias against its reference site (PM mass): sensor = slope × reference + intercept. */
+export const COLLOCATED_BIAS = { slope: 1.3, intercept: 2 } as const;
 
 export const MIN_DEMO_DATASOURCES = 8;
 export const SECOND_ORG_DATASOURCES = 3;
@@ -102,6 +110,10 @@ export interface Datasource {
   level: number;
   qcInvalid: boolean;
   dailyOutage: boolean;
+  /** Measures the same air as this datasource (a collocated reference site), with COLLOCATED_BIAS on PM. */
+  twin?: Datasource;
+  /** Has smoke episodes (see WORLD_ROLES.smoky). */
+  smoky?: boolean;
 }
 
 export interface OrgInfo {
@@ -243,12 +255,39 @@ export function buildWorld(seed: number, anchor: number, datasourceCount = 20): 
       list.push(ds);
       all.push(ds);
     }
+    if (demo) placeRoles(list);
     orgs.set(org, { org, apiKey: apiKeyFor(seed, org), datasources: list });
   }
   const byKey = new Map([...orgs.values()].map((o) => [o.apiKey, o]));
   const byId = new Map(all.map((d) => [d.id, d]));
   const secret = createHmac('sha256', `measnb-emulator-seed:${seed}`).update('signing').digest();
   return { seed, anchor, orgs, byKey, all, byId, secret };
+}
+
+/** Roles that relate datasources to each other: the collocated pair, the smoky one. */
+function placeRoles(list: Datasource[]): void {
+  const sensor = list[WORLD_ROLES.collocatedSensor];
+  const reference = list[WORLD_ROLES.collocatedReference];
+  if (sensor && reference?.sourceType === 'REFERENCE_SITE') {
+    sensor.locations = reference.locations.map((l) => ({ ...l }));
+    sensor.twin = reference;
+    // Its raw PM is reported as its value: the bias is the sensor's, not a calibration's.
+    for (const q of PM_MASS) {
+      sensor.calA[Q[q]] = 1;
+      sensor.calB[Q[q]] = 0;
+    }
+    sensor.name = `Node ${sensor.index + 1} (at ${reference.name})`;
+  }
+  const smoky = list[WORLD_ROLES.smoky];
+  if (smoky) smoky.smoky = true;
+}
+
+/** Smoke multiplier of PM for a smoky datasource at a minute (1 outside its episodes). */
+export function smokeFactor(ds: Datasource, minute: number): number {
+  if (!ds.smoky) return 1;
+  const day = Math.floor(minute / 1440);
+  const hourOfDay = Math.floor((minute - day * 1440) / 60);
+  return day % 2 === 0 && hourOfDay >= 10 && hourOfDay < 20 ? 6 : 1;
 }
 
 export function isSubscribed(ds: Datasource, t: number): boolean {

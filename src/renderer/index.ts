@@ -31,6 +31,10 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         save: saver.available
           ? (format, rows) => saver.save(table, rows, format, info?.title ?? 'measurements')
           : undefined,
+        saveTable: saver.available
+          ? (derived, format, rows, name) =>
+              saver.save(derived, rows, format, `${info?.title ?? 'measurements'} ${name}`)
+          : undefined,
       });
       widgets.set(item.id, widget);
     },

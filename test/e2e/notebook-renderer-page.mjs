@@ -84,14 +84,51 @@ body { background: var(--vscode-editor-background); color: var(--vscode-foregrou
 <body><div id="out"></div><script type="module">
 import { activate } from './renderer.js';
 const params = new URLSearchParams(location.search);
-const bytes = new Uint8Array(await (await fetch('table.bin?rows=' + params.get('rows'))).arrayBuffer());
+const source = params.get('src') === 'aq' ? 'aq.bin' : 'table.bin?rows=' + params.get('rows');
+const bytes = new Uint8Array(await (await fetch(source)).arrayBuffer());
 const api = activate({ workspace: { isTrusted: true } });
 await api.renderOutputItem(
-  { id: 'out-1', mime: 'application/vnd.measnb.table', metadata: { measnb: { title: 'synthetic', notes: ['synthetic ' + params.get('rows') + ' rows'] } }, data: () => bytes, text: () => '' },
+  { id: 'out-1', mime: 'application/vnd.measnb.table', metadata: { measnb: params.get('src') === 'aq' ? { title: 'recent hour' } : { title: 'synthetic', notes: ['synthetic ' + params.get('rows') + ' rows'] } }, data: () => bytes, text: () => '' },
   document.getElementById('out'),
 );
 window.measnbReady = true;
 </script></body></html>`;
+}
+
+/** Serves dist/renderer.js, the page, the synthetic table (`table.bin?rows=`) and an optional fixed result (`aq.bin`). */
+async function servePage(encodeRows, aqBytes) {
+  const renderer = path.join(ROOT, 'dist', 'renderer.js');
+  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing: run npm run build first');
+  const encoded = new Map();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (url.pathname === '/renderer.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      return res.end(fs.readFileSync(renderer));
+    }
+    if (url.pathname === '/table.bin' && encodeRows) {
+      const rows = Number(url.searchParams.get('rows'));
+      if (!encoded.has(rows)) encoded.set(rows, encodeRows(rows));
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return res.end(encoded.get(rows));
+    }
+    if (url.pathname === '/aq.bin' && aqBytes) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return res.end(aqBytes);
+    }
+    // The air-quality page runs under a strict CSP, as in a webview: nothing from another origin, no eval.
+    const csp =
+      url.searchParams.get('src') === 'aq'
+        ? {
+            'content-security-policy':
+              "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+          }
+        : {};
+    res.writeHead(200, { 'content-type': 'text/html', ...csp });
+    res.end(pageHtml(url.searchParams.get('theme') === 'light' ? 'light' : 'dark'));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { server, base: `http://127.0.0.1:${server.address().port}` };
 }
 
 /** Runs the page checks with `rows` rows; throws on the first failed check. */
@@ -108,26 +145,7 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     logLevel: 'warning',
   });
   const { encodeSynthetic } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-synthetic.cjs'));
-  const renderer = path.join(ROOT, 'dist', 'renderer.js');
-  if (!fs.existsSync(renderer)) throw new Error('dist/renderer.js is missing: run npm run build first');
-  const encoded = new Map();
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    if (url.pathname === '/renderer.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      return res.end(fs.readFileSync(renderer));
-    }
-    if (url.pathname === '/table.bin') {
-      const rows = Number(url.searchParams.get('rows'));
-      if (!encoded.has(rows)) encoded.set(rows, Buffer.from(encodeSynthetic(rows)));
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      return res.end(encoded.get(rows));
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(pageHtml(url.searchParams.get('theme') === 'light' ? 'light' : 'dark'));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${server.address().port}`;
+  const { server, base } = await servePage((rows) => Buffer.from(encodeSynthetic(rows)));
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 620 } });
@@ -217,6 +235,227 @@ export async function checkRendererPage(ROWS = 1_000_000) {
   }
 }
 
+const near = (a, b, eps = 1e-6) => Math.abs(a - b) <= eps * Math.max(1, Math.abs(b));
+
+/** The cells of the drawn rows of the table widget inside `scope`, as text. */
+async function drawnRows(page, scope) {
+  return page.$$eval(`${scope} .mt-body .mt-row:not([hidden])`, (rows) =>
+    rows.map((r) => [...r.querySelectorAll('.mt-cell:not(.mt-gutter)')].map((c) => c.textContent)),
+  );
+}
+
+/**
+ * The air-quality views on a real result (an hourly recent query against the emulator, see
+ * encode-emulator.ts), in the dark and light themes: units and AQI chips in the table, AQI bands and QC
+ * marks in the chart, Summary and Collocation numbers equal to the model's, Exceedances, Profiles, Map.
+ * Screenshots: .artifacts/screenshots/aq-<view>-<theme>.png.
+ */
+export async function checkAirQualityViews() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.mkdirSync(PAGE_DIR, { recursive: true });
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test/e2e/notebook-renderer-page/encode-emulator.ts')],
+    outfile: path.join(PAGE_DIR, 'encode-emulator.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    logLevel: 'warning',
+  });
+  const { encodeEmulatorResult } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-emulator.cjs'));
+  const result = await encodeEmulatorResult();
+  const { server, base } = await servePage(undefined, Buffer.from(result.bytes));
+  const browser = await launchChromium();
+  try {
+    for (const theme of ['dark', 'light']) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      const shot = (name) => page.screenshot({ path: path.join(SHOTS, `aq-${name}-${theme}.png`), fullPage: true });
+      await page.goto(`${base}/?src=aq&theme=${theme}`);
+      await page.waitForFunction(() => window.measnbReady === true, null, { timeout: 60_000 });
+      assert.equal(await page.textContent('.mt-count'), `${result.rowCount.toLocaleString('en-US')} rows`);
+
+      // Units on headers; AQI chips with the category in the tooltip.
+      const unit = await page
+        .$eval('.mt-hcell:has(.mt-hname:text-is("pm2_5ConcMassNowcast.value")) .mt-unit', (e) => e.textContent)
+        .catch(async () =>
+          page.$$eval(
+            '.mt-hcell',
+            (cells) =>
+              cells
+                .find((c) => c.querySelector('.mt-hname')?.textContent === 'pm2_5ConcMassNowcast.value')
+                ?.querySelector('.mt-unit')?.textContent,
+          ),
+        );
+      assert.equal(unit, 'µg/m³');
+      const chip = await page.$eval('.mt-body .mt-cell.mt-aqi', (c) => ({ title: c.title, aqi: c.dataset.aqi }));
+      assert.match(
+        chip.title,
+        /AQI category: (Good|Moderate|Unhealthy for Sensitive Groups|Unhealthy|Very Unhealthy|Hazardous)$/,
+      );
+      await shot('table');
+
+      // Column layout: datasource and period start first, then the values; common values fit their column.
+      const headers = await page.$$eval('.mt-hrow .mt-hcell:not([hidden]) .mt-hname', (c) =>
+        c.map((e) => e.textContent),
+      );
+      assert.deepEqual(headers.slice(0, 2), ['datasourceId', 'startOfPeriod']);
+      assert.ok(headers[2].endsWith('.value'), `third column is a metric value: ${headers[2]}`);
+      const cut = await page.$$eval('.mt-hrow .mt-hcell', (cells) => {
+        const col = cells.find((c) => c.querySelector('.mt-hname')?.textContent === 'sourceType')?.dataset.col;
+        const order = cells.map((c) => c.dataset.col);
+        const k = order.indexOf(col) + 1; // +1: the gutter
+        return [...document.querySelectorAll('.mt-body .mt-row:not([hidden])')]
+          .map((r) => r.children[k])
+          .filter((c) => c.scrollWidth > c.clientWidth)
+          .map((c) => c.textContent);
+      });
+      assert.deepEqual(cut, [], 'no sourceType value is cut');
+      // Pinned: scrolled sideways to the end, the first two columns stay where they were.
+      const leftOf = () =>
+        page.$$eval('.mt-hrow .mt-hcell:not([hidden])', (c) =>
+          c.slice(0, 3).map((e) => Math.round(e.getBoundingClientRect().left)),
+        );
+      const before = await leftOf();
+      await page.$eval('.mt-viewport', (v) => {
+        v.scrollLeft = v.scrollWidth;
+      });
+      await settle(
+        page,
+        (x) =>
+          Math.round(document.querySelectorAll('.mt-hrow .mt-hcell:not([hidden])')[2].getBoundingClientRect().left) !==
+          x,
+        before[2],
+      );
+      const after = await leftOf();
+      assert.deepEqual(after.slice(0, 2), before.slice(0, 2), 'pinned columns stay');
+      assert.notEqual(after[2], before[2], 'the third column scrolled');
+      if (theme === 'dark') await shot('table-scrolled');
+      await page.$eval('.mt-viewport', (v) => {
+        v.scrollLeft = 0;
+      });
+      // Column menu: hide datasourceId (startOfPeriod is pinned first then), show it again.
+      await page.click('.mt-columns');
+      await page.uncheck('.mt-colmenu input[data-col="0"]');
+      assert.equal(await page.$eval('.mt-hcell[data-col="0"]', (c) => c.hidden), true);
+      const pinnedNow = await page.$$eval('.mt-hrow .mt-hcell.mt-pin', (c) =>
+        c.map((e) => e.querySelector('.mt-hname').textContent),
+      );
+      assert.equal(pinnedNow[0], 'startOfPeriod');
+      if (theme === 'dark') await shot('column-menu');
+      await page.check('.mt-colmenu input[data-col="0"]');
+      await page.click('.mt-columns');
+      assert.equal(await page.$eval('.mt-hcell[data-col="0"]', (c) => c.hidden), false);
+
+      // Chart: AQI bands legend, QC-invalid count, flag legend.
+      await page.click('.mt-view-toggle');
+      await page.waitForSelector('.mt-chart canvas');
+      await page.selectOption('.mt-chart .mt-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
+      await settle(page, () => document.querySelector('.mt-chart .mt-aqi-legend') !== null);
+      const legend = await page.textContent('.mt-chart .mt-aqi-legend');
+      for (const name of ['Good', 'Moderate', 'Unhealthy for Sensitive Groups', 'Hazardous'])
+        assert.ok(legend.includes(name), legend);
+      const invalidLabel = await page.textContent('.mt-chart .mt-invalid-count');
+      const invalidShown = Number(/\((\d[\d,]*)\)/.exec(invalidLabel)[1].replace(/,/g, ''));
+      const modelInvalid = result.summaryRows
+        .filter((r) => r.metric === 'pm2_5ConcMassNowcast.value')
+        .reduce((n, r) => n + r.qcInvalid, 0);
+      assert.equal(invalidShown, modelInvalid, 'QC-invalid count of the chart = the Summary model');
+      await page.click('.mt-chart .mt-qc-legend summary');
+      await shot('chart');
+
+      // Summary: the derived table's rows equal the model's numbers.
+      await page.click('.mt-view-summary');
+      await page.waitForSelector('.mt-summary .mt-body .mt-row:not([hidden])');
+      assert.equal(
+        await page.textContent('.mt-summary .mt-count'),
+        `${result.summaryRows.length.toLocaleString('en-US')} rows`,
+      );
+      const summaryHeader = await page.$$eval('.mt-summary .mt-hcell .mt-hname', (c) => c.map((e) => e.textContent));
+      const shown = await drawnRows(page, '.mt-summary');
+      assert.ok(shown.length >= 5, `summary rows drawn: ${shown.length}`);
+      shown.slice(0, 8).forEach((cells, i) => {
+        const model = result.summaryRows[i];
+        summaryHeader.forEach((name, k) => {
+          const want = model[name];
+          if (typeof want === 'number') {
+            if (Number.isNaN(want)) assert.equal(cells[k], '', `${name} row ${i}`);
+            else assert.ok(near(Number(cells[k]), want), `${name} row ${i}: shown ${cells[k]}, model ${want}`);
+          } else assert.equal(cells[k], want, `${name} row ${i}`);
+        });
+      });
+      console.log(`summary: ${result.summaryRows.length} rows, first ${JSON.stringify(shown[0])}`);
+      await shot('summary');
+
+      // Exceedances: threshold defaulted from the metric, the line on the chart, per datasource rows.
+      await page.click('.mt-view-exceedances');
+      await page.waitForSelector('.mt-exceedances canvas');
+      const threshold = await page.inputValue('.mt-exceedances .mt-threshold');
+      assert.ok(['35.4', '35', '100'].includes(threshold), `default threshold ${threshold}`);
+      await page.fill('.mt-exceedances .mt-threshold', '12');
+      await page.dispatchEvent('.mt-exceedances .mt-threshold', 'change');
+      await settle(page, () =>
+        /threshold 12 /.test(document.querySelector('.mt-exceedances .mt-threshold-legend')?.textContent ?? ''),
+      );
+      assert.match(await page.textContent('.mt-exceedances .mt-threshold-legend'), /threshold 12 /);
+      await page.waitForSelector('.mt-exceedances .mt-exceed-table .mt-body .mt-row:not([hidden])');
+      await shot('exceedances');
+
+      // Profiles: two charts.
+      await page.click('.mt-view-profiles');
+      await page.waitForSelector('.mt-profiles .mt-weekday canvas');
+      assert.equal(await page.$$eval('.mt-profiles canvas', (c) => c.length), 2);
+      await shot('profiles');
+
+      // Collocation: a sensor against the first reference site; the numbers are the model's.
+      await page.click('.mt-view-collocation');
+      await page.waitForSelector('.mt-collocation .mt-reference option', { state: 'attached' });
+      const { sensor, reference } = result.pair;
+      assert.ok(result.references.includes(reference), "the pair's reference is a REFERENCE_SITE");
+      await page.selectOption('.mt-collocation .mt-colloc-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
+      await page.selectOption('.mt-collocation .mt-reference', reference);
+      await page.selectOption('.mt-collocation .mt-sensor', sensor);
+      await page.waitForSelector('.mt-collocation .mt-colloc-table');
+      const stats = await page.$$eval('.mt-collocation .mt-colloc-table tbody tr', (rows) =>
+        Object.fromEntries(rows.map((r) => [r.dataset.stat, [...r.cells].map((c) => c.textContent)])),
+      );
+      const fit = result.collocation(sensor, reference);
+      assert.equal(Number(stats['n (paired periods)'][1]), fit.n);
+      assert.ok(near(Number.parseFloat(stats.Slope[1]), Math.round(fit.slope * 1000) / 1000));
+      assert.ok(near(Number.parseFloat(stats.Intercept[1]), Math.round(fit.intercept * 1000) / 1000));
+      assert.ok(near(Number.parseFloat(stats['R²'][1]), Math.round(fit.r2 * 1000) / 1000));
+      assert.ok(near(Number.parseFloat(stats['RMSE (sensor − reference)'][1]), Math.round(fit.rmse * 1000) / 1000));
+      assert.ok(
+        near(Number.parseFloat(stats['Mean bias (sensor − reference)'][1]), Math.round(fit.meanBias * 1000) / 1000),
+      );
+      for (const t of fit.targets) {
+        const row = Object.entries(stats).find(([k]) => k.startsWith(t.name));
+        assert.equal(row[1][3], t.met ? '✓ met' : '✗ not met', t.name);
+      }
+      console.log(`collocation ${sensor} vs ${reference}: ${JSON.stringify(stats)}`);
+      await shot('collocation');
+
+      // Map: every datasource with a location, the moved one with its track; hover shows id and value.
+      await page.click('.mt-view-map');
+      await page.waitForSelector('.mt-map canvas');
+      const mapNote = await page.textContent('.mt-map-note');
+      assert.match(mapNote, /^\d+ datasources, 1 moved/);
+      await shot('map');
+
+      assert.deepEqual(errors, [], 'no page errors, no CSP violations');
+      await page.close();
+    }
+    console.log(`air-quality screenshots in ${path.relative(ROOT, SHOTS)}`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await checkRendererPage(Number(process.argv[2] ?? 1_000_000));
+  if (process.argv[2] === 'aq') await checkAirQualityViews();
+  else await checkRendererPage(Number(process.argv[2] ?? 1_000_000));
 }

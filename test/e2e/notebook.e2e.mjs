@@ -177,10 +177,11 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     await header.dispatchEvent('click');
     await header.dispatchEvent('click');
     assert.equal(await header.getAttribute('aria-sort'), 'descending');
-    const col = Number(await header.getAttribute('data-col'));
+    // The header's place among its row's cells (columns are shown in the table's own order, not the result's).
+    const place = await header.evaluate((h) => [...h.parentElement.children].indexOf(h));
     const values = await table
       .locator('.mt-body .mt-row:not([hidden])')
-      .evaluateAll((els, c) => els.map((e) => e.children[c + 1]?.textContent ?? ''), col);
+      .evaluateAll((els, k) => els.map((e) => e.children[k]?.textContent ?? ''), place);
     const nums = values.filter((v) => v !== '').map(Number);
     assert.ok(nums.length > 1 && nums.every((v, i) => i === 0 || v <= nums[i - 1]), `descending: ${nums.join(',')}`);
     await header.evaluate((h) => {

@@ -1,13 +1,20 @@
 // The chart view: a chosen metric over time, one line per datasource (uPlot), in the theme's chart colours.
+// Its unit on the axis; behind a metric with EPA breakpoints, the AQI category bands with a legend
+// (colour plus name); QC-invalid values marked as hollow points in the theme's error colour, or hidden by
+// a toggle, with their count; a legend of QC flag codes and statuses; an optional threshold line.
 import uPlot from 'uplot';
+import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
+import { metricScale } from '../../core/aq/metric-info';
 import type { Table } from '../../core/table/table';
+import { unitOf } from '../model/aq-views';
 import { buildChartData, chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../model/chart-series';
 import type { TimeZoneMode } from '../model/format';
+import { isQcInvalid, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
 
 const THEME_COLOURS = ['blue', 'red', 'green', 'yellow', 'orange', 'purple'];
 
-function palette(el: HTMLElement, n: number): string[] {
+export function palette(el: HTMLElement, n: number): string[] {
   const style = getComputedStyle(el);
   const themed = THEME_COLOURS.map((c) => style.getPropertyValue(`--vscode-charts-${c}`).trim()).filter(Boolean);
   const base = themed.length ? themed : ['#3794ff', '#f14c4c', '#89d185', '#cca700', '#d18616', '#b180d7'];
@@ -16,34 +23,95 @@ function palette(el: HTMLElement, n: number): string[] {
   return out;
 }
 
+/** A colour square (set through CSSOM: the webview's CSP may refuse style attributes). */
+export function swatch(colour: string, className = 'mt-swatch'): HTMLElement {
+  const el = h('span', { className, attrs: { 'aria-hidden': 'true' } });
+  el.style.background = colour;
+  return el;
+}
+
+export function themeVar(el: HTMLElement, name: string, fallback: string): string {
+  return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
+}
+
+/** Axis options in the theme's colours, with a label (the unit) when given. */
+export function themedAxis(el: HTMLElement, label?: string): uPlot.Axis {
+  const stroke = themeVar(el, '--vscode-descriptionForeground', '#888');
+  const grid = 'rgba(128,128,128,0.2)';
+  return { stroke, grid: { stroke: grid }, ticks: { stroke: grid }, label, labelSize: label ? 20 : 0 };
+}
+
+/** AQI category bands to draw behind a metric column's values (empty for metrics without EPA breakpoints). */
+export function aqiBandsFor(table: Table, metricCol: number) {
+  const scale = metricScale(table.columns[metricCol]?.metric);
+  if (scale?.kind === 'aqi') return categoryIndexBands();
+  if (scale?.kind === 'concentration') return categoryConcentrationBands(scale.pollutant);
+  return [];
+}
+
+export interface ChartViewOptions {
+  /** A horizontal line (e.g. the exceedance threshold), in the metric's unit. */
+  threshold?: () => number | undefined;
+  /** Starts on this metric column instead of the first. */
+  metricCol?: number;
+  /** Called when the user picks another metric. */
+  onMetricChange?: (col: number) => void;
+  /** Called when the user hides or shows the QC-invalid values. */
+  onQcToggle?: () => void;
+}
+
 export class ChartView {
   readonly element: HTMLElement;
-  private readonly select: HTMLSelectElement;
+  readonly select: HTMLSelectElement;
   private readonly note: HTMLElement;
   private readonly plotHost: HTMLElement;
+  private readonly legend: HTMLElement;
+  private readonly hideInvalid: HTMLInputElement;
+  private readonly hideInvalidLabel: HTMLElement;
   private plot?: uPlot;
   private resize?: ResizeObserver;
   private frame = 0;
   private readonly metricCols: number[];
+  private readonly siblings;
 
   constructor(
     private readonly table: Table,
     private readonly rows: () => Uint32Array,
     private readonly timeZone: () => TimeZoneMode,
+    private readonly options: ChartViewOptions = {},
   ) {
     this.metricCols = chartMetricColumns(table);
+    this.siblings = qcSiblings(table);
     this.select = h('select', { className: 'mt-metric', attrs: { 'aria-label': 'Metric' } });
     for (const i of this.metricCols) {
-      const opt = h('option', { text: table.columns[i].name });
+      const unit = unitOf(table.columns[i]);
+      const opt = h('option', { text: unit ? `${table.columns[i].name} [${unit}]` : table.columns[i].name });
       opt.value = String(i);
       this.select.appendChild(opt);
     }
-    this.select.addEventListener('change', () => this.draw());
+    if (options.metricCol !== undefined && this.metricCols.includes(options.metricCol))
+      this.select.value = String(options.metricCol);
+    this.select.addEventListener('change', () => {
+      options.onMetricChange?.(Number(this.select.value));
+      this.draw();
+    });
+    this.hideInvalid = h('input', { className: 'mt-hide-invalid', attrs: { type: 'checkbox' } });
+    this.hideInvalid.addEventListener('change', () => {
+      this.draw();
+      options.onQcToggle?.();
+    });
+    this.hideInvalidLabel = h('span', { className: 'mt-invalid-count' });
+    const toggle = h('label', { className: 'mt-qc-toggle', title: 'Leave QC-invalid values out of the lines' }, [
+      this.hideInvalid,
+      this.hideInvalidLabel,
+    ]);
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
+    this.legend = h('div', { className: 'mt-chart-legend' });
     this.element = h('div', { className: 'mt-chart' }, [
-      h('div', { className: 'mt-toolbar' }, [h('label', { text: 'Metric ' }), this.select, this.note]),
+      h('div', { className: 'mt-toolbar' }, [h('label', { text: 'Metric ' }), this.select, toggle, this.note]),
       this.plotHost,
+      this.legend,
     ]);
     // Redraw at the new size when the container changes (sidebar or panel resized, window resized).
     if (typeof ResizeObserver !== 'undefined') {
@@ -78,42 +146,175 @@ export class ChartView {
     });
   }
 
+  get metricColumn(): number {
+    return Number(this.select.value);
+  }
+
+  /** The rows shown, less the metric's QC-invalid values when they are hidden (what the stats should count). */
+  countedRows(metricCol: number): Uint32Array {
+    const rows = this.rows();
+    if (!this.hideInvalid.checked) return rows;
+    return rows.filter((r) => !isQcInvalid(this.table, this.siblings, metricCol, r));
+  }
+
   draw(): void {
     this.plot?.destroy();
     this.plot = undefined;
     this.plotHost.textContent = '';
+    this.legend.textContent = '';
     const timeCol = chartTimeColumn(this.table);
-    const metricCol = Number(this.select.value);
+    const metricCol = this.metricColumn;
     if (timeCol < 0 || !this.metricCols.length) {
       this.note.textContent = timeCol < 0 ? 'No time column to chart.' : 'No numeric metric column to chart.';
       return;
     }
-    const data = buildChartData(this.table, this.rows(), metricCol, timeCol, chartGroupColumn(this.table));
+    const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
+    const data = buildChartData(this.table, this.rows(), metricCol, timeCol, chartGroupColumn(this.table), undefined, {
+      invalid: (r) => hasQc && isQcInvalid(this.table, this.siblings, metricCol, r),
+      hideInvalid: this.hideInvalid.checked,
+    });
+    this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
+    this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
     this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}`;
     const colours = palette(this.element, data.series.length);
+    const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
+    const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
     const utc = this.timeZone() === 'utc';
     const { width, height } = this.size();
-    const axisColour =
-      getComputedStyle(this.element).getPropertyValue('--vscode-descriptionForeground').trim() || '#888';
-    const gridColour = 'rgba(128,128,128,0.2)';
-    const axis = { stroke: axisColour, grid: { stroke: gridColour }, ticks: { stroke: gridColour } };
+    const unit = unitOf(this.table.columns[metricCol]);
+    const bands = aqiBandsFor(this.table, metricCol);
+    const threshold = this.options.threshold?.();
+    // One series of marks for the invalid values of every line (hollow points, no line).
+    const marks: Array<number | null> | undefined =
+      data.invalid && data.invalidCount && !this.hideInvalid.checked
+        ? data.xs.map((_, i) => data.invalid!.reduce<number | null>((acc, s) => acc ?? s[i], null))
+        : undefined;
+    const series: uPlot.Series[] = [
+      { label: utc ? 'time (UTC)' : 'time (local)' },
+      ...data.series.map((s, i) => ({ label: s.label, stroke: colours[i], width: 1.5, spanGaps: false })),
+    ];
+    const values: Array<Array<number | null>> = data.series.map((s) => s.values);
+    if (marks) {
+      series.push({
+        label: 'QC-invalid',
+        stroke: errorColour,
+        width: 0,
+        paths: () => null,
+        points: { show: true, size: 8, width: 1.5, stroke: errorColour, fill: background },
+      });
+      values.push(marks);
+    }
     this.plot = new uPlot(
       {
         width,
         height,
         tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : (ts) => new Date(ts * 1000),
         scales: { x: { time: true } },
-        axes: [axis, axis],
-        series: [
-          { label: utc ? 'time (UTC)' : 'time (local)' },
-          ...data.series.map((s, i) => ({ label: s.label, stroke: colours[i], width: 1.5, spanGaps: false })),
-        ],
+        axes: [themedAxis(this.element), themedAxis(this.element, unit || undefined)],
+        series,
+        hooks: {
+          drawClear: [
+            (u) => {
+              const { left, top, width: w, height: hgt } = u.bbox;
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.beginPath();
+              ctx.rect(left, top, w, hgt);
+              ctx.clip();
+              ctx.globalAlpha = 0.2;
+              for (const b of bands) {
+                const y0 = u.valToPos(b.from, 'y', true);
+                const y1 = u.valToPos(b.to, 'y', true);
+                ctx.fillStyle = b.category.colour;
+                ctx.fillRect(left, y1, w, y0 - y1);
+              }
+              ctx.restore();
+            },
+          ],
+          draw: [
+            (u) => {
+              if (threshold === undefined || Number.isNaN(threshold)) return;
+              const y = u.valToPos(threshold, 'y', true);
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.strokeStyle = errorColour;
+              ctx.lineWidth = 1.5 * devicePixelRatio;
+              ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+              ctx.beginPath();
+              ctx.moveTo(u.bbox.left, y);
+              ctx.lineTo(u.bbox.left + u.bbox.width, y);
+              ctx.stroke();
+              ctx.restore();
+            },
+          ],
+        },
       },
-      [data.xs, ...data.series.map((s) => s.values)] as uPlot.AlignedData,
+      [data.xs, ...values] as uPlot.AlignedData,
       this.plotHost,
     );
+    this.legend.append(...this.legendItems(bands, threshold, unit, hasQc));
     this.fit();
+  }
+
+  private legendItems(
+    bands: ReturnType<typeof aqiBandsFor>,
+    threshold: number | undefined,
+    unit: string,
+    hasQc: boolean,
+  ): HTMLElement[] {
+    const out: HTMLElement[] = [];
+    if (bands.length) {
+      const items = bands.map((b) =>
+        h('span', { className: 'mt-legend-item', title: `${b.category.name}: ${b.from}–${b.to} ${unit}` }, [
+          swatch(b.category.colour),
+          h('span', { text: b.category.name }),
+        ]),
+      );
+      out.push(h('div', { className: 'mt-aqi-legend' }, [h('span', { text: 'US EPA AQI: ' }), ...items]));
+    }
+    if (threshold !== undefined && !Number.isNaN(threshold))
+      out.push(h('div', { className: 'mt-threshold-legend', text: `– – threshold ${threshold} ${unit}` }));
+    if (hasQc) out.push(this.qcLegend());
+    return out;
+  }
+
+  /** The flag codes and statuses present in the result, explained. */
+  private qcLegend(): HTMLElement {
+    const flags = new Set<string>();
+    const statuses = new Set<string>();
+    for (const c of this.table.columns) {
+      if (c.kind === 'qcFlags') for (const list of c.dict) for (const f of list) flags.add(f);
+      if (c.kind === 'status') for (const s of c.dict) statuses.add(s);
+    }
+    const lines: HTMLElement[] = [
+      h('div', {
+        text: 'Hollow points: QC-invalid values. Flag codes read QC.<severity>.<group>.<number>: severity I = invalid; group OOB = out of bounds.',
+      }),
+    ];
+    for (const f of [...flags].sort()) {
+      const [, sev, group] = f.split('.');
+      const meaning = [sev === 'I' ? 'invalid' : `severity ${sev ?? '?'}`, group === 'OOB' ? 'out of bounds' : group];
+      lines.push(h('div', { className: 'mt-flag', text: `${f}: ${meaning.filter(Boolean).join(', ')}` }));
+    }
+    const statusText: Record<string, string> = {
+      'sensor-ready': 'value as measured (raw = value)',
+      'calibrated-ready': 'calibrated value',
+      'calibration-missing': 'no calibrated value (value empty)',
+      'calibration-processing': 'calibration in progress',
+      'calibrated-reprocessing': 'being recalibrated',
+      'calibration-unknown': 'calibration state unknown',
+    };
+    for (const s of [...statuses].sort())
+      lines.push(
+        h('div', {
+          className: `mt-status-legend mt-tone-${statusTone(s)}`,
+          text: `${s}: ${statusText[s] ?? 'a status this version does not know (shown as is)'}`,
+        }),
+      );
+    const details = h('details', { className: 'mt-qc-legend' }, [h('summary', { text: 'QC flags and statuses' })]);
+    details.append(...lines);
+    return details;
   }
 
   destroy(): void {

@@ -3,6 +3,8 @@
 
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
+import { categoryOf, unitOf } from '../model/aq-views';
+import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { markdownOfRows } from '../model/markdown-copy';
 import { isQcInvalid, qcAssessmentTone, qcSiblings, statusTone } from '../model/qc';
@@ -17,9 +19,11 @@ import {
 } from '../model/selection';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { computeWindow, poolSize } from '../model/virtual-window';
+import { CollocationPanel, ExceedancesPanel, type Panel, ProfilesPanel, SummaryPanel } from './aq-panels';
 import { ChartView } from './chart-view';
 import { copyText } from './clipboard';
 import { button, h } from './h';
+import { MapPanel } from './map-view';
 
 const ROW_HEIGHT = 22;
 const SAVE_LABELS: Record<SaveFormat, string> = { csv: 'CSV', parquet: 'Parquet', json: 'JSON' };
@@ -32,16 +36,33 @@ export interface TableWidgetOptions {
   info?: ResultInfo;
   /** Saving goes through the extension host; undefined when the renderer has no messaging. */
   save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
+  /** Saves another table (a view's derived table, e.g. the Summary); undefined without messaging. */
+  saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
+  /** A view's own derived table: no air-quality view buttons, its columns in their own order. */
+  plain?: boolean;
 }
 
-function estimateWidth(column: Column, table: Table): number {
-  // Header text is bold and carries the sort arrow; times may be shown with their local offset.
-  let px = column.name.length * 8 + 30;
-  const sample = Math.min(table.rowCount, 200);
-  let chars = 0;
-  for (let r = 0; r < sample; r++) chars = Math.max(chars, displayText(column, r, 'local').length);
-  px = Math.max(px, chars * 7.6 + 16);
-  return Math.min(380, Math.max(56, Math.round(px)));
+const AQ_VIEWS = ['Summary', 'Exceedances', 'Profiles', 'Collocation', 'Map'] as const;
+type AqViewName = (typeof AQ_VIEWS)[number];
+
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/** Text width in px in the theme's font (a canvas measures; a rough estimate when there is none). */
+function textWidth(text: string, bold: boolean): number {
+  if (measureCtx === undefined) measureCtx = document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return text.length * (bold ? 8 : 7.6);
+  const root = getComputedStyle(document.documentElement);
+  const family = root.getPropertyValue('--vscode-font-family').trim() || 'system-ui, sans-serif';
+  const size = root.getPropertyValue('--vscode-font-size').trim() || '13px';
+  measureCtx.font = `${bold ? '600 ' : ''}${size} ${family}`;
+  return measureCtx.measureText(text).width;
+}
+
+/** Fits the column to its common values (95th percentile of the first 1,000) or its header and unit. */
+function fittedWidth(column: Column, table: Table, unit: string): number {
+  const value = representativeText(column, table.rowCount, 'local');
+  const header = unit ? `${column.name} ${unit}` : column.name;
+  return fitWidth(textWidth(value, false) + (unit === 'AQI' ? 16 : 0), textWidth(header, true), column);
 }
 
 function cellClass(column: Column): string {
@@ -62,12 +83,24 @@ export class TableWidget {
   private readonly rowsHost: HTMLElement;
   private readonly countEl: HTMLElement;
   private readonly statusEl: HTMLElement;
+  /** Header cells by column index. */
   private readonly headerCells: HTMLElement[] = [];
+  /** Display order (column indices); hidden columns; every cell of a column (header, filter, pool). */
+  private readonly order: number[];
+  private readonly hiddenColumns = new Set<number>();
+  private pins: number[] = [];
+  private readonly cellsByColumn = new Map<number, HTMLElement[]>();
   private readonly pool: HTMLElement[] = [];
   private poolCells: HTMLElement[][] = [];
   private readonly timeButton: HTMLButtonElement;
   private readonly viewButton: HTMLButtonElement;
   private chart?: ChartView;
+  private readonly panels = new Map<AqViewName, Panel>();
+  private readonly panelButtons = new Map<AqViewName, HTMLButtonElement>();
+  private current: 'Table' | 'Chart' | AqViewName = 'Table';
+  /** Per column: its unit (µg/m³, AQI) and whether its cells get an AQI chip. */
+  private readonly units: string[];
+  private readonly chips: boolean[];
   private frame = 0;
   private readonly disposers: Array<() => void> = [];
 
@@ -76,6 +109,11 @@ export class TableWidget {
     private readonly options: TableWidgetOptions = {},
   ) {
     this.siblings = qcSiblings(table);
+    // A view's derived table (Summary, Exceedances) is already in the order it should be read in.
+    this.order = options.plain ? table.columns.map((_, i) => i) : defaultColumnOrder(table);
+    this.pins = pinnedColumns(this.order, this.hiddenColumns);
+    this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : ''));
+    this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
     this.viewRows = computeViewRows(table, this.state);
 
     const filter = h('input', {
@@ -91,7 +129,7 @@ export class TableWidget {
     this.timeButton = button('UTC', 'Show times in UTC or local time', () => this.toggleTimeZone());
     this.timeButton.classList.add('mt-tz');
     this.viewButton = button('Chart', 'Switch between the table and a chart of a metric over time', () =>
-      this.toggleChart(),
+      this.show(this.current === 'Table' ? 'Chart' : 'Table'),
     );
     this.viewButton.classList.add('mt-view-toggle');
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => void this.copy());
@@ -105,6 +143,8 @@ export class TableWidget {
       this.countEl,
       this.timeButton,
       this.viewButton,
+      this.aqViewButtons(),
+      this.buildColumnMenu(),
       copy,
       copyMarkdown,
     ]);
@@ -150,10 +190,62 @@ export class TableWidget {
 
     this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.notices(), this.viewport]);
     this.table.columns.forEach((c, i) => {
-      this.setWidth(i, estimateWidth(c, table));
+      this.setWidth(i, fittedWidth(c, table, this.units[i]));
     });
     this.setWidth(GUTTER, Math.max(40, String(table.rowCount).length * 9 + 18));
     this.refresh();
+  }
+
+  private aqViewButtons(): HTMLElement | null {
+    if (this.options.plain) return null;
+    const group = h('span', { className: 'mt-views', attrs: { role: 'group', 'aria-label': 'Air-quality views' } });
+    const titles: Record<AqViewName, string> = {
+      Summary: 'Per datasource × metric: count, completeness, min/mean/median/p98/max, QC-invalid values',
+      Exceedances: 'Periods above a threshold per datasource, with the threshold on the chart',
+      Profiles: 'Diurnal and weekday profiles (mean and interquartile band), one line per datasource',
+      Collocation: 'A sensor against a reference site: scatter, OLS, EPA PM2.5 sensor targets',
+      Map: 'Datasource locations on an offline map, coloured by the latest AQI category',
+    };
+    for (const name of AQ_VIEWS) {
+      const b = button(name, titles[name], () => this.show(this.current === name ? 'Table' : name));
+      b.classList.add(`mt-view-${name.toLowerCase()}`);
+      b.setAttribute('aria-pressed', 'false');
+      this.panelButtons.set(name, b);
+      group.appendChild(b);
+    }
+    return group;
+  }
+
+  private panel(name: AqViewName): Panel {
+    let p = this.panels.get(name);
+    if (p) return p;
+    const ctx = {
+      table: this.table,
+      rows: () => this.viewRows,
+      timeZone: () => this.state.timeZone,
+      nestedTable: (table: Table, title: string) => {
+        const save = this.options.saveTable;
+        return new TableWidget(table, {
+          plain: true,
+          info: { title },
+          save: save ? (format, rows) => save(table, format, rows, title) : undefined,
+        });
+      },
+    };
+    p =
+      name === 'Summary'
+        ? new SummaryPanel(ctx)
+        : name === 'Exceedances'
+          ? new ExceedancesPanel(ctx)
+          : name === 'Profiles'
+            ? new ProfilesPanel(ctx)
+            : name === 'Collocation'
+              ? new CollocationPanel(ctx)
+              : new MapPanel(ctx);
+    p.element.hidden = true;
+    this.element.appendChild(p.element);
+    this.panels.set(name, p);
+    return p;
   }
 
   private notices(): HTMLElement[] {
@@ -186,19 +278,72 @@ export class TableWidget {
   private makeCell(col: number, className: string): HTMLElement {
     const cell = h('div', { className });
     cell.style.width = `var(${this.widthVar(col)})`;
+    if (col === GUTTER) cell.classList.add('mt-pin');
+    else {
+      const list = this.cellsByColumn.get(col) ?? [];
+      list.push(cell);
+      this.cellsByColumn.set(col, list);
+      this.styleColumnCell(cell, col);
+    }
     return cell;
+  }
+
+  /** Hidden columns' cells are not shown; the first two visible ones stay in place while scrolling sideways. */
+  private styleColumnCell(cell: HTMLElement, col: number): void {
+    cell.hidden = this.hiddenColumns.has(col);
+    const p = this.pins.indexOf(col);
+    cell.classList.toggle('mt-pin', p >= 0);
+    cell.classList.toggle('mt-pin-last', p === this.pins.length - 1);
+    cell.style.left =
+      p === 0 ? 'var(--mt-w-gutter)' : p === 1 ? `calc(var(--mt-w-gutter) + var(${this.widthVar(this.pins[0])}))` : '';
+  }
+
+  /** Shows or hides a column (the column menu). */
+  setColumnHidden(col: number, hidden: boolean): void {
+    if (hidden) this.hiddenColumns.add(col);
+    else this.hiddenColumns.delete(col);
+    this.pins = pinnedColumns(this.order, this.hiddenColumns);
+    for (const [c, cells] of this.cellsByColumn) for (const cell of cells) this.styleColumnCell(cell, c);
+  }
+
+  private buildColumnMenu(): HTMLElement {
+    const list = h('div', { className: 'mt-colmenu', attrs: { role: 'group', 'aria-label': 'Columns shown' } });
+    list.hidden = true;
+    for (const col of this.order) {
+      const box = h('input', { attrs: { type: 'checkbox', 'data-col': String(col) } });
+      box.checked = true;
+      box.addEventListener('change', () => this.setColumnHidden(col, !box.checked));
+      const unit = this.units[col];
+      list.appendChild(
+        h('label', { className: 'mt-colmenu-item' }, [
+          box,
+          h('span', { text: unit ? `${this.table.columns[col].name} [${unit}]` : this.table.columns[col].name }),
+        ]),
+      );
+    }
+    const toggle = button('Columns', 'Show or hide columns', () => {
+      list.hidden = !list.hidden;
+      toggle.setAttribute('aria-expanded', String(!list.hidden));
+    });
+    toggle.classList.add('mt-columns');
+    toggle.setAttribute('aria-expanded', 'false');
+    return h('span', { className: 'mt-colmenu-host' }, [toggle, list]);
   }
 
   private buildHeaderRow(): HTMLElement {
     const row = h('div', { className: 'mt-row mt-hrow', attrs: { role: 'row' } });
     row.appendChild(this.makeCell(GUTTER, 'mt-cell mt-gutter'));
-    this.table.columns.forEach((column, i) => {
+    for (const i of this.order) {
+      const column = this.table.columns[i];
       const cell = this.makeCell(i, `${cellClass(column)} mt-hcell`);
       cell.setAttribute('role', 'columnheader');
       cell.setAttribute('aria-sort', 'none');
       cell.dataset.col = String(i);
-      cell.title = `${column.name} (${column.kind}) — click to sort`;
-      cell.append(h('span', { className: 'mt-hname', text: column.name }), h('span', { className: 'mt-sort' }));
+      const unit = this.units[i];
+      cell.title = `${column.name}${unit ? ` [${unit}]` : ''} (${column.kind}) — click to sort`;
+      cell.append(h('span', { className: 'mt-hname', text: column.name }));
+      if (unit) cell.append(h('span', { className: 'mt-unit', text: unit }));
+      cell.append(h('span', { className: 'mt-sort' }));
       const resizer = h('div', { className: 'mt-resizer', attrs: { 'aria-hidden': 'true' } });
       resizer.addEventListener('pointerdown', (e) => this.startResize(e, i, resizer));
       resizer.addEventListener('click', (e) => e.stopPropagation());
@@ -207,16 +352,17 @@ export class TableWidget {
         this.state.sort = nextSort(this.state.sort, i);
         this.refresh();
       });
-      this.headerCells.push(cell);
+      this.headerCells[i] = cell;
       row.appendChild(cell);
-    });
+    }
     return row;
   }
 
   private buildFilterRow(): HTMLElement {
     const row = h('div', { className: 'mt-row mt-frow' });
     row.appendChild(this.makeCell(GUTTER, 'mt-cell mt-gutter'));
-    this.table.columns.forEach((column, i) => {
+    for (const i of this.order) {
+      const column = this.table.columns[i];
       const cell = this.makeCell(i, 'mt-cell mt-fcell');
       const input = h('input', {
         attrs: {
@@ -236,7 +382,7 @@ export class TableWidget {
       });
       cell.appendChild(input);
       row.appendChild(cell);
-    });
+    }
     return row;
   }
 
@@ -274,6 +420,7 @@ export class TableWidget {
     if (!this.viewport.dataset.userSized) this.viewport.style.height = `${Math.min(MAX_VIEWPORT_HEIGHT, wanted)}px`;
     this.draw();
     if (this.chart && !this.chart.element.hidden) this.chart.draw();
+    for (const p of this.panels.values()) if (!p.element.hidden) p.draw();
   }
 
   private schedule(): void {
@@ -288,9 +435,7 @@ export class TableWidget {
     while (this.pool.length < size) {
       const row = h('div', { className: 'mt-row', attrs: { role: 'row' } });
       const cells = [this.makeCell(GUTTER, 'mt-cell mt-gutter')];
-      this.table.columns.forEach((c, i) => {
-        cells.push(this.makeCell(i, cellClass(c)));
-      });
+      for (const i of this.order) cells.push(this.makeCell(i, cellClass(this.table.columns[i])));
       row.append(...cells);
       this.pool.push(row);
       this.poolCells.push(cells);
@@ -327,7 +472,10 @@ export class TableWidget {
       rowEl.classList.toggle('mt-selected', isSelected(this.selection, pos));
       const cells = this.poolCells[i];
       cells[0].textContent = String(pos + 1);
-      for (let c = 0; c < this.table.columns.length; c++) this.fillCell(cells[c + 1], c, row, mode);
+      for (let k = 0; k < this.order.length; k++) {
+        const c = this.order[k];
+        if (!this.hiddenColumns.has(c)) this.fillCell(cells[k + 1], c, row, mode);
+      }
     }
   }
 
@@ -343,7 +491,18 @@ export class TableWidget {
     cell.classList.toggle('mt-tone-bad', tone === 'bad' || (invalid && column.kind === 'qcFlags'));
     cell.classList.toggle('mt-tone-warn', tone === 'warn');
     cell.classList.toggle('mt-tone-ok', tone === 'ok');
-    cell.title = invalid && column.kind === 'number' ? `${text} — QC invalid` : text;
+    const unit = this.units[col];
+    let title = unit && text ? `${text} ${unit}` : text;
+    if (this.chips[col]) {
+      const category = text ? categoryOf(column, (column as { values: Float64Array }).values[row]) : undefined;
+      if (category) {
+        cell.style.setProperty('--mt-aqi', category.colour);
+        cell.dataset.aqi = category.name;
+        title += ` — AQI category: ${category.name}`;
+      } else delete cell.dataset.aqi;
+      cell.classList.toggle('mt-aqi', category !== undefined);
+    }
+    cell.title = invalid && column.kind === 'number' ? `${title} — QC invalid` : title;
   }
 
   private onRowClick(e: MouseEvent): void {
@@ -418,8 +577,10 @@ export class TableWidget {
     this.refresh();
   }
 
-  private toggleChart(): void {
-    if (!this.chart) {
+  /** Shows one view: the table, the chart or an air-quality view (the others are hidden, kept for later). */
+  private show(view: 'Table' | 'Chart' | AqViewName): void {
+    this.current = view;
+    if (view === 'Chart' && !this.chart) {
       this.chart = new ChartView(
         this.table,
         () => this.viewRows,
@@ -428,12 +589,15 @@ export class TableWidget {
       this.chart.element.hidden = true;
       this.element.appendChild(this.chart.element);
     }
-    const showChart = this.chart.element.hidden;
-    this.chart.element.hidden = !showChart;
-    this.viewport.hidden = showChart;
-    this.viewButton.textContent = showChart ? 'Table' : 'Chart';
-    this.viewButton.setAttribute('aria-pressed', String(showChart));
-    if (showChart) this.chart.draw();
+    const panel = view !== 'Table' && view !== 'Chart' ? this.panel(view) : undefined;
+    this.viewport.hidden = view !== 'Table';
+    if (this.chart) this.chart.element.hidden = view !== 'Chart';
+    for (const [name, p] of this.panels) p.element.hidden = name !== view;
+    for (const [name, b] of this.panelButtons) b.setAttribute('aria-pressed', String(name === view));
+    this.viewButton.textContent = view === 'Table' ? 'Chart' : 'Table';
+    this.viewButton.setAttribute('aria-pressed', String(view === 'Chart'));
+    if (view === 'Chart') this.chart!.draw();
+    else if (panel) panel.draw();
     else this.draw();
   }
 
@@ -444,6 +608,7 @@ export class TableWidget {
   dispose(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.chart?.destroy();
+    for (const p of this.panels.values()) p.destroy();
     for (const d of this.disposers) d();
     this.element.remove();
   }

@@ -13,6 +13,17 @@ export interface ChartData {
   /** Groups beyond MAX_SERIES are left out, and the chart says so. */
   omittedSeries: number;
   points: number;
+  /** Per drawn line, its QC-invalid values only (null elsewhere), when an `invalid` test was given. */
+  invalid?: Array<Array<number | null>>;
+  /** QC-invalid values among the rows (drawn as marks, or left out when hidden). */
+  invalidCount: number;
+}
+
+export interface ChartQcOptions {
+  /** Is the value in this table row QC-invalid? */
+  invalid: (row: number) => boolean;
+  /** Leave invalid values out of the lines (and of the marks). */
+  hideInvalid: boolean;
 }
 
 export function buildChartData(
@@ -22,6 +33,7 @@ export function buildChartData(
   timeCol: number,
   groupCol: number,
   maxSeries = MAX_SERIES,
+  qc?: ChartQcOptions,
 ): ChartData {
   const metric = table.columns[metricCol] as NumericColumn;
   const time = table.columns[timeCol] as NumericColumn;
@@ -33,14 +45,26 @@ export function buildChartData(
     return group.kind === 'qcFlags' ? group.dict[c].join(',') : group.dict[c];
   };
   const byGroup = new Map<string, Map<number, number>>();
+  const invalidByGroup = new Map<string, Map<number, number>>();
   const times = new Set<number>();
   let points = 0;
+  let invalidCount = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     const t = time.values[r];
     const v = metric.values[r];
     if (Number.isNaN(t) || Number.isNaN(v)) continue;
     const g = groupOf(r);
+    if (qc?.invalid(r)) {
+      invalidCount++;
+      if (qc.hideInvalid) continue;
+      let inv = invalidByGroup.get(g);
+      if (!inv) {
+        inv = new Map();
+        invalidByGroup.set(g, inv);
+      }
+      inv.set(t, v);
+    }
     let m = byGroup.get(g);
     if (!m) {
       m = new Map();
@@ -61,5 +85,12 @@ export function buildChartData(
     }),
     omittedSeries: groups.length - kept.length,
     points,
+    invalid: qc
+      ? kept.map((g) => {
+          const m = invalidByGroup.get(g);
+          return xsMs.map((t) => m?.get(t) ?? null);
+        })
+      : undefined,
+    invalidCount,
   };
 }

@@ -1,0 +1,60 @@
+// What the air-quality views need to know about a metric: its unit (from the metric catalogue), whether
+// its values are a US EPA AQI, and whether its averaging has EPA breakpoints (a concentration chip).
+import type { MetricLabelParts } from '../metrics/labels';
+import { quantityInfo } from '../metrics/labels';
+import type { AqiPollutant } from './aqi';
+
+const POLLUTANT_BY_QUANTITY: Record<string, AqiPollutant> = {
+  pm2_5ConcMass: 'pm2_5',
+  pm10ConcMass: 'pm10',
+  no2Conc: 'no2',
+};
+
+/** EPA breakpoints are defined for PM on 24-hour averages (and the NowCast that estimates them), NO2 on 1 hour. */
+const EPA_AVERAGING: Record<AqiPollutant, readonly string[]> = {
+  pm2_5: ['Nowcast', '24HourMean', '24HourRollingMean'],
+  pm10: ['Nowcast', '24HourMean', '24HourRollingMean'],
+  no2: ['1HourMean'],
+};
+
+export type MetricScale =
+  /** The value is a US EPA AQI (an index, no unit). */
+  | { kind: 'aqi'; unit: 'AQI' }
+  /** A concentration whose averaging has EPA breakpoints. */
+  | { kind: 'concentration'; unit: string; pollutant: AqiPollutant }
+  /** Anything else with a known unit. */
+  | { kind: 'plain'; unit: string };
+
+/** The scale of a metric column's values; undefined when the column is not a known metric or not a value. */
+export function metricScale(parts: MetricLabelParts | undefined): MetricScale | undefined {
+  if (!parts) return undefined;
+  if (parts.field && parts.field !== 'value' && parts.field !== 'raw') return undefined;
+  if (parts.index === 'UsEpaAqi') return { kind: 'aqi', unit: 'AQI' };
+  const q = quantityInfo(parts.quantity);
+  if (!q) return undefined;
+  if (parts.index) return { kind: 'plain', unit: 'index' };
+  const pollutant = POLLUTANT_BY_QUANTITY[q.id];
+  if (pollutant && parts.aggregation && EPA_AVERAGING[pollutant].includes(parts.aggregation))
+    return { kind: 'concentration', unit: q.unit, pollutant };
+  return { kind: 'plain', unit: q.unit };
+}
+
+/** The unit of a metric column, e.g. `µg/m³`, `AQI`; undefined when not known. */
+export function metricUnit(parts: MetricLabelParts | undefined): string | undefined {
+  return metricScale(parts)?.unit;
+}
+
+/**
+ * The default exceedance threshold of a metric: the 24-hour standard for 24-hour PM (35 µg/m³ PM2.5,
+ * 150 µg/m³ PM10), otherwise the top of the AQI "Moderate" band (AQI 100, PM2.5 35.4, PM10 154,
+ * NO2 100 ppb), so "above" means Unhealthy for Sensitive Groups or worse. Undefined without EPA breakpoints.
+ */
+export function defaultThreshold(parts: MetricLabelParts | undefined): number | undefined {
+  const scale = metricScale(parts);
+  if (!scale || scale.kind === 'plain') return undefined;
+  if (scale.kind === 'aqi') return 100;
+  const daily = parts?.aggregation === '24HourMean' || parts?.aggregation === '24HourRollingMean';
+  if (scale.pollutant === 'pm2_5') return daily ? 35 : 35.4;
+  if (scale.pollutant === 'pm10') return daily ? 150 : 154;
+  return 100;
+}

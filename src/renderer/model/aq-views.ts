@@ -1,0 +1,326 @@
+// The air-quality views' data, computed from a result's columns (no request): per-datasource series of a
+// metric, the Summary as a derived Table (shown by the same table widget), exceedances, profiles,
+// collocation and map points. Numbers come from core/aq; this module only walks the columnar Table.
+import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
+import { type AqiCategory, aqiCategory, concentrationCategory } from '../../core/aq/aqi';
+import { metricScale } from '../../core/aq/metric-info';
+import {
+  completenessPercent,
+  distribution,
+  type Exceedances,
+  exceedances,
+  expectedPeriods,
+  inferFrequency,
+  ols,
+  type Pairs,
+  type ProfilePoint,
+  pairByPeriod,
+  periodsWithValue,
+  pm25SensorTargets,
+  profile,
+  type Regression,
+  type TargetCheck,
+} from '../../core/aq/stats';
+import { DictBuilder } from '../../core/table/builders';
+import {
+  type Column,
+  type DictColumn,
+  findColumn,
+  isNumeric,
+  type NumericColumn,
+  type Table,
+} from '../../core/table/table';
+import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
+import { isQcInvalid, qcSiblings } from './qc';
+
+export interface Series {
+  group: string;
+  /** Table rows of the group, in the order given. */
+  rows: Uint32Array;
+  times: Float64Array;
+  values: Float64Array;
+}
+
+function groupName(column: Column | undefined, r: number, fallback: string): string {
+  if (!column || isNumeric(column)) return fallback;
+  const c = column.codes[r];
+  if (c < 0) return '(none)';
+  return column.kind === 'qcFlags' ? column.dict[c].join(',') : column.dict[c];
+}
+
+/** Rows grouped by datasource (the chart's group column), groups sorted by name. One pass over the rows. */
+export function groupRows(table: Table, rows: ArrayLike<number>): Array<{ group: string; rows: Uint32Array }> {
+  const gi = chartGroupColumn(table);
+  const group = gi >= 0 ? table.columns[gi] : undefined;
+  if (!group || isNumeric(group)) return [{ group: '(all)', rows: Uint32Array.from(rows) }];
+  const size = group.dict.length + 1;
+  const counts = new Uint32Array(size);
+  for (let i = 0; i < rows.length; i++) counts[group.codes[rows[i]] + 1]++;
+  const parts = Array.from(counts, (n) => new Uint32Array(n));
+  const fill = new Uint32Array(size);
+  for (let i = 0; i < rows.length; i++) {
+    const k = group.codes[rows[i]] + 1;
+    parts[k][fill[k]++] = rows[i];
+  }
+  const out: Array<{ group: string; rows: Uint32Array }> = [];
+  parts.forEach((p, k) => {
+    if (p.length) out.push({ group: k === 0 ? '(none)' : groupName(group, p[0], ''), rows: p });
+  });
+  return out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+}
+
+/** The metric's series per datasource (times of the chart's time column). */
+export function seriesByGroup(table: Table, rows: ArrayLike<number>, metricCol: number): Series[] {
+  const time = table.columns[chartTimeColumn(table)] as NumericColumn | undefined;
+  const column = table.columns[metricCol];
+  const metric = column && isNumeric(column) ? column : undefined;
+  return groupRows(table, rows).map(({ group, rows: r }) => {
+    const times = new Float64Array(r.length).fill(Number.NaN);
+    const values = new Float64Array(r.length).fill(Number.NaN);
+    if (time) for (let k = 0; k < r.length; k++) times[k] = time.values[r[k]];
+    if (metric) for (let k = 0; k < r.length; k++) values[k] = metric.values[r[k]];
+    return { group, rows: r, times, values };
+  });
+}
+
+/** The result's output frequency: its outputFrequency column when it has one, else from the spacing of times. */
+export function resultFrequency(table: Table): OutputFrequency {
+  const col = findColumn(table, 'outputFrequency');
+  if (col && !isNumeric(col) && col.kind !== 'qcFlags') {
+    const f = col.dict.find((v) => (OUTPUT_FREQUENCIES as readonly string[]).includes(v));
+    if (f) return f as OutputFrequency;
+  }
+  const ti = chartTimeColumn(table);
+  return ti >= 0 ? inferFrequency((table.columns[ti] as NumericColumn).values.subarray(0, 5000)) : 'hour';
+}
+
+function timeRange(table: Table, rows: ArrayLike<number>): [number, number] {
+  const ti = chartTimeColumn(table);
+  if (ti < 0) return [Number.NaN, Number.NaN];
+  const t = (table.columns[ti] as NumericColumn).values;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < rows.length; i++) {
+    const v = t[rows[i]];
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : [Number.NaN, Number.NaN];
+}
+
+/** A column's unit from the metric catalogue (µg/m³, AQI, …), or ''. */
+export function unitOf(column: Column): string {
+  return metricScale(column.metric)?.unit ?? '';
+}
+
+/** A text column of the values (the core's dictionary builder; '' is an empty cell). */
+function textColumn(name: string, values: string[], kind: DictColumn['kind'] = 'text'): DictColumn {
+  const builder = new DictBuilder(kind);
+  for (const v of values) builder.push(v);
+  return builder.finish({ name }) as DictColumn;
+}
+
+function numberColumn(name: string, values: number[]): NumericColumn {
+  return { name, kind: 'number', values: Float64Array.from(values) };
+}
+
+function round(v: number, digits: number): number {
+  if (Number.isNaN(v)) return v;
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+/**
+ * Summary per datasource × metric: count, expected periods (for the result's frequency over the result's
+ * time range), completeness %, min/mean/median/p98/max, QC-invalid count. A Table, so it sorts, filters,
+ * copies and saves like any result.
+ */
+export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
+  const metrics = chartMetricColumns(table);
+  const frequency = resultFrequency(table);
+  const [from, to] = timeRange(table, rows);
+  const expected = expectedPeriods(from, to, frequency);
+  const siblings = qcSiblings(table);
+  const cols = {
+    datasource: [] as string[],
+    metric: [] as string[],
+    unit: [] as string[],
+    count: [] as number[],
+    expected: [] as number[],
+    completeness: [] as number[],
+    min: [] as number[],
+    mean: [] as number[],
+    median: [] as number[],
+    p98: [] as number[],
+    max: [] as number[],
+    invalid: [] as number[],
+  };
+  const groups = groupRows(table, rows);
+  const ti = chartTimeColumn(table);
+  const time = ti >= 0 ? (table.columns[ti] as NumericColumn).values : undefined;
+  for (const { group, rows: r } of groups) {
+    const times = new Float64Array(r.length).fill(Number.NaN);
+    if (time) for (let k = 0; k < r.length; k++) times[k] = time[r[k]];
+    const values = new Float64Array(r.length);
+    for (const m of metrics) {
+      const column = table.columns[m] as NumericColumn;
+      for (let k = 0; k < r.length; k++) values[k] = column.values[r[k]];
+      const d = distribution(values);
+      let invalid = 0;
+      if (siblings.assessment[m] >= 0 || siblings.flags[m] >= 0)
+        for (let i = 0; i < r.length; i++) if (isQcInvalid(table, siblings, m, r[i])) invalid++;
+      const withValue = time ? periodsWithValue(times, values, frequency) : d.count;
+      cols.datasource.push(group);
+      cols.metric.push(column.name);
+      cols.unit.push(unitOf(column));
+      cols.count.push(d.count);
+      cols.expected.push(expected);
+      cols.completeness.push(round(completenessPercent(withValue, expected), 1));
+      cols.min.push(d.min);
+      cols.mean.push(round(d.mean, 3));
+      cols.median.push(round(d.median, 3));
+      cols.p98.push(round(d.p98, 3));
+      cols.max.push(d.max);
+      cols.invalid.push(invalid);
+    }
+  }
+  const columns: Column[] = [
+    textColumn('datasourceId', cols.datasource, 'identifier'),
+    textColumn('metric', cols.metric),
+    textColumn('unit', cols.unit),
+    numberColumn('count', cols.count),
+    numberColumn(`expected (${frequency})`, cols.expected),
+    numberColumn('completeness %', cols.completeness),
+    numberColumn('min', cols.min),
+    numberColumn('mean', cols.mean),
+    numberColumn('median', cols.median),
+    numberColumn('p98', cols.p98),
+    numberColumn('max', cols.max),
+    numberColumn('qcInvalid', cols.invalid),
+  ];
+  return { columns, rowCount: cols.datasource.length };
+}
+
+export interface ExceedanceRow extends Exceedances {
+  group: string;
+  /** Periods with a value (the denominator users compare with). */
+  periodsWithValue: number;
+}
+
+export function exceedanceRows(table: Table, rows: ArrayLike<number>, metricCol: number, threshold: number) {
+  const frequency = resultFrequency(table);
+  return seriesByGroup(table, rows, metricCol).map(
+    (s): ExceedanceRow => ({
+      group: s.group,
+      periodsWithValue: periodsWithValue(s.times, s.values, frequency),
+      ...exceedances(s.times, s.values, threshold, frequency),
+    }),
+  );
+}
+
+export function profiles(
+  table: Table,
+  rows: ArrayLike<number>,
+  metricCol: number,
+  by: 'hour' | 'weekday',
+  offsetMinutes?: (ms: number) => number,
+): Array<{ group: string; points: ProfilePoint[] }> {
+  return seriesByGroup(table, rows, metricCol).map((s) => ({
+    group: s.group,
+    points: profile(s.times, s.values, by, offsetMinutes),
+  }));
+}
+
+/** Datasource ids whose sourceType is REFERENCE_SITE (the reference candidates of collocation). */
+export function referenceDatasources(table: Table, rows: ArrayLike<number>): Set<string> {
+  const st = findColumn(table, 'sourceType');
+  const gi = chartGroupColumn(table);
+  const out = new Set<string>();
+  if (!st || isNumeric(st) || st.kind === 'qcFlags' || gi < 0) return out;
+  const group = table.columns[gi];
+  for (let i = 0; i < rows.length; i++) {
+    const c = st.codes[rows[i]];
+    if (c >= 0 && st.dict[c] === 'REFERENCE_SITE') out.add(groupName(group, rows[i], ''));
+  }
+  return out;
+}
+
+export interface Collocation {
+  pairs: Pairs;
+  fit: Regression;
+  targets: TargetCheck[];
+  frequency: OutputFrequency;
+}
+
+export function collocation(
+  table: Table,
+  rows: ArrayLike<number>,
+  metricCol: number,
+  sensor: string,
+  reference: string,
+): Collocation | undefined {
+  const series = seriesByGroup(table, rows, metricCol);
+  const s = series.find((x) => x.group === sensor);
+  const r = series.find((x) => x.group === reference);
+  if (!s || !r) return undefined;
+  const frequency = resultFrequency(table);
+  const pairs = pairByPeriod(s, r, frequency);
+  const fit = ols(pairs.reference, pairs.sensor);
+  return { pairs, fit, targets: pm25SensorTargets(fit, pairs.completenessPercent), frequency };
+}
+
+/** The AQI category of a value of a metric column, when the metric is an AQI or has EPA breakpoints. */
+export function categoryOf(column: Column, value: number): AqiCategory | undefined {
+  const scale = metricScale(column.metric);
+  if (!scale || Number.isNaN(value)) return undefined;
+  if (scale.kind === 'aqi') return aqiCategory(value);
+  if (scale.kind === 'concentration') return concentrationCategory(scale.pollutant, value);
+  return undefined;
+}
+
+export interface MapPoint {
+  group: string;
+  /** Distinct locations in time order (a moved datasource has more than one). */
+  track: Array<{ lat: number; lon: number; since: number }>;
+  latestTime: number;
+  latestValue: number;
+  category?: AqiCategory;
+}
+
+/** Locations per datasource from the locationLatitude/locationLongitude columns, with the metric's latest value. */
+export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: number): MapPoint[] {
+  const lat = findColumn(table, 'locationLatitude');
+  const lon = findColumn(table, 'locationLongitude');
+  if (!lat || !lon || lat.kind !== 'number' || lon.kind !== 'number') return [];
+  const metric = table.columns[metricCol] as NumericColumn | undefined;
+  const out: MapPoint[] = [];
+  for (const s of seriesByGroup(table, rows, metricCol)) {
+    const order = Array.from(s.rows.keys()).sort((a, b) => s.times[a] - s.times[b]);
+    const track: MapPoint['track'] = [];
+    let latestTime = Number.NaN;
+    let latestValue = Number.NaN;
+    for (const k of order) {
+      const r = s.rows[k];
+      const la = lat.values[r];
+      const lo = lon.values[r];
+      if (!Number.isNaN(la) && !Number.isNaN(lo)) {
+        const last = track[track.length - 1];
+        if (!last || last.lat !== la || last.lon !== lo) track.push({ lat: la, lon: lo, since: s.times[k] });
+      }
+      const v = metric?.kind === 'number' ? metric.values[r] : Number.NaN;
+      if (!Number.isNaN(v)) {
+        latestTime = s.times[k];
+        latestValue = v;
+      }
+    }
+    if (!track.length) continue;
+    out.push({
+      group: s.group,
+      track,
+      latestTime,
+      latestValue,
+      category: metric ? categoryOf(metric, latestValue) : undefined,
+    });
+  }
+  return out;
+}
