@@ -1,6 +1,7 @@
 // The measnb command line.
 import { Command, CommanderError } from 'commander';
 import { registerEmulatorCommand } from './commands/emulator';
+import { registerExportCommand } from './commands/export';
 import { registerFollowCommand } from './commands/follow';
 import { registerQueryCommand } from './commands/query';
 import { registerReportCommand } from './commands/report';
@@ -22,6 +23,7 @@ registerQueryCommand(program);
 registerReportCommand(program);
 registerFollowCommand(program);
 registerRunCommand(program);
+registerExportCommand(program);
 
 program
   .parseAsync(process.argv)

@@ -88,12 +88,68 @@ export function node24Env(extra = {}) {
   return { ...env, PATH: `${NODE24_BIN}:${process.env.PATH}`, ...extra };
 }
 
+/**
+ * One install at a time into .cache, across processes (lanes run in parallel from several checkouts
+ * sharing one cache): a lock folder holding the installer's pid; a lock whose process is gone is taken over.
+ */
+function withInstallLock(fn) {
+  const lock = path.join(CACHE, '.install.lock');
+  fs.mkdirSync(CACHE, { recursive: true });
+  const deadline = Date.now() + 30 * 60_000;
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let announced = false; ; ) {
+    try {
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let pid = 0;
+      try {
+        pid = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+      } catch {
+        // the holder is between mkdir and writing its pid
+      }
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if ((pid && !alive(pid)) || (!pid && age > 60_000)) {
+        fs.rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another install holds ${lock} for over 30 minutes`);
+      if (!announced) log(`waiting for another install into ${path.relative(ROOT, CACHE)} (pid ${pid || '?'})`);
+      announced = true;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+const codeServerReady = () =>
+  fs.existsSync(CS_READY_STAMP) &&
+  fs.existsSync(CODE_SERVER_BIN) &&
+  fs.existsSync(CS_NATIVE_PROBE) &&
+  fs.existsSync(path.join(NODE24_BIN, 'node'));
+
 export function ensureCodeServer() {
   ensureAptPackages(['libkrb5-dev', 'build-essential', 'python3']);
+  if (codeServerReady()) return CODE_SERVER_BIN;
+  return withInstallLock(installCodeServer);
+}
+
+function installCodeServer() {
   ensureNode24();
-  if (fs.existsSync(CS_READY_STAMP) && fs.existsSync(CODE_SERVER_BIN) && fs.existsSync(CS_NATIVE_PROBE)) {
-    return CODE_SERVER_BIN;
-  }
+  if (codeServerReady()) return CODE_SERVER_BIN;
   log(`npm install code-server@${CODE_SERVER_VERSION} (native modules compile; ~3 min on 2 cores)`);
   fs.rmSync(CS_PREFIX, { recursive: true, force: true });
   fs.mkdirSync(CS_PREFIX, { recursive: true });

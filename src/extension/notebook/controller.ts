@@ -8,7 +8,6 @@ import { MIME } from '../../core/notebook';
 import { type ParsedCell, parseCell } from '../../core/query';
 import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run';
 import { concatTables } from '../../core/run/table-rows';
-import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { decodeTable, encodeTable } from '../../core/table/wire';
 import type { ResultInfo } from '../../renderer/protocol';
@@ -16,6 +15,7 @@ import type { ExtensionServices } from '../services';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
 import { diagnosticsOutput, errorOutput, tableOutput, textOutput } from './outputs';
+import { ResultStore } from './result-store';
 import { NOTEBOOK_TYPE } from './serializer';
 import { csvFallbackMaxRows, savedOutputLimitBytes } from './settings';
 
@@ -76,8 +76,11 @@ export class MeasnbController implements vscode.Disposable {
   /** The clock relative times resolve against (tests align it with an emulator's controlled clock). */
   now: () => Date = () => new Date();
   private order = 0;
+  /** Full results of over-limit outputs, one file per cell. */
+  readonly results: ResultStore;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.results = new ResultStore(vscode.Uri.joinPath(deps.storageUri, 'results'), (cell) => this.cellId(cell));
     this.controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, 'Measurements');
     this.controller.supportedLanguages = ['measq'];
     this.controller.supportsExecutionOrder = true;
@@ -140,7 +143,7 @@ export class MeasnbController implements vscode.Disposable {
       return queue;
     };
     const update = async (info: ResultInfo) => {
-      if (shown) await replace([await this.output(shown, info, notebook)]);
+      if (shown) await replace([await this.output(shown, info, cell)]);
     };
     try {
       const { client, org, connection } = await this.deps.connections.clientFor(notebook);
@@ -199,9 +202,7 @@ export class MeasnbController implements vscode.Disposable {
       const outputs: vscode.NotebookCellOutput[] = [];
       if (shown && shown.rowCount > 0) {
         const reason = cancelled ? 'the run was cancelled' : `the run failed (${(err as Error).message})`;
-        outputs.push(
-          await this.output(shown, { notes, partial: `${reason}; the rows that arrived are kept` }, notebook),
-        );
+        outputs.push(await this.output(shown, { notes, partial: `${reason}; the rows that arrived are kept` }, cell));
       }
       outputs.push(
         errorOutput(
@@ -228,28 +229,17 @@ export class MeasnbController implements vscode.Disposable {
     );
   }
 
-  /** The table output; results over the saved-output limit also go to a Parquet file whose path the output names. */
-  private async output(
-    table: Table,
-    info: ResultInfo,
-    notebook: vscode.NotebookDocument,
-  ): Promise<vscode.NotebookCellOutput> {
+  /** The table output; a result over the saved-output limit also goes to the cell's one full-result file. */
+  private async output(table: Table, info: ResultInfo, cell: vscode.NotebookCell): Promise<vscode.NotebookCellOutput> {
     let fullResultPath: string | undefined;
-    const bytes = encodeTable(table).byteLength;
-    if (bytes > savedOutputLimitBytes()) {
-      const name =
-        notebook.uri.path
-          .split('/')
-          .pop()
-          ?.replace(/\.measnb$/, '') ?? 'notebook';
-      const uri = vscode.Uri.joinPath(this.deps.storageUri, 'results', `${name}-${Date.now()}.parquet`);
-      await vscode.workspace.fs.writeFile(uri, writeParquet(table));
-      fullResultPath = uri.fsPath;
+    if (encodeTable(table).byteLength > savedOutputLimitBytes()) {
+      fullResultPath = (await this.results.write(cell, table)).fsPath;
     }
     return tableOutput(table, { info, csvMaxRows: csvFallbackMaxRows(), fullResultPath });
   }
 
   dispose(): void {
+    this.results.dispose();
     this.controller.dispose();
   }
 }

@@ -6,6 +6,7 @@ import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
 import { registerLanguageFeatures } from './language';
+import { registerNotebookCommands } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
@@ -35,6 +36,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     connections,
     controller,
     registerSaveHandler(writeParquet),
+    ...registerNotebookCommands(connections, () => controller.now()),
     ...registerLanguageFeatures(async (doc) => {
       const nb = notebookOf(doc);
       return nb ? connections.datasources(nb) : [];

@@ -13,3 +13,9 @@ export function csvFallbackMaxRows(): number {
   const n = vscode.workspace.getConfiguration('measurements.notebook').get<number>('csvFallbackMaxRows');
   return typeof n === 'number' && n >= 0 ? n : 20_000;
 }
+
+/** The most disk the full results of over-limit outputs may take; the oldest files go first. */
+export function resultStorageLimitBytes(): number {
+  const mb = vscode.workspace.getConfiguration('measurements.notebook').get<number>('resultStorageLimitMB');
+  return typeof mb === 'number' && mb >= 0 ? Math.round(mb * 1024 * 1024) : 1024 * 1024 * 1024;
+}

@@ -2,37 +2,9 @@
 // (uPlot's format: [xs, ...ys] with null where a datasource has no value at that time).
 import { type Column, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
 
-const TIME_COLUMN_PREFERENCE = ['time', 'startOfPeriod'];
-const GROUP_COLUMN_PREFERENCE = ['datasourceId', 'nodeId', 'sourceId', 'refSiteId'];
-const NOT_METRICS = new Set(['locationLatitude', 'locationLongitude', 'lat', 'lon', 'Location Latitude [deg]']);
+export { chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../../core/table/chart-columns';
+
 export const MAX_SERIES = 40;
-
-export function chartTimeColumn(table: Table): number {
-  for (const name of TIME_COLUMN_PREFERENCE) {
-    const i = table.columns.findIndex((c) => c.name === name && c.kind === 'time');
-    if (i >= 0) return i;
-  }
-  return table.columns.findIndex((c) => c.kind === 'time');
-}
-
-export function chartGroupColumn(table: Table): number {
-  for (const name of GROUP_COLUMN_PREFERENCE) {
-    const i = table.columns.findIndex((c) => c.name === name && !isNumeric(c));
-    if (i >= 0) return i;
-  }
-  return table.columns.findIndex((c) => c.kind === 'identifier');
-}
-
-/** Numeric columns worth charting: metric values first; raw/coordinates are left out. */
-export function chartMetricColumns(table: Table): number[] {
-  const out: number[] = [];
-  table.columns.forEach((c, i) => {
-    if (c.kind !== 'number' || NOT_METRICS.has(c.name) || /latitude|longitude/i.test(c.name)) return;
-    if (c.metric?.field && c.metric.field !== 'value') return;
-    out.push(i);
-  });
-  return out;
-}
 
 export interface ChartData {
   /** Seconds since the epoch (uPlot's unit), ascending. */

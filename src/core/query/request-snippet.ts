@@ -1,0 +1,87 @@
+// "Copy as curl" / "Copy as Python": a resolved cell as a request a user can paste into a shell or a
+// script. The key is always the environment variable, never the key itself; values from the cell are
+// quoted for the target language so no cell text can break out of its string.
+import { API_KEY_HEADER, PATHS } from '../api/paths';
+import type { ResolvedCell } from './resolve';
+
+export type SnippetLanguage = 'curl' | 'python';
+
+export const KEY_ENV = 'MEASUREMENTS_API_KEY';
+
+interface RequestShape {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+  note?: string;
+}
+
+function shape(resolved: ResolvedCell, baseUrl: string): RequestShape {
+  const base = new URL(baseUrl);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`not an http(s) URL: ${base.protocol}`);
+  base.username = '';
+  base.password = '';
+  const at = (path: string) => new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
+  switch (resolved.verb) {
+    case 'datasources': {
+      const url = at(PATHS.datasources);
+      url.searchParams.set('org', resolved.org);
+      return { method: 'GET', url: url.href };
+    }
+    case 'report':
+      return { method: 'POST', url: at(PATHS.reportRequests).href, body: resolved.request };
+    case 'recent':
+      return { method: 'POST', url: at(PATHS.recentQuery).href, body: resolved.request };
+    case 'follow':
+      return {
+        method: 'POST',
+        url: at(PATHS.recentQuery).href,
+        body: { ...resolved.request, replyWithContinuationToken: true },
+        note: `then POST ${at(PATHS.continuation).href} with {"org", "continuationToken"} from the x-service-continuation-token reply header`,
+      };
+  }
+}
+
+/** POSIX shell single-quoting: nothing inside is expanded. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function curl(r: RequestShape): string {
+  const lines = [
+    ...(r.note ? [`# ${r.note.replace(/[\r\n]/g, ' ')}`] : []),
+    `curl --compressed -sS -X ${r.method} ${shellQuote(r.url)} \\`,
+    `  -H "${API_KEY_HEADER}: $${KEY_ENV}"${r.body === undefined ? '' : ' \\'}`,
+  ];
+  if (r.body !== undefined) {
+    lines.push(`  -H 'content-type: application/json' \\`, `  --data-raw ${shellQuote(JSON.stringify(r.body))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A JSON string literal is also a valid Python string literal. */
+const pyString = (text: string) => JSON.stringify(text);
+
+function python(r: RequestShape): string {
+  const lines = [
+    'import json, os',
+    'import requests',
+    '',
+    ...(r.note ? [`# ${r.note.replace(/[\r\n]/g, ' ')}`] : []),
+    `headers = {${pyString(API_KEY_HEADER)}: os.environ[${pyString(KEY_ENV)}]}`,
+  ];
+  if (r.body === undefined) {
+    lines.push(`r = requests.get(${pyString(r.url)}, headers=headers, timeout=120)`);
+  } else {
+    lines.push(
+      `body = json.loads(${pyString(JSON.stringify(r.body))})`,
+      `r = requests.post(${pyString(r.url)}, headers=headers, json=body, timeout=120)`,
+    );
+  }
+  lines.push('r.raise_for_status()', 'print(r.text)');
+  return `${lines.join('\n')}\n`;
+}
+
+export function requestSnippet(resolved: ResolvedCell, baseUrl: string, language: SnippetLanguage): string {
+  const r = shape(resolved, baseUrl);
+  return language === 'curl' ? curl(r) : python(r);
+}

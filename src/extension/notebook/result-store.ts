@@ -1,0 +1,81 @@
+// Full results of outputs too big to save in the notebook: one Parquet file per cell output (a re-run
+// or a follow poll replaces it), deleted when the cell's outputs are cleared or the cell is deleted,
+// and the whole folder capped (measurements.notebook.resultStorageLimitMB; oldest files go first).
+import * as vscode from 'vscode';
+import { writeParquet } from '../../core/table/parquet';
+import type { Table } from '../../core/table/table';
+import { NOTEBOOK_TYPE } from './serializer';
+import { resultStorageLimitBytes } from './settings';
+
+/** A file-name-safe key of a notebook: a short FNV-1a hash of its URI (no path text in names). */
+function notebookKey(uri: vscode.Uri): string {
+  let h = 0x811c9dc5;
+  for (const ch of uri.toString()) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class ResultStore implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    readonly dir: vscode.Uri,
+    /** The cell's stable id (kept in its metadata, so it survives a reload). */
+    private readonly cellKey: (cell: vscode.NotebookCell) => Promise<string>,
+    private readonly limitBytes: () => number = resultStorageLimitBytes,
+  ) {
+    this.subscription = vscode.workspace.onDidChangeNotebookDocument((e) => {
+      if (e.notebook.notebookType !== NOTEBOOK_TYPE) return;
+      for (const c of e.cellChanges) if (c.outputs?.length === 0) void this.forget(c.cell);
+      for (const change of e.contentChanges) for (const cell of change.removedCells) void this.forget(cell);
+    });
+  }
+
+  /** The file of a cell's full result; its id comes from the cell's own metadata, checked before use. */
+  private fileOf(notebook: vscode.Uri, id: string): vscode.Uri {
+    if (!SAFE_ID.test(id)) throw new Error(`cell id ${JSON.stringify(id.slice(0, 80))} is not a plain id`);
+    return vscode.Uri.joinPath(this.dir, `${notebookKey(notebook)}-${id}.parquet`);
+  }
+
+  async write(cell: vscode.NotebookCell, table: Table): Promise<vscode.Uri> {
+    const uri = this.fileOf(cell.notebook.uri, await this.cellKey(cell));
+    await vscode.workspace.fs.createDirectory(this.dir);
+    await vscode.workspace.fs.writeFile(uri, writeParquet(table));
+    await this.enforceLimit(uri);
+    return uri;
+  }
+
+  async forget(cell: vscode.NotebookCell): Promise<void> {
+    const id = cell.metadata?.id;
+    if (typeof id !== 'string' || !SAFE_ID.test(id)) return;
+    await vscode.workspace.fs.delete(this.fileOf(cell.notebook.uri, id)).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** Deletes the oldest files until the folder fits the limit; the file just written always stays. */
+  private async enforceLimit(keep: vscode.Uri): Promise<void> {
+    const entries = await vscode.workspace.fs.readDirectory(this.dir);
+    const files: Array<{ uri: vscode.Uri; size: number; mtime: number }> = [];
+    for (const [name, type] of entries) {
+      if (type !== vscode.FileType.File || !name.endsWith('.parquet')) continue;
+      const uri = vscode.Uri.joinPath(this.dir, name);
+      const stat = await vscode.workspace.fs.stat(uri);
+      files.push({ uri, size: stat.size, mtime: stat.mtime });
+    }
+    let total = files.reduce((n, f) => n + f.size, 0);
+    const limit = this.limitBytes();
+    for (const f of files.sort((a, b) => a.mtime - b.mtime)) {
+      if (total <= limit) break;
+      if (f.uri.toString() === keep.toString()) continue;
+      await vscode.workspace.fs.delete(f.uri);
+      total -= f.size;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

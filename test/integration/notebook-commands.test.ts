@@ -1,0 +1,113 @@
+// Export Notebook with Results and Copy Cell as curl / Python, in the real extension host: a notebook
+// run against the emulator, exported in every format (its outputs as shown), and a copied request
+// that runs in a shell and returns what the cell returned.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import * as vscode from 'vscode';
+import { codeCell, MIME, markdownCell, serializeNotebook } from '../../src/core/notebook';
+import { decodeTable } from '../../src/core/table/wire';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import type { MeasurementsApi } from '../../src/extension/extension';
+import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import { COPY_CURL_COMMAND, COPY_PYTHON_COMMAND, EXPORT_COMMAND } from '../../src/extension/notebook/notebook-commands';
+import { api, EXTENSION_ID, eventually } from './helpers';
+
+const CONNECTION = 'Export test emulator';
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-export-'));
+
+describe('notebook commands: export with results, copy a cell as a request', function () {
+  this.timeout(120_000);
+  let a: MeasurementsApi;
+  let emu: RunningEmulator;
+  let connectionId: string;
+  let nb: vscode.NotebookDocument;
+
+  before(async () => {
+    a = await api();
+    const clock = new ManualClock(Date.parse('2026-11-20T09:00:00Z'));
+    emu = await startEmulator({ port: 0, clock });
+    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
+      .id;
+    a.notebooks.controller.now = () => new Date(clock.now());
+    const ids = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
+    const file = path.join(scratch, 'pm.measnb');
+    const cell = `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -12h`;
+    fs.writeFileSync(
+      file,
+      serializeNotebook({
+        metadata: { connection: CONNECTION },
+        cells: [markdownCell('# Morning PM2.5'), codeCell(cell)],
+      }),
+    );
+    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    await vscode.window.showNotebookDocument(nb);
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
+    await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 1, end: 2 }], document: nb.uri });
+    await eventually(() => nb.cellAt(1).executionSummary?.success, 'the query cell to run', 600);
+  });
+
+  after(async () => {
+    a.notebooks.controller.now = () => new Date();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await a.services.connections.remove(connectionId);
+    await emu?.close();
+  });
+
+  const shownTable = () => {
+    const item = nb
+      .cellAt(1)
+      .outputs.flatMap((o) => o.items)
+      .find((i) => i.mime === MIME.table);
+    assert.ok(item, 'the cell shows a table');
+    return decodeTable(item.data);
+  };
+
+  it('is in the notebook toolbar and the cell menu', () => {
+    const menus = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON.contributes.menus;
+    assert.ok(menus['notebook/toolbar'].some((m: { command: string }) => m.command === EXPORT_COMMAND));
+    const cellMenu = menus['notebook/cell/title'].map((m: { command: string }) => m.command);
+    assert.ok(cellMenu.includes(COPY_CURL_COMMAND) && cellMenu.includes(COPY_PYTHON_COMMAND));
+  });
+
+  it('exports the notebook with the results it shows: HTML, Markdown and .ipynb', async () => {
+    const table = shownTable();
+    assert.ok(table.rowCount > 3);
+    for (const format of ['html', 'md', 'ipynb'] as const) {
+      const target = vscode.Uri.file(path.join(scratch, `pm.${format}`));
+      const written = await vscode.commands.executeCommand<vscode.Uri>(EXPORT_COMMAND, { format, target, maxRows: 3 });
+      assert.equal(written?.fsPath, target.fsPath);
+      const text = fs.readFileSync(target.fsPath, 'utf8');
+      assert.ok(text.includes(`Showing the first 3 of ${table.rowCount} rows.`), `${format} states the total`);
+      if (format === 'html') assert.match(text, /<h1>Morning PM2\.5<\/h1>[\s\S]*<svg /);
+      if (format === 'md') assert.match(text, /^# Morning PM2\.5\n\n```measq\nrecent/);
+      if (format === 'ipynb') {
+        const doc = JSON.parse(text);
+        const csv: string = doc.cells[1].outputs[0].data['text/csv'].join('');
+        assert.equal(csv.split('\n')[0], table.columns.map((c) => c.name).join(','));
+      }
+    }
+  });
+
+  it('copies a cell as curl: no key in it, and run in a shell it returns the rows the cell shows', async () => {
+    const text = await vscode.commands.executeCommand<string>(COPY_CURL_COMMAND, nb.cellAt(1));
+    assert.equal(await vscode.env.clipboard.readText(), text);
+    assert.ok(!text.includes(emu.apiKey), 'never the key');
+    assert.ok(text.includes(emu.url));
+    const out = await promisify(execFile)('bash', ['-c', text], {
+      env: { ...process.env, MEASUREMENTS_API_KEY: emu.apiKey },
+    });
+    const reply = JSON.parse(out.stdout) as { data: unknown[] };
+    assert.ok(reply.data.length > 0, 'the service answered the copied request');
+  });
+
+  it('copies a cell as Python (requests) with the key from the environment', async () => {
+    const text = await vscode.commands.executeCommand<string>(COPY_PYTHON_COMMAND, nb.cellAt(1));
+    assert.equal(await vscode.env.clipboard.readText(), text);
+    assert.match(text, /os\.environ\["MEASUREMENTS_API_KEY"\]/);
+    assert.ok(!text.includes(emu.apiKey));
+  });
+});

@@ -1,0 +1,126 @@
+// Full results of over-limit outputs in the real extension host: one file per cell (a re-run replaces
+// it), deleted with the cell's outputs or the cell, and the folder capped by a setting.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { codeCell, serializeNotebook } from '../../src/core/notebook';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import type { MeasurementsApi } from '../../src/extension/extension';
+import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import { api, EXTENSION_ID, eventually } from './helpers';
+
+const CONNECTION = 'Result storage emulator';
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-results-'));
+
+describe('full results of over-limit outputs: one file per cell, cleaned up, capped', function () {
+  this.timeout(120_000);
+  let a: MeasurementsApi;
+  let emu: RunningEmulator;
+  let connectionId: string;
+  let nb: vscode.NotebookDocument;
+  let dir: string;
+  const settings = () => vscode.workspace.getConfiguration('measurements.notebook');
+
+  const files = () =>
+    fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.parquet'))
+          .sort()
+      : [];
+  const fullResultPath = (i: number) =>
+    nb
+      .cellAt(i)
+      .outputs.map((o) => o.metadata?.fullResultPath)
+      .find((p): p is string => typeof p === 'string');
+
+  async function run(i: number) {
+    const before = nb.cellAt(i).executionSummary?.executionOrder ?? 0;
+    await vscode.commands.executeCommand('notebook.cell.execute', {
+      ranges: [{ start: i, end: i + 1 }],
+      document: nb.uri,
+    });
+    await eventually(() => {
+      const s = nb.cellAt(i).executionSummary;
+      return (s?.executionOrder ?? 0) > before && s?.success === true && fullResultPath(i);
+    }, `cell ${i} to finish with a full result file`);
+  }
+
+  before(async () => {
+    a = await api();
+    const clock = new ManualClock(Date.parse('2026-11-20T09:00:00Z'));
+    emu = await startEmulator({ port: 0, clock });
+    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
+      .id;
+    a.notebooks.controller.now = () => new Date(clock.now());
+    dir = a.notebooks.controller.results.dir.fsPath;
+    fs.rmSync(dir, { recursive: true, force: true });
+    await settings().update('savedOutputLimitKB', 1, vscode.ConfigurationTarget.Global);
+    const ids = emu.facts.datasources.slice(0, 3).map((d) => d.datasourceId);
+    const cell = (h: number) => `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nstartTime: -${h}h`;
+    const file = path.join(scratch, 'big.measnb');
+    fs.writeFileSync(
+      file,
+      serializeNotebook({ metadata: { connection: CONNECTION }, cells: [codeCell(cell(12)), codeCell(cell(6))] }),
+    );
+    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    await vscode.window.showNotebookDocument(nb);
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
+  });
+
+  after(async () => {
+    await settings().update('savedOutputLimitKB', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('resultStorageLimitMB', undefined, vscode.ConfigurationTarget.Global);
+    a.notebooks.controller.now = () => new Date();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors', { save: false });
+    await a.services.connections.remove(connectionId);
+    await emu?.close();
+  });
+
+  it('a re-run replaces the cell’s file instead of adding one', async () => {
+    await run(0);
+    const first = fullResultPath(0);
+    assert.deepEqual(files(), [path.basename(first as string)]);
+    await run(0);
+    assert.equal(fullResultPath(0), first);
+    assert.deepEqual(files(), [path.basename(first as string)], 'still one file');
+  });
+
+  it('clearing the cell’s outputs deletes its file', async () => {
+    const file = fullResultPath(0) as string;
+    await vscode.commands.executeCommand('notebook.cell.clearOutputs', {
+      ranges: [{ start: 0, end: 1 }],
+      document: nb.uri,
+    });
+    await eventually(() => !fs.existsSync(file), 'the file to be deleted with the outputs');
+  });
+
+  it('deleting the cell deletes its file', async () => {
+    await run(0);
+    const file = fullResultPath(0) as string;
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(0, 1))]);
+    await vscode.workspace.applyEdit(edit);
+    await eventually(() => !fs.existsSync(file), 'the file to be deleted with its cell');
+  });
+
+  it('over the storage limit the oldest files go first; the newest always stays', async () => {
+    await run(0); // the former second cell
+    const older = fullResultPath(0) as string;
+    await settings().update('resultStorageLimitMB', 0.000001, vscode.ConfigurationTarget.Global);
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [
+      vscode.NotebookEdit.insertCells(1, [
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, nb.cellAt(0).document.getText(), 'measq'),
+      ]),
+    ]);
+    await vscode.workspace.applyEdit(edit);
+    await run(1);
+    const newer = fullResultPath(1) as string;
+    assert.notEqual(newer, older);
+    assert.ok(fs.existsSync(newer), 'the file just written stays');
+    assert.ok(!fs.existsSync(older), 'the older file was deleted to fit the limit');
+  });
+});
