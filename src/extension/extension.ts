@@ -25,6 +25,7 @@ import { TablePanels } from './table/table-panel';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
 import { registerCommand, setCommandErrorLog } from './ui/register-command';
+import { registerWalkthrough } from './walkthrough';
 
 /** What activate() returns: used by the integration suite (and by anyone scripting the extension). */
 export interface MeasurementsApi {
@@ -91,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerConnectionCommands(services),
     ...registerReportCommands(services, watcher, files),
     ...registerQueryCommands(services),
+    ...registerWalkthrough(context.extensionUri, reports),
   );
   const notebooks = registerNotebooks(context, services);
   watcher.resume();

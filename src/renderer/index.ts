@@ -4,7 +4,7 @@ import { decodeTable, encodeTable } from '../core/table/wire';
 import { mountTable } from './dom/mount';
 import { SaveClient } from './dom/save-client';
 import type { TableWidget } from './dom/table-widget';
-import type { HostToRenderer, ResultInfo } from './protocol';
+import type { HostToRenderer, ResultInfo, ViewChanged } from './protocol';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
@@ -31,6 +31,7 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         save: saver.available
           ? (format, rows) => saver.save(table, rows, format, info?.title ?? 'measurements')
           : undefined,
+        onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
       });
       widgets.set(item.id, widget);
     },

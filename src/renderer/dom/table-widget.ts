@@ -29,6 +29,8 @@ export interface TableWidgetOptions {
   info?: ResultInfo;
   /** Saving goes through the extension host; undefined when the renderer has no messaging. */
   save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
+  /** Called when the user switches between the rows and the chart. */
+  onViewChange?: (view: 'table' | 'chart') => void;
 }
 
 function estimateWidth(column: Column, table: Table): number {
@@ -417,6 +419,7 @@ export class TableWidget {
     this.viewButton.setAttribute('aria-pressed', String(showChart));
     if (showChart) this.chart.draw();
     else this.draw();
+    this.options.onViewChange?.(showChart ? 'chart' : 'table');
   }
 
   private setStatus(text: string): void {
