@@ -7,18 +7,20 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually, openWorkbenchAt, qcMarks, runAll, screenshot, tableFrames } from '../e2e/workbench.mjs';
 import { CACHE, ROOT } from '../host/toolchain.mjs';
 
-/** Processes whose command line mentions `dir` (code-server's are started with --user-data-dir under it). */
+/** Processes that run in `dir` or whose command line mentions it (code-server's --user-data-dir is under it). */
 function processesUnder(dir) {
   const out = [];
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(dir)) out.push(`${pid} ${cmd.slice(0, 160)}`);
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      if (cmd.includes(dir) || cwd.startsWith(dir)) out.push(`${pid} ${cmd.slice(0, 160)}`);
     } catch {
       // gone meanwhile
     }
@@ -154,7 +156,7 @@ describe('demo: `npm run demo` on a fresh clone', function () {
     lap(`screenshot ${await screenshot(page, 'demo-tour-run')}`);
   });
 
-  it('Ctrl-C stops it: exit 0, "Stopped.", no code-server left behind', async () => {
+  it('Ctrl-C stops it cleanly: "Stopped.", no code-server or demo process left behind', async () => {
     assert.ok(demo && !exited, 'the demo is running');
     assert.ok(
       processesUnder(clone).some((l) => l.includes('code-server')),
@@ -166,12 +168,51 @@ describe('demo: `npm run demo` on a fresh clone', function () {
     const result = await Promise.race([demo.exitP, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
     assert.notEqual(result, 'timeout', 'the demo exits within 30 s of Ctrl-C');
     lap(`exited ${JSON.stringify(result)}`);
-    assert.deepEqual(result, { code: 0, signal: null }, output.slice(-2000));
+    // npm itself has no Ctrl-C handler: it ends by the signal (as in a terminal) or with the demo's 0.
+    assert.ok(result.code === 0 || result.signal === 'SIGINT', `npm run demo ended with ${JSON.stringify(result)}`);
     assert.match(output, /Stopped\.\s*$/);
     await eventually(
       async () => processesUnder(clone).length === 0,
       () => `no process left: ${processesUnder(clone)}`,
       25,
     );
+  });
+
+  it('a failing stage prints one actionable line (what failed, what to do), no stack trace', async () => {
+    assert.ok(exited, 'the first demo has stopped');
+    // The port taken by another web server: code-server cannot listen there.
+    const busy = http.createServer((_req, res) => {
+      res.statusCode = 404;
+      res.end();
+    });
+    await new Promise((r) => busy.listen(0, '127.0.0.1', r));
+    const port = busy.address().port;
+    try {
+      const r = await new Promise((resolve) => {
+        const child = spawn('npm', ['run', 'demo'], {
+          cwd: clone,
+          env: { ...userEnv(), PORT: String(port) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (c) => {
+          out += c;
+        });
+        child.stderr.on('data', (c) => {
+          out += c;
+        });
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      lap(`second run exited ${r.code}`);
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, /✔ npm dependencies: up to date with package-lock\.json/, 'no second npm ci');
+      const lines = r.out.split('\n').filter((l) => l.startsWith('✘ '));
+      assert.equal(lines.length, 1, r.out);
+      assert.match(lines[0], new RegExp(`^✘ start code-server failed: .+ To fix: is port ${port} free\\?`));
+      assert.doesNotMatch(r.out, /\n\s+at .+:\d+:\d+\)?\n/, 'no stack trace');
+      assert.deepEqual(processesUnder(clone), [], 'nothing left running');
+    } finally {
+      busy.close();
+    }
   });
 });
