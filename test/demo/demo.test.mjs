@@ -208,6 +208,7 @@ describe('demo: `npm run demo` on a fresh clone', function () {
       assert.match(r.out, /✔ npm dependencies: up to date with package-lock\.json/, 'no second npm ci');
       const lines = r.out.split('\n').filter((l) => l.startsWith('✘ '));
       assert.equal(lines.length, 1, r.out);
+      lap(lines[0]);
       assert.match(lines[0], new RegExp(`^✘ start code-server failed: .+ To fix: is port ${port} free\\?`));
       assert.doesNotMatch(r.out, /\n\s+at .+:\d+:\d+\)?\n/, 'no stack trace');
       assert.deepEqual(processesUnder(clone), [], 'nothing left running');
