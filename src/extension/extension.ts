@@ -2,6 +2,7 @@
 // command, a .measnb notebook or the query language opens it); nothing here talks to the network.
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCliCommand } from './commands/cli-command';
 import { registerConnectionCommands } from './commands/connection-commands';
 import { createReportFlow } from './commands/create-report';
 import { registerQueryCommands } from './commands/query-commands';
@@ -92,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerConnectionCommands(services),
     ...registerReportCommands(services, watcher, files),
     ...registerQueryCommands(services),
+    ...registerCliCommand(context),
     ...registerWalkthrough(context.extensionUri, reports),
   );
   const notebooks = registerNotebooks(context, services);

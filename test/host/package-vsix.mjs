@@ -65,7 +65,7 @@ export function packageVsix() {
   const cwd = stage();
   run(
     process.execPath,
-    [vsce, 'package', '--no-dependencies', '--skip-license', '--no-rewrite-relative-links', '--out', out],
+    [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out],
     cwd,
   );
   // The file list, to make an accidental inclusion (sources, caches, harness) visible in the log.
@@ -75,7 +75,7 @@ export function packageVsix() {
   fs.rmSync(cwd, { recursive: true, force: true });
   const unexpected = listing.filter(
     (f) =>
-      !/^(dist\/(extension|emulator|renderer)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
+      !/^(dist\/(extension|emulator|renderer|cli)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
         f,
       ),
   );
