@@ -63,11 +63,7 @@ export function packageVsix() {
   fs.rmSync(out, { force: true });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const cwd = stage();
-  run(
-    process.execPath,
-    [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out],
-    cwd,
-  );
+  run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], cwd);
   // The file list, to make an accidental inclusion (sources, caches, harness) visible in the log.
   const listing = zipEntries(out)
     .filter((f) => f.startsWith('extension/'))
