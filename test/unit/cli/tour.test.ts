@@ -82,7 +82,12 @@ describe('examples/tour.measnb: the QC lesson holds against the emulator', funct
       badMean > 3 * Math.max(...neighbours),
       `${bad} reads far above its neighbours (${badMean.toFixed(1)} vs at most ${Math.max(...neighbours)})`,
     );
-    assert.match(lesson.source, new RegExp(`near ${Math.round(badMean)} µg/m³`), 'the markdown says what it reads');
+    // The level depends on the hour the data is generated for; the markdown's round figure stays close.
+    const said = Number(/near (\d+) µg\/m³/.exec(lesson.source)?.[1]);
+    assert.ok(
+      Math.abs(said - badMean) <= 10,
+      `the markdown says what it reads (near ${said}; it reads ${badMean.toFixed(1)})`,
+    );
 
     const fixed = byDatasource(tableOf(fixAt));
     assert.deepEqual(
