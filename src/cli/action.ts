@@ -2,7 +2,7 @@
 // and the connection (an in-process emulator, say) is always closed.
 import { type Clock, clockFromEnv } from '../core/time/clock';
 import type { Connection } from './connection';
-import { describeError, type ErrorContext } from './errors';
+import { describeError, type ErrorContext, writeErrorLines } from './errors';
 import { EXIT } from './exit-codes';
 import { ProgressLine } from './progress';
 
@@ -38,7 +38,7 @@ export function action<A extends unknown[]>(
     try {
       clock = clockFromEnv(process.env);
     } catch (e) {
-      process.stderr.write(`measnb: ${(e as Error).message}\n`);
+      writeErrorLines([(e as Error).message]);
       process.exitCode = EXIT.usage;
       return;
     }
@@ -64,9 +64,7 @@ export function action<A extends unknown[]>(
       progress.clear();
       const failure = describeError(e, ctx.errorContext);
       code = interrupted ? EXIT.interrupted : failure.exitCode;
-      process.stderr.write(
-        `${(interrupted ? ['Interrupted.'] : failure.lines).map((l) => `measnb: ${l}`).join('\n')}\n`,
-      );
+      writeErrorLines(interrupted ? ['Interrupted.'] : failure.lines);
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigint);

@@ -1,8 +1,10 @@
 // Every error becomes one clear line on stderr and a documented exit code.
-import { MeasurementsError } from '../core/api/errors';
+import { MeasurementsError, OutputError } from '../core/api/errors';
 import { NotebookFormatError } from '../core/notebook';
+import type { Diagnostic } from '../core/query/diagnostics';
 import { formatDuration } from '../core/query/time';
 import { CellError, ReportFailedError } from '../core/run';
+import { safeForTerminal } from '../core/text/terminal';
 import { EXIT } from './exit-codes';
 
 export class UsageError extends Error {
@@ -27,14 +29,25 @@ function hhmm(d: Date): string {
   return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
 }
 
+/** Error lines on stderr, each `measnb: …`, control characters escaped (messages may quote the service). */
+export function writeErrorLines(lines: string[]): void {
+  process.stderr.write(`${lines.map((l) => `measnb: ${safeForTerminal(l)}`).join('\n')}\n`);
+}
+
+/** A cell's warning as a compiler-style line (`file:line:col: warning: …`). */
+export function warningLine(where: string, d: Diagnostic): string {
+  return `${where}:${d.range.start.line + 1}:${d.range.start.column + 1}: warning: ${d.message}`;
+}
+
 export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
   if (e instanceof CellError) {
     const where = ctx.source ?? '<cell>';
     const lines = e.diagnostics
       .filter((d) => d.severity === 'error')
       .map((d) => {
-        const allowed =
-          d.allowedValues && !d.message.includes('Allowed') ? ` (allowed: ${d.allowedValues.join(', ')})` : '';
+        // The allowed values, unless the message already lists them.
+        const listed = d.message.includes('Allowed') || d.allowedValues?.every((v) => d.message.includes(v));
+        const allowed = d.allowedValues && !listed ? ` (allowed: ${d.allowedValues.join(', ')})` : '';
         return `${where}:${d.range.start.line + 1}:${d.range.start.column + 1}: error: ${d.message}${allowed}`;
       });
     return { lines: lines.length ? lines : [`${where}: ${e.message}`], exitCode: EXIT.invalidCell };
@@ -45,6 +58,7 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
       exitCode: EXIT.invalidCell,
     };
   }
+  if (e instanceof OutputError) return { lines: [e.message], exitCode: EXIT.output };
   if (e instanceof ReportFailedError) return { lines: [e.message], exitCode: EXIT.reportFailed };
   if (e instanceof UsageError) return { lines: [e.message], exitCode: EXIT.usage };
   if (e instanceof MeasurementsError) {

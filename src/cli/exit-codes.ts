@@ -21,6 +21,8 @@ export const EXIT = {
   reportFailed: 9,
   /** A report is still in progress (report download without --wait). */
   notReady: 10,
+  /** The output could not be written (a full disk; a closed pipe where rows must not be lost, follow --state). */
+  output: 11,
   /** Interrupted (Ctrl-C) while waiting. */
   interrupted: 130,
 } as const;

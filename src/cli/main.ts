@@ -6,6 +6,8 @@ import { registerFollowCommand } from './commands/follow';
 import { registerQueryCommand } from './commands/query';
 import { registerReportCommand } from './commands/report';
 import { registerRunCommand } from './commands/run';
+import { writeErrorLines } from './errors';
+import { handleStdoutErrors } from './output/stdout';
 import { keepWasmOnBaselineCompiler } from './v8-tuning';
 
 keepWasmOnBaselineCompiler();
@@ -13,11 +15,9 @@ keepWasmOnBaselineCompiler();
 const program = new Command('measnb').description('Air-quality measurements from the terminal');
 // Usage errors exit 2 (documented exit codes); set before the commands so they inherit it.
 program.exitOverride();
-// `measnb query ... | head` closes stdout early: that is a normal end, not an error.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
-});
+// `measnb query ... | head` closes stdout early: a normal end; a full disk, or a closed pipe under
+// follow --state, is a failure (output/stdout.ts).
+handleStdoutErrors();
 registerEmulatorCommand(program);
 registerQueryCommand(program);
 registerReportCommand(program);
@@ -33,7 +33,7 @@ program
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    process.stderr.write(`measnb: ${err instanceof Error ? err.message : String(err)}\n`);
+    writeErrorLines([err instanceof Error ? err.message : String(err)]);
     process.exitCode = 1;
   })
   .then(() => {

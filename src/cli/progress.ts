@@ -1,6 +1,7 @@
 // Progress on stderr: one line rewritten in place on a terminal, plain lines otherwise.
 import { formatDuration } from '../core/query/time';
 import type { RunProgress } from '../core/run';
+import { safeForTerminal, safeForTerminalLine } from '../core/text/terminal';
 
 export class ProgressLine {
   private active = false;
@@ -20,17 +21,22 @@ export class ProgressLine {
   update(text: string, lasting = true): void {
     if (this.quiet) return;
     if (this.tty) {
-      this.stream.write(`\r\x1b[2K${text}`);
+      this.stream.write(`\r\x1b[2K${safeForTerminalLine(text)}`);
       this.active = true;
     } else if (lasting) {
-      this.stream.write(`${text}\n`);
+      this.stream.write(`${safeForTerminal(text)}\n`);
     }
   }
 
-  /** A message that stays. */
+  /** A message that stays (control characters escaped: it may quote the service). */
   message(text: string): void {
     this.clear();
-    if (!this.quiet) this.stream.write(`${text}\n`);
+    if (!this.quiet) this.stream.write(`${safeForTerminal(text)}\n`);
+  }
+
+  /** A warning, prefixed like errors are. */
+  warning(text: string): void {
+    this.message(`measnb: ${text}`);
   }
 
   clear(): void {

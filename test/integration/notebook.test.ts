@@ -263,6 +263,12 @@ describe('notebook controller against the emulator', function () {
     const nb = await openNotebook(['recent\ndatasourceIds: X\noutputFrequency: hourly']);
     assert.equal((await run(nb, 0)).success, false);
     assert.match(outputText(nb.cellAt(0)), /outputFrequency|hourly/);
+    // A 400 from the service: its status said once (the error's name does not repeat the message's "(400)").
+    const rejected = await openNotebook(['recent\ndatasourceIds: NOPE1234\nstartTime: -1h']);
+    assert.equal((await run(rejected, 0)).success, false);
+    const said = outputText(rejected.cellAt(0));
+    assert.match(said, /rejected the request \(400\)/);
+    assert.equal(said.match(/400/g)?.length, 1, said);
     const bad = await a.services.connections.add({ name: 'Bad key', baseUrl: emu.url, org: emu.org }, 'not-the-key');
     try {
       const nb2 = await openNotebook(['datasources'], { connection: 'Bad key' });

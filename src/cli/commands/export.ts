@@ -1,8 +1,9 @@
 // `measnb export notebook.measnb --to html|md|ipynb`: the notebook with its saved results as a
 // self-contained HTML page, Markdown, or a Jupyter notebook (nothing is run, nothing is sent).
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
+import { writeFileViaPart } from '../../core/api/part-file';
 import { parseNotebook } from '../../core/notebook';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import { type ActionContext, action } from '../action';
@@ -56,14 +57,7 @@ async function exportAction(ctx: ActionContext, file: string, opts: ExportOption
   const out = opts.out ?? file.replace(/\.measnb$/i, '') + EXPORT_EXTENSIONS[format];
   const doc = exportNotebook(nb, format, { maxRows, title: basename(file) });
   // Exclusive .part (a planted link is not followed), renamed when complete.
-  const part = `${out}.part`;
-  try {
-    await writeFile(part, doc, { flag: 'wx' });
-    await rename(part, out);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') await rm(part, { force: true });
-    throw e;
-  }
+  await writeFileViaPart(out, doc);
   ctx.progress.message(`Wrote ${out}`);
   return 0;
 }

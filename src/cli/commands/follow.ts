@@ -1,7 +1,8 @@
 // `measnb follow <file | -e>`: prints only new rows as they arrive until Ctrl-C; with --once makes one
 // step and keeps the cursor in a --state file (for cron: no gap, no duplicate row).
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { writeFileViaPart } from '../../core/api/part-file';
 import { type FollowState, parseFollowState, serializeFollowState } from '../../core/follow';
 import { parseDuration } from '../../core/query/time';
 import { parseCellOrThrow, runCell } from '../../core/run';
@@ -11,9 +12,10 @@ import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
-import { UsageError } from '../errors';
+import { UsageError, warningLine } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
 import { wantsCsv } from '../output/print-table';
+import { requireDeliveredOutput, writeStdout } from '../output/stdout';
 
 interface FollowOptions extends ConnectionFlags {
   expr?: string;
@@ -55,11 +57,12 @@ async function loadState(path: string | undefined): Promise<FollowState | undefi
   return state;
 }
 
-/** Written beside the target then renamed, readable only by the owner (it holds a continuation token). */
+/**
+ * Written to `<file>.part` (created exclusively, never through a planted symlink) then renamed, readable
+ * only by the owner (it holds a continuation token).
+ */
 async function saveState(path: string, state: FollowState): Promise<void> {
-  const part = `${path}.part`;
-  await writeFile(part, serializeFollowState(state), { mode: 0o600 });
-  await rename(part, path);
+  await writeFileViaPart(path, serializeFollowState(state), { mode: 0o600 });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -80,7 +83,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 async function followAction(ctx: ActionContext, file: string | undefined, opts: FollowOptions): Promise<number> {
   const src = await readCellSource(file, opts.expr);
   ctx.errorContext.source = src.label;
-  const { cell } = parseCellOrThrow(src.text, nowDate(ctx.clock));
+  const { cell, warnings } = parseCellOrThrow(src.text, nowDate(ctx.clock));
+  for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
   if (cell.verb !== 'follow' && cell.verb !== 'recent') {
     throw new UsageError(`measnb follow needs a follow (or recent) cell, not ${cell.verb}.`);
   }
@@ -97,10 +101,13 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
   const csv = wantsCsv(opts.csv);
   let header: string | undefined;
 
+  // Rows are written and handed to the OS before the cursor moves past them: a write that fails (a full
+  // disk, a closed pipe) ends the command with the cursor where it was, so the next run prints them again.
+  if (opts.state) requireDeliveredOutput();
   const print = async (table: Table) => {
     if (table.rowCount === 0) return;
     if (!csv) {
-      process.stdout.write(renderFittedTable(table, { width: process.stdout.columns || 120, maxRows: 1000 }));
+      await writeStdout(renderFittedTable(table, { width: process.stdout.columns || 120, maxRows: 1000 }));
       return;
     }
     const chunks = tableCsvChunks(table);
@@ -111,10 +118,10 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
     for (const chunk of chunks) {
       pending += chunk;
       if (pending.length < 1 << 20) continue;
-      if (!process.stdout.write(pending)) await new Promise((r) => process.stdout.once('drain', r));
+      await writeStdout(pending);
       pending = '';
     }
-    if (pending) process.stdout.write(pending);
+    if (pending) await writeStdout(pending);
   };
 
   for (;;) {
@@ -131,11 +138,11 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
       if (ctx.interrupted) return 0;
       throw e;
     }
-    state = result.followState;
-    if (opts.state && state) await saveState(opts.state, state);
     if (result.notice) ctx.progress.message(result.notice);
     ctx.progress.clear();
     await print(result.table);
+    state = result.followState;
+    if (opts.state && state) await saveState(opts.state, state);
     ctx.progress.update(`${nowDate(ctx.clock).toISOString().slice(11, 19)} ${result.summary}`, false);
     if (opts.once) {
       ctx.progress.clear();

@@ -1,19 +1,18 @@
 // `measnb query <file | -e text>`: runs one cell of any verb and prints or writes its result.
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
+import { mkdir } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { resolveCell } from '../../core/query/resolve';
-import { CellError, parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { writeViaPart } from '../../core/api/part-file';
+import { parseCellOrThrow, type RunResult, runCell } from '../../core/run';
+import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
-import { UsageError } from '../errors';
+import { UsageError, warningLine } from '../errors';
 import { printTable, wantsCsv } from '../output/print-table';
 import { outFormatOf, writeTableFile } from '../output/write-file';
 import { describeProgress } from '../progress';
-import { streamRecentCsv } from '../recent-stream';
 
 interface QueryOptions extends ConnectionFlags {
   expr?: string;
@@ -45,60 +44,42 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
   if (opts.out) outFormatOf(opts.out);
   const now = nowDate(ctx.clock);
   const { cell, warnings } = parseCellOrThrow(src.text, now);
-  for (const w of warnings) {
-    ctx.progress.message(`${src.label}:${w.range.start.line + 1}:${w.range.start.column + 1}: warning: ${w.message}`);
-  }
+  for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
   const conn = ctx.use(await openConnection(opts));
   if (cell.fields.org) ctx.errorContext.org = cell.fields.org;
   if (opts.csv && opts.table) throw new UsageError('Give either --csv or --table, not both.');
   const csv = !opts.table && wantsCsv(opts.csv);
 
   // csv-wide recent queries bound for CSV go byte for byte from the service to stdout or the file.
-  if (cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (opts.out ? /\.csv$/i.test(opts.out) : csv)) {
-    const resolved = resolveCell(cell, { now, org: conn.org });
-    if (resolved.resolved?.verb !== 'recent') throw new CellError(resolved.diagnostics);
-    return streamCsv(ctx, conn, resolved.resolved.request, opts.out);
-  }
-
-  const result = await runCell(cell, {
-    client: conn.client,
-    org: conn.org,
-    now,
-    signal: ctx.signal,
-    downloadDir: opts.dir,
-    wait: opts.wait,
-    onProgress: (p) => {
-      const text = describeProgress(p);
-      if (text) ctx.progress.update(text, p.kind !== 'request');
-    },
-  });
-  ctx.progress.clear();
-  return emitResult(ctx, result, { csv, out: opts.out, printReportId: !opts.wait });
-}
-
-async function streamCsv(
-  ctx: ActionContext,
-  conn: { baseUrl: string; apiKey?: string },
-  request: Parameters<typeof streamRecentCsv>[1],
-  out: string | undefined,
-): Promise<number> {
-  if (!out) {
-    await streamRecentCsv(conn, request, process.stdout, ctx.signal);
+  const streamed =
+    cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (opts.out ? /\.csv$/i.test(opts.out) : csv);
+  const run = (csvOut?: Writable) =>
+    runCell(cell, {
+      client: conn.client,
+      org: conn.org,
+      now,
+      signal: ctx.signal,
+      downloadDir: opts.dir,
+      wait: opts.wait,
+      csvOut,
+      onProgress: (p) => {
+        const text = describeProgress(p);
+        if (text) ctx.progress.update(text, p.kind !== 'request');
+      },
+    });
+  if (streamed && !opts.out) {
+    await run(process.stdout);
+    ctx.progress.clear();
     return 0;
   }
-  const part = `${out}.part`;
-  try {
-    const dest = createWriteStream(part);
-    const { bytes } = await streamRecentCsv(conn, request, dest, ctx.signal);
-    dest.end();
-    await finished(dest);
-    await rename(part, out);
-    ctx.progress.message(`Wrote ${bytes} bytes of CSV to ${out}`);
-  } catch (e) {
-    await rm(part, { force: true });
-    throw e;
+  if (streamed && opts.out) {
+    const result = await writeViaPart(opts.out, (out) => run(out));
+    ctx.progress.message(`Wrote ${result.csvBytes} bytes of CSV to ${opts.out}`);
+    return 0;
   }
-  return 0;
+  const result = await run();
+  ctx.progress.clear();
+  return emitResult(ctx, result, { csv, out: opts.out, printReportId: !opts.wait });
 }
 
 export async function emitResult(
@@ -111,7 +92,7 @@ export async function emitResult(
     const { record, files } = result.report;
     if (opts.printReportId) {
       // --no-wait: the id is the data.
-      process.stdout.write(`${record.reportId}\n`);
+      process.stdout.write(`${safeForTerminal(record.reportId)}\n`);
       ctx.progress.message(
         `Report ${record.reportId} is ${record.reportStatus}; check it with: measnb report status ${record.reportId}`,
       );

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { ReportRecord } from '../../core/api/types';
 import { downloadReport, waitForReportProgress } from '../../core/run';
+import { safeForTerminal } from '../../core/text/terminal';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
 import { EXIT } from '../exit-codes';
@@ -48,7 +49,7 @@ async function statusAction(ctx: ActionContext, reportId: string, opts: StatusOp
   const conn = ctx.use(await openConnection(opts));
   const record = await conn.client.getReport(reportId, { signal: ctx.signal });
   if (opts.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
-  else process.stdout.write(`${describeRecord(record)}\n`);
+  else process.stdout.write(`${safeForTerminal(describeRecord(record))}\n`);
   return 0;
 }
 
@@ -74,6 +75,6 @@ async function downloadAction(ctx: ActionContext, reportId: string, opts: Downlo
   });
   ctx.progress.clear();
   ctx.progress.message(`Report ${reportId}: ${files.length} file${files.length === 1 ? '' : 's'} downloaded`);
-  for (const f of files) process.stdout.write(`${f}\n`);
+  for (const f of files) process.stdout.write(`${safeForTerminal(f)}\n`);
   return 0;
 }

@@ -1,10 +1,11 @@
 // `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
+import { writeFileViaPart } from '../../core/api/part-file';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,
@@ -15,10 +16,13 @@ import {
 import { LANGUAGE_ID } from '../../core/query';
 import { failureOutput, resultOutput, runCell } from '../../core/run';
 import { writeParquet } from '../../core/table/parquet';
+import type { Table } from '../../core/table/table';
+import { safeForTerminal, safeForTerminalLine } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
-import { describeError, UsageError } from '../errors';
+import { describeError, UsageError, warningLine } from '../errors';
+import { renderFittedTable } from '../output/fitted-table';
 import { describeProgress } from '../progress';
 
 interface RunOptions extends ConnectionFlags {
@@ -26,6 +30,7 @@ interface RunOptions extends ConnectionFlags {
   outputLimit: string;
   dir?: string;
   keepGoing?: boolean;
+  table?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -41,7 +46,8 @@ export function registerRunCommand(program: Command): void {
         String(DEFAULT_OUTPUT_LIMIT_BYTES),
       )
       .option('--dir <dir>', 'where report cells download their files (default: beside --out, or a temp dir)')
-      .option('--keep-going', 'run the remaining cells after a failing one'),
+      .option('--keep-going', 'run the remaining cells after a failing one')
+      .option('--table', "print each cell's fitted table on stdout even when it is not a terminal"),
   ).action(action(runAction));
 }
 
@@ -73,6 +79,11 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
+}
+
+async function showTable(title: string, table: Table): Promise<void> {
+  const width = process.stdout.columns || 120;
+  process.stdout.write(`\n${safeForTerminalLine(title)}\n${renderFittedTable(table, { width })}`);
 }
 
 interface RunPlaces {
@@ -127,8 +138,11 @@ async function runCells(
       }
       cell.outputs = [output];
       cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
+      for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
       ctx.progress.message(`${title}: ${result.summary}`);
       if (result.notice) ctx.progress.message(`  ${result.notice}`);
+      // In a terminal, each cell's table as `query` shows it; piped, stdout stays empty (--out is the data).
+      if (opts.table || process.stdout.isTTY) await showTable(title, result.table);
     } catch (e) {
       ctx.progress.clear();
       if (ctx.interrupted) throw e;
@@ -137,14 +151,14 @@ async function runCells(
       firstFailureCode ||= failure.exitCode;
       cell.outputs = [failureOutput(e)];
       cell.execution = { order, success: false, startTime, endTime: ctx.clock.nowMs() };
-      process.stderr.write(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`);
+      process.stderr.write(
+        safeForTerminal(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`),
+      );
     }
   }
   if (opts.out) {
     if (outDir) await mkdir(outDir, { recursive: true });
-    const part = `${opts.out}.part`;
-    await writeFile(part, serializeNotebook(nb, { outputLimitBytes: limit }));
-    await rename(part, opts.out);
+    await writeFileViaPart(opts.out, serializeNotebook(nb, { outputLimitBytes: limit }));
     ctx.progress.message(`Wrote ${opts.out}`);
   }
   if (failures) {

@@ -1,6 +1,7 @@
 // A table fitted to the terminal: columns as wide as their content (capped), as many as fit the width,
 // the first rows, and always the row count and what was left out (never a silent truncation).
-import { cellText, isNumeric, type Table } from '../../core/table/table';
+import { type Column, cellText, isNumeric, type Table } from '../../core/table/table';
+import { safeForTerminalLine } from '../../core/text/terminal';
 
 export interface FitOptions {
   /** Terminal width in characters. */
@@ -12,8 +13,12 @@ export interface FitOptions {
 }
 
 function clip(text: string, width: number): string {
-  const flat = text.replace(/[\r\n\t]/g, ' ');
-  return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** What a cell shows: one line, control characters escaped (values and names come from the service). */
+function shownText(col: Column, row: number): string {
+  return safeForTerminalLine(cellText(col, row));
 }
 
 export function renderFittedTable(table: Table, options: FitOptions): string {
@@ -25,8 +30,8 @@ export function renderFittedTable(table: Table, options: FitOptions): string {
   let used = 0;
   for (let c = 0; c < table.columns.length; c++) {
     const col = table.columns[c];
-    let w = col.name.length;
-    for (let r = 0; r < shownRows; r++) w = Math.max(w, cellText(col, r).length);
+    let w = safeForTerminalLine(col.name).length;
+    for (let r = 0; r < shownRows; r++) w = Math.max(w, shownText(col, r).length);
     w = Math.min(Math.max(w, 1), maxCol);
     const need = (shown.length ? 2 : 0) + w;
     if (used + need > options.width && shown.length > 0) break;
@@ -47,7 +52,7 @@ export function renderFittedTable(table: Table, options: FitOptions): string {
   const right = cols.map((c) => isNumeric(c) && c.kind === 'number');
   lines.push(
     row(
-      cols.map((c) => c.name),
+      cols.map((c) => safeForTerminalLine(c.name)),
       right,
     ),
   );
@@ -55,7 +60,7 @@ export function renderFittedTable(table: Table, options: FitOptions): string {
   for (let r = 0; r < shownRows; r++) {
     lines.push(
       row(
-        cols.map((c) => cellText(c, r)),
+        cols.map((c) => shownText(c, r)),
         right,
       ),
     );

@@ -1,7 +1,5 @@
 // --out: a result written as CSV or Parquet, chosen by the file name.
-import { createWriteStream } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
+import { writeFileViaPart, writeViaPart } from '../../core/api/part-file';
 import { writeTableCsv } from '../../core/table/csv-export';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
@@ -17,20 +15,6 @@ export function outFormatOf(path: string): OutFormat {
 
 /** Writes through a .part file renamed at the end, so a failed run never leaves a plausible file. */
 export async function writeTableFile(table: Table, path: string): Promise<void> {
-  const format = outFormatOf(path);
-  const part = `${path}.part`;
-  try {
-    if (format === 'parquet') {
-      await writeFile(part, writeParquet(table));
-    } else {
-      const out = createWriteStream(part);
-      await writeTableCsv(table, out);
-      out.end();
-      await finished(out);
-    }
-    await rename(part, path);
-  } catch (e) {
-    await rm(part, { force: true });
-    throw e;
-  }
+  if (outFormatOf(path) === 'parquet') await writeFileViaPart(path, writeParquet(table));
+  else await writeViaPart(path, (out) => writeTableCsv(table, out));
 }

@@ -8,8 +8,17 @@ import { parseCsvWide } from '../table/csv-read';
 import { pivotJsonLong } from '../table/json-long';
 import type { Table } from '../table/table';
 import { type DownloadResult, writeBody } from './download';
-import { MeasurementsError } from './errors';
-import { type CallOptions, headerValue, type RequestLogger, type ResponseInfo, readText, Transport } from './http';
+import { MeasurementsError, redactUserinfo } from './errors';
+import {
+  type CallOptions,
+  type CallSpec,
+  headerValue,
+  type RequestLogger,
+  type ResponseInfo,
+  readText,
+  Transport,
+} from './http';
+import { writeWholeLines } from './line-stream';
 import { CONTINUATION_TOKEN_HEADER, PATHS } from './paths';
 import { type RetryPolicy, retryPolicy } from './retry';
 import type {
@@ -61,6 +70,12 @@ export interface RecentCallOptions extends CallOptions {
   keepBody?: boolean;
 }
 
+export interface CsvStreamResult {
+  /** Bytes written to the destination (the decoded reply). */
+  bytes: number;
+  continuationToken?: string;
+}
+
 export interface PingResult {
   status: number;
   durationMs: number;
@@ -77,7 +92,17 @@ export class MeasurementsClient {
     try {
       base = new URL(options.baseUrl);
     } catch {
-      throw new MeasurementsError('invalid-request', `The base URL ${JSON.stringify(options.baseUrl)} is not a URL.`);
+      throw new MeasurementsError(
+        'invalid-request',
+        `The base URL ${JSON.stringify(redactUserinfo(String(options.baseUrl)))} is not a URL.`,
+      );
+    }
+    if (base.username || base.password) {
+      // Never echoed: the URL's credentials would be printed with it.
+      throw new MeasurementsError(
+        'invalid-request',
+        `The base URL ${redactUserinfo(base.href)} holds credentials (user:password@); they are not used. Remove them: the API key is the only credential sent.`,
+      );
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new MeasurementsError(
@@ -207,17 +232,42 @@ export class MeasurementsClient {
   async recentQuery(req: RecentQueryRequest, options?: RecentCallOptions): Promise<RecentResult> {
     assertValid(validateRecentQuery(req), 'recent query');
     return this.transport.call(
-      {
-        method: 'POST',
-        url: this.url(PATHS.recentQuery),
-        json: req,
-        withKey: true,
-        retry: 'read',
-        operation: 'recentQuery',
-        consume: (res) => readRecent(res, req.format ?? 'json-long', options?.keepBody),
-      },
+      this.recentSpec(req, (res) => readRecent(res, req.format ?? 'json-long', options?.keepBody)),
       options,
     );
+  }
+
+  /**
+   * A csv-wide recent query whose reply goes byte for byte into dest (stdout, a file), whole lines only:
+   * no Table, no per-row objects. Retried like any read until the first byte is written; after that a
+   * failure is final (dest already holds the complete lines before it, never half a row).
+   */
+  async recentQueryCsv(req: RecentQueryRequest, dest: Writable, options?: CallOptions): Promise<CsvStreamResult> {
+    assertValid(validateRecentQuery(req), 'recent query');
+    if ((req.format ?? 'json-long') !== 'csv-wide') {
+      throw invalid([{ field: 'format', message: 'streaming needs format csv-wide' }], 'recent query');
+    }
+    let written = false;
+    const spec = this.recentSpec(req, async (res) => {
+      const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
+      const bytes = await writeWholeLines(res.body, dest, () => {
+        written = true;
+      });
+      return { bytes, continuationToken };
+    });
+    return this.transport.call({ ...spec, retryConsumeFailure: () => !written }, options);
+  }
+
+  private recentSpec<T>(req: RecentQueryRequest, consume: (res: ResponseInfo) => Promise<T>): CallSpec<T> {
+    return {
+      method: 'POST',
+      url: this.url(PATHS.recentQuery),
+      json: req,
+      withKey: true,
+      retry: 'read',
+      operation: 'recentQuery',
+      consume,
+    };
   }
 
   /** Measurements newer than the previous call; the reply's format follows the first query's. */
@@ -334,11 +384,11 @@ async function readRecent(
       ? 'json-long'
       : requested;
   if (format === 'csv-wide') {
-    return { table: await parseCsvWide(res.body), continuationToken, format };
+    return { table: await parseCsvWide(res.body, { complete: true }), continuationToken, format };
   }
   const text = await readText(res.body);
   if (format === undefined && !text.trimStart().startsWith('{')) {
-    return { table: await parseCsvWide(text), continuationToken, format: 'csv-wide' };
+    return { table: await parseCsvWide(text, { complete: true }), continuationToken, format: 'csv-wide' };
   }
   let body: JsonLongBody;
   try {

@@ -1,10 +1,9 @@
 // Streaming a report file to a file or a stream: bounded memory, gzip decoded, never with the API key.
 
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gunzipIfGzipped } from './gzip';
+import { writeViaPart } from './part-file';
 
 export interface DownloadResult {
   /** Bytes written after decoding. */
@@ -15,7 +14,8 @@ export interface DownloadResult {
 
 /**
  * Pipes a (transfer-decoded) body into dest, gunzipping .csv.gz content. A path destination is written
- * to `<path>.part` and renamed when complete, so a failed download never leaves a plausible-looking file.
+ * to `<path>.part` (created exclusively, never through a planted symlink) and renamed when complete, so a
+ * failed download never leaves a plausible-looking file.
  */
 export async function writeBody(
   body: NodeJS.ReadableStream,
@@ -33,13 +33,6 @@ export async function writeBody(
     await pipeline(body, gunzipIfGzipped(), counter, dest, { signal });
     return { bytes };
   }
-  const part = `${dest}.part`;
-  try {
-    await pipeline(body, gunzipIfGzipped(), counter, createWriteStream(part), { signal });
-    await rename(part, dest);
-  } catch (e) {
-    await rm(part, { force: true });
-    throw e;
-  }
+  await writeViaPart(dest, (out) => pipeline(body, gunzipIfGzipped(), counter, out, { signal }));
   return { bytes, path: dest };
 }

@@ -62,6 +62,33 @@ export function nextUtcMidnight(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
+/**
+ * A reply that ended before it was complete although the connection closed cleanly: a body shorter than
+ * its framing, a gzip stream without its trailer, a last line without its line end, a row with the wrong
+ * number of fields. A transient failure: reads are retried, and nothing built from the reply is kept.
+ */
+export class IncompleteReplyError extends Error {
+  override name = 'IncompleteReplyError';
+  readonly code = 'INCOMPLETE_REPLY';
+}
+
+/** Writing a reply into the caller's destination (stdout, a file) failed: never retried, never a network error. */
+export class OutputError extends Error {
+  override name = 'OutputError';
+  readonly code: string | undefined;
+  constructor(cause: unknown) {
+    const code = (cause as { code?: unknown })?.code;
+    const text = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
+    super(`Cannot write the output: ${text}.`, { cause });
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/** A URL's user:password@ part replaced by ***@ wherever it appears in text (credentials are never printed). */
+export function redactUserinfo(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/gi, '$1***@');
+}
+
 /** Replaces every occurrence of the secret in text (servers sometimes echo what they got). */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 1) return text;

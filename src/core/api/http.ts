@@ -4,10 +4,10 @@
 
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { errorFromResponse, MeasurementsError, redact } from './errors';
+import { errorFromResponse, IncompleteReplyError, MeasurementsError, OutputError, redact } from './errors';
 import { gunzipIfGzipped } from './gzip';
 import { API_KEY_HEADER } from './paths';
-import { backoffDelayMs, failedBeforeSending, type RetryPolicy, sleep, transportErrorCode } from './retry';
+import { failedBeforeSending, type RetryDecision, type RetryPolicy, transportErrorCode, withRetries } from './retry';
 import { request } from './undici-request';
 
 export interface RequestLogEntry {
@@ -58,8 +58,12 @@ export interface CallSpec<T> {
   subject?: string;
   /** Reads a 2xx response; runs inside the call's timeout, and a transport failure here is retried for reads. */
   consume: (res: ResponseInfo) => Promise<T>;
-  /** false when consume has side effects that cannot be repeated (writing into a caller's stream). */
-  retryConsumeFailure?: boolean;
+  /**
+   * Whether a failure while consuming may be retried: false when consume has side effects that cannot be
+   * repeated (writing into a caller's stream); a function when that holds only from some point on (the
+   * first byte written). Default true.
+   */
+  retryConsumeFailure?: boolean | (() => boolean);
 }
 
 export interface ResponseInfo {
@@ -76,6 +80,74 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 class TimeoutSignal extends Error {}
 
+interface AttemptStats {
+  retries: number;
+  lastStatus?: number;
+}
+
+/** A failed attempt: the error the caller gets, and whether the retry layer may try again. */
+class FailedAttempt extends Error {
+  constructor(
+    readonly failure: MeasurementsError | OutputError,
+    readonly decision: RetryDecision,
+  ) {
+    super(failure.message);
+  }
+}
+
+/** The whole call's budget: the overall timeout and the caller's signal, as one signal and one error. */
+class CallBudget {
+  private readonly ctrl = new AbortController();
+  private timedOut = false;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onUserAbort = () => this.ctrl.abort(this.userSignal?.reason);
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly userSignal: AbortSignal | undefined,
+    private readonly spec: { method: string; url: URL },
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.ctrl.abort(new TimeoutSignal('timeout'));
+    }, timeoutMs);
+    userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.ctrl.signal;
+  }
+
+  throwIfAborted(): void {
+    if (this.userSignal?.aborted) throw this.error();
+  }
+
+  error(): MeasurementsError {
+    const { method, url } = this.spec;
+    const where = { method, path: url.pathname };
+    return this.timedOut
+      ? new MeasurementsError(
+          'timeout',
+          `No complete answer from ${url.origin} within ${formatMs(this.timeoutMs)} (${method} ${url.pathname}).`,
+          where,
+        )
+      : new MeasurementsError('cancelled', `Cancelled: ${method} ${url.pathname}.`, where);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.userSignal?.removeEventListener('abort', this.onUserAbort);
+  }
+}
+
+/** undici's own words for a body shorter than its framing (Content-Length, chunked without its terminator). */
+const INCOMPLETE_FRAMING_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_SOCKET', 'Z_BUF_ERROR']);
+
+function isIncompleteFraming(e: unknown): boolean {
+  const code = transportErrorCode(e);
+  return code !== undefined && INCOMPLETE_FRAMING_CODES.has(code);
+}
+
 export class Transport {
   constructor(private readonly opts: TransportOptions) {}
 
@@ -85,99 +157,81 @@ export class Transport {
 
   async call<T>(spec: CallSpec<T>, callOptions: CallOptions = {}): Promise<T> {
     const started = Date.now();
-    const path = spec.url.pathname;
-    let retries = 0;
-    let lastStatus: number | undefined;
+    const budget = new CallBudget(callOptions.timeoutMs ?? this.opts.timeoutMs, callOptions.signal, spec);
+    const stats: AttemptStats = { retries: 0 };
     const log = (error?: MeasurementsError) =>
       this.opts.log?.({
         method: spec.method,
-        path,
-        status: error?.status ?? lastStatus,
+        path: spec.url.pathname,
+        status: error?.status ?? stats.lastStatus,
         durationMs: Date.now() - started,
-        retries,
+        retries: stats.retries,
         error: error?.code,
       });
-
-    const timeoutMs = callOptions.timeoutMs ?? this.opts.timeoutMs;
-    const ctrl = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctrl.abort(new TimeoutSignal('timeout'));
-    }, timeoutMs);
-    const userSignal = callOptions.signal;
-    const onUserAbort = () => ctrl.abort(userSignal?.reason);
-    userSignal?.addEventListener('abort', onUserAbort, { once: true });
-
-    const abortError = (): MeasurementsError =>
-      timedOut
-        ? new MeasurementsError(
-            'timeout',
-            `No complete answer from ${spec.url.origin} within ${formatMs(timeoutMs)} (${spec.method} ${path}).`,
-            { method: spec.method, path },
-          )
-        : new MeasurementsError('cancelled', `Cancelled: ${spec.method} ${path}.`, { method: spec.method, path });
-
     try {
-      if (userSignal?.aborted) throw abortError();
-      for (let attempt = 0; ; attempt++) {
-        let retryAfterMs: number | undefined;
-        let failure: MeasurementsError;
-        let consuming = false;
-        try {
-          const res = await this.exchange(spec, ctrl.signal);
-          lastStatus = res.status;
-          if (res.status >= 200 && res.status < 300) {
-            consuming = true;
-            const value = await spec.consume(res);
-            log();
-            return value;
-          }
-          const bodyText = await readLimited(res.body, MAX_ERROR_BODY);
-          const retryAfter = headerValue(res.headers, 'retry-after');
-          failure = errorFromResponse({
-            status: res.status,
-            method: spec.method,
-            path,
-            bodyText,
-            retryAfter,
-            secret: this.opts.apiKey,
-            operation: spec.operation,
-            subject: spec.subject,
-          });
-          const retryable =
-            spec.retry === 'read' &&
-            (res.status >= 500 ||
-              (res.status === 429 && retryAfter !== undefined && failure.retryAfterSeconds !== undefined));
-          if (res.status === 429) retryAfterMs = (failure.retryAfterSeconds ?? 0) * 1000;
-          if (!retryable || (retryAfterMs !== undefined && retryAfterMs > this.opts.retry.maxRetryAfterMs))
-            throw failure;
-        } catch (e) {
-          if (ctrl.signal.aborted) throw abortError();
-          if (e instanceof MeasurementsError) throw e;
-          const code = transportErrorCode(e);
-          if (consuming && code?.startsWith('CSV_')) throw this.malformedBody(e, spec);
-          failure = this.networkError(e, spec, consuming);
-          const retryable =
-            (spec.retry === 'read' && !(consuming && spec.retryConsumeFailure === false)) || failedBeforeSending(e);
-          if (!retryable) throw failure;
-        }
-        if (attempt >= this.opts.retry.maxRetries) throw failure;
-        try {
-          await sleep(backoffDelayMs(this.opts.retry, attempt, retryAfterMs), ctrl.signal);
-        } catch {
-          throw abortError();
-        }
-        retries++;
-      }
+      budget.throwIfAborted();
+      const value = await withRetries(
+        this.opts.retry,
+        () => this.attempt(spec, budget.signal, stats),
+        (e) => (e instanceof FailedAttempt && !budget.signal.aborted ? e.decision : { retry: false }),
+        budget.signal,
+        () => stats.retries++,
+      );
+      log();
+      return value;
     } catch (e) {
-      const err = e instanceof MeasurementsError ? e : ctrl.signal.aborted ? abortError() : this.networkError(e, spec);
-      log(err);
+      const failure = budget.signal.aborted ? budget.error() : e instanceof FailedAttempt ? e.failure : e;
+      const err =
+        failure instanceof MeasurementsError || failure instanceof OutputError ? failure : this.networkError(e, spec);
+      log(err instanceof MeasurementsError ? err : undefined);
       throw err;
     } finally {
-      clearTimeout(timer);
-      userSignal?.removeEventListener('abort', onUserAbort);
+      budget.dispose();
     }
+  }
+
+  /** One exchange (request, redirects, status, body); every failure leaves as a FailedAttempt saying whether to retry. */
+  private async attempt<T>(spec: CallSpec<T>, signal: AbortSignal, stats: AttemptStats): Promise<T> {
+    let consuming = false;
+    try {
+      const res = await this.exchange(spec, signal);
+      stats.lastStatus = res.status;
+      if (res.status < 200 || res.status >= 300) throw await this.statusFailure(spec, res);
+      consuming = true;
+      return await spec.consume(res);
+    } catch (e) {
+      if (e instanceof FailedAttempt || signal.aborted) throw e;
+      if (e instanceof MeasurementsError || e instanceof OutputError) throw new FailedAttempt(e, { retry: false });
+      if (consuming && transportErrorCode(e)?.startsWith('CSV_')) {
+        throw new FailedAttempt(this.malformedBody(e, spec), { retry: false });
+      }
+      const consumeRetry = spec.retryConsumeFailure;
+      const mayRepeat = !consuming || (typeof consumeRetry === 'function' ? consumeRetry() : consumeRetry !== false);
+      const retry = (spec.retry === 'read' && mayRepeat) || failedBeforeSending(e);
+      throw new FailedAttempt(this.networkError(e, spec, consuming), { retry });
+    }
+  }
+
+  /** A non-2xx reply as an error; 5xx and 429 with an acceptable Retry-After are worth another read. */
+  private async statusFailure<T>(spec: CallSpec<T>, res: ResponseInfo): Promise<FailedAttempt> {
+    const bodyText = await readLimited(res.body, MAX_ERROR_BODY);
+    const retryAfter = headerValue(res.headers, 'retry-after');
+    const failure = errorFromResponse({
+      status: res.status,
+      method: spec.method,
+      path: spec.url.pathname,
+      bodyText,
+      retryAfter,
+      secret: this.opts.apiKey,
+      operation: spec.operation,
+      subject: spec.subject,
+    });
+    const retryable =
+      spec.retry === 'read' &&
+      (res.status >= 500 ||
+        (res.status === 429 && retryAfter !== undefined && failure.retryAfterSeconds !== undefined));
+    const retryAfterMs = res.status === 429 ? (failure.retryAfterSeconds ?? 0) * 1000 : undefined;
+    return new FailedAttempt(failure, { retry: retryable, retryAfterMs });
   }
 
   /** One request with its redirects followed; the key policy is applied at every hop. */
@@ -231,15 +285,24 @@ export class Transport {
   }
 
   private networkError<T>(e: unknown, spec: CallSpec<T>, duringBody = false): MeasurementsError {
+    const where = `${spec.url.origin} (${spec.method} ${spec.url.pathname})`;
+    const options = { method: spec.method, path: spec.url.pathname };
+    if (e instanceof IncompleteReplyError || (duringBody && isIncompleteFraming(e))) {
+      const detail = redact(e instanceof Error ? e.message : String(e), this.opts.apiKey);
+      return new MeasurementsError(
+        'network',
+        `The reply from ${where} ended before it was complete: ${detail}.`,
+        options,
+      );
+    }
     const code = transportErrorCode(e);
     const detail = redact(code ?? (e instanceof Error ? e.message : String(e)), this.opts.apiKey);
-    const where = `${spec.url.origin} (${spec.method} ${spec.url.pathname})`;
     return new MeasurementsError(
       'network',
       duringBody
         ? `The connection to ${where} broke while reading the reply: ${detail}. Try again.`
         : `Could not reach ${where}: ${detail}. Check the URL and your network.`,
-      { method: spec.method, path: spec.url.pathname },
+      options,
     );
   }
 

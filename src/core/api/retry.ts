@@ -34,6 +34,38 @@ export function backoffDelayMs(policy: RetryPolicy, attempt: number, retryAfterM
   return Math.max(jittered, retryAfterMs ?? 0);
 }
 
+/** What the retry layer should do after a failed attempt. */
+export interface RetryDecision {
+  retry: boolean;
+  /** The server asked to wait this long (Retry-After); longer than the policy allows = not retried. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The retry layer (like undici's retry handler, but over a whole exchange including its body): runs
+ * `attempt` until it succeeds, `decide` says a failure is not worth another try, the policy's retries
+ * are used up, or the signal aborts the back-off sleep (which then rejects with the signal's reason).
+ */
+export async function withRetries<T>(
+  policy: RetryPolicy,
+  attempt: (n: number) => Promise<T>,
+  decide: (error: unknown) => RetryDecision,
+  signal?: AbortSignal,
+  onRetry?: () => void,
+): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (e) {
+      const d = decide(e);
+      const tooLong = d.retryAfterMs !== undefined && d.retryAfterMs > policy.maxRetryAfterMs;
+      if (!d.retry || tooLong || n >= policy.maxRetries) throw e;
+      await sleep(backoffDelayMs(policy, n, d.retryAfterMs), signal);
+      onRetry?.();
+    }
+  }
+}
+
 /** Resolves after ms, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

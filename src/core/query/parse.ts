@@ -56,7 +56,9 @@ export function parseCell(text: string, options: ParseOptions = {}): ParseResult
     return { diagnostics };
   }
   const verbLine = parseVerbLine(content[0], diagnostics);
-  const entries = collectEntries(content.slice(verbLine ? 1 : 0), verbLine, diagnostics);
+  // A first line that is not 'key: value' is the verb line, even when its verb is wrong (one error, not two).
+  const skipFirst = verbLine !== undefined || !matchKeyValue(content[0].code);
+  const entries = collectEntries(content.slice(skipFirst ? 1 : 0), verbLine, diagnostics);
   if (!verbLine) return { diagnostics };
 
   const fields: ParsedFields = {};

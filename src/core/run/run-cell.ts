@@ -1,4 +1,5 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
+import type { Writable } from 'node:stream';
 import type { MeasurementsClient } from '../api/client';
 import type { RecentFormat, RecentQueryRequest, ReportRecord, ReportRequest } from '../api/types';
 import { type FollowMode, type FollowState, followStep } from '../follow';
@@ -6,14 +7,20 @@ import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';
 import { parseCell } from '../query/parse';
 import { resolveCell } from '../query/resolve';
-import type { Table } from '../table/table';
+import { emptyTable, type Table } from '../table/table';
 import { CellError } from './cell-error';
 import { datasourcesTable } from './datasources-table';
 import { type ReportProgress, runReport } from './report-run';
 
 export type RunClient = Pick<
   MeasurementsClient,
-  'recentQuery' | 'continueQuery' | 'createReport' | 'getReport' | 'listDatasources' | 'downloadReportFile'
+  | 'recentQuery'
+  | 'recentQueryCsv'
+  | 'continueQuery'
+  | 'createReport'
+  | 'getReport'
+  | 'listDatasources'
+  | 'downloadReportFile'
 >;
 
 export type RunProgress = { kind: 'request'; message: string } | ReportProgress;
@@ -32,6 +39,11 @@ export interface RunCellOptions {
   downloadDir?: string;
   /** report: false = create it and return the record without waiting (default true). */
   wait?: boolean;
+  /**
+   * recent cells of format csv-wide: the reply's bytes go here unchanged (whole lines, retried until the
+   * first byte is written) and the result's table stays empty.
+   */
+  csvOut?: Writable;
 }
 
 export interface RunResult {
@@ -50,6 +62,8 @@ export interface RunResult {
   notice?: string;
   /** Warnings of the cell (errors never get this far). */
   warnings: Diagnostic[];
+  /** csvOut: the bytes written there. */
+  csvBytes?: number;
 }
 
 export function tableSummary(table: Table): string {
@@ -84,6 +98,19 @@ export async function runCell(cell: ParsedCell | string, options: RunCellOptions
     }
     case 'recent': {
       progress('Running the recent query…');
+      if (options.csvOut && r.request.format === 'csv-wide') {
+        const { bytes } = await client.recentQueryCsv(r.request, options.csvOut, { signal });
+        const summary = `${bytes} bytes of CSV`;
+        return {
+          verb: 'recent',
+          table: emptyTable(),
+          summary,
+          request: r.request,
+          format: 'csv-wide',
+          warnings,
+          csvBytes: bytes,
+        };
+      }
       const res = await client.recentQuery(r.request, { signal });
       return {
         verb: 'recent',

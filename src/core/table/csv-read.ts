@@ -4,16 +4,27 @@
 
 import { once } from 'node:events';
 import { type Parser, parse } from 'csv-parse';
+import { IncompleteReplyError } from '../api/errors';
 import { builderFor, type ColumnBuilder, demoteToText, InferredNumberBuilder } from './builders';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
 import type { Table } from './table';
 
 export type CsvInput = string | Uint8Array | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>;
 
+export interface CsvReadOptions {
+  /**
+   * The body is a service reply that must be whole (recent query, continuation): a last line without its
+   * line end, or a row whose field count differs from the header's, means the reply was cut short, and
+   * reading fails with IncompleteReplyError instead of building a table from a fragment. Without it
+   * (report files), short rows are padded with empty cells.
+   */
+  complete?: boolean;
+}
+
 /** Parses csv-wide text (a whole string/buffer or a stream of chunks) into a Table. */
-export async function parseCsvWide(input: CsvInput): Promise<Table> {
-  const reader = new CsvWideReader();
-  const lines = new PlainLines(reader);
+export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}): Promise<Table> {
+  const reader = new CsvWideReader(options.complete === true);
+  const lines = new PlainLines(reader, options.complete === true);
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
     typeof input === 'string' || input instanceof Uint8Array ? [input] : (input as AsyncIterable<string | Uint8Array>);
   for await (const chunk of chunks) {
@@ -39,11 +50,18 @@ class PlainLines {
   private parser: Parser | undefined;
   private done: Promise<void> | undefined;
 
-  constructor(private readonly reader: CsvWideReader) {}
+  /** The last character taken (to know whether the body ended with a line end). */
+  private last = '';
+
+  constructor(
+    private readonly reader: CsvWideReader,
+    private readonly complete: boolean,
+  ) {}
 
   /** Takes a chunk; returns csv-parse once it has taken over (for backpressure). */
   write(chunk: string | Uint8Array): Parser | undefined {
     let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (text.length) this.last = text[text.length - 1];
     if (this.first && text.length) {
       this.first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -74,6 +92,10 @@ class PlainLines {
   async end(): Promise<void> {
     const tail = this.decoder.decode();
     if (tail) this.write(tail);
+    if (this.complete && this.last !== '' && this.last !== '\n' && !this.parser?.destroyed) {
+      this.parser?.destroy();
+      throw new IncompleteReplyError('the last line has no line end (the reply was cut short)');
+    }
     if (!this.parser) {
       const last = this.rest;
       this.rest = '';
@@ -93,16 +115,22 @@ class PlainLines {
   }
 
   private handOver(text: string): Parser {
-    const parser = parse({ relax_column_count: true, skip_empty_lines: true });
+    const parser = parse({ relax_column_count: !this.complete, skip_empty_lines: true });
     const reader = this.reader;
     this.done = new Promise<void>((resolve, reject) => {
       parser.on('readable', () => {
         let record: string[] | null;
-        // biome-ignore lint/suspicious/noAssignInExpressions: the stream read loop
-        while ((record = parser.read() as string[] | null) !== null) reader.add(record);
+        try {
+          // biome-ignore lint/suspicious/noAssignInExpressions: the stream read loop
+          while ((record = parser.read() as string[] | null) !== null) reader.add(record);
+        } catch (e) {
+          parser.destroy(e as Error);
+        }
       });
       parser.once('end', resolve);
-      parser.once('error', reject);
+      parser.once('error', (e: Error & { code?: string }) =>
+        reject(this.complete && e.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' ? wrongFieldCount(e.message) : e),
+      );
     });
     this.done.catch(() => undefined);
     this.parser = parser;
@@ -117,8 +145,15 @@ interface Group {
   builders: ColumnBuilder[];
 }
 
+function wrongFieldCount(detail: string): IncompleteReplyError {
+  return new IncompleteReplyError(`a row has another number of fields than the header (${detail.slice(0, 120)})`);
+}
+
 /** Accepts records (header first) and builds the columns. */
 export class CsvWideReader {
+  /** strict: a row with another field count than the header's is an incomplete reply, not a padded row. */
+  constructor(private readonly strict = false) {}
+
   private headers: string[] | undefined;
   private infos: ColumnInfo[] = [];
   private builders: ColumnBuilder[] = [];
@@ -135,6 +170,9 @@ export class CsvWideReader {
       return;
     }
     const n = this.builders.length;
+    if (this.strict && record.length !== n) {
+      throw wrongFieldCount(`${record.length} fields, the header has ${n}`);
+    }
     if (record.length >= n) {
       const groups = this.groups;
       for (let g = 0; g < groups.length; g++) {

@@ -63,7 +63,8 @@ export function describeError(err: unknown): { name: string; message: string } {
       case 'network':
         return { name: 'Service unreachable', message: e.message };
       default:
-        return { name: `Service error (${e.code}${e.status ? `, HTTP ${e.status}` : ''})`, message: e.message };
+        // The message already says the HTTP status ("The service rejected the request (400): …"): once is enough.
+        return { name: `Service error (${e.code})`, message: e.message };
     }
   }
   const message = err instanceof Error ? err.message : String(err);

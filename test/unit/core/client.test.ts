@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -344,6 +344,24 @@ describe('MeasurementsClient (local HTTP server)', () => {
     });
   });
 
+  describe('credentials in the base URL', () => {
+    it('are refused, and the error never repeats them', () => {
+      assert.throws(
+        () => new MeasurementsClient({ baseUrl: 'https://alice:pa55word@api.example.com/v2', apiKey: KEY }),
+        (e: unknown) => {
+          assert.ok(e instanceof MeasurementsError && e.code === 'invalid-request');
+          assert.ok(!e.message.includes('pa55word') && !e.message.includes('alice'), e.message);
+          assert.match(e.message, /https:\/\/\*\*\*@api\.example\.com\/v2 holds credentials .* not used/);
+          return true;
+        },
+      );
+      assert.throws(
+        () => new MeasurementsClient({ baseUrl: 'https://bob:hunter2@exa mple.com' }),
+        (e: unknown) => e instanceof Error && !e.message.includes('hunter2') && /not a URL/.test(e.message),
+      );
+    });
+  });
+
   describe('validation', () => {
     it('sends nothing for an invalid report request and names every field', async () => {
       const bad = { ...REPORT, datasourceIds: undefined, outputFrequency: 'weekly', endTime: '2026-10-01' };
@@ -512,6 +530,20 @@ describe('MeasurementsClient (local HTTP server)', () => {
       sink.on('data', (c) => chunks.push(c));
       await client.downloadReportFile(`${other.url}/r/extract_0.parquet`, sink);
       assert.deepEqual(Buffer.concat(chunks), bytes);
+    });
+
+    it('never writes through a symlink planted at <file>.part (created exclusively, then renamed)', async () => {
+      other.handle((_q, res) => res.end(csv));
+      const dir = await mkdtemp(join(tmpdir(), 'measnb-dl-'));
+      const victim = join(dir, 'victim.txt');
+      await writeFile(victim, 'precious\n');
+      const dest = join(dir, 'extract_0.csv');
+      await symlink(victim, `${dest}.part`);
+      await client.downloadReportFile(`${other.url}/r/extract_0.csv`, dest);
+      assert.equal(await readFile(victim, 'utf8'), 'precious\n', 'the symlink target is untouched');
+      assert.equal(await readFile(dest, 'utf8'), csv);
+      assert.ok(!(await lstat(dest)).isSymbolicLink());
+      assert.deepEqual((await readdir(dir)).sort(), ['extract_0.csv', 'victim.txt']);
     });
 
     it('leaves no file behind when the body is cut off', async () => {
