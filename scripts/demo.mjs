@@ -160,7 +160,8 @@ async function stage(title, todo, fn) {
     p.done(text);
   } catch (e) {
     p.failed();
-    throw new StageError(`${title} failed: ${String(e.message).split('\n')[0]}`, todo);
+    // The first line says what went wrong; the rest (a log tail, a stack) is in the log file.
+    throw new StageError(`${title} failed: ${String(e.message).split('\n')[0].replace(/:$/, '')}`, todo);
   }
 }
 
