@@ -1,7 +1,8 @@
 // `npm test`: every lane runs, whatever an earlier one did; each lane's result is printed as it ends
 // and once more in a table at the end; the exit code is non-zero if any lane failed.
 // Lanes: lint, typecheck, build (checks, one count each), unit (with coverage), unit in another time
-// zone with the clock a year ahead (Debian's faketime), host (real extension host), e2e (real browser).
+// zone with the clock a year ahead (Debian's faketime), host (real extension host), e2e (real browser),
+// demo (`npm run demo` on a fresh clone, driven in the browser).
 // `npm test -- --only unit,unit-tz` runs a subset.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +29,20 @@ const LANES = [
   },
   { name: 'host', cmd: ['node', 'test/host/run-host.mjs'] },
   { name: 'e2e', cmd: ['node', 'test/host/run-e2e.mjs'] },
+  // README's first command on a fresh clone of HEAD (test/demo/demo.test.mjs); after host/e2e warmed .cache/.
+  {
+    name: 'demo',
+    cmd: [
+      'npx',
+      'mocha',
+      '--no-config',
+      '--reporter',
+      'test/support/counting-reporter.cjs',
+      '--exit',
+      'test/demo/demo.test.mjs',
+    ],
+    env: { MEASNB_LANE: 'demo' },
+  },
 ];
 
 function ensureFaketime() {

@@ -28,6 +28,7 @@ import { TablePanels } from './table/table-panel';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
 import { registerCommand, setCommandErrorLog } from './ui/register-command';
+import { registerWalkthrough } from './walkthrough';
 
 /** What activate() returns: used by the integration suite (and by anyone scripting the extension). */
 export interface MeasurementsApi {
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerReportCommands(services, watcher, files),
     ...registerQueryCommands(services),
     ...registerCliCommand(context),
+    ...registerWalkthrough(context.extensionUri, reports),
   );
   const notebooks = registerNotebooks(context, services);
   watcher.resume();

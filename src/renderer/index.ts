@@ -1,6 +1,6 @@
 // Notebook renderer for the core Table's MIME type (application/vnd.measnb.table).
 
-import type { HostToRenderer, ResultInfo } from '../core/notebook/renderer-protocol';
+import type { HostToRenderer, ResultInfo, ViewChanged } from '../core/notebook/renderer-protocol';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { mountTable } from './dom/mount';
 import { SaveClient } from './dom/save-client';
@@ -35,6 +35,7 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
           ? (derived, format, rows, name) =>
               saver.save(derived, rows, format, `${info?.title ?? 'measurements'} ${name}`)
           : undefined,
+        onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
       });
       widgets.set(item.id, widget);
     },

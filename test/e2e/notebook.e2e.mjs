@@ -5,20 +5,17 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parquetMetadata } from 'hyparquet';
-import { answerFileDialog, e2eEnv, eventually, openWorkbench, runCommand, screenshot } from './workbench.mjs';
-
-/** The output frames (webview iframes) that hold our tables. */
-async function tableFrames(page) {
-  const out = [];
-  for (const f of page.frames()) {
-    const n = await f
-      .locator('.measnb-table')
-      .count()
-      .catch(() => 0);
-    if (n) out.push({ frame: f, n });
-  }
-  return out;
-}
+import {
+  answerFileDialog,
+  e2eEnv,
+  eventually,
+  openWorkbench,
+  qcMarks,
+  runAll,
+  runCommand,
+  screenshot,
+  tableFrames,
+} from './workbench.mjs';
 
 async function openNotebook(page, name) {
   await runCommand(page, 'Go to File');
@@ -33,18 +30,8 @@ async function openNotebook(page, name) {
   await page.waitForTimeout(500);
 }
 
-async function runAll(page) {
-  await runCommand(page, 'Notebook: Run All');
-  // With one controller for the type VS Code may still ask once: pick ours.
-  const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Measurements' }).first();
-  if (
-    await pick.waitFor({ timeout: 4000 }).then(
-      () => true,
-      () => false,
-    )
-  )
-    await pick.click();
-}
+/** The NowCast value column of the tour's recent tables (`<label>.value` when QC columns are asked for). */
+const METRIC_VALUE = /^pm2_5ConcMassNowcast(\.value)?$/;
 
 /** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
 async function revealInNotebook(page, locator) {
@@ -117,11 +104,11 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     const { texts } = await eventually(
       async () => {
         const c = await counts(page);
-        if (c.texts.length >= 4) return c;
+        if (c.texts.length >= 5) return c;
         await scrollNotebook(++step % 16 === 0 ? -20_000 : 400);
         return undefined;
       },
-      'four rendered tables (datasources, recent, follow, report)',
+      'rendered tables (datasources, recent with QC, recent v2026-11-10, follow, report)',
       240,
       500,
     ).catch(async (e) => {
@@ -140,6 +127,11 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     console.log(`      screenshot: ${await screenshot(page, 'notebook-tour-bottom')}`);
     await scrollNotebook(-20_000);
     for (const t of texts) assert.match(t, /^[\d,]+ rows?$/);
+    // The tour's first lesson: the QC cell marks the out-of-bounds datasource's values invalid.
+    const qc = await qcMarks(page);
+    console.log(`      QC marks: ${JSON.stringify(qc)}`);
+    assert.ok(qc.invalidAssessments > 0, 'qcAssessment cells read "invalid", marked');
+    assert.ok(qc.invalidValues > 0, 'the invalid values are marked in their own cells');
     assert.ok(
       texts.every((t) => Number.parseInt(t.replace(/,/g, ''), 10) > 0),
       'every table has rows',
@@ -153,7 +145,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     let frame;
     let table;
     for (const { frame: f } of frames) {
-      const t = f.locator('.measnb-table', { has: f.locator('.mt-hcell', { hasText: 'pm2_5ConcMassNowcast' }) });
+      const t = f.locator('.measnb-table', { has: f.locator('.mt-hname', { hasText: METRIC_VALUE }) });
       if (await t.count()) {
         frame = f;
         table = t.first();
@@ -171,7 +163,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
       .allTextContents();
     console.log(`      first row: ${firstRow.join(' | ')}`);
 
-    const header = table.locator('.mt-hcell', { hasText: 'pm2_5ConcMassNowcast' }).first();
+    const header = table.locator('.mt-hcell', { has: frame.locator('.mt-hname', { hasText: METRIC_VALUE }) }).first();
     // Output webviews sit under the workbench's cell list, which takes real pointer hits: events are
     // dispatched in the output frame instead (the renderer handles them like a user's clicks).
     await header.dispatchEvent('click');

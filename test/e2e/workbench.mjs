@@ -13,14 +13,68 @@ export function e2eEnv() {
   return { url, workspace };
 }
 
+/** A browser page on a workbench URL, with the workbench rendered. */
+export async function openWorkbenchAt(url, { timezoneId } = {}) {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, timezoneId });
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  return { browser, page };
+}
+
 /** A browser page on the workbench of the e2e workspace, with the workbench rendered (optionally in a time zone). */
 export async function openWorkbench({ timezoneId } = {}) {
   const { url, workspace } = e2eEnv();
-  const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, timezoneId });
-  await page.goto(workbenchUrl(url, workspace), { waitUntil: 'domcontentloaded' });
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  return { browser, page };
+  return openWorkbenchAt(workbenchUrl(url, workspace), { timezoneId });
+}
+
+/** The output frames (webview iframes) that hold our tables. */
+export async function tableFrames(page) {
+  const out = [];
+  for (const f of page.frames()) {
+    const n = await f
+      .locator('.measnb-table')
+      .count()
+      .catch(() => 0);
+    if (n) out.push({ frame: f, n });
+  }
+  return out;
+}
+
+/** Notebook: Run All on the active notebook (picking our controller if VS Code asks). */
+export async function runAll(page) {
+  await runCommand(page, 'Notebook: Run All');
+  // With one controller for the type VS Code may still ask once: pick ours.
+  const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Measurements' }).first();
+  if (
+    await pick.waitFor({ timeout: 4000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    // The palette's own list may still be fading out with a matching row: a pick that is gone is fine.
+    await pick.click({ timeout: 3000 }).catch(() => {});
+}
+
+/**
+ * QC marks drawn in the rendered tables: value cells marked invalid (.mt-invalid) and qcAssessment cells
+ * that read "invalid" in the bad tone, over every table that has a qcAssessment column.
+ */
+export async function qcMarks(page) {
+  let invalidValues = 0;
+  let invalidAssessments = 0;
+  let qcTables = 0;
+  for (const { frame } of await tableFrames(page)) {
+    for (const t of await frame.locator('.measnb-table').all()) {
+      if (!(await t.locator('.mt-hname', { hasText: /\.qcAssessment$/ }).count())) continue;
+      qcTables++;
+      invalidValues += await t.locator('.mt-body .mt-row:not([hidden]) .mt-cell.mt-invalid').count();
+      invalidAssessments += await t
+        .locator('.mt-body .mt-row:not([hidden]) .mt-cell.mt-tone-bad', { hasText: /^invalid$/ })
+        .count();
+    }
+  }
+  return { qcTables, invalidValues, invalidAssessments };
 }
 
 export async function screenshot(page, name) {

@@ -100,6 +100,9 @@ function hookExit() {
   });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(sig, () => {
+      // A caller with its own handler (the demo stops code-server gently, then exits 0) owns the shutdown;
+      // the 'exit' hook above still kills whatever is left.
+      if (process.listenerCount(sig) > 1) return;
       for (const c of live) killGroup(c);
       process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
     });

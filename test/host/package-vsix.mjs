@@ -71,11 +71,16 @@ export function zipEntries(file) {
   return names;
 }
 
+/** Where packageVsix() puts the .vsix: .artifacts/<name>-<version>.vsix. */
+export function vsixPath() {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return path.join(ARTIFACTS, `${pkg.name}-${pkg.version}.vsix`);
+}
+
 /** Packages the current dist/ into .artifacts/<name>-<version>.vsix and returns its path. */
 export function packageVsix(target = vsixTarget()) {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const out = path.join(ARTIFACTS, `${pkg.name}-${pkg.version}.vsix`);
+  const out = vsixPath();
   fs.rmSync(out, { force: true });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const cwd = stage(target);

@@ -59,6 +59,11 @@ export function ensureNode24() {
   if (!fs.existsSync(node)) {
     log(`npm install node@${NODE24_VERSION} into ${path.relative(ROOT, NODE24_PREFIX)}`);
     fs.mkdirSync(NODE24_PREFIX, { recursive: true });
+    // npm 11 asks for an allow list of install scripts: node's preinstall fetches the platform binary.
+    fs.writeFileSync(
+      path.join(NODE24_PREFIX, 'package.json'),
+      JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2),
+    );
     run('npm', [
       'install',
       '--prefix',

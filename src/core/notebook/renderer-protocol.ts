@@ -21,6 +21,9 @@ export type RendererToHost =
   | { type: 'save-request'; requestId: string; format: SaveFormat; suggestedName: string; rowCount: number }
   | { type: 'save-chunk'; requestId: string; index: number; total: number; base64: string };
 
+/** The user switched a table between its rows and its chart (the Getting Started walkthrough listens). */
+export type ViewChanged = { type: 'view'; view: 'table' | 'chart' };
+
 export type HostToRenderer =
   | { type: 'save-send'; requestId: string }
   | { type: 'save-cancelled'; requestId: string }

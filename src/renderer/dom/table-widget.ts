@@ -40,6 +40,8 @@ export interface TableWidgetOptions {
   saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
   /** A view's own derived table: no air-quality view buttons, its columns in their own order. */
   plain?: boolean;
+  /** Called when the user switches between the rows and the chart. */
+  onViewChange?: (view: 'table' | 'chart') => void;
 }
 
 const AQ_VIEWS = ['Summary', 'Exceedances', 'Profiles', 'Collocation', 'Map'] as const;
@@ -599,6 +601,7 @@ export class TableWidget {
     if (view === 'Chart') this.chart!.draw();
     else if (panel) panel.draw();
     else this.draw();
+    if (view === 'Table' || view === 'Chart') this.options.onViewChange?.(view === 'Chart' ? 'chart' : 'table');
   }
 
   private setStatus(text: string): void {
