@@ -260,6 +260,7 @@ export async function checkAirQualityViews() {
     format: 'cjs',
     platform: 'node',
     logLevel: 'warning',
+    external: ['@duckdb/node-api'], // the SQL engine: native, loaded only by sql cells (none here)
   });
   const { encodeEmulatorResult } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-emulator.cjs'));
   const result = await encodeEmulatorResult();
