@@ -39,7 +39,8 @@ export interface RowWriter {
   row(ds: Datasource, periodStart: number, values: RowValues): string;
   /** Bookkeeping for a row about to be sent; returns the text to send (e.g. with a separator). */
   emit?(ds: Datasource, periodStart: number, text: string): string;
-  footer(): string | Uint8Array;
+  /** May be asynchronous: a writer that builds its file at the end yields between its pieces. */
+  footer(): string | Uint8Array | Promise<Uint8Array>;
 }
 
 const CHUNK_CHARS = 256 * 1024;
@@ -48,7 +49,7 @@ export const SLICE_MS = 10;
 /** Loop steps between two looks at the timer: a minute row is cheaper than reading it, an aggregate is not. */
 const STEPS_PER_CHECK: Record<OutputFrequency, number> = { minute: 32, hour: 1, day: 1 };
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A period is visible to the org only when the datasource was subscribed throughout it. */
 export function periodVisible(ds: Datasource, start: number, periodMs: number): boolean {
@@ -136,5 +137,5 @@ export async function* streamRows(
     }
   }
   if (buf) yield buf;
-  yield writer.footer();
+  yield await writer.footer();
 }

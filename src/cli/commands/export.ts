@@ -1,12 +1,9 @@
-// `measnb export notebook.measnb --to html|md|ipynb`: the notebook with its saved results as a
-// self-contained HTML page, Markdown, or a Jupyter notebook (nothing is run, nothing is sent).
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileViaPart } from '../../core/api/part-file.node';
-import { parseNotebook } from '../../core/notebook';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import { type ActionContext, action } from '../action';
+import { readNotebookFile } from '../cell-source';
 import { UsageError } from '../errors';
 
 interface ExportOptions {
@@ -46,14 +43,8 @@ async function exportAction(ctx: ActionContext, file: string, opts: ExportOption
   const format = formatOf(opts);
   const maxRows = Number(opts.maxRows);
   if (!Number.isInteger(maxRows) || maxRows < 0) throw new UsageError('--max-rows must be a whole number');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
   ctx.errorContext.source = file;
-  const nb = parseNotebook(text);
+  const nb = await readNotebookFile(file);
   const out = opts.out ?? file.replace(/\.measnb$/i, '') + EXPORT_EXTENSIONS[format];
   const doc = exportNotebook(nb, format, { maxRows, title: basename(file) });
   // Exclusive .part (a planted link is not followed), renamed when complete.

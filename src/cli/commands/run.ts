@@ -2,18 +2,12 @@
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileViaPart } from '../../core/api/part-file.node';
-import {
-  DEFAULT_OUTPUT_LIMIT_BYTES,
-  type Notebook,
-  type NotebookCell,
-  parseNotebook,
-  serializeNotebook,
-} from '../../core/notebook';
+import { DEFAULT_OUTPUT_LIMIT_BYTES, type Notebook, type NotebookCell, serializeNotebook } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
 import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
@@ -24,6 +18,7 @@ import type { Table } from '../../core/table/table';
 import { safeForTerminal, safeForTerminalLine } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
+import { readNotebookFile } from '../cell-source';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
 import { describeError, UsageError, warningLine } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
@@ -70,14 +65,8 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   if (opts.out && !opts.out.endsWith('.measnb')) throw new UsageError('--out must name a .measnb file');
   if (opts.resultsFormat !== 'csv' && opts.resultsFormat !== 'parquet')
     throw new UsageError('--results-format is csv or parquet');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
   ctx.errorContext.source = file;
-  const nb: Notebook = parseNotebook(text);
+  const nb: Notebook = await readNotebookFile(file);
   refuseDuplicateNames(ctx, file, nb);
   const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }));
   const outDir = opts.out ? dirname(opts.out) : undefined;

@@ -53,6 +53,33 @@ describe('emulator: one request never blocks the others for long', () => {
     assertAnswered(pings, took);
   });
 
+  it('a Parquet report of 100,000 minute rows is encoded a row group at a time: GET / keeps answering', async function () {
+    this.timeout(120_000);
+    emu = await startTestEmulator();
+    const ids = emu.facts.datasources.slice(0, 7).map((d) => d.datasourceId);
+    const created = await emu.json(PATHS.reportRequests, {
+      org: emu.org,
+      report: 'datasource-measurements',
+      datasourceIds: ids,
+      outputFrequency: 'minute',
+      fileFormat: 'parquet',
+      startTime: '2026-11-10T00:00:00Z',
+      endTime: '2026-11-20T00:00:00Z',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    await emu.advance('6s');
+    const record: Json = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+    assert.equal(record.reportStatus, 'succeeded');
+    let size = 0;
+    const { pings, took } = await pingDuring(emu, async () => {
+      const res = await fetch(record.urls[0]);
+      assert.equal(res.status, 200);
+      size = (await res.arrayBuffer()).byteLength;
+    });
+    assert.ok(size > 1_000_000, `a real file (${size} bytes)`);
+    assertAnswered(pings, took);
+  });
+
   it('a recent query that writes nothing for 700,000 rows yields too', async function () {
     this.timeout(60_000); // a heavy request on purpose; the lane's machine may be shared
     emu = await startTestEmulator({ datasources: 500 });
