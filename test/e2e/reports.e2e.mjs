@@ -63,6 +63,11 @@ describe('e2e: the Reports view', () => {
 
   it('Create Report on the local emulator: in progress, then succeeded with a notification; survives a reload', async () => {
     await runCommand(page, 'Measurements: Create Report', { timeoutMs: 90_000 });
+    // Reports and the quota are shared by every window of this code-server (other suites made some).
+    const before = await eventually(async () => {
+      const n = await quotaCount(page);
+      return Number.isFinite(n) ? { n } : undefined;
+    }, 'the quota count in the status bar');
     await answer(page, 'datasource-measurements', { expect: 'Report kind' });
     // A multi-select step: filter to the item, move onto it, Enter takes it.
     await answer(page, 'All datasources', { expect: 'datasourceIds', keys: ['ArrowDown', 'Enter'] });
@@ -89,19 +94,23 @@ describe('e2e: the Reports view', () => {
       150,
     );
     console.log(`      report node: ${label}`);
-    const files = page.locator('.monaco-list-row', { hasText: /\.csv/ });
-    await files.first().waitFor({ timeout: 30_000 });
+    // Its first file: the row just below it in the tree (a finished report shows its files expanded).
+    const index = Number(await node.getAttribute('data-index'));
+    const fileRow = page.locator(`.monaco-list-row[data-index="${index + 1}"]`, { hasText: /\.csv/ });
+    await fileRow.waitFor({ timeout: 30_000 });
     // The notification: a toast hides itself after a while (it may have come and gone while the view
     // opened), the notification center keeps it.
     await runCommand(page, 'Notifications: Show Notifications');
     const ready = page.locator('.notifications-center .notification-list-item', { hasText: 'is ready' });
     await eventually(() => ready.first().isVisible(), 'the "report is ready" notification', 150);
     await page.keyboard.press('Escape');
-    await page.locator('.statusbar-item', { hasText: '1/30 reports' }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.statusbar-item', { hasText: `${before.n + 1}/30 reports` })
+      .first()
+      .waitFor({ timeout: 10_000 });
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-finished')}`);
 
     // Open the first file as a table: the inline action of the file row (downloads it first).
-    const fileRow = files.first();
     await fileRow.hover();
     await fileRow.locator('.action-label[aria-label*="Open Report File as Table"]').first().click();
     const frame = await eventually(
@@ -129,14 +138,14 @@ describe('e2e: the Reports view', () => {
       headers.some((h) => h.startsWith('pm2_5ConcMassNowcast')),
       headers.join(','),
     );
-    await page.locator('.monaco-list-row', { hasText: 'downloaded' }).first().waitFor({ timeout: 30_000 });
+    await fileRow.filter({ hasText: 'downloaded' }).waitFor({ timeout: 30_000 });
     await page.waitForTimeout(300);
     console.log(`      screenshot: ${await screenshot(page, 'report-file-as-table')}`);
 
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     await openReportsView(page);
-    const again = page.locator('.monaco-list-row', { hasText: 'datasource-measurements' }).first();
+    const again = page.locator('.monaco-list-row', { hasText: 'Nov 18–20 · hour · all ds' }).first();
     await again.waitFor({ timeout: 60_000 });
     assert.match(String(await again.getAttribute('aria-label')), /succeeded/);
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-after-reload')}`);
