@@ -89,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   };
   updateViewTitle();
   const watcher = new ReportWatcher(reports, clients, connections, pollSchedule, notifyFinished);
-  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri);
+  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri, tables);
   const reportCells = new ReportCellStatus(reports);
 
   context.subscriptions.push(log, connections, quota, quotaItem, reports, reportCells, tree, view, watcher);

@@ -162,6 +162,34 @@ describe('reports against the emulator, through the commands', function () {
     shown.panel.dispose();
   });
 
+  it('Open on a Parquet report file (the file node’s click, the ready notice’s Open) shows it as a table', async () => {
+    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    const created = await client.createReport({
+      org: emu.org,
+      report: 'datasource-measurements',
+      datasourceIds: emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId),
+      outputFrequency: 'hour',
+      startTime: '2026-11-19T00:00:00Z',
+      endTime: '2026-11-20T00:00:00Z',
+      fileFormat: 'parquet',
+    });
+    clock.advance(REPORT_DELAY_MS + 1000);
+    const record = await client.getReport(created.reportId);
+    assert.equal(record.reportStatus, 'succeeded');
+    await a.services.reports.track(record, connectionId);
+    const tracked = a.services.reports.get(connectionId, created.reportId)!;
+    assert.match(tracked.files[0].name, /\.parquet$/);
+    const shown = await vscode.commands.executeCommand<ShownTable>('measurements.openReportFile', {
+      report: tracked,
+      file: tracked.files[0],
+    });
+    assert.ok(shown?.panel, 'a table panel opened (not nothing, not a binary text editor)');
+    const view = await shown.shown;
+    assert.equal(view.view, 'renderer');
+    assert.equal(view.rowCount, 2 * 24, 'two datasources, 24 hours');
+    shown.panel.dispose();
+  });
+
   it('a second window creating a report at the same time as this one: both listed here, both counted', async () => {
     // The second window: its own stores (own caches) over the folders every window shares.
     const other = {

@@ -10,6 +10,7 @@ import { readParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
+import type { ShownTable, TablePanels } from '../table/table-panel';
 import type { ReportsStore } from './reports-store';
 import type { TrackedFile, TrackedReport } from './tracked-report';
 
@@ -19,6 +20,7 @@ export class ReportFiles {
     private readonly clients: ClientProvider,
     private readonly connections: ConnectionStore,
     private readonly globalStorage: vscode.Uri,
+    private readonly tables: TablePanels,
   ) {}
 
   /**
@@ -104,13 +106,10 @@ export class ReportFiles {
     return local;
   }
 
-  async open(report: TrackedReport, file: TrackedFile): Promise<vscode.TextEditor | undefined> {
+  /** Opens a file the readable way: Parquet (binary) as a table, CSV as text (Open as Table is beside it). */
+  async open(report: TrackedReport, file: TrackedFile): Promise<vscode.TextEditor | ShownTable> {
     const local = await this.ensureLocal(report, file);
-    if (/\.parquet$/i.test(local)) {
-      // Binary: a table is the only readable view.
-      await this.readTable(local);
-      return undefined;
-    }
+    if (/\.parquet$/i.test(local)) return this.tables.show(file.name, await this.readTable(local));
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(local));
     return vscode.window.showTextDocument(doc, { preview: false });
   }
