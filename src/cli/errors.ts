@@ -1,5 +1,6 @@
 // Every error becomes one clear line on stderr and a documented exit code.
-import { MeasurementsError, OutputError } from '../core/api/errors';
+import { MeasurementsError, nextUtcMidnight, OutputError } from '../core/api/errors';
+import { DAILY_REPORT_LIMIT } from '../core/api/paths';
 import { NotebookFormatError } from '../core/notebook';
 import type { Diagnostic } from '../core/query/diagnostics';
 import { UnsafePathError } from '../core/reports/local-paths.node';
@@ -69,12 +70,12 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
     switch (e.code) {
       case 'quota-exceeded': {
         const now = ctx.now?.() ?? new Date();
-        const reset = e.resetAt ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+        const reset = e.resetAt ?? nextUtcMidnight(now);
         // The server's Retry-After counts on the server's clock, which is the one that resets the quota.
         const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : reset.getTime() - now.getTime();
         return {
           lines: [
-            `Daily report limit reached for ${org} (30 per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(waitMs)}.`,
+            `Daily report limit reached for ${org} (${DAILY_REPORT_LIMIT} per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(waitMs)}.`,
           ],
           exitCode: EXIT.quota,
         };

@@ -9,6 +9,7 @@ import {
   type MetricLabelStyle,
   OUTPUT_FREQUENCIES,
   type OutputFrequency,
+  REPORT_ID_FIELD,
   REPORT_KINDS,
   type ReportKind,
   type ReportRecord,
@@ -320,7 +321,7 @@ export class ReportService {
       if (f.boolean('allDatasources')) return org.datasources;
       return resolveDatasources(org, 'datasourceIds', f.stringList('datasourceIds', true) ?? []);
     }
-    const field = kind === 'node-measurements' ? 'nodeIds' : 'refSiteIds';
+    const field = REPORT_ID_FIELD[kind];
     const type = kind === 'node-measurements' ? 'SERVICE_NODE' : 'REFERENCE_SITE';
     const what = kind === 'node-measurements' ? 'node' : 'reference site';
     return (f.stringList(field, true) ?? []).flatMap((id) => {

@@ -2,6 +2,7 @@
 // Messages say what a user can do next. They never contain the API key: server text is redacted
 // before it is stored, and no raw transport error (which could hold request headers) is attached.
 
+import { DAILY_REPORT_LIMIT } from './paths';
 import type { ValidationIssue } from './validate';
 
 export const ERROR_CODES = [
@@ -167,7 +168,7 @@ export function errorFromResponse(ctx: HttpErrorContext): MeasurementsError {
       parseRetryAfter(ctx.retryAfter, now) ?? Math.ceil((resetAt.getTime() - now.getTime()) / 1000);
     const message =
       ctx.operation === 'createReport'
-        ? `Daily report quota exceeded (at most 30 reports per org per UTC day). It resets at ${resetAt.toISOString()} (UTC midnight); no report was created.`
+        ? `Daily report quota exceeded (at most ${DAILY_REPORT_LIMIT} reports per org per UTC day). It resets at ${resetAt.toISOString()} (UTC midnight); no report was created.`
         : `Too many requests (429) for ${where}; try again in ${retryAfterSeconds} s. Report quota resets at ${resetAt.toISOString()} (UTC midnight).`;
     return new MeasurementsError('quota-exceeded', message, { ...base, resetAt, retryAfterSeconds });
   }

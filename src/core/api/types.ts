@@ -4,6 +4,13 @@
 export const REPORT_KINDS = ['datasource-measurements', 'node-measurements', 'reference-site-measurements'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
+/** The request field that names what a report of each kind covers. */
+export const REPORT_ID_FIELD: Record<ReportKind, 'datasourceIds' | 'nodeIds' | 'refSiteIds'> = {
+  'datasource-measurements': 'datasourceIds',
+  'node-measurements': 'nodeIds',
+  'reference-site-measurements': 'refSiteIds',
+};
+
 export const OUTPUT_FREQUENCIES = ['minute', 'hour', 'day'] as const;
 export type OutputFrequency = (typeof OUTPUT_FREQUENCIES)[number];
 

@@ -1,6 +1,7 @@
 // Hover and completion documentation of the language, drawn from SERVICE-INTERFACE.md field
 // descriptions. The one home of these strings: the extension's hover and completion use them.
 
+import { DAILY_REPORT_LIMIT } from '../api/paths';
 import type { FieldName, Verb } from './fields';
 
 export interface FieldDoc {
@@ -112,7 +113,7 @@ export const VERB_DOCS: Record<Verb, string> = {
     '`follow every 5m` keeps polling and appends rows until cancelled.',
   report:
     'Creates a historical report (datasource-measurements, node-measurements or reference-site-measurements), ' +
-    'waits for it, then loads its files into the table. At most 30 reports per org per UTC day.',
+    `waits for it, then loads its files into the table. At most ${DAILY_REPORT_LIMIT} reports per org per UTC day.`,
   datasources: "Lists the org's datasources (GET /v2/datasources).",
   sql:
     'DuckDB SQL on the following lines, over the named results of earlier cells (`recent as pm`) and files ' +

@@ -15,6 +15,7 @@ import {
   type MetricLabelStyle,
   OUTPUT_FREQUENCIES,
   type OutputFrequency,
+  REPORT_ID_FIELD,
   REPORT_KINDS,
   type ReportKind,
   type ReportRecord,
@@ -43,11 +44,6 @@ const KIND_ITEMS: Record<ReportKind, string> = {
   'datasource-measurements': 'Datasources of the org (or all of them)',
   'node-measurements': 'Nodes (devices), by node id',
   'reference-site-measurements': 'Reference sites, by site id',
-};
-const ID_FIELD: Record<ReportKind, 'datasourceIds' | 'nodeIds' | 'refSiteIds'> = {
-  'datasource-measurements': 'datasourceIds',
-  'node-measurements': 'nodeIds',
-  'reference-site-measurements': 'refSiteIds',
 };
 const ALL_DATASOURCES = '$(list-flat) All datasources of the org';
 const TYPE_IDS = '$(edit) Type datasource ids…';
@@ -201,7 +197,7 @@ class ReportFlow {
   };
 
   readonly typedIds: Step = async (flow) => {
-    const field = ID_FIELD[this.k];
+    const field = REPORT_ID_FIELD[this.k];
     this.a.typedIds = await flow.input({
       prompt: `${field}: ${spec(this.k, field).doc} Comma-separated.`,
       value: this.a.typedIds,
@@ -356,7 +352,7 @@ class ReportFlow {
         ? a.allDatasources
           ? { allDatasources: true }
           : { datasourceIds: [...new Set([...(a.ids ?? []), ...(a.picked?.includes(TYPE_IDS) ? typed : [])])] }
-        : { [ID_FIELD[this.k]]: typed };
+        : { [REPORT_ID_FIELD[this.k]]: typed };
     const metricSelect = (a.metricSelect ?? '').trim();
     return {
       report: this.k,

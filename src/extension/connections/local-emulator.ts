@@ -5,15 +5,13 @@
 // Reports view are still known, and their file URLs still work.
 import path from 'node:path';
 
-export interface RunningEmulator {
-  url: string;
-  org: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
+import type { RunningEmulator, startEmulator } from '../../emulator/index';
 
+export type { RunningEmulator };
+
+/** What dist/emulator.js exports (the type only: the bundle itself is required on first use). */
 interface EmulatorModule {
-  startEmulator(options: { stateFile?: string }): Promise<RunningEmulator>;
+  startEmulator: typeof startEmulator;
 }
 
 export class LocalEmulator {
