@@ -109,10 +109,12 @@ describe('e2e: table panels', () => {
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
     const after = await eventually(
       async () => {
+        // The width follows at once; the height is refitted a frame later, once the legend has wrapped anew.
         const s = await chartSize();
-        return Math.abs(s.chart - before.chart) > 50 && Math.abs(s.plot - (s.chart - 14)) < 20 && s;
+        const followed = Math.abs(s.chart - before.chart) > 50 && Math.abs(s.plot - (s.chart - 14)) < 20;
+        return followed && s.legendBottom <= s.inner + 1 && s;
       },
-      async () => `the chart to follow the new width (now ${JSON.stringify(await chartSize())})`,
+      async () => `the chart and its legend to follow the new width (now ${JSON.stringify(await chartSize())})`,
     );
     console.log(`      chart after: ${JSON.stringify(after)}`);
     assert.ok(after.overflow <= 0, 'no horizontal scrollbar');
