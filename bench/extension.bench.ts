@@ -36,7 +36,7 @@ async function stageProductionExtension(): Promise<{ dir: string; bundleBytes: n
       ...node,
       entryPoints: ['src/extension/extension.ts'],
       outfile: path.join(dir, 'dist/extension.js'),
-      external: ['vscode'],
+      external: ['vscode', '@duckdb/node-api'], // as esbuild.mjs: the SQL engine loads lazily, never bundled
     }),
     esbuild.build({ ...node, entryPoints: ['src/emulator/index.ts'], outfile: path.join(dir, 'dist/emulator.js') }),
     esbuild.build({
