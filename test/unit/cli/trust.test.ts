@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { open, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PATHS } from '../../../src/core/api/paths';
+import { codeCell, serializeNotebook } from '../../../src/core/notebook';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { startTestServer, type TestServer } from '../core/support/test-server';
 import { CLI, connection, ensureBuilt, ROOT, runCli, tempDir } from './support';
@@ -348,7 +349,22 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
     });
 
     it("run without --out: each cell's table in a terminal (or with --table); piped, stdout stays empty", async () => {
-      const nb = 'examples/quickstart.measnb';
+      // Two quick cells (the quickstart's report cell would only add its waiting).
+      const dir = await tempDir();
+      const nb = join(dir, 'two.measnb');
+      await writeFile(
+        nb,
+        serializeNotebook({
+          metadata: {},
+          cells: [
+            codeCell('datasources'),
+            codeCell('datasources'),
+            codeCell(
+              `recent\ndatasourceIds: ${emu.facts.datasources[0].datasourceId}\noutputFrequency: hour\nstartTime: -3h`,
+            ),
+          ],
+        }),
+      );
       const piped = await runCli(['run', nb, ...conn.args], { env: conn.env });
       assert.equal(piped.code, 0, piped.stderr);
       assert.equal(piped.stdout.length, 0, 'piped: nothing on stdout');
@@ -359,7 +375,8 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       const forced = await runCli(['run', nb, '--table', ...conn.args], { env: conn.env });
       assert.equal(forced.code, 0, forced.stderr);
       assert.match(forced.stdout.toString(), /cell 3 \(recent\)\n\S+/);
-      assert.ok(existsSync(join(ROOT, nb)));
+      assert.ok(existsSync(nb));
+      await rm(dir, { recursive: true, force: true });
     });
   });
 });
