@@ -22,6 +22,22 @@ function assertAnswered(pings: Ping[], took: number): void {
   assert.ok(worstCpu < 250, detail);
 }
 
+/** Creates a datasource-measurements report, lets it finish, then downloads its file while GET / is pinged. */
+async function downloadReportWhilePinging(emu: TestEmulator, request: Json) {
+  const created = await emu.json(PATHS.reportRequests, { org: emu.org, report: 'datasource-measurements', ...request });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  await emu.advance('6s');
+  const record: Json = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+  assert.equal(record.reportStatus, 'succeeded');
+  let size = 0;
+  const { pings, took } = await pingDuring(emu, async () => {
+    const res = await fetch(record.urls[0]);
+    assert.equal(res.status, 200);
+    size = (await res.arrayBuffer()).byteLength;
+  });
+  return { size, pings, took };
+}
+
 describe('emulator: one request never blocks the others for long', () => {
   let emu: TestEmulator;
   afterEach(() => emu.close());
@@ -31,23 +47,11 @@ describe('emulator: one request never blocks the others for long', () => {
     emu = await startTestEmulator();
     // Subscribed only from an hour after the anchor: every minute of the range is invisible, no row is written.
     const late = emu.facts.datasources[WORLD_ROLES.lateSubscriber].datasourceId;
-    const created = await emu.json(PATHS.reportRequests, {
-      org: emu.org,
-      report: 'datasource-measurements',
+    const { size, pings, took } = await downloadReportWhilePinging(emu, {
       datasourceIds: [late],
       outputFrequency: 'minute',
       startTime: '1996-11-20T00:00:00Z',
       endTime: '2026-11-20T00:00:00Z',
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    await emu.advance('6s');
-    const record: Json = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
-    assert.equal(record.reportStatus, 'succeeded');
-    let size = 0;
-    const { pings, took } = await pingDuring(emu, async () => {
-      const res = await fetch(record.urls[0]);
-      assert.equal(res.status, 200);
-      size = (await res.arrayBuffer()).byteLength;
     });
     assert.ok(size > 0);
     assertAnswered(pings, took);
@@ -57,24 +61,12 @@ describe('emulator: one request never blocks the others for long', () => {
     this.timeout(120_000);
     emu = await startTestEmulator();
     const ids = emu.facts.datasources.slice(0, 7).map((d) => d.datasourceId);
-    const created = await emu.json(PATHS.reportRequests, {
-      org: emu.org,
-      report: 'datasource-measurements',
+    const { size, pings, took } = await downloadReportWhilePinging(emu, {
       datasourceIds: ids,
       outputFrequency: 'minute',
       fileFormat: 'parquet',
       startTime: '2026-11-15T00:00:00Z',
       endTime: '2026-11-20T00:00:00Z',
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    await emu.advance('6s');
-    const record: Json = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
-    assert.equal(record.reportStatus, 'succeeded');
-    let size = 0;
-    const { pings, took } = await pingDuring(emu, async () => {
-      const res = await fetch(record.urls[0]);
-      assert.equal(res.status, 200);
-      size = (await res.arrayBuffer()).byteLength;
     });
     assert.ok(size > 1_000_000, `a real file (${size} bytes)`);
     assertAnswered(pings, took);
