@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { writeFileViaPart } from '../../core/api/part-file.node';
 import { registerCommand } from '../ui/register-command';
 
 export const INSTALL_CLI_COMMAND = 'measurements.installCli';
@@ -53,9 +54,7 @@ async function install(extensionPath: string, dir: string, ask: boolean): Promis
   }
   await fs.mkdir(dir, { recursive: true });
   // Written beside the target, then renamed: a link planted at the target is replaced, not followed.
-  const part = `${target}.${process.pid}.part`;
-  await fs.writeFile(part, text, { mode: 0o755, flag: 'wx' });
-  await fs.rename(part, target);
+  await writeFileViaPart(target, text, { mode: 0o755 });
   return target;
 }
 
