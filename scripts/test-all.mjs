@@ -1,8 +1,8 @@
 // `npm test`: every lane runs, whatever an earlier one did; each lane's result is printed as it ends
 // and once more in a table at the end; the exit code is non-zero if any lane failed.
-// Lanes: lint, typecheck, build (checks, one count each), unit (with coverage), unit in another time
-// zone with the clock a year ahead (Debian's faketime), host (real extension host), e2e (real browser),
-// demo (`npm run demo` on a fresh clone, driven in the browser).
+// Lanes: lint, typecheck, build (checks, one count each), unit (with coverage), cli (the built measnb
+// spawned as a user runs it), both again in another time zone with the clock a year ahead (Debian's
+// faketime), host (real extension host), e2e (real browser), demo (`npm run demo` on a fresh clone, driven in the browser).
 // `npm test -- --only unit,unit-tz` runs a subset.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,17 +15,26 @@ const RESULTS = process.env.MEASNB_RESULTS_DIR || path.join(ROOT, '.artifacts', 
 /** The unit lane once more: a zone far from UTC, a clock 400 days ahead; tests must not notice. */
 export const SHIFTED_TZ = 'Asia/Kolkata';
 export const SHIFTED_CLOCK = '+400d';
+const CLI_MOCHARC = 'test/cli/mocharc.json';
 
 const LANES = [
   { name: 'lint', check: true, cmd: ['npx', 'biome', 'check', '.'] },
   { name: 'typecheck', check: true, cmd: ['npm', 'run', '-s', 'typecheck'] },
   { name: 'build', check: true, cmd: ['npm', 'run', '-s', 'build'] },
   { name: 'unit', cmd: ['npx', 'c8', 'mocha'] },
+  // The built `measnb` spawned as a user runs it (test/cli): its own lane, so that the unit lane stays quick.
+  { name: 'cli', cmd: ['npx', 'mocha', '--config', CLI_MOCHARC], env: { MEASNB_LANE: 'cli' } },
   {
     name: 'unit-tz',
     needs: ensureFaketime,
     cmd: ['faketime', '-f', SHIFTED_CLOCK, 'npx', 'mocha'],
     env: { TZ: SHIFTED_TZ, MEASNB_LANE: 'unit-tz' },
+  },
+  {
+    name: 'cli-tz',
+    needs: ensureFaketime,
+    cmd: ['faketime', '-f', SHIFTED_CLOCK, 'npx', 'mocha', '--config', CLI_MOCHARC],
+    env: { TZ: SHIFTED_TZ, MEASNB_LANE: 'cli-tz' },
   },
   { name: 'host', cmd: ['node', 'test/host/run-host.mjs'] },
   { name: 'e2e', cmd: ['node', 'test/host/run-e2e.mjs'] },

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = path.resolve(process.env.MEASNB_RESULTS_DIR || '.artifacts/results');
-const expected = (process.argv[2] || 'lint,typecheck,build,unit,unit-tz,host,e2e,demo').split(',').filter(Boolean);
+const expected = (process.argv[2] || 'lint,typecheck,build,unit,cli,unit-tz,cli-tz,host,e2e,demo')
+  .split(',')
+  .filter(Boolean);
 let passed = 0;
 let failed = 0;
 for (const lane of expected) {

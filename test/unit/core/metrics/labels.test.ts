@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { metricCatalog } from '../../../../src/core/metrics/catalog';
+import {
+  formatMetricLabel,
+  parseCanonicalLabel,
+  parseEnglishLabel,
+  parseMetricLabel,
+} from '../../../../src/core/metrics/labels';
+
+describe('metric labels', () => {
+  it('splits canonical labels into quantity, aggregation, index and field', () => {
+    assert.deepEqual(parseCanonicalLabel('pm2_5ConcMassNowcastUsEpaAqi.value'), {
+      quantity: 'pm2_5ConcMass',
+      aggregation: 'Nowcast',
+      index: 'UsEpaAqi',
+      field: 'value',
+    });
+    assert.deepEqual(parseCanonicalLabel('pm10ConcMass24HourRollingMean'), {
+      quantity: 'pm10ConcMass',
+      aggregation: '24HourRollingMean',
+      index: undefined,
+      field: undefined,
+    });
+    assert.equal(parseCanonicalLabel('pm1ConcMass1HourMean')?.quantity, 'pm1ConcMass');
+  });
+
+  it('rejects text that is not a canonical label', () => {
+    assert.equal(parseCanonicalLabel('datasourceId'), undefined);
+    assert.equal(parseCanonicalLabel('pm2_5ConcMass'), undefined, 'legacy label without aggregation');
+    assert.equal(parseCanonicalLabel('pm2_5ConcMassNowcast.bogus'), undefined);
+  });
+
+  it('maps english headers of real reports to the same parts', () => {
+    assert.deepEqual(parseEnglishLabel('PM 2.5 mass concentration, Nowcast, UsEpaAqi value'), {
+      quantity: 'pm2_5ConcMass',
+      aggregation: 'Nowcast',
+      index: 'UsEpaAqi',
+      field: 'value',
+    });
+    assert.equal(parseEnglishLabel('Ozone, 1-hour mean status')?.quantity, 'o3Conc');
+    assert.equal(parseEnglishLabel('Location Latitude [deg]'), undefined);
+  });
+
+  it('formats parts back in each style', () => {
+    const parts = parseMetricLabel('no2Conc1HourMeanUsEpaAqi.raw')!;
+    assert.equal(formatMetricLabel(parts), 'no2Conc1HourMeanUsEpaAqi.raw');
+    assert.equal(formatMetricLabel(parts, 'english'), 'NO2 concentration, 1-hour mean, UsEpaAqi raw');
+    assert.equal(formatMetricLabel(parts, 'legacy'), 'no2ConcUsEpaAqi.raw');
+    assert.deepEqual(parseMetricLabel(formatMetricLabel(parts, 'english')), parts);
+  });
+
+  it('offers per-frequency catalogs whose labels all parse back', () => {
+    for (const f of ['minute', 'hour', 'day'] as const) {
+      const labels = metricCatalog(f).map((m) => m.label);
+      assert.ok(labels.length > 10, f);
+      for (const l of labels) assert.ok(parseCanonicalLabel(l), l);
+    }
+    assert.ok(metricCatalog('hour').some((m) => m.label === 'pm2_5ConcMassNowcastUsEpaAqi'));
+    assert.ok(!metricCatalog('minute').some((m) => m.label.includes('Nowcast')));
+  });
+});

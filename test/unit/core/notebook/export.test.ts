@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { MeasurementsClient } from '../../../../src/core/api/client.node';
+import { codeCell, errorOutput, markdownCell, type Notebook } from '../../../../src/core/notebook';
+import { exportNotebook } from '../../../../src/core/notebook/export';
+import { resultOutput, runCell } from '../../../../src/core/run/index.node';
+import { tableToCsv } from '../../../../src/core/table/csv-export';
+import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
+import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
+
+const HOSTILE = '<img src=x onerror=alert(1)>|</td><script>alert(2)</script>';
+
+describe('notebook export (html, md, ipynb)', () => {
+  let emu: RunningEmulator;
+  let nb: Notebook;
+  let hourRows: number;
+
+  before(async () => {
+    emu = await startEmulator({ seed: 4, clock: '2026-11-20T12:00:30Z' });
+    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const now = new Date(emu.clock.now());
+    const ids = emu.facts.datasources
+      .slice(0, 3)
+      .map((d) => d.datasourceId)
+      .join(', ');
+    const source = `recent\ndatasourceIds: ${ids}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -12h`;
+    const result = await runCell(source, { client, org: emu.org, now });
+    hourRows = result.table.rowCount;
+    const hostile = await parseCsvWide(`datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\n`);
+    nb = {
+      metadata: {},
+      cells: [
+        markdownCell(`# PM2.5 this morning\n\nRaw HTML stays text: ${HOSTILE}\n\n[bad](javascript:alert(3))`),
+        codeCell(source, [resultOutput(result)]),
+        codeCell('datasources', [resultOutput({ ...result, table: hostile, warnings: [], notice: undefined })]),
+        codeCell('recent\ndatasourceIds: NOPE', [errorOutput('CellError', `line 2: ${HOSTILE}`)]),
+      ],
+    };
+  });
+  after(() => emu.close());
+
+  it('html: self-contained and script-free, markdown rendered, every value escaped', () => {
+    const html = exportNotebook(nb, 'html', { maxRows: 5, title: 'x.measnb' });
+    assert.match(html, /^<!DOCTYPE html>/);
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+    assert.match(html, /<h1>PM2\.5 this morning<\/h1>/, 'markdown cells are rendered');
+    assert.doesNotMatch(
+      html,
+      /<script|<img|<[^>]* onerror=|href="javascript:|src="http/i,
+      'nothing active, nothing fetched',
+    );
+    assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'), 'hostile text shown as text');
+    assert.ok(hourRows > 5, String(hourRows));
+    assert.ok(html.includes(`Showing the first 5 of ${hourRows} rows.`), 'the total is stated');
+    const firstTable = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
+    assert.equal((firstTable.match(/<tr>/g) ?? []).length, 1 + 5, 'header + the first 5 rows');
+    assert.match(html, /<svg [^>]*role="img"[^>]*>[\s\S]*<path d="M/, 'a static chart of the metric');
+    assert.match(html, /pm2_5ConcMassNowcast/);
+  });
+
+  it('md: fenced query cells, tables with pipes and line breaks escaped, the total stated', () => {
+    const md = exportNotebook(nb, 'md', { maxRows: 3 });
+    assert.match(md, /^# PM2\.5 this morning/);
+    assert.match(md, /```measq\nrecent\n/);
+    assert.ok(md.includes(`_Showing the first 3 of ${hourRows} rows._`));
+    assert.ok(md.includes('a\\|b<br>c'), 'a cell cannot break the table');
+    const tables = md.slice(md.indexOf('```measq'));
+    assert.ok(!tables.includes('<script>'), "HTML in values is escaped (markdown cells are the author's own text)");
+    assert.ok(tables.includes('&lt;/td&gt;&lt;script&gt;'));
+    assert.match(md, /> \*\*CellError\*\*: line 2:/);
+  });
+
+  it('ipynb: valid nbformat 4 with markdown cells and code cells whose outputs carry text/html and text/csv', () => {
+    const doc = JSON.parse(exportNotebook(nb, 'ipynb', { maxRows: 4 }));
+    assert.equal(doc.nbformat, 4);
+    assert.equal(doc.cells.length, 4);
+    assert.equal(doc.cells[0].cell_type, 'markdown');
+    assert.equal(doc.cells[0].source.join(''), nb.cells[0].source);
+    const code = doc.cells[1];
+    assert.equal(code.cell_type, 'code');
+    assert.equal(code.source.join(''), nb.cells[1].source);
+    const [out] = code.outputs;
+    assert.equal(out.output_type, 'display_data');
+    const csv = out.data['text/csv'].join('');
+    assert.equal(csv.trim().split('\n').length, 1 + 4, 'header + the first 4 rows');
+    assert.ok(out.data['text/html'].join('').includes(`Showing the first 4 of ${hourRows} rows.`));
+    assert.equal(doc.cells[3].outputs[0].output_type, 'error');
+    // Every line but the last of a multi-line string ends in \n (nbformat's rule).
+    for (const c of doc.cells) for (const l of c.source.slice(0, -1)) assert.ok(l.endsWith('\n'), JSON.stringify(l));
+  });
+
+  it('the csv in ipynb is the table CSV of those rows, byte for byte', async () => {
+    const doc = JSON.parse(exportNotebook(nb, 'ipynb', { maxRows: 1000 }));
+    const hostileCsv = doc.cells[2].outputs[0].data['text/csv'].join('');
+    const table = await parseCsvWide(`datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\n`);
+    assert.equal(hostileCsv, tableToCsv(table));
+  });
+});

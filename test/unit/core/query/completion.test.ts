@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { completeAt, completionContextAt, hoverAt } from '../../../../src/core/query';
+
+const at = (line: number, column: number) => ({ line, column });
+
+describe('query language: completion and hover', () => {
+  it('offers verbs on the first line', async () => {
+    const items = await completeAt('', at(0, 0));
+    const labels = items.map((i) => i.label);
+    for (const v of ['recent', 'follow', 'datasources', 'report node-measurements']) assert.ok(labels.includes(v), v);
+  });
+
+  it('offers report kinds after report', async () => {
+    const items = await completeAt('report ', at(0, 7));
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['datasource-measurements', 'node-measurements', 'reference-site-measurements'],
+    );
+  });
+
+  it('offers only the keys of the verb that are not written yet, with docs', async () => {
+    const items = await completeAt('recent\nformat: csv-wide\n', at(2, 0));
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes('datasourceIds'));
+    assert.ok(labels.includes('locationRounding'));
+    assert.ok(!labels.includes('format'), 'already written');
+    assert.ok(!labels.includes('endTime'), 'not a recent field');
+    assert.ok(!labels.includes('metricLabelStyle'));
+    const ds = items.find((i) => i.label === 'datasourceIds');
+    assert.match(ds?.documentation ?? '', /GET \/v2\/datasources/);
+    const rep = (await completeAt('report node-measurements\n', at(1, 0))).map((i) => i.label);
+    assert.ok(rep.includes('nodeIds') && rep.includes('endTime') && !rep.includes('datasourceIds'));
+  });
+
+  it('offers enum values, booleans, times and metric labels for the key', async () => {
+    const freq = await completeAt('recent\noutputFrequency: ', at(1, 17));
+    assert.deepEqual(
+      freq.map((i) => i.label),
+      ['minute', 'hour', 'day'],
+    );
+    assert.deepEqual(
+      (await completeAt('recent\nqcFlags: ', at(1, 9))).map((i) => i.label),
+      ['true', 'false'],
+    );
+    const times = (await completeAt('recent\nstartTime: ', at(1, 11))).map((i) => i.label);
+    assert.ok(times.includes('-6h') && times.includes('today'));
+    const metrics = (await completeAt('recent\noutputFrequency: hour\nmetricSelect: only ', at(2, 19))).map(
+      (i) => i.label,
+    );
+    assert.ok(metrics.includes('pm2_5ConcMassNowcast'));
+    assert.ok(metrics.includes(':pollutant'));
+    const minute = (await completeAt('recent\nmetricSelect: only ', at(1, 19))).map((i) => i.label);
+    assert.ok(!minute.includes('pm2_5ConcMassNowcast'), 'no NowCast at minute output');
+  });
+
+  it('offers datasource ids from the provider, minus those already listed, also on continuation lines', async () => {
+    const provider = () => [{ id: 'D1', name: 'Roof' }, { id: 'D2' }, { id: 'D3' }];
+    const items = await completeAt('recent\ndatasourceIds: D1, ', at(1, 19), { datasources: provider });
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['D2', 'D3'],
+    );
+    const ctx = completionContextAt('recent\ndatasourceIds: D1,\n  ', at(2, 2));
+    assert.equal(ctx.kind === 'value' && ctx.key, 'datasourceIds');
+  });
+
+  it('offers nothing inside comments', async () => {
+    assert.deepEqual(await completeAt('recent\n# datasourceIds: ', at(1, 18)), []);
+  });
+
+  it('hovers keys with the interface documentation, verbs, and relative times', () => {
+    const h = hoverAt('recent\nlocationRounding: 3', at(1, 3));
+    assert.match(h?.contents ?? '', /Default 5 for json-long, 6 for csv-wide/);
+    assert.deepEqual(h?.range, { start: { line: 1, column: 0 }, end: { line: 1, column: 16 } });
+    const r = hoverAt('report node-measurements\nstartTime: -1d', at(1, 2));
+    assert.match(r?.contents ?? '', /inclusive/);
+    assert.match(hoverAt('follow every 5m', at(0, 2))?.contents ?? '', /continuation token/);
+    const t = hoverAt('recent\nstartTime: -6h', at(1, 12), { now: new Date('2026-11-21T12:00:00Z') });
+    assert.match(t?.contents ?? '', /2026-11-21T06:00:00.000Z/);
+    const m = hoverAt('recent\nmetricSelect: only pm2_5ConcMassNowcastUsEpaAqi', at(1, 25));
+    assert.match(m?.contents ?? '', /PM 2.5 mass concentration/);
+  });
+});

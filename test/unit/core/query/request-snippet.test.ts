@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { MeasurementsClient } from '../../../../src/core/api/client.node';
+import { parseCell } from '../../../../src/core/query/parse';
+import { requestSnippet } from '../../../../src/core/query/request-snippet';
+import { type ResolvedCell, resolveCell } from '../../../../src/core/query/resolve';
+import { datasourcesTable } from '../../../../src/core/run/index.node';
+import { tableToCsv } from '../../../../src/core/table/csv-export';
+import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator';
+
+const run = promisify(execFile);
+
+// The snippet's only dependency, `requests`, stood in for by urllib (no PyPI here): the request the
+// snippet makes (method, URL, headers, JSON body) still goes over real HTTP to the emulator.
+const REQUESTS_SHIM = `
+import json, urllib.request
+class Response:
+    def __init__(self, status, text): self.status_code, self.text = status, text
+    def raise_for_status(self):
+        if self.status_code >= 400: raise Exception(self.status_code)
+def _send(method, url, headers, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    h = dict(headers, **({"content-type": "application/json"} if data else {}))
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=h, method=method)) as r:
+            return Response(r.status, r.read().decode())
+    except urllib.error.HTTPError as e:
+        return Response(e.code, e.read().decode())
+def get(url, headers=None, timeout=None): return _send("GET", url, headers or {})
+def post(url, headers=None, json=None, timeout=None): return _send("POST", url, headers or {}, json)
+`;
+
+describe('copy a cell as a request (curl, Python)', () => {
+  let emu: RunningEmulator;
+  let client: MeasurementsClient;
+  let dir: string;
+  const resolve = (text: string): ResolvedCell => {
+    const parsed = parseCell(text);
+    assert.ok(parsed.cell, JSON.stringify(parsed.diagnostics));
+    const r = resolveCell(parsed.cell, { now: new Date(emu.clock.now()), org: emu.org });
+    assert.ok(r.resolved, JSON.stringify(r.diagnostics));
+    return r.resolved;
+  };
+  const env = () => ({ ...process.env, MEASUREMENTS_API_KEY: emu.apiKey });
+
+  before(async () => {
+    emu = await startEmulator({ seed: 2, clock: new ManualClock(Date.parse('2026-11-20T12:00:30Z')) });
+    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    dir = await mkdtemp(join(tmpdir(), 'measnb-snippet-'));
+    await writeFile(join(dir, 'requests.py'), REQUESTS_SHIM);
+  });
+  after(async () => {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never contains the key, only the environment variable', () => {
+    for (const lang of ['curl', 'python'] as const) {
+      const s = requestSnippet(resolve('datasources'), emu.url, lang);
+      assert.ok(!s.includes(emu.apiKey));
+      assert.ok(s.includes('MEASUREMENTS_API_KEY'));
+    }
+  });
+
+  it('curl: the snippet run by bash gets what the client gets (a csv-wide recent query, resolved times)', async () => {
+    const ids = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
+    const cell = `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nstartTime: -6h\nformat: csv-wide`;
+    const snippet = requestSnippet(resolve(cell), emu.url, 'curl');
+    assert.match(snippet, /"startTime":"2026-11-20T06:00:30\.000Z"/, 'relative times resolved');
+    const { stdout } = await run('bash', ['-c', snippet], { env: env(), encoding: 'buffer', maxBuffer: 1 << 26 });
+    const { table } = await client.recentQuery({
+      org: emu.org,
+      datasourceIds: ids,
+      outputFrequency: 'hour',
+      startTime: '2026-11-20T06:00:30.000Z',
+      format: 'csv-wide',
+    });
+    assert.ok(table.rowCount > 0);
+    assert.equal(stdout.toString('utf8').split('\n')[0], table.columns.map((c) => c.name).join(','));
+    assert.equal(stdout.toString('utf8').trim().split('\n').length, table.rowCount + 1);
+  });
+
+  it('python: the snippet runs and prints the service reply (datasources)', async () => {
+    const snippet = requestSnippet(resolve('datasources'), emu.url, 'python');
+    const { stdout } = await run('python3', ['-c', snippet], { env: { ...env(), PYTHONPATH: dir } });
+    const reply = JSON.parse(stdout);
+    const list = await client.listDatasources(emu.org);
+    assert.equal(tableToCsv(datasourcesTable(reply)), tableToCsv(datasourcesTable(list)));
+  });
+
+  it('hostile cell values cannot break out of their quotes (shell and Python)', async () => {
+    const marker = join(dir, 'pwned');
+    const evil = `x'; touch ${marker}; echo '$(touch ${marker})\`touch ${marker}\`"""\\`;
+    const resolved: ResolvedCell = {
+      verb: 'report',
+      request: {
+        org: emu.org,
+        report: 'datasource-measurements',
+        datasourceIds: [evil],
+        outputFrequency: 'hour',
+        startTime: '2026-11-01',
+        endTime: '2026-11-02',
+      },
+    };
+    const curl = requestSnippet(resolved, emu.url, 'curl');
+    await run('bash', ['-n', '-c', curl]);
+    const py = requestSnippet(resolved, emu.url, 'python');
+    await run('python3', ['-c', `import ast, sys; ast.parse(sys.argv[1])`, py]);
+    // Run both for real: the service rejects the unknown id; no command ran.
+    await run('bash', ['-c', curl], { env: env() }).catch(() => undefined);
+    await run('python3', ['-c', py], { env: { ...env(), PYTHONPATH: dir } }).catch(() => undefined);
+    assert.equal(existsSync(marker), false);
+    assert.ok(curl.includes(JSON.stringify(evil).slice(1, -1).replace(/'/g, `'\\''`)), 'the value is sent as written');
+  });
+
+  it('follow says how to continue; credentials in the base URL are dropped', () => {
+    const s = requestSnippet(
+      resolve('follow\ndatasourceIds: D1\nstartTime: -1h'),
+      'https://u:p@api.example.com/',
+      'curl',
+    );
+    assert.match(s, /"replyWithContinuationToken":true/);
+    assert.match(s, /# then POST https:\/\/api\.example\.com\/v2\/recent-datasource-measurements-continuation/);
+    assert.ok(!s.includes('u:p@'));
+  });
+});

@@ -1,0 +1,211 @@
+// core/time: the one ISO 8601 parser and the one duration grammar, checked against references and
+// through every entry point that takes a time, under several time zones.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import {
+  DAY_MS,
+  formatDuration,
+  HOUR_MS,
+  isCalendarDate,
+  MINUTE_MS,
+  parseDuration,
+  parseIso,
+  parseIsoMs,
+} from '../../../../src/core/time/index';
+import { type ProbeRow, probe } from '../../../support/core/time-probe';
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** An ISO-shaped text (valid or not as a calendar date) and the instant it names when valid. */
+const isoText = fc
+  .record({
+    y: fc.integer({ min: 1000, max: 9999 }),
+    mo: fc.integer({ min: 1, max: 13 }),
+    d: fc.integer({ min: 1, max: 31 }),
+    time: fc.option(
+      fc.record({
+        h: fc.integer({ min: 0, max: 23 }),
+        mi: fc.integer({ min: 0, max: 59 }),
+        s: fc.option(fc.integer({ min: 0, max: 59 })),
+        frac: fc.option(fc.stringMatching(/^\d{1,9}$/)),
+        zone: fc.oneof(
+          fc.constant(''),
+          fc.constant('Z'),
+          fc
+            .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 14 }), fc.constantFrom(0, 30, 45), fc.boolean())
+            .map(([sign, h, m, colon]) => `${sign}${pad(h)}${colon ? ':' : ''}${pad(m)}`),
+        ),
+      }),
+    ),
+  })
+  .map(({ y, mo, d, time }) => {
+    const date = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
+    if (!time) return { text: date, zoned: `${date}T00:00:00Z` };
+    const sec = time.s === null ? '' : `:${pad(time.s)}`;
+    const frac = time.s !== null && time.frac !== null ? `.${time.frac}` : '';
+    const body = `${date}T${pad(time.h)}:${pad(time.mi)}${sec}`;
+    // The reference text for V8's parser: the fraction cut to ms, no zone read as Z, offsets with a colon.
+    const zone =
+      time.zone === '' ? 'Z' : time.zone.length === 5 ? `${time.zone.slice(0, 3)}:${time.zone.slice(3)}` : time.zone;
+    return { text: `${body}${frac}${time.zone}`, zoned: `${body}${sec ? '' : ':00'}${frac.slice(0, 4)}${zone}` };
+  });
+
+/** Calendar validity by an independent reference: V8's own calendar (Date.UTC rolls impossible days over). */
+function referenceValid(y: number, mo: number, d: number): boolean {
+  if (mo < 1 || mo > 12) return false;
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+function expected(text: string, zoned: string): number | null {
+  const [y, mo, d] = text.slice(0, 10).split('-').map(Number);
+  return referenceValid(y, mo, d) ? Date.parse(zoned) : null;
+}
+
+describe('core/time: ISO 8601 dates and timestamps', () => {
+  it('parses the forms the project writes and reads, zone-less timestamps as UTC', () => {
+    assert.deepEqual(parseIso('2026-11-01'), { ms: Date.UTC(2026, 10, 1), dateOnly: true, zoned: false });
+    assert.deepEqual(parseIso('2026-11-01T10:00'), { ms: Date.UTC(2026, 10, 1, 10), dateOnly: false, zoned: false });
+    assert.equal(parseIsoMs('2026-11-01T10:00Z'), Date.UTC(2026, 10, 1, 10));
+    assert.equal(parseIsoMs('2026-11-01T10:00:00.123Z'), Date.UTC(2026, 10, 1, 10, 0, 0, 123));
+    assert.equal(parseIsoMs('2026-11-01T10:00:00.123456789Z'), Date.UTC(2026, 10, 1, 10, 0, 0, 123));
+    assert.equal(parseIsoMs('2026-11-01T10:00:00+0130'), Date.UTC(2026, 10, 1, 8, 30));
+    assert.equal(parseIsoMs('2026-11-01T10:00:00-05:00'), Date.UTC(2026, 10, 1, 15));
+    assert.equal(parseIsoMs('0001-01-01'), -62_135_596_800_000, 'years below 100 are not 19xx');
+    assert.equal(parseIsoMs('2024-02-29'), Date.UTC(2024, 1, 29));
+    const bad = ['2026-02-30', '2025-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-11-00', '2026-04-31'];
+    bad.push('2026-11-01T24:00Z', '2026-11-01T10:60Z', '2026-11-01T10:00:60Z', '2026-11-01T10:00+24:00');
+    bad.push('01/11/2026', 'yesterday', '', '2026-11-01 10:00', '2026-11-01T10Z', '2026-11-01T10:00:00.Z');
+    bad.push('2026-11-01T10:00:00.1234567890Z', '2026-11-01T10:00:00+1', '2026-11-01T10:00z', ' 2026-11-01');
+    for (const text of bad) assert.equal(parseIso(text), undefined, text);
+  });
+
+  it('agrees with V8 on every valid text, and with a reference calendar on validity', () => {
+    fc.assert(
+      fc.property(isoText, ({ text, zoned }) => {
+        assert.equal(parseIsoMs(text) ?? null, expected(text, zoned), text);
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        (y, mo, d) => {
+          assert.equal(isCalendarDate(y, mo, d), referenceValid(y, mo, d), `${y}-${mo}-${d}`);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('every entry point (cells, request checks, emulator, table cells, filters) reads a text the same way', () => {
+    fc.assert(
+      fc.property(isoText, ({ text, zoned }) => {
+        const want = expected(text, zoned);
+        const [query, validate, emulator, table, filter] = probe(text);
+        assert.deepEqual(
+          { query, validate, emulator, table, filter },
+          {
+            query: want,
+            validate: want !== null,
+            emulator: want,
+            table: want,
+            filter: want,
+          },
+          text,
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('the same text gives the same instant in every time zone (each entry point, in a child process per TZ)', function () {
+    this.timeout(60_000);
+    // Local-time traps: New York's DST change on 2026-11-01 and 2026-03-08, half-hour and 45-minute zones.
+    const texts = ['2026-11-01T10:00', '2026-11-01T01:30', '2026-03-08T02:30:00', '2026-02-30', '2026-11-01'];
+    texts.push(...fc.sample(isoText, 300).map((s) => s.text));
+    const want: ProbeRow[] = texts.map((t) => probe(t));
+    assert.deepEqual(want[0], [
+      Date.UTC(2026, 10, 1, 10),
+      true,
+      Date.UTC(2026, 10, 1, 10),
+      Date.UTC(2026, 10, 1, 10),
+      Date.UTC(2026, 10, 1, 10),
+    ]);
+    assert.deepEqual(want[3], [null, false, null, null, null], '2026-02-30 is rejected everywhere');
+    const script = join(__dirname, '../../../support/core/time-probe.ts');
+    const zones = {
+      'America/New_York': 300,
+      'Asia/Kolkata': -330,
+      'Pacific/Chatham': -825,
+      'America/St_Johns': 210,
+      UTC: 0,
+    };
+    for (const [tz, januaryOffset] of Object.entries(zones)) {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', script], {
+        input: JSON.stringify(texts),
+        env: { ...process.env, TZ: tz },
+        encoding: 'utf8',
+      });
+      assert.equal(child.status, 0, child.stderr);
+      const out = JSON.parse(child.stdout) as { januaryOffset: number; rows: ProbeRow[] };
+      assert.equal(out.januaryOffset, januaryOffset, `the child ran in ${tz}`);
+      for (const [i, row] of out.rows.entries()) assert.deepEqual(row, want[i], `${texts[i]} under TZ=${tz}`);
+    }
+  });
+});
+
+describe('core/time: durations', () => {
+  it('one grammar: units ms s m h d w, compound, signed, decimals', () => {
+    const ms = (t: string) => {
+      const d = parseDuration(t);
+      return 'ms' in d ? d.ms : d.error;
+    };
+    assert.equal(ms('30s'), 30_000);
+    assert.equal(ms('5m'), 5 * MINUTE_MS);
+    assert.equal(ms('1h30m'), 90 * MINUTE_MS);
+    assert.equal(ms('1.5h'), 90 * MINUTE_MS);
+    assert.equal(ms('-6h'), -6 * HOUR_MS);
+    assert.equal(ms('2d'), 2 * DAY_MS);
+    assert.equal(ms('1w'), 7 * DAY_MS);
+    assert.equal(ms('500ms'), 500);
+    for (const bad of ['', '5', 'soon', '5x', '1h 30m', 'h', '-', '5mm', '1e3s', '99999999999999h']) {
+      assert.ok('error' in parseDuration(bad), bad);
+    }
+  });
+
+  it('format is the short form (45s, 1m05s, 5m, 3h12m) and parses back to the duration at its precision', () => {
+    assert.equal(formatDuration(45_000), '45s');
+    assert.equal(formatDuration(65_000), '1m05s');
+    assert.equal(formatDuration(300_000), '5m');
+    assert.equal(formatDuration(3 * HOUR_MS + 12 * MINUTE_MS), '3h12m');
+    assert.equal(formatDuration(26 * HOUR_MS + 5 * MINUTE_MS), '26h05m');
+    assert.equal(formatDuration(-5), '0s');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 * DAY_MS }), (ms) => {
+        const text = formatDuration(ms);
+        const back = parseDuration(text);
+        assert.ok('ms' in back, text);
+        const unit = Math.round(ms / 1000) >= 3600 ? MINUTE_MS : 1000;
+        assert.equal(back.ms, Math.round(ms / unit) * unit, `${ms} -> ${text}`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a compound duration is the sum of its parts, whatever the order of writing', () => {
+    const part = fc.tuple(fc.integer({ min: 0, max: 999 }), fc.constantFrom('ms', 's', 'm', 'h', 'd', 'w'));
+    const unit: Record<string, number> = { ms: 1, s: 1000, m: MINUTE_MS, h: HOUR_MS, d: DAY_MS, w: 7 * DAY_MS };
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), fc.boolean(), (parts, negative) => {
+        const text = `${negative ? '-' : ''}${parts.map(([n, u]) => `${n}${u}`).join('')}`;
+        const sum = parts.reduce((acc, [n, u]) => acc + n * unit[u], 0);
+        assert.deepEqual(parseDuration(text), { ms: negative ? -sum || 0 : sum }, text);
+      }),
+    );
+  });
+});

@@ -1,0 +1,135 @@
+// The air-quality views' model on a small hand-made hourly result: Summary rows, exceedances,
+// collocation of a sensor with a reference site, and map tracks of a moved datasource.
+import assert from 'node:assert/strict';
+import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
+import { type Column, cellText, isNumeric, type Table } from '../../../../src/core/table/table';
+import {
+  collocation,
+  exceedanceRows,
+  mapPoints,
+  referenceDatasources,
+  resultFrequency,
+  summaryTable,
+} from '../../../../src/renderer/model/aq-views';
+import { identityRows } from '../../../../src/renderer/model/sort';
+
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 10, 20, 0, 0, 0);
+const LABEL = 'pm2_5ConcMassNowcast';
+
+/** 6 hours × 2 datasources: SENSOR reads 1.2·ref + 2 (hour 3 QC-invalid), REF one hour missing; SENSOR moves at hour 4. */
+function hourly(): Table {
+  const ref = [10, 20, 30, Number.NaN, 50, 60];
+  const rows: Array<{ id: string; t: number; v: number; inv: boolean; lat: number }> = [];
+  for (let h = 0; h < 6; h++) {
+    rows.push({ id: 'SENSOR', t: T0 + h * H, v: 1.2 * (10 + 10 * h) + 2, inv: h === 3, lat: h < 4 ? 47.6 : 47.7 });
+    rows.push({ id: 'REF', t: T0 + h * H, v: ref[h], inv: false, lat: 47.6 });
+  }
+  const n = rows.length;
+  const columns: Column[] = [
+    {
+      name: 'datasourceId',
+      kind: 'identifier',
+      dict: ['SENSOR', 'REF'],
+      codes: Int32Array.from(rows, (r) => (r.id === 'SENSOR' ? 0 : 1)),
+    },
+    {
+      name: 'sourceType',
+      kind: 'text',
+      dict: ['SERVICE_NODE', 'REFERENCE_SITE'],
+      codes: Int32Array.from(rows, (r) => (r.id === 'SENSOR' ? 0 : 1)),
+    },
+    { name: 'outputFrequency', kind: 'text', dict: ['hour'], codes: new Int32Array(n) },
+    { name: 'startOfPeriod', kind: 'time', values: Float64Array.from(rows, (r) => r.t) },
+    { name: 'locationLatitude', kind: 'number', values: Float64Array.from(rows, (r) => r.lat) },
+    { name: 'locationLongitude', kind: 'number', values: Float64Array.from(rows, () => -122.3) },
+    {
+      name: `${LABEL}.value`,
+      kind: 'number',
+      values: Float64Array.from(rows, (r) => r.v),
+      metric: parseCanonicalLabel(`${LABEL}.value`),
+    },
+    {
+      name: `${LABEL}.qcAssessment`,
+      kind: 'qcAssessment',
+      dict: ['valid', 'invalid'],
+      codes: Int32Array.from(rows, (r) => (r.inv ? 1 : 0)),
+      metric: parseCanonicalLabel(`${LABEL}.qcAssessment`),
+    },
+  ];
+  return { columns, rowCount: n };
+}
+
+const cell = (t: Table, name: string, row: number) => {
+  const c = t.columns.find((x) => x.name === name)!;
+  return isNumeric(c) ? c.values[row] : cellText(c, row);
+};
+
+describe('renderer aq views: model', () => {
+  const table = hourly();
+  const rows = identityRows(table.rowCount);
+  const metricCol = table.columns.findIndex((c) => c.name === `${LABEL}.value`);
+
+  it('Summary: one row per datasource × metric with count, expected, completeness, distribution, QC-invalid count', () => {
+    assert.equal(resultFrequency(table), 'hour');
+    const s = summaryTable(table, rows);
+    assert.equal(s.rowCount, 2);
+    // Sorted by datasource: REF first. REF: 5 values of 6 hours -> 83.3 %; min 10, mean 34, median 30, max 60.
+    assert.equal(cell(s, 'datasourceId', 0), 'REF');
+    assert.equal(cell(s, 'unit', 0), 'µg/m³');
+    assert.equal(cell(s, 'count', 0), 5);
+    assert.equal(cell(s, 'expected (hour)', 0), 6);
+    assert.equal(cell(s, 'completeness %', 0), 83.3);
+    assert.equal(cell(s, 'min', 0), 10);
+    assert.equal(cell(s, 'mean', 0), 34);
+    assert.equal(cell(s, 'median', 0), 30);
+    assert.equal(cell(s, 'max', 0), 60);
+    assert.equal(cell(s, 'qcInvalid', 0), 0);
+    // SENSOR: 14, 26, 38, 50, 62, 74: mean 44, p98 = 62 + 0.9*12 = 72.8 (5 * 0.98 = 4.9), one QC-invalid.
+    assert.equal(cell(s, 'datasourceId', 1), 'SENSOR');
+    assert.equal(cell(s, 'completeness %', 1), 100);
+    assert.equal(cell(s, 'mean', 1), 44);
+    assert.equal(cell(s, 'p98', 1), 72.8);
+    assert.equal(cell(s, 'qcInvalid', 1), 1);
+  });
+
+  it('Exceedances above 35.4 per datasource: SENSOR hours 2-5 (run 4), REF hours 4-5 (run 2)', () => {
+    const e = exceedanceRows(table, rows, metricCol, 35.4);
+    assert.deepEqual(
+      e.map((x) => [x.group, x.periods, x.longestRun, x.first - T0, x.last - T0, x.periodsWithValue]),
+      [
+        ['REF', 2, 2, 4 * H, 5 * H, 5],
+        ['SENSOR', 4, 4, 2 * H, 5 * H, 6],
+      ],
+    );
+  });
+
+  it('Collocation: REFERENCE_SITE found; pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1; 5 of 6 hours = 83 % ≥ 75 %', () => {
+    assert.deepEqual([...referenceDatasources(table, rows)], ['REF']);
+    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF')!;
+    assert.equal(c.fit.n, 5);
+    assert.ok(Math.abs(c.fit.slope - 1.2) < 1e-9);
+    assert.ok(Math.abs(c.fit.intercept - 2) < 1e-9);
+    assert.ok(Math.abs(c.fit.r2 - 1) < 1e-12);
+    // bias = mean(0.2x + 2) over x = 10,20,30,50,60 -> 0.2*34 + 2 = 8.8
+    assert.ok(Math.abs(c.fit.meanBias - 8.8) < 1e-9);
+    assert.ok(Math.abs(c.pairs.completenessPercent - 500 / 6) < 1e-9);
+    const met = Object.fromEntries(c.targets.map((t) => [t.name, t.met]));
+    assert.deepEqual(met, { Slope: true, Intercept: true, 'R²': true, RMSE: false, 'Pairing completeness': true });
+  });
+
+  it('Map: the moved datasource has a two-point track; the latest value and its AQI category', () => {
+    const points = mapPoints(table, rows, metricCol);
+    const sensor = points.find((p) => p.group === 'SENSOR')!;
+    assert.deepEqual(
+      sensor.track.map((t) => [t.lat, t.since - T0]),
+      [
+        [47.6, 0],
+        [47.7, 4 * H],
+      ],
+    );
+    assert.equal(sensor.latestValue, 74);
+    assert.equal(sensor.category?.name, 'Unhealthy'); // 74 µg/m³ -> AQI 165
+    assert.equal(points.find((p) => p.group === 'REF')!.track.length, 1);
+  });
+});

@@ -1,0 +1,97 @@
+// The table's column layout: default order, pinned columns, and the text widths are fitted to.
+import assert from 'node:assert/strict';
+import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
+import type { Column, DictColumn, Table } from '../../../../src/core/table/table';
+import {
+  defaultColumnOrder,
+  fitWidth,
+  MAX_HEADER_PX,
+  pinnedColumns,
+  representativeText,
+} from '../../../../src/renderer/model/column-layout';
+
+const text = (name: string, values: string[], kind: 'text' | 'identifier' = 'text'): DictColumn => {
+  const dict = [...new Set(values)];
+  return { name, kind, dict, codes: Int32Array.from(values, (v) => dict.indexOf(v)) };
+};
+const num = (name: string, values: number[]): Column => ({
+  name,
+  kind: 'number',
+  values: Float64Array.from(values),
+  metric: parseCanonicalLabel(name),
+});
+
+describe('renderer column layout', () => {
+  // The service's csv-wide order (identifying columns first, location, then metrics sorted by label).
+  const table: Table = {
+    rowCount: 2,
+    columns: [
+      text('datasourceId', ['D1', 'D2'], 'identifier'),
+      text('sourceId', ['A1', 'A2'], 'identifier'),
+      text('sourceType', ['SERVICE_NODE', 'REFERENCE_SITE']),
+      text('outputFrequency', ['hour', 'hour']),
+      { name: 'startOfPeriod', kind: 'time', values: Float64Array.from([0, 0]) },
+      { name: 'endOfPeriod', kind: 'time', values: Float64Array.from([0, 0]) },
+      num('locationLatitude', [1, 2]),
+      num('locationLongitude', [1, 2]),
+      num('no2Conc1HourMean.value', [1, 2]),
+      {
+        ...text('no2Conc1HourMean.status', ['sensor-ready', 'sensor-ready']),
+        metric: parseCanonicalLabel('no2Conc1HourMean.status'),
+      },
+      num('pm2_5ConcMassNowcast.value', [1, 2]),
+    ],
+  };
+
+  it('orders datasource, period start, the metric values, their other fields, then the other identifying and location columns', () => {
+    const names = defaultColumnOrder(table).map((i) => table.columns[i].name);
+    assert.deepEqual(names, [
+      'datasourceId',
+      'startOfPeriod',
+      'no2Conc1HourMean.value',
+      'pm2_5ConcMassNowcast.value',
+      'no2Conc1HourMean.status',
+      'sourceId',
+      'sourceType',
+      'outputFrequency',
+      'endOfPeriod',
+      'locationLatitude',
+      'locationLongitude',
+    ]);
+  });
+
+  it('keeps every column exactly once, also without datasource or time columns', () => {
+    const plain: Table = { rowCount: 1, columns: [text('a', ['x']), num('b', [1])] };
+    assert.deepEqual(defaultColumnOrder(plain), [0, 1]);
+    const order = defaultColumnOrder(table);
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      table.columns.map((_, i) => i),
+    );
+  });
+
+  it('pins the first two visible columns (a hidden one passes its place on)', () => {
+    const order = defaultColumnOrder(table);
+    assert.deepEqual(pinnedColumns(order, new Set()), [0, 4]);
+    assert.deepEqual(pinnedColumns(order, new Set([4])), [0, 8]);
+    assert.deepEqual(pinnedColumns(order, new Set([0, 4])), [8, 10]);
+  });
+
+  it('fits the 95th percentile of value lengths: one long outlier among 100 values does not widen the column', () => {
+    const values = [...new Array(99).fill('SERVICE_NODE'), 'A VERY LONG OUTLIER VALUE THAT IS RARE'];
+    assert.equal(representativeText(text('sourceType', values), 100, 'utc'), 'SERVICE_NODE');
+    const mixed = [...new Array(90).fill('SERVICE_NODE'), ...new Array(10).fill('REFERENCE_SITE')];
+    assert.equal(representativeText(text('sourceType', mixed), 100, 'utc'), 'REFERENCE_SITE');
+    assert.equal(representativeText(text('empty', ['', '']), 2, 'utc'), '');
+  });
+
+  it('widths: the value or the header plus padding, bounded; a long header is cut before a value is', () => {
+    const c = text('sourceType', ['x']);
+    assert.equal(fitWidth(100, 50, c), 114);
+    assert.equal(fitWidth(20, 80, c), 112);
+    assert.equal(fitWidth(2000, 10, c), 420);
+    assert.equal(fitWidth(1, 1, c), 56);
+    assert.equal(fitWidth(40, 400, c), MAX_HEADER_PX);
+    assert.equal(fitWidth(300, 400, c), 314);
+  });
+});
