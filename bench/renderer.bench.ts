@@ -12,7 +12,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { cellText } from '../src/core/table/table';
 import { encodeTable } from '../src/core/table/wire';
-import { syntheticTable } from '../test/unit/renderer/synthetic-table';
+import { syntheticTable } from '../test/support/synthetic-table';
 import { type BenchResult, median, type Sample, sideBySide } from './lib';
 
 const ROWS = 1_000_000;
