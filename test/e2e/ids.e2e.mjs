@@ -92,7 +92,7 @@ describe('e2e: completion and hover for ids', function () {
       40,
       200,
     );
-    const text = await hover.first().innerText();
+    const text = await hover.first().textContent();
     console.log(`      hover: ${text.replace(/\s+/g, ' ')}`);
     assert.match(text, /Group: /);
     assert.match(text, /Tags: /);

@@ -56,7 +56,7 @@ async function hoverText(doc: vscode.TextDocument, line: number, column: number)
 }
 
 const detailRequests = () => requests.filter((p) => p.startsWith(`${PATHS.datasources}/`)).length;
-const unescape = (md: string) => md.replace(/\\(.)/g, '$1');
+const plainText = (md: string) => md.replace(/\\(.)/g, '$1');
 
 describe('ids: completion and hover from the connection', function () {
   this.timeout(120_000);
@@ -103,13 +103,13 @@ describe('ids: completion and hover from the connection', function () {
     const d = list.find((x) => x.orgAnnotations.group && x.orgAnnotations.tags.length > 0) ?? list[0];
     const nb = await openNotebook([`recent\ndatasourceIds: ${d.datasourceId}`]);
     const before = detailRequests();
-    const text = unescape(await hoverText(nb.cellAt(0).document, 1, 16));
+    const text = plainText(await hoverText(nb.cellAt(0).document, 1, 16));
     assert.ok(text.includes(d.orgAnnotations.name), text);
     assert.ok(text.includes(`Group: ${d.orgAnnotations.group ?? '(none)'}`), text);
     assert.ok(text.includes(`Tags: ${d.orgAnnotations.tags.join(', ')}`), text);
     assert.ok(text.includes(`Source: ${d.sourceType} ${d.currentSourceId}`), text);
     assert.equal(detailRequests(), before + 1, 'one GET /v2/datasources/{id}');
-    assert.equal(unescape(await hoverText(nb.cellAt(0).document, 1, 16)), text);
+    assert.equal(plainText(await hoverText(nb.cellAt(0).document, 1, 16)), text);
     assert.equal(detailRequests(), before + 1, 'the second hover did not ask the service again');
   });
 
@@ -121,13 +121,13 @@ describe('ids: completion and hover from the connection', function () {
       `report reference-site-measurements\nrefSiteIds: ${site.currentSourceId}`,
       'recent\ndatasourceIds: DNOSUCH99',
     ]);
-    const nodeText = unescape(await hoverText(nb.cellAt(0).document, 1, 10));
+    const nodeText = plainText(await hoverText(nb.cellAt(0).document, 1, 10));
     assert.ok(nodeText.includes(`Datasource: ${node.datasourceId}`), nodeText);
     const wrongType = await hoverText(nb.cellAt(0).document, 1, 11 + node.currentSourceId.length);
-    assert.match(unescape(wrongType), /no datasource of this connection has this node id/);
-    const siteText = unescape(await hoverText(nb.cellAt(1).document, 1, 13));
+    assert.match(plainText(wrongType), /no datasource of this connection has this node id/);
+    const siteText = plainText(await hoverText(nb.cellAt(1).document, 1, 13));
     assert.ok(siteText.includes(`Datasource: ${site.datasourceId}`), siteText);
-    const missing = unescape(await hoverText(nb.cellAt(2).document, 1, 16));
+    const missing = plainText(await hoverText(nb.cellAt(2).document, 1, 16));
     assert.match(missing, /^DNOSUCH99: could not look up this datasource id: not found on this connection \(404\)\.$/m);
   });
 
@@ -137,7 +137,7 @@ describe('ids: completion and hover from the connection', function () {
     await dead.close();
     added.push((await a.services.connections.add({ name: OFFLINE, baseUrl: deadUrl, org: emu.org }, emu.apiKey)).id);
     const nb = await openNotebook(['recent\ndatasourceIds: D1'], OFFLINE);
-    assert.match(unescape(await hoverText(nb.cellAt(0).document, 1, 15)), /D1: could not look up .*not reachable/);
+    assert.match(plainText(await hoverText(nb.cellAt(0).document, 1, 15)), /D1: could not look up .*not reachable/);
     assert.deepEqual(await labelsAt(nb.cellAt(0).document, 1, 18), []);
   });
 
