@@ -38,7 +38,11 @@ describe('e2e: completion and hover for ids', function () {
     ({ browser, page } = await openWorkbench());
     await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
     await page.keyboard.press('Escape');
+    // With no notebook open yet the command says so; that notice would sit in every screenshot.
+    const notice = page.locator('.notification-toast', { hasText: 'Open a measurements notebook' }).first();
+    await notice.waitFor({ timeout: 10_000 }).catch(() => {});
     await runCommand(page, 'Notifications: Clear All Notifications');
+    await notice.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
   });
   afterEach(async function () {
     await screenshotIfFailed(this.currentTest, page);
