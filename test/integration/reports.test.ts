@@ -580,6 +580,15 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
     );
     const tip = (failed.tooltip as vscode.MarkdownString).value;
     assert.ok(tip.includes('use csv-wide or a shorter range'), 'the tooltip has the whole reason');
+    // A narrow view cuts the description: the failed report opens on a row that says why.
+    assert.equal(failed.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+    const [why] = a.tree.getChildren(failed);
+    assert.equal(why.kind, 'message');
+    assert.equal(
+      why.label,
+      'Report generation failed: a parquet-wide file would hold over 500000 rows; use csv-wide or a shorter range',
+    );
+    assert.equal((why.iconPath as vscode.ThemeIcon).id, 'error');
   });
 
   it('Re-run asks for new dates (the old ones filled in, Back between them) and sends the same request with them', async () => {

@@ -16,7 +16,10 @@ export class ReportNode extends vscode.TreeItem {
     // The label tells reports apart (range, frequency, how many datasources); the rest is in the description.
     super(
       d.label,
-      state === 'succeeded' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+      // A failed report opens on why it failed (a row of its own: a narrow view cuts the description).
+      state === 'succeeded' || state === 'failed'
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.None,
     );
     // The state is part of the id: VS Code keeps an item's expansion by id, and a finished report
     // (no longer a leaf) should open on its files.
@@ -94,9 +97,13 @@ export class ReportFileNode extends vscode.TreeItem {
 
 export class ReportErrorNode extends vscode.TreeItem {
   readonly kind = 'message' as const;
-  constructor(message: string) {
+  constructor(message: string, icon: 'warning' | 'error' = 'warning') {
     super(message, vscode.TreeItemCollapsibleState.None);
-    this.iconPath = new vscode.ThemeIcon('warning');
+    this.iconPath =
+      icon === 'error'
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
+        : new vscode.ThemeIcon('warning');
+    this.tooltip = message;
   }
 }
 

@@ -3,7 +3,14 @@
 // children are its files.
 import * as vscode from 'vscode';
 import type { ConnectionStore } from '../connections/connection-store';
-import { ConnectionNode, ReportErrorNode, ReportFileNode, ReportNode, type ReportsTreeNode } from './report-nodes';
+import {
+  ConnectionNode,
+  failureReason,
+  ReportErrorNode,
+  ReportFileNode,
+  ReportNode,
+  type ReportsTreeNode,
+} from './report-nodes';
 import type { ReportsStore } from './reports-store';
 import type { TrackedReport } from './tracked-report';
 
@@ -57,6 +64,7 @@ export class ReportsTreeProvider implements vscode.TreeDataProvider<ReportsTreeN
       const r = node.report;
       const children: ReportsTreeNode[] = r.files.map((f) => new ReportFileNode(r, f));
       if (r.lastError) children.unshift(new ReportErrorNode(r.lastError));
+      if (node.contextValue === 'report-failed') children.unshift(new ReportErrorNode(failureReason(r), 'error'));
       return children;
     }
     return [];
