@@ -6,6 +6,7 @@ import { registerCliCommand } from './commands/cli-command';
 import { registerConnectionCommands } from './commands/connection-commands';
 import { createReportFlow } from './commands/create-report';
 import { registerQueryCommands } from './commands/query-commands';
+import { registerReportActions } from './commands/report-actions';
 import { registerReportCommands } from './commands/report-commands';
 import { ClientProvider, quotaKey } from './connections/client-provider';
 import { ConnectionStore } from './connections/connection-store';
@@ -20,7 +21,7 @@ import { ReportCellStatus } from './reports/report-cell-status';
 import { ReportFiles } from './reports/report-files';
 import { notifyFinished, ReportWatcher } from './reports/report-watcher';
 import { checkTrackedReport, ReportsStore } from './reports/reports-store';
-import { ReportsTreeProvider } from './reports/reports-tree';
+import { ReportsTreeProvider, SHOW_ALL_CONNECTIONS, showAllConnections } from './reports/reports-tree';
 import type { ExtensionServices } from './services';
 import { SerialMemento } from './state/serial-memento';
 import { SharedRecords } from './state/shared-records';
@@ -85,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const tree = new ReportsTreeProvider(reports, connections);
   const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
   const updateViewTitle = () => {
-    view.description = connections.active().name;
+    view.description = showAllConnections() ? 'all connections' : connections.active().name;
   };
   updateViewTitle();
   const watcher = new ReportWatcher(reports, clients, connections, pollSchedule, notifyFinished);
@@ -98,10 +99,14 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
       updateViewTitle();
       quotaItem.update();
     }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SHOW_ALL_CONNECTIONS)) updateViewTitle();
+    }),
     registerCommand('measurements.showOutput', () => log.channel.show(true)),
     registerCommand('measurements.createReport', () => createReportFlow(services)),
     ...registerConnectionCommands(services),
     ...registerReportCommands(services, watcher, files),
+    ...registerReportActions(services),
     ...registerQueryCommands(services),
     ...registerCliCommand(context),
     ...registerWalkthrough(context.extensionUri, reports),

@@ -27,16 +27,16 @@ async function openReportsView(page) {
   await page.locator('.pane-header[aria-label^="Reports"]').first().waitFor({ state: 'attached', timeout: 30_000 });
 }
 
-/** Create Report through the palette, all datasources, daily, the service's default metrics. */
-async function createDailyReport(page, start, end) {
+/** Create Report through the palette, all datasources, daily (or `frequency`), the service's default metrics. */
+async function createDailyReport(page, start, end, { frequency = 'day', fileFormat = 'csv-wide' } = {}) {
   await runCommand(page, 'Measurements: Create Report', { timeoutMs: 90_000 });
   await answer(page, 'datasource-measurements', { expect: 'Report kind' });
   await answer(page, 'All datasources', { expect: 'datasourceIds', keys: ['ArrowDown', 'Enter'] });
-  await answer(page, 'day', { expect: 'outputFrequency' });
+  await answer(page, frequency, { expect: 'outputFrequency' });
   await answer(page, start, { expect: 'startTime' });
   await answer(page, end, { expect: 'endTime' });
   await answer(page, 'canonical', { expect: 'metricLabelStyle' });
-  await answer(page, 'csv-wide', { expect: 'fileFormat' });
+  await answer(page, fileFormat, { expect: 'fileFormat' });
   await answer(page, "service's default", { expect: 'metricSelect' });
   await answer(page, '', { expect: 'Options' });
 }
@@ -215,5 +215,97 @@ describe('e2e: the Reports view', () => {
     await row.first().waitFor({ timeout: 30_000 });
     console.log(`      revealed in the Explorer: ${await row.first().getAttribute('aria-label')}`);
     console.log(`      screenshot: ${await screenshot(page, 'report-file-revealed')}`);
+  });
+  it('Reports view actions: a failed report says why on its row, Re-run with new dates, Open as Notebook Cell, all connections grouped', async () => {
+    await openReportsView(page);
+    const before = await eventually(async () => {
+      const n = await quotaCount(page);
+      return Number.isFinite(n) ? { n } : undefined;
+    }, 'the quota count in the status bar');
+    // The quota line says whose count it is.
+    const quotaItem = page.locator('.statusbar-item[aria-label*="counted on this machine"]').first();
+    await quotaItem.waitFor({ timeout: 10_000 });
+    // Minute rows of every datasource for 60 days: too many for one Parquet file of the emulator, so it fails.
+    await createDailyReport(page, '-60d', 'today', { frequency: 'minute', fileFormat: 'parquet-wide' });
+    await openReportsView(page);
+    // This run's report: failed, minute, made seconds ago (the newest first).
+    const failed = page
+      .locator('.monaco-list-row', {
+        hasText: /minute · all ds.*failed: Report generation failed: a parquet-wide file.* \d+s ago/,
+      })
+      .first();
+    await failed.waitFor({ timeout: 60_000 });
+    const failedText = String(await failed.textContent());
+    console.log(`      failed row: ${failedText}`);
+    assert.match(failedText, /failed: Report generation failed: a parquet-wide file would hold over 500000 rows/);
+    // Its reason also has a row of its own below it (a narrow view cuts the description).
+    const index = Number(await failed.getAttribute('data-index'));
+    const reason = page.locator(`.monaco-list-row[data-index="${index + 1}"]`, {
+      hasText: 'Report generation failed: a parquet-wide file',
+    });
+    await reason.waitFor({ timeout: 10_000 });
+    console.log(`      screenshot: ${await screenshot(page, 'reports-failed-reason')}`);
+
+    // Re-run: the inline action of the failed row, new dates, the same request otherwise.
+    await failed.hover();
+    await failed.locator('.action-label[aria-label*="Re-run Report"]').first().click();
+    await answer(page, '-2d', { expect: 'startTime of the new report' });
+    await answer(page, '-1d', { expect: 'endTime of the new report' });
+    const rerun = page
+      .locator('.monaco-list-row[aria-label*="succeeded"]', { hasText: /minute · all ds.* \d+s ago/ })
+      .first();
+    await rerun.waitFor({ timeout: 60_000 });
+    console.log(`      re-run row: ${await rerun.getAttribute('aria-label')}`);
+    await page
+      .locator('.statusbar-item', { hasText: `${before.n + 2}/30 reports` })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    console.log(`      screenshot: ${await screenshot(page, 'reports-rerun-succeeded')}`);
+
+    // Open as Notebook Cell from the failed report's context menu: a new notebook with its report cell.
+    await failed.click({ button: 'right' });
+    const menuItem = page.locator('.monaco-menu .action-label', { hasText: 'Open Report as Notebook Cell' }).first();
+    await menuItem.waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(300); // the menu takes clicks once it has settled
+    await menuItem.click();
+    await page.waitForTimeout(500);
+    // A click that landed while the menu was still settling leaves it open on the item: Enter takes it.
+    if (await menuItem.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    const widget = page.locator('.quick-input-widget');
+    if (await widget.isVisible().catch(() => false)) await answer(page, 'New notebook');
+    const cellText = page.locator('.notebook-editor .cell-editor-container .view-lines', {
+      hasText: 'report datasource-measurements',
+    });
+    await cellText.first().waitFor({ timeout: 30_000 });
+    const text = String(await cellText.first().textContent()).replace(/\u00a0/g, ' ');
+    console.log(`      cell: ${text.split('\n').join(' | ')}`);
+    assert.match(text, /outputFrequency: minute/);
+    assert.match(text, /fileFormat: parquet-wide/);
+    assert.match(text, /allDatasources: true/);
+    console.log(`      screenshot: ${await screenshot(page, 'report-as-notebook-cell')}`);
+    await runCommand(page, 'View: Revert and Close Editor');
+
+    // All connections, grouped: the view title's toggle, and back.
+    await openReportsView(page);
+    await runCommand(page, 'Measurements: Show Reports of All Connections');
+    try {
+      const group = page.locator('.monaco-list-row', { hasText: /Local emulator\s*active · \d+ reports?/ }).first();
+      await group.waitFor({ timeout: 30_000 });
+      console.log(`      group row: ${await group.textContent()}`);
+      await page
+        .locator('.pane-header[aria-label^="Reports"]', { hasText: 'all connections' })
+        .first()
+        .waitFor({ state: 'attached', timeout: 10_000 });
+      console.log(`      screenshot: ${await screenshot(page, 'reports-all-connections')}`);
+    } finally {
+      await runCommand(page, 'Measurements: Show Reports of the Active Connection Only');
+    }
+    await page
+      .locator('.monaco-list-row', { hasText: /Local emulator\s*active/ })
+      .first()
+      .waitFor({ state: 'detached', timeout: 30_000 });
+    await quotaItem.hover();
+    await page.waitForTimeout(1500);
+    console.log(`      screenshot: ${await screenshot(page, 'quota-tooltip')}`);
   });
 });

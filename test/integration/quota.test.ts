@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ReportRecord } from '../../src/core/api/types';
+import { quotaTooltip } from '../../src/extension/quota/quota-status';
 import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
 import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
 import { SharedRecords } from '../../src/extension/state/shared-records';
@@ -49,6 +50,11 @@ describe('quota: reports used today per org', () => {
       assert.equal(q.used('conn|org-a'), 30);
       assert.equal(q.remaining('conn|org-a'), 0);
       assert.equal(q.resetAt('conn|org-a')?.toISOString(), resetAt.toISOString());
+      // The quota line says what the count is: this machine's, corrected by the service's 429.
+      const tip = quotaTooltip('org-a', q.used('conn|org-a'), q.limit, resetAt, q.resetAt('conn|org-a') !== undefined);
+      assert.match(tip, /^org-a: 30 of 30 daily reports used today, counted on this machine\./);
+      assert.match(tip, /The service answered 429 \(none left\): counted as 30\/30 until the reset/);
+      assert.match(quotaTooltip('org-b', 2, 30, resetAt, false), /not counted here until the service answers 429/);
       now = new Date('2026-11-21T00:00:01Z');
       assert.equal(q.used('conn|org-a'), 0, 'a new UTC day starts from zero');
       assert.equal(q.resetAt('conn|org-a'), undefined);

@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { nextUtcMidnight } from '../../src/core/api/errors';
 import type { ReportRecord } from '../../src/core/api/types';
+import { parseCell } from '../../src/core/query/parse';
+import { resolveCell } from '../../src/core/query/resolve';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
@@ -470,6 +472,9 @@ describe('reports against the emulator, through the commands', function () {
     );
     assert.equal(a.services.quota.used(key), 30);
     assert.equal(a.services.quota.remaining(key), 0);
+    const tip = String(a.quotaStatus.tooltip);
+    assert.match(tip, /30 of 30 daily reports used today, counted on this machine/);
+    assert.match(tip, /The service answered 429/, 'the tooltip says the count was corrected by the service');
 
     // The next attempt warns first (the quota is spent) and can be cancelled there.
     const again = vscode.commands.executeCommand('measurements.createReport');
@@ -512,5 +517,196 @@ describe('reports against the emulator, through the commands', function () {
     assert.match(text, /Test emulator: POST \/v2\/report-requests 200 \d+ ms, 0 retries/);
     assert.match(text, /Test emulator: GET \/v2\/report-requests\/\S+ 200 \d+ ms/);
     assert.ok(!text.includes(emu.apiKey), 'the API key is in the log');
+  });
+});
+
+describe('Reports view actions: re-run, open as a cell, a failed report says why, all connections grouped', function () {
+  this.timeout(120_000);
+  let a: MeasurementsApi;
+  let emu: RunningEmulator;
+  let clock: ManualClock;
+  let connectionId: string;
+  let driver: QuickInputDriver;
+  let failed: ReportNode;
+  // Minute rows of every datasource for seven weeks: more than a Parquet file of the emulator may hold.
+  const tooBig = {
+    report: 'datasource-measurements',
+    allDatasources: true,
+    outputFrequency: 'minute',
+    startTime: '2026-10-01T00:00:00Z',
+    endTime: '2026-11-19T00:00:00Z',
+    fileFormat: 'parquet-wide',
+    qcFlags: true,
+  } as const;
+
+  before(async () => {
+    a = await api();
+    clock = new ManualClock(Date.parse('2026-11-20T09:00:00Z'));
+    emu = await startEmulator({ port: 0, clock, reportDelayMs: REPORT_DELAY_MS });
+    const c = await a.services.connections.add(
+      { name: 'Actions emulator', baseUrl: emu.url, org: emu.org },
+      emu.apiKey,
+    );
+    connectionId = c.id;
+    await a.services.connections.select(c.id);
+    driver = new QuickInputDriver(a);
+  });
+
+  after(async () => {
+    driver?.dispose();
+    await vscode.workspace
+      .getConfiguration()
+      .update('measurements.reports.showAllConnections', undefined, vscode.ConfigurationTarget.Global);
+    await a.services.connections.remove(connectionId);
+    await emu?.close();
+  });
+
+  it('a failed report shows its reason on its row, not only in the tooltip', async () => {
+    const { client } = await a.services.clients.forConnection();
+    const record = await client.createReport({ ...tooBig, org: emu.org });
+    await a.services.reports.track(record, connectionId);
+    clock.advance(REPORT_DELAY_MS + 1000);
+    await vscode.commands.executeCommand('measurements.refreshReports');
+    failed = await eventually(
+      () => {
+        const n = reportNode(a, record.reportId);
+        return n?.contextValue === 'report-failed' ? n : undefined;
+      },
+      () => `the report to fail (it is ${reportNode(a, record.reportId)?.contextValue})`,
+    );
+    assert.match(
+      String(failed.description),
+      /^failed: Report generation failed: a parquet-wide file would hold over 500000 rows; use csv-wide or a shorter range · datasource-measurements · \d+s ago$/,
+    );
+    const tip = (failed.tooltip as vscode.MarkdownString).value;
+    assert.ok(tip.includes('use csv-wide or a shorter range'), 'the tooltip has the whole reason');
+    // A narrow view cuts the description: the failed report opens on a row that says why.
+    assert.equal(failed.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+    const [why] = a.tree.getChildren(failed);
+    assert.equal(why.kind, 'message');
+    assert.equal(
+      why.label,
+      'Report generation failed: a parquet-wide file would hold over 500000 rows; use csv-wide or a shorter range',
+    );
+    assert.equal((why.iconPath as vscode.ThemeIcon).id, 'error');
+  });
+
+  it('Re-run asks for new dates (the old ones filled in, Back between them) and sends the same request with them', async () => {
+    const key = `${connectionId}|${emu.org}`;
+    const used = a.services.quota.used(key);
+    const rerun = vscode.commands.executeCommand<ReportRecord>('measurements.rerunReport', failed);
+    const start = (await driver.next()) as vscode.InputBox;
+    assert.equal(start.value, tooBig.startTime, 'the old startTime to edit');
+    assert.match(String(start.prompt), /^startTime of the new report \(was 2026-10-01T00:00:00Z\)/);
+    assert.equal(start.step, 1);
+    start.value = '-2x';
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    assert.match(String(start.validationMessage), /expected an ISO 8601 date/, 'checked as cells check times');
+    start.value = '2026-11-18';
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    const end = (await driver.next()) as vscode.InputBox;
+    assert.equal(end.value, tooBig.endTime);
+    end.value = '2026-11-17';
+    await new Promise((r) => setTimeout(r, 100));
+    await accept();
+    assert.match(String(end.validationMessage), /endTime must be after startTime \(2026-11-18\)/);
+    await back();
+    const startAgain = (await driver.next()) as vscode.InputBox;
+    assert.equal(startAgain.value, '2026-11-18', 'Back shows the start with its answer');
+    await accept();
+    await driver.type('2026-11-19T09:00:00Z');
+    const record = await rerun;
+    assert.ok(record, 'the re-run was sent');
+    const { startTime, endTime, ...rest } = record.query;
+    assert.equal(startTime, '2026-11-18');
+    assert.equal(endTime, '2026-11-19T09:00:00Z');
+    const { startTime: _s, endTime: _e, ...same } = tooBig;
+    for (const [k, v] of Object.entries({ ...same, org: emu.org })) assert.deepEqual(rest[k], v, k);
+    await eventually(() => a.services.quota.used(key) === used + 1, 'the re-run counted against the quota');
+    const node = await eventually(() => reportNode(a, record.reportId), 'the new report in the view');
+    assert.equal(node.label, 'Nov 18 00:00 – Nov 19 09:00 · minute · all ds');
+    clock.advance(REPORT_DELAY_MS + 1000);
+    await vscode.commands.executeCommand('measurements.refreshReports');
+    await eventually(
+      () => reportNode(a, record.reportId)?.contextValue === 'report-succeeded',
+      'the shorter re-run to succeed',
+    );
+  });
+
+  it('Open as Notebook Cell: a new notebook on the report’s connection, then a cell added to the active notebook', async () => {
+    const cell = await vscode.commands.executeCommand<vscode.NotebookCell>(
+      'measurements.openReportAsCell',
+      failed,
+      'new',
+    );
+    assert.ok(cell, 'a cell was made');
+    const nb = cell.notebook;
+    assert.equal(vscode.window.activeNotebookEditor?.notebook, nb, 'the new notebook is shown');
+    assert.equal(nb.metadata.connection, 'Actions emulator', 'it runs on the report’s connection');
+    const text = cell.document.getText();
+    assert.equal(cell.document.languageId, 'measq');
+    assert.ok(text.startsWith(`# Report ${failed.report.reportId} (failed)`), text);
+    assert.ok(!/^org:/m.test(text), 'the org comes from the connection');
+    const parsed = parseCell(text);
+    assert.ok(parsed.cell, JSON.stringify(parsed.diagnostics));
+    const resolved = resolveCell(parsed.cell, { now: new Date(clock.now()), org: emu.org });
+    assert.deepEqual(resolved.resolved, { verb: 'report', request: { ...tooBig, org: emu.org } });
+
+    // With a measnb notebook active, it asks where: the active one gets the cell at its end.
+    const adding = vscode.commands.executeCommand<vscode.NotebookCell>('measurements.openReportAsCell', failed);
+    const where = await driver.pick('Add to');
+    assert.deepEqual(
+      where.items.map((i) => i.label.replace(/ Untitled-\d+\.measnb$/, ' …')),
+      ['$(notebook) New notebook', '$(add) Add to …'],
+    );
+    const added = await adding;
+    assert.equal(added.notebook, nb);
+    assert.equal(nb.cellCount, 2);
+    assert.equal(added.index, 1);
+    assert.equal(added.document.getText(), text);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('show all connections: the reports of every connection, grouped by connection, the active one first', async () => {
+    const other = await a.services.connections.add(
+      { name: 'Second org', baseUrl: emu.url, org: emu.secondOrg.org },
+      emu.secondOrg.apiKey,
+    );
+    try {
+      const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
+      const theirs = await client.createReport({ ...tooBig, org: emu.secondOrg.org, endTime: '2026-10-02' });
+      await a.services.reports.track(theirs, other.id);
+      assert.equal(reportNode(a, theirs.reportId), undefined, 'by default: the active connection’s reports only');
+
+      await vscode.commands.executeCommand('measurements.reports.showAllConnections');
+      const groups = await eventually(() => {
+        const g = a.tree.getChildren();
+        return g.every((n) => n.kind === 'connection') ? g : undefined;
+      }, 'the view to group by connection');
+      const names = groups.map((g) => String(g.label));
+      assert.equal(names[0], 'Actions emulator', 'the active connection first');
+      assert.ok(names.includes('Second org'), names.join());
+      const second = groups[names.indexOf('Second org')];
+      assert.deepEqual(
+        a.tree.getChildren(second).map((n) => n.kind === 'report' && n.report.reportId),
+        [theirs.reportId],
+      );
+      assert.equal(second.description, '1 report');
+      assert.match(String(groups[0].description), /^active · \d+ reports$/);
+      const mine = a.tree.getChildren(groups[0]).map((n) => n.kind === 'report' && n.report.reportId);
+      assert.ok(mine.includes(failed.report.reportId));
+      const child = a.tree.getChildren(second)[0];
+      assert.equal(a.tree.getParent(child)?.id, second.id, 'a report’s parent is its connection');
+
+      await vscode.commands.executeCommand('measurements.reports.showActiveConnection');
+      await eventually(
+        () => a.tree.getChildren().every((n) => n.kind === 'report'),
+        'the active connection only again',
+      );
+    } finally {
+      await a.services.connections.remove(other.id);
+    }
   });
 });

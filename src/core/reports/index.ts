@@ -1,3 +1,4 @@
 export * from './poller';
+export * from './request-echo';
 export * from './schedule';
 export * from './status';

@@ -89,6 +89,28 @@ export function readTime(text: string): { value: TimeValue } | { error: string }
   return 'error' in r ? { error: r.error } : { value: r.value };
 }
 
+/** The problem with a typed time, or undefined. */
+export function timeProblem(text: string): string | undefined {
+  const r = readTime(text);
+  return 'error' in r ? r.error : undefined;
+}
+
+/** The problem with a typed endTime (a time, after startTime at `now`), or undefined. */
+export function endTimeProblem(text: string, startText: string, now: Date): string | undefined {
+  const r = readTime(text);
+  if ('error' in r) return r.error;
+  const start = readTime(startText);
+  if ('value' in start && timeToMs(r.value, now) <= timeToMs(start.value, now))
+    return `endTime must be after startTime (${startText.trim()})`;
+  return undefined;
+}
+
+/** A typed time as sent: relative times resolved at `now` (the moment the request is sent). */
+export function wireTime(text: string, now: Date): string {
+  const r = readTime(text);
+  return 'value' in r ? timeToWire(r.value, now) : text;
+}
+
 /** metricSelect problems, as cells find them (empty text: the service's default, fine). */
 export function metricSelectProblem(text: string, frequency: OutputFrequency): string | undefined {
   if (!text.trim()) return undefined;
@@ -117,7 +139,7 @@ export async function createReportFlow(s: ExtensionServices, clock: Clock = syst
 }
 
 /** Asks first when the daily quota is spent or nearly so; false: the user cancelled. */
-async function quotaAllows(s: ExtensionServices, connectionId: string, org: string): Promise<boolean> {
+export async function quotaAllows(s: ExtensionServices, connectionId: string, org: string): Promise<boolean> {
   const quota = quotaKey(connectionId, org);
   const remaining = s.quota.remaining(quota);
   const threshold = vscode.workspace.getConfiguration('measurements').get<number>('quotaWarningThreshold', 25);
@@ -223,26 +245,16 @@ class ReportFlow {
     this.a.startTime = await flow.input({
       prompt: `startTime: ${spec(this.k, 'startTime').doc} As in cells: 2026-11-01, 2026-11-01T06:00Z, today, -1d, -6h.`,
       value: this.a.startTime ?? isoDay(new Date(this.now.getTime() - 86_400_000)),
-      validate: (t) => {
-        const r = readTime(t);
-        return 'error' in r ? r.error : undefined;
-      },
+      validate: timeProblem,
     });
     return this.endTime;
   };
 
   readonly endTime: Step = async (flow) => {
-    const start = readTime(this.a.startTime ?? '');
     this.a.endTime = await flow.input({
       prompt: `endTime: ${spec(this.k, 'endTime').doc} As in cells: 2026-11-02, today, now, -1h.`,
       value: this.a.endTime ?? isoDay(this.now),
-      validate: (t) => {
-        const r = readTime(t);
-        if ('error' in r) return r.error;
-        if ('value' in start && timeToMs(r.value, this.now) <= timeToMs(start.value, this.now))
-          return `endTime must be after startTime (${this.a.startTime?.trim()})`;
-        return undefined;
-      },
+      validate: (t) => endTimeProblem(t, this.a.startTime ?? '', this.now),
     });
     return this.style;
   };
@@ -340,10 +352,7 @@ class ReportFlow {
   /** The request from the answers, relative times resolved at `now` (when it is sent). */
   request(now: Date): ReportRequest {
     const a = this.a;
-    const time = (t: string | undefined) => {
-      const r = readTime(t ?? '');
-      return 'value' in r ? timeToWire(r.value, now) : String(t);
-    };
+    const time = (t: string | undefined) => wireTime(t ?? '', now);
     const chosen = new Set(a.extras ?? []);
     const dataVersion = DATA_VERSIONS.find((v) => chosen.has(`dataVersion ${v}`)) as DataVersion | undefined;
     const typed = splitIds(a.typedIds ?? '');

@@ -14,7 +14,11 @@ import { registerCommand } from '../ui/register-command';
 type ReportArg = { report: TrackedReport } | undefined;
 type FileArg = { report: TrackedReport; file?: TrackedFile } | undefined;
 
-async function pickReport(s: ExtensionServices, title: string, filter: (t: TrackedReport) => boolean = () => true) {
+export async function pickReport(
+  s: ExtensionServices,
+  title: string,
+  filter: (t: TrackedReport) => boolean = () => true,
+) {
   const reports = s.reports.forConnection(s.connections.activeId()).filter(filter);
   if (reports.length === 0) {
     void vscode.window.showInformationMessage('No matching reports in the Reports view.');

@@ -4,6 +4,17 @@ import * as vscode from 'vscode';
 import { nextUtcMidnight } from '../../core/api/errors';
 import type { QuotaTracker } from './quota-tracker';
 
+/** What the count is and is not: reports made elsewhere are only seen once the service answers 429. */
+export function quotaTooltip(org: string, used: number, limit: number, reset: Date, fromService: boolean): string {
+  return [
+    `${org}: ${used} of ${limit} daily reports used today, counted on this machine.`,
+    fromService
+      ? `The service answered 429 (none left): counted as ${limit}/${limit} until the reset.`
+      : 'Reports created elsewhere (another machine, a script) are not counted here until the service answers 429; then it shows all used until the reset.',
+    `Resets at ${reset.toISOString()} (UTC midnight).`,
+  ].join('\n\n');
+}
+
 export class QuotaStatusItem implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('measurements.quota', vscode.StatusBarAlignment.Left, 10);
   private timer?: NodeJS.Timeout;
@@ -29,7 +40,10 @@ export class QuotaStatusItem implements vscode.Disposable {
     const used = this.quota.used(scope.key);
     const reset = nextUtcMidnight();
     this.item.text = `$(graph) ${used}/${this.quota.limit} reports`;
-    this.item.tooltip = `${org}: ${used} of ${this.quota.limit} daily reports used today (counted here; corrected when the service answers 429). Resets at ${reset.toISOString()} (UTC midnight).`;
+    this.item.tooltip = quotaTooltip(org, used, this.quota.limit, reset, this.quota.resetAt(scope.key) !== undefined);
+    this.item.accessibilityInformation = {
+      label: `${used} of ${this.quota.limit} reports used today, counted on this machine`,
+    };
     this.item.backgroundColor =
       used >= this.quota.limit ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();

@@ -1,8 +1,27 @@
-// The Reports view's data: the tracked reports of the active connection; a report's children are its files.
+// The Reports view's data: the tracked reports of the active connection, or (setting
+// measurements.reports.showAllConnections) those of every connection, grouped by connection; a report's
+// children are its files.
 import * as vscode from 'vscode';
 import type { ConnectionStore } from '../connections/connection-store';
-import { ReportErrorNode, ReportFileNode, ReportNode, type ReportsTreeNode } from './report-nodes';
+import {
+  ConnectionNode,
+  failureReason,
+  ReportErrorNode,
+  ReportFileNode,
+  ReportNode,
+  type ReportsTreeNode,
+} from './report-nodes';
 import type { ReportsStore } from './reports-store';
+import type { TrackedReport } from './tracked-report';
+
+/** The setting that lists the reports of every connection, grouped by connection. */
+export const SHOW_ALL_CONNECTIONS = 'measurements.reports.showAllConnections';
+
+const nodeKey = (r: TrackedReport) => `${r.connectionId}\u0000${r.reportId}`;
+
+export function showAllConnections(): boolean {
+  return vscode.workspace.getConfiguration().get<boolean>(SHOW_ALL_CONNECTIONS, false) === true;
+}
 
 export class ReportsTreeProvider implements vscode.TreeDataProvider<ReportsTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ReportsTreeNode | undefined>();
@@ -16,7 +35,13 @@ export class ReportsTreeProvider implements vscode.TreeDataProvider<ReportsTreeN
     private readonly connections: ConnectionStore,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.subs = [store.onDidChange(() => this.refresh()), connections.onDidChange(() => this.refresh())];
+    this.subs = [
+      store.onDidChange(() => this.refresh()),
+      connections.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SHOW_ALL_CONNECTIONS)) this.refresh();
+      }),
+    ];
   }
 
   refresh(): void {
@@ -31,23 +56,44 @@ export class ReportsTreeProvider implements vscode.TreeDataProvider<ReportsTreeN
     const now = this.now();
     if (!node) {
       this.nodes.clear();
-      return this.store.forConnection(this.connections.activeId()).map((r) => {
-        const n = new ReportNode(r, now);
-        this.nodes.set(r.reportId, n);
-        return n;
-      });
+      if (showAllConnections()) return this.connectionNodes();
+      return this.reportNodes(this.store.forConnection(this.connections.activeId()), now);
     }
+    if (node instanceof ConnectionNode) return this.reportNodes(node.reports, now);
     if (node instanceof ReportNode) {
       const r = node.report;
       const children: ReportsTreeNode[] = r.files.map((f) => new ReportFileNode(r, f));
       if (r.lastError) children.unshift(new ReportErrorNode(r.lastError));
+      if (node.contextValue === 'report-failed') children.unshift(new ReportErrorNode(failureReason(r), 'error'));
       return children;
     }
     return [];
   }
 
+  /** Every connection with reports (and the active one, even without), the active first. */
+  private connectionNodes(): ConnectionNode[] {
+    const active = this.connections.activeId();
+    const groups = this.connections
+      .list()
+      .map((c) => new ConnectionNode(c, this.store.forConnection(c.id), c.id === active))
+      .filter((g) => g.reports.length > 0 || g.connection.id === active);
+    return groups.sort((a, b) => Number(b.connection.id === active) - Number(a.connection.id === active));
+  }
+
+  private reportNodes(reports: TrackedReport[], now: Date): ReportNode[] {
+    return reports.map((r) => {
+      const n = new ReportNode(r, now);
+      this.nodes.set(nodeKey(r), n);
+      return n;
+    });
+  }
+
   getParent(node: ReportsTreeNode): ReportsTreeNode | undefined {
-    if (node instanceof ReportFileNode) return this.nodes.get(node.report.reportId);
+    if (node instanceof ReportFileNode) return this.nodes.get(nodeKey(node.report));
+    if (node instanceof ReportNode && showAllConnections()) {
+      const c = this.connections.get(node.report.connectionId);
+      return c && new ConnectionNode(c, this.store.forConnection(c.id), c.id === this.connections.activeId());
+    }
     return undefined;
   }
 
