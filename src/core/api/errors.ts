@@ -54,6 +54,13 @@ export class MeasurementsError extends Error {
   }
 }
 
+/** Errors another try may fix (network, timeout, 5xx, 429): polling loops ride them out (core/time/repeat). */
+const TRANSIENT_CODES: ReadonlySet<MeasurementsErrorCode> = new Set(['network', 'timeout', 'server-error', 'quota-exceeded']);
+
+export function isTransientError(e: unknown): boolean {
+  return e instanceof MeasurementsError && TRANSIENT_CODES.has(e.code);
+}
+
 export function isMeasurementsError(e: unknown, code?: MeasurementsErrorCode): e is MeasurementsError {
   return e instanceof MeasurementsError && (code === undefined || e.code === code);
 }

@@ -7,7 +7,49 @@ export interface Clock {
   nowMs(): number;
 }
 
-export const systemClock: Clock = { nowMs: () => Date.now() };
+/** A clock one can also wait on: production sleeps for real; tests pass a virtual one that moves at once. */
+export interface WaitClock extends Clock {
+  /** See `sleep`. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The longest single timer the platform keeps (about 24.8 days); longer waits are made of several. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The one abortable sleep: resolves after `ms`, or rejects with the signal's reason as soon as it aborts
+ * (at once when it already has). `Infinity` waits for the abort only.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const arm = (left: number) => {
+      if (left === Number.POSITIVE_INFINITY) return;
+      timer = setTimeout(
+        () => {
+          if (left > MAX_TIMER_MS) return arm(left - MAX_TIMER_MS);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, Math.min(left, MAX_TIMER_MS)),
+      );
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    arm(ms);
+  });
+}
+
+export const systemClock: WaitClock = { nowMs: () => Date.now(), sleep };
+
+/** A clock to wait on whose time is `clock`'s, with the real sleep. */
+export function waitClock(clock: Clock): WaitClock {
+  return 'sleep' in clock ? (clock as WaitClock) : { nowMs: () => clock.nowMs(), sleep };
+}
 
 /** A clock that starts at `startMs` and flows with real time from there. */
 export function offsetClock(startMs: number, base: Clock = systemClock): Clock {
