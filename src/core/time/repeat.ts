@@ -59,7 +59,11 @@ export interface Repetition<T> {
 }
 
 /** The wait after `consecutive` transient errors in a row (1 = the first), at least the error's Retry-After. */
-export function errorDelayMs(consecutive: number, error: unknown, backoff: ErrorBackoff = DEFAULT_ERROR_BACKOFF): number {
+export function errorDelayMs(
+  consecutive: number,
+  error: unknown,
+  backoff: ErrorBackoff = DEFAULT_ERROR_BACKOFF,
+): number {
   const doubled = backoff.baseMs * 2 ** Math.min(Math.max(0, consecutive - 1), 30);
   const retryAfter = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
   const asked = typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter * 1000 : 0;

@@ -12,6 +12,8 @@ export class QuotaStatusItem implements vscode.Disposable {
     private readonly quota: QuotaTracker,
     /** The active connection's quota key (connection id and org) and its org. */
     private readonly scope: () => { key: string; org: string } | undefined,
+    /** The services' clock. */
+    private readonly now: () => Date,
   ) {
     this.item.name = 'Measurements report quota';
     this.item.command = 'measurements.createReport';
@@ -27,14 +29,15 @@ export class QuotaStatusItem implements vscode.Disposable {
     }
     const { org } = scope;
     const used = this.quota.used(scope.key);
-    const reset = nextUtcMidnight();
+    const now = this.now();
+    const reset = nextUtcMidnight(now);
     this.item.text = `$(graph) ${used}/${this.quota.limit} reports`;
     this.item.tooltip = `${org}: ${used} of ${this.quota.limit} daily reports used today (counted here; corrected when the service answers 429). Resets at ${reset.toISOString()} (UTC midnight).`;
     this.item.backgroundColor =
       used >= this.quota.limit ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.update(), Math.max(1000, reset.getTime() - Date.now() + 1000));
+    this.timer = setTimeout(() => this.update(), Math.max(1000, reset.getTime() - now.getTime() + 1000));
   }
 
   dispose(): void {

@@ -23,7 +23,9 @@ export function virtualClock(startMs = 1_000_000): VirtualClock {
       await new Promise((r) => setImmediate(r));
       if (signal?.aborted) throw signal.reason;
       if (ms === Number.POSITIVE_INFINITY) {
-        await new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+        await new Promise((_, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        );
       }
       c.t += ms;
     },
