@@ -1,6 +1,6 @@
 // Wraps a command's action: Ctrl-C becomes an AbortSignal, every error one clear line and an exit code,
 // and the connection (an in-process emulator, say) is always closed.
-import { type Clock, clockFromEnv } from '../core/time/clock';
+import { clockFromEnv, type WaitClock } from '../core/time/clock';
 import type { Connection } from './connection';
 import { describeError, type ErrorContext, writeErrorLines } from './errors';
 import { EXIT } from './exit-codes';
@@ -12,7 +12,7 @@ export interface ActionContext {
   errorContext: ErrorContext;
   progress: ProgressLine;
   /** The command's clock: the system's, or MEASNB_NOW's in tests. */
-  clock: Clock;
+  clock: WaitClock;
   /** Registers a connection to close when the action ends. */
   use(conn: Connection): Connection;
   /** true once Ctrl-C was pressed. */
@@ -34,7 +34,7 @@ export function action<A extends unknown[]>(
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigint);
     const progress = new ProgressLine();
-    let clock: Clock;
+    let clock: WaitClock;
     try {
       clock = clockFromEnv(process.env);
     } catch (e) {

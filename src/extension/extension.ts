@@ -2,6 +2,7 @@
 // command, a .measnb notebook or the query language opens it); nothing here talks to the network.
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { SettableClock } from '../core/time/clock';
 import { registerCliCommand } from './commands/cli-command';
 import { registerConnectionCommands } from './commands/connection-commands';
 import { createReportFlow } from './commands/create-report';
@@ -71,25 +72,31 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   // Reports and quota marks: one record each in a folder every window shares (not global state, where
   // windows alive at once replace each other's writes).
   const shared = (name: string) => path.join(context.globalStorageUri.fsPath, 'shared', name);
-  const quota = new QuotaTracker(new SharedRecords(shared('quota'), checkQuotaMark));
-  const clients = new ClientProvider(connections, emulator, log, quota);
-  const reports = new ReportsStore(new SharedRecords(shared('reports'), checkTrackedReport));
+  const clock = new SettableClock();
+  const now = () => clock.now();
+  const quota = new QuotaTracker(new SharedRecords(shared('quota'), checkQuotaMark), now);
+  const clients = new ClientProvider(connections, emulator, log, quota, clock);
+  const reports = new ReportsStore(new SharedRecords(shared('reports'), checkTrackedReport), now);
   void reports.adoptLegacy(state);
   void quota.tidy(state);
   const tables = new TablePanels(context.extensionUri);
-  const services: ExtensionServices = { connections, clients, log, quota, reports, tables };
+  const services: ExtensionServices = { clock, connections, clients, log, quota, reports, tables };
 
-  const quotaItem = new QuotaStatusItem(quota, () => {
-    const c = connections.active();
-    return { key: quotaKey(c.id, c.org), org: c.org };
-  });
-  const tree = new ReportsTreeProvider(reports, connections);
+  const quotaItem = new QuotaStatusItem(
+    quota,
+    () => {
+      const c = connections.active();
+      return { key: quotaKey(c.id, c.org), org: c.org };
+    },
+    now,
+  );
+  const tree = new ReportsTreeProvider(reports, connections, now);
   const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
   const updateViewTitle = () => {
     view.description = showAllConnections() ? 'all connections' : connections.active().name;
   };
   updateViewTitle();
-  const watcher = new ReportWatcher(reports, clients, connections, pollSchedule, notifyFinished);
+  const watcher = new ReportWatcher(reports, clients, connections, clock, pollSchedule, notifyFinished);
   const files = new ReportFiles(reports, clients, connections, context.globalStorageUri, tables);
   const reportCells = new ReportCellStatus(reports);
 

@@ -1,4 +1,5 @@
 // What the extension's parts share (also handed to the notebook layer by registerNotebooks).
+import type { SettableClock } from '../core/time/clock';
 import type { ClientProvider } from './connections/client-provider';
 import type { ConnectionStore } from './connections/connection-store';
 import type { RequestLog } from './log/request-log';
@@ -7,6 +8,8 @@ import type { ReportsStore } from './reports/reports-store';
 import type { TablePanels } from './table/table-panel';
 
 export interface ExtensionServices {
+  /** The one clock every wall-clock read and wait of the extension goes through (host tests set it). */
+  clock: SettableClock;
   connections: ConnectionStore;
   /** clients.forConnection(connection?) → { connection (effective URL/org), client }. */
   clients: ClientProvider;

@@ -32,7 +32,7 @@ describe('notebook commands: export with results, copy a cell as a request', fun
     emu = await startEmulator({ port: 0, clock });
     connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
       .id;
-    a.notebooks.controller.now = () => new Date(clock.now());
+    a.services.clock.set({ nowMs: () => clock.now() });
     const ids = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
     const file = path.join(scratch, 'pm.measnb');
     const cell = `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -12h`;
@@ -51,7 +51,7 @@ describe('notebook commands: export with results, copy a cell as a request', fun
   });
 
   after(async () => {
-    a.notebooks.controller.now = () => new Date();
+    a.services.clock.set(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await a.services.connections.remove(connectionId);
     await emu?.close();

@@ -98,11 +98,11 @@ describe('notebook controller against the emulator', function () {
     connectionId = c.id;
     client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
     ids = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
-    a.notebooks.controller.now = () => new Date(clock.now());
+    a.services.clock.set({ nowMs: () => clock.now() });
   });
 
   after(async () => {
-    a.notebooks.controller.now = () => new Date();
+    a.services.clock.set(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await a.services.connections.remove(connectionId);
     await emu?.close();

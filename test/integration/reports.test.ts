@@ -7,6 +7,7 @@ import { nextUtcMidnight } from '../../src/core/api/errors';
 import type { ReportRecord } from '../../src/core/api/types';
 import { parseCell } from '../../src/core/query/parse';
 import { resolveCell } from '../../src/core/query/resolve';
+import { sleep } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
@@ -54,6 +55,8 @@ function reportNode(a: MeasurementsApi, reportId: string): ReportNode | undefine
 describe('reports against the emulator, through the commands', function () {
   this.timeout(120_000);
   let a: MeasurementsApi;
+  /** The extension's clock, as a window's parts read it. */
+  const now = () => a.services.clock.now();
   let emu: RunningEmulator;
   let clock: ManualClock;
   let connectionId: string;
@@ -195,8 +198,8 @@ describe('reports against the emulator, through the commands', function () {
   it('a second window creating a report at the same time as this one: both listed here, both counted', async () => {
     // The second window: its own stores (own caches) over the folders every window shares.
     const other = {
-      reports: new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport)),
-      quota: new QuotaTracker(new SharedRecords(a.services.quota.marks.dir, checkQuotaMark)),
+      reports: new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport), now),
+      quota: new QuotaTracker(new SharedRecords(a.services.quota.marks.dir, checkQuotaMark), now),
     };
     const key = `${connectionId}|${emu.org}`;
     const usedBefore = a.services.quota.used(key);
@@ -344,10 +347,17 @@ describe('reports against the emulator, through the commands', function () {
     a.watcher.dispose(); // the window "goes away" with its watcher
 
     // What activation does after a reload: a new store over the shared records, a new watcher, resume().
-    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport));
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport), now);
     assert.ok(store.get(connectionId, reportId), 'the finished report is still tracked');
     assert.ok(store.get(connectionId, pendingId), 'the in-progress report is still tracked');
-    const watcher = new ReportWatcher(store, a.services.clients, a.services.connections, pollSchedule, () => {});
+    const watcher = new ReportWatcher(
+      store,
+      a.services.clients,
+      a.services.connections,
+      a.services.clock,
+      pollSchedule,
+      () => {},
+    );
     try {
       watcher.resume();
       assert.ok(watcher.watched().includes(pendingId), 'polling resumed for the in-progress report');
@@ -367,6 +377,50 @@ describe('reports against the emulator, through the commands', function () {
     }
   });
 
+  it("after a reload, the next check is scheduled from the report's age, not from a fresh start", async () => {
+    const { client } = await a.services.clients.forConnection();
+    const pending = await client.createReport({
+      report: 'datasource-measurements',
+      org: emu.org,
+      datasourceIds: [emu.facts.datasources[2].datasourceId],
+      outputFrequency: 'hour',
+      startTime: '2026-11-15',
+      endTime: '2026-11-16',
+    });
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport), now);
+    await store.track(pending, connectionId);
+    const added = Date.parse(store.get(connectionId, pending.reportId)?.addedAt ?? '');
+    // The window reloads twenty minutes later (its clock says so): a new watcher over the same records.
+    const windowClock = { nowMs: () => added + 20 * 60_000, sleep };
+    const ages: number[] = [];
+    const schedule = (ageMs: number) => {
+      ages.push(ageMs);
+      return 60_000;
+    };
+    const watcher = new ReportWatcher(
+      store,
+      a.services.clients,
+      a.services.connections,
+      windowClock,
+      schedule,
+      () => {},
+    );
+    try {
+      watcher.resume();
+      await eventually(
+        () => ages.length > 0 && store.get(connectionId, pending.reportId)?.checkedAt,
+        'the check at resume',
+      );
+      assert.equal(ages[0], 20 * 60_000, 'the next check is planned from the age of the report');
+      assert.ok(pollSchedule(ages[0]) >= 27_000, 'which, on the real schedule, is past the fast phase');
+      assert.ok(pollSchedule(0) <= 2200, 'where a new report is checked within seconds');
+      assert.deepEqual(watcher.scheduled(), [pending.reportId]);
+    } finally {
+      watcher.dispose();
+      store.dispose();
+    }
+  });
+
   it('polling pauses while the window has been unfocused for long, and resumes with a check on focus', async () => {
     const { client } = await a.services.clients.forConnection();
     const pending = await client.createReport({
@@ -379,23 +433,24 @@ describe('reports against the emulator, through the commands', function () {
     });
     const focus = new vscode.EventEmitter<boolean>();
     let focused = true;
-    let now = Date.now();
-    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport));
+    let t = Date.parse('2026-11-20T09:00:00Z');
+    const windowClock = { nowMs: () => t, sleep };
+    const store = new ReportsStore(new SharedRecords(a.services.reports.records.dir, checkTrackedReport), now);
     const watcher = new ReportWatcher(
       store,
       a.services.clients,
       a.services.connections,
+      windowClock,
       () => 50, // checks every 50 ms: a pause shows at once
       () => {},
       { focused: () => focused, onDidChange: (l) => focus.event(l) },
-      () => now,
     );
     try {
       await store.track(pending, connectionId);
       await eventually(() => watcher.scheduled().includes(pending.reportId), 'polling to start');
       focused = false;
       focus.fire(false);
-      now += PAUSE_WHEN_UNFOCUSED_MS + 1000;
+      t += PAUSE_WHEN_UNFOCUSED_MS + 1000;
       await eventually(() => !watcher.scheduled().includes(pending.reportId), 'polling to pause');
       clock.advance(REPORT_DELAY_MS + 1000); // ready on the service, but nobody asks while paused
       assert.ok(watcher.paused());

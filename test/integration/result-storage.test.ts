@@ -54,7 +54,7 @@ describe('full results of over-limit outputs: one file per cell, cleaned up, cap
     emu = await startEmulator({ port: 0, clock });
     connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
       .id;
-    a.notebooks.controller.now = () => new Date(clock.now());
+    a.services.clock.set({ nowMs: () => clock.now() });
     dir = a.notebooks.controller.results.dir.fsPath;
     fs.rmSync(dir, { recursive: true, force: true });
     await settings().update('savedOutputLimitKB', 1, vscode.ConfigurationTarget.Global);
@@ -73,7 +73,7 @@ describe('full results of over-limit outputs: one file per cell, cleaned up, cap
   after(async () => {
     await settings().update('savedOutputLimitKB', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('resultStorageLimitMB', undefined, vscode.ConfigurationTarget.Global);
-    a.notebooks.controller.now = () => new Date();
+    a.services.clock.set(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors', { save: false });
     await a.services.connections.remove(connectionId);
     await emu?.close();

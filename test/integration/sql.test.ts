@@ -29,11 +29,11 @@ describe('sql cells in the extension host', function () {
     emu = await startEmulator({ port: 0, clock });
     connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
       .id;
-    a.notebooks.controller.now = () => new Date(emu.clock.now());
+    a.services.clock.set({ nowMs: () => emu.clock.now() });
   });
   after(async () => {
     const a = await api();
-    a.notebooks.controller.now = () => new Date();
+    a.services.clock.set(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await a.services.connections.remove(connectionId);
     await emu?.close();

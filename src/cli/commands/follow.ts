@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { writeFileViaPart } from '../../core/api/part-file.node';
-import { type FollowState, parseFollowState, serializeFollowState } from '../../core/follow';
+import { type FollowState, followEvery, parseFollowState, serializeFollowState } from '../../core/follow';
 import { parseInterval } from '../../core/query/time';
 import { parseCellOrThrow, runCell } from '../../core/run/index.node';
 import { tableCsvChunks } from '../../core/table/csv-export';
@@ -65,46 +65,19 @@ async function saveState(path: string, state: FollowState): Promise<void> {
   await writeFileViaPart(path, serializeFollowState(state), { mode: 0o600 });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** The interval: --every, else the cell's `every`, else a minute. */
+function intervalMs(cellEveryMs: number | undefined, every: string | undefined): number {
+  if (!every) return cellEveryMs ?? DEFAULT_EVERY_MS;
+  const d = parseInterval(every);
+  if ('error' in d) throw new UsageError(`--every ${every}: ${d.error}`);
+  return d.ms;
 }
 
-async function followAction(ctx: ActionContext, file: string | undefined, opts: FollowOptions): Promise<number> {
-  const src = await readCellSource(file, opts.expr);
-  ctx.errorContext.source = src.label;
-  const { cell, warnings } = parseCellOrThrow(src.text, nowDate(ctx.clock));
-  for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
-  if (cell.verb !== 'follow' && cell.verb !== 'recent') {
-    throw new UsageError(`measnb follow needs a follow (or recent) cell, not ${cell.verb}.`);
-  }
-  let everyMs = cell.every?.ms ?? DEFAULT_EVERY_MS;
-  if (opts.every) {
-    const d = parseInterval(opts.every);
-    if ('error' in d) throw new UsageError(`--every ${opts.every}: ${d.error}`);
-    everyMs = d.ms;
-  }
-  // A recent cell followed from the command line is the same query with a continuation token.
-  const followCell = { ...cell, verb: 'follow' as const };
-  const conn = ctx.use(await openConnection(opts));
-  let state = await loadState(opts.state);
+/** Prints each batch of new rows: a fitted table on a terminal, else CSV (its header once, unless --no-header). */
+function rowPrinter(opts: FollowOptions): (table: Table) => Promise<void> {
   const csv = wantsCsv(opts.csv);
   let header: string | undefined;
-
-  // Rows are written and handed to the OS before the cursor moves past them: a write that fails (a full
-  // disk, a closed pipe) ends the command with the cursor where it was, so the next run prints them again.
-  if (opts.state) requireDeliveredOutput();
-  const print = async (table: Table) => {
+  return async (table) => {
     if (table.rowCount === 0) return;
     if (!csv) {
       await writeStdout(renderFittedTable(table, { width: process.stdout.columns || 120, maxRows: 1000 }));
@@ -123,36 +96,59 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
     }
     if (pending) await writeStdout(pending);
   };
+}
 
-  for (;;) {
-    let result: Awaited<ReturnType<typeof runCell>>;
-    try {
-      result = await runCell(followCell, {
-        client: conn.client,
-        org: conn.org,
-        now: nowDate(ctx.clock),
-        signal: ctx.signal,
-        followState: state,
-      });
-    } catch (e) {
-      if (ctx.interrupted) return 0;
-      throw e;
-    }
+async function followAction(ctx: ActionContext, file: string | undefined, opts: FollowOptions): Promise<number> {
+  const src = await readCellSource(file, opts.expr);
+  ctx.errorContext.source = src.label;
+  const { cell, warnings } = parseCellOrThrow(src.text, nowDate(ctx.clock));
+  for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
+  if (cell.verb !== 'follow' && cell.verb !== 'recent') {
+    throw new UsageError(`measnb follow needs a follow (or recent) cell, not ${cell.verb}.`);
+  }
+  const everyMs = intervalMs(cell.every?.ms, opts.every);
+  // A recent cell followed from the command line is the same query with a continuation token.
+  const followCell = { ...cell, verb: 'follow' as const };
+  const conn = ctx.use(await openConnection(opts));
+  let state = await loadState(opts.state);
+  // Rows are written and handed to the OS before the cursor moves past them: a write that fails (a full
+  // disk, a closed pipe) ends the command with the cursor where it was, so the next run prints them again.
+  if (opts.state) requireDeliveredOutput();
+  const print = rowPrinter(opts);
+  const step = () =>
+    runCell(followCell, {
+      client: conn.client,
+      org: conn.org,
+      now: nowDate(ctx.clock),
+      signal: ctx.signal,
+      followState: state,
+    });
+  const deliver = async (result: Awaited<ReturnType<typeof step>>) => {
     if (result.notice) ctx.progress.message(result.notice);
     ctx.progress.clear();
     await print(result.table);
     state = result.followState;
     if (opts.state && state) await saveState(opts.state, state);
     ctx.progress.update(`${nowDate(ctx.clock).toISOString().slice(11, 19)} ${result.summary}`, false);
-    if (opts.once) {
-      ctx.progress.clear();
-      ctx.progress.message(result.summary);
-      if (!opts.state) ctx.progress.message('(no --state file: the next run starts over)');
-      return 0;
-    }
-    if (!(await sleep(everyMs, ctx.signal))) {
-      ctx.progress.clear();
-      return 0;
-    }
+    if (!opts.once) return;
+    ctx.progress.clear();
+    ctx.progress.message(result.summary);
+    if (!opts.state) ctx.progress.message('(no --state file: the next run starts over)');
+  };
+  try {
+    await followEvery({
+      clock: ctx.clock,
+      signal: ctx.signal,
+      everyMs: opts.once ? undefined : everyMs,
+      step,
+      deliver,
+      onTransientError: (e, retryAt) =>
+        ctx.progress.message(`${(e as Error).message} (trying again at ${retryAt.toISOString().slice(11, 19)})`),
+    });
+  } catch (e) {
+    if (ctx.interrupted) return 0;
+    throw e;
   }
+  ctx.progress.clear();
+  return 0;
 }

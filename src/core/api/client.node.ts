@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
 import { safeForTerminalLine } from '../text/terminal';
+import { type Clock, systemClock } from '../time/clock';
 import type { RecentResult } from './client-types';
 import { readDatasourceDetail, readDatasourceList } from './datasources';
 import { type DownloadResult, writeBody } from './download.node';
@@ -55,6 +56,8 @@ export interface MeasurementsClientOptions {
   /** Receives one entry per call; the key is never part of it. */
   log?: RequestLogger;
   dispatcher?: Dispatcher;
+  /** Reads "now" for call durations and 429 reset times (default: the system clock). */
+  clock?: Clock;
 }
 
 export type { RecentResult } from './client-types';
@@ -114,6 +117,7 @@ export class MeasurementsClient {
       retry: retryPolicy(options.retry),
       log: options.log,
       dispatcher: options.dispatcher,
+      clock: options.clock ?? systemClock,
     });
   }
 

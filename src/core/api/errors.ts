@@ -54,12 +54,24 @@ export class MeasurementsError extends Error {
   }
 }
 
+/** Errors another try may fix (network, timeout, 5xx, 429): polling loops ride them out (core/time/repeat). */
+const TRANSIENT_CODES: ReadonlySet<MeasurementsErrorCode> = new Set([
+  'network',
+  'timeout',
+  'server-error',
+  'quota-exceeded',
+]);
+
+export function isTransientError(e: unknown): boolean {
+  return e instanceof MeasurementsError && TRANSIENT_CODES.has(e.code);
+}
+
 export function isMeasurementsError(e: unknown, code?: MeasurementsErrorCode): e is MeasurementsError {
   return e instanceof MeasurementsError && (code === undefined || e.code === code);
 }
 
 /** The next UTC midnight after `now`: when the daily report quota resets. */
-export function nextUtcMidnight(now: Date = new Date()): Date {
+export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
@@ -139,11 +151,11 @@ export interface HttpErrorContext {
   operation?: string;
   /** The report id or datasource id the request was about, for not-found messages. */
   subject?: string;
-  now?: Date;
+  now: Date;
 }
 
 /** Seconds from a Retry-After header (delta-seconds or HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: Date = new Date()): number | undefined {
+export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v);
@@ -154,7 +166,7 @@ export function parseRetryAfter(value: string | undefined, now: Date = new Date(
 
 /** Maps a non-2xx response to a MeasurementsError. */
 export function errorFromResponse(ctx: HttpErrorContext): MeasurementsError {
-  const now = ctx.now ?? new Date();
+  const { now } = ctx;
   const raw = extractServerMessage(ctx.bodyText);
   const serverMessage = raw === undefined ? undefined : redact(raw, ctx.secret);
   const said = serverMessage ? `: ${serverMessage}` : '';

@@ -4,6 +4,7 @@
 
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { type Clock, nowDate } from '../time/clock';
 import type { CallOptions } from './client-types';
 import { errorFromResponse, IncompleteReplyError, MeasurementsError, OutputError, redact } from './errors';
 import { gunzipIfGzipped } from './gzip.node';
@@ -33,6 +34,7 @@ export interface TransportOptions {
   retry: RetryPolicy;
   log?: RequestLogger;
   dispatcher?: Dispatcher;
+  clock: Clock;
 }
 
 /**
@@ -153,7 +155,7 @@ export class Transport {
   }
 
   async call<T>(spec: CallSpec<T>, callOptions: CallOptions = {}): Promise<T> {
-    const started = Date.now();
+    const started = this.opts.clock.nowMs();
     const budget = new CallBudget(callOptions.timeoutMs ?? this.opts.timeoutMs, callOptions.signal, spec);
     const stats: AttemptStats = { retries: 0 };
     const log = (error?: MeasurementsError) =>
@@ -161,7 +163,7 @@ export class Transport {
         method: spec.method,
         path: spec.url.pathname,
         status: error?.status ?? stats.lastStatus,
-        durationMs: Date.now() - started,
+        durationMs: this.opts.clock.nowMs() - started,
         retries: stats.retries,
         error: error?.code,
       });
@@ -222,6 +224,7 @@ export class Transport {
       secret: this.opts.apiKey,
       operation: spec.operation,
       subject: spec.subject,
+      now: nowDate(this.opts.clock),
     });
     const retryable =
       spec.retry === 'read' &&

@@ -1,4 +1,5 @@
 // Retry policy of the client: jittered exponential back-off with a bound.
+import { sleep } from '../time/clock';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0 = never retry). */
@@ -64,22 +65,6 @@ export async function withRetries<T>(
       onRetry?.();
     }
   }
-}
-
-/** Resolves after ms, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Transport error codes that mean the connection failed before any byte of the request was sent. */

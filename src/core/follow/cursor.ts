@@ -1,9 +1,11 @@
 // The follow cursor: everything needed to continue a tail of a recent query without a gap or a
 // duplicate row, also after the 24-hour continuation token has expired. Kept by the caller
 // (workspace state, a --state file), never in a notebook.
+
 import type { RecentFormat, RecentQueryRequest } from '../api/types';
 import { timeColumn } from '../run/table-rows';
 import { findColumn, type Table } from '../table/table';
+import { isoToMs } from '../time/iso';
 
 export interface FollowState {
   version: 1;
@@ -49,7 +51,7 @@ export function boundaryOf(table: Table): { lastMs: number; keys: string[] } | u
 export function advanceBoundary(state: FollowState, table: Table): Pick<FollowState, 'lastTime' | 'boundaryKeys'> {
   const b = boundaryOf(table);
   if (!b) return { lastTime: state.lastTime, boundaryKeys: state.boundaryKeys };
-  const prev = state.lastTime ? Date.parse(state.lastTime) : Number.NEGATIVE_INFINITY;
+  const prev = state.lastTime ? isoToMs(state.lastTime) : Number.NEGATIVE_INFINITY;
   if (b.lastMs < prev) return { lastTime: state.lastTime, boundaryKeys: state.boundaryKeys };
   const keys = b.lastMs === prev ? [...new Set([...state.boundaryKeys, ...b.keys])] : b.keys;
   return { lastTime: new Date(b.lastMs).toISOString(), boundaryKeys: keys };

@@ -9,4 +9,5 @@ export {
   serializeFollowState,
   TOKEN_LIFETIME_MS,
 } from './cursor';
+export { type FollowLoopEnd, type FollowLoopOptions, followEvery } from './every';
 export { type FollowClient, type FollowMode, type FollowStepOptions, type FollowStepResult, followStep } from './step';

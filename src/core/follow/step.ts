@@ -1,12 +1,14 @@
 // followStep: one step of a tail. First a recent query with a continuation token; then the
 // continuation endpoint, replacing the token each time; when the token is rejected (expired after
 // 24 hours, or forged), a fresh recent query from the last time seen, minus the rows already seen.
+
 import type { CallOptions, RecentResult } from '../api/client-types';
 import { isMeasurementsError } from '../api/errors';
 import type { ContinuationRequest, RecentFormat, RecentQueryRequest } from '../api/types';
 import { rowsByTimeAscending, takeRows, timeColumn } from '../run/table-rows';
 import type { Table } from '../table/table';
 import { formatDuration } from '../time/duration';
+import { isoToMs } from '../time/iso';
 import { advanceBoundary, type FollowState, rowKey, sameTail, TOKEN_LIFETIME_MS } from './cursor';
 
 /** The two client methods a tail needs (MeasurementsClient has them). */
@@ -47,7 +49,7 @@ export async function followStep(options: FollowStepOptions): Promise<FollowStep
     const fresh: FollowState = { version: 1, request, format, boundaryKeys: [], rowsSeen: 0 };
     return finish(fresh, res, ordered(res.table), 'start', now);
   }
-  const tokenAge = state.issuedAt ? now.getTime() - Date.parse(state.issuedAt) : Number.POSITIVE_INFINITY;
+  const tokenAge = state.issuedAt ? now.getTime() - isoToMs(state.issuedAt) : Number.POSITIVE_INFINITY;
   if (state.token && tokenAge < TOKEN_LIFETIME_MS) {
     try {
       const res = await client.continueQuery(
@@ -74,7 +76,7 @@ async function restart(
   const res = await client.recentQuery(request, { signal });
   let notice = `The continuation token was no longer valid; resumed with a fresh query from ${from ?? 'the default start time'}.`;
   const depth = CACHE_DEPTH_MS[state.request.outputFrequency ?? 'minute'];
-  if (from && now.getTime() - Date.parse(from) > depth) {
+  if (from && now.getTime() - isoToMs(from) > depth) {
     notice += ` Measurements older than the cache (${formatDuration(depth)}) before ${new Date(now.getTime() - depth).toISOString()} may be missing; use a report for them.`;
   }
   const result = finish(state, res, newRows(res.table, state), 'restart', now);
@@ -85,7 +87,7 @@ async function restart(
 function newRows(table: Table, state: FollowState): Table {
   const t = timeColumn(table);
   if (!t || !state.lastTime) return ordered(table);
-  const last = Date.parse(state.lastTime);
+  const last = isoToMs(state.lastTime);
   const seen = new Set(state.boundaryKeys);
   const keep: number[] = [];
   for (const row of rowsByTimeAscending(table)) {

@@ -1,18 +1,21 @@
-// ReportPoller: checks a report's status on a back-off schedule until it is succeeded or failed,
-// reporting progress (status, elapsed, next check) after every check; cancellable with an AbortSignal.
+// ReportPoller: checks a report's status on the back-off schedule (schedule.ts, read from the report's
+// age) until it is succeeded or failed, reporting progress (status, elapsed, next check) after every
+// check; cancellable with an AbortSignal. The loop is core/time/repeat.
 //
 // Decisions:
 // - Unknown statuses (not in-progress/succeeded/failed) are reported as-is and polling continues; if
 //   one persists for `unknownStatusLimitMs` (default 1 h) the poller stops and returns that record,
 //   so a status the client does not understand can neither crash nor spin forever.
-// - Transient errors (network, timeout, server-error, rate limit) are reported and polling goes on,
-//   up to `maxConsecutiveErrors`; errors a retry cannot fix (unauthorized, forbidden, not-found,
-//   bad-request) end the wait at once.
-// - No overall cap by default (a big report may take long); `deadlineMs` sets one.
+// - Errors follow repeat's one policy: transient ones (network, timeout, 5xx, 429) are reported and
+//   polling goes on after a capped back-off, without giving up; errors a retry cannot fix
+//   (unauthorized, forbidden, not-found, bad-request) end the wait at once.
+// - No overall cap by default (a big report may take long; the user cancels); `deadlineMs` sets one.
 
 import type { CallOptions } from '../api/client-types';
-import { MeasurementsError } from '../api/errors';
+import { isTransientError, MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
+import { systemClock, type WaitClock } from '../time/clock';
+import { repeat } from '../time/repeat';
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule, pollDelayMs } from './schedule';
 import { isTerminal, type ReportState, reportState } from './status';
 
@@ -38,49 +41,29 @@ export interface PollProgress {
   record?: ReportRecord;
 }
 
-/** Time source; tests pass a virtual clock so nothing waits for real. */
-export interface PollClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
 export interface PollOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PollProgress) => void;
   schedule?: Partial<PollSchedule>;
-  clock?: PollClock;
+  /** Time source; tests pass a virtual clock so nothing waits for real. */
+  clock?: WaitClock;
   /** The record createReport returned: reported at once, and the first check waits one delay. */
   initial?: ReportRecord;
-  /** Epoch ms the report was created, for elapsed times that survive a restart. */
+  /** Epoch ms the report was created: elapsed times and the schedule survive a restart. */
   startedAt?: number;
-  maxConsecutiveErrors?: number;
   unknownStatusLimitMs?: number;
   deadlineMs?: number;
   random?: () => number;
 }
 
-const TRANSIENT = new Set(['network', 'timeout', 'server-error', 'quota-exceeded']);
+/** The poller's own deadline passed: not a transient timeout of one call, so not retried. */
+class DeadlineError extends MeasurementsError {}
 
-export const realClock: PollClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+type Emit = (p: Omit<PollProgress, 'reportId' | 'elapsedMs' | 'checks' | 'state'>, next?: number) => void;
 
 export class ReportPoller {
   private readonly schedule: PollSchedule;
-  private readonly clock: PollClock;
+  private readonly clock: WaitClock;
 
   constructor(
     private readonly source: ReportStatusSource,
@@ -88,22 +71,17 @@ export class ReportPoller {
     private readonly options: PollOptions = {},
   ) {
     this.schedule = { ...DEFAULT_POLL_SCHEDULE, ...options.schedule };
-    this.clock = options.clock ?? realClock;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** Polls until succeeded or failed (resolves with that record), or until a bound (see the notes above). */
   async run(): Promise<ReportRecord> {
     const o = this.options;
-    const start = o.startedAt ?? this.clock.now();
-    const maxErrors = o.maxConsecutiveErrors ?? 5;
-    const unknownLimit = o.unknownStatusLimitMs ?? 60 * 60 * 1000;
+    const start = o.startedAt ?? this.clock.nowMs();
     let checks = 0;
-    let errors = 0;
-    let unknownSince: number | undefined;
     let last = o.initial;
-
-    const emit = (p: Omit<PollProgress, 'reportId' | 'elapsedMs' | 'checks' | 'state'>, next?: number) => {
-      const now = this.clock.now();
+    const emit: Emit = (p, next) => {
+      const now = this.clock.nowMs();
       o.onProgress?.({
         reportId: this.reportId,
         state: reportState(p.status),
@@ -113,80 +91,91 @@ export class ReportPoller {
         ...(next === undefined ? {} : { nextCheckInMs: next, nextCheckAt: new Date(now + next) }),
       });
     };
+    const shown = (r: ReportRecord) => ({ status: r.reportStatus, message: r.message, record: r });
 
-    let delay = 0;
+    let firstDelayMs = 0;
     if (last) {
       if (isTerminal(last.reportStatus)) {
-        emit({ status: last.reportStatus, message: last.message, record: last });
+        emit(shown(last));
         return last;
       }
-      delay = pollDelayMs(0, this.schedule, o.random);
-      emit({ status: last.reportStatus, message: last.message, record: last }, delay);
+      firstDelayMs = this.nextDelay(start);
+      emit(shown(last), firstDelayMs);
     }
-
-    for (let step = last ? 1 : 0; ; step++) {
-      if (delay > 0) await this.sleep(delay);
-      this.throwIfAborted();
-      try {
-        last = await this.source.getReport(this.reportId, { signal: o.signal });
-        checks++;
-        errors = 0;
-      } catch (e) {
-        checks++;
-        if (!(e instanceof MeasurementsError) || !TRANSIENT.has(e.code) || ++errors >= maxErrors) throw e;
-        delay = Math.max(pollDelayMs(step, this.schedule, o.random), (e.retryAfterSeconds ?? 0) * 1000);
-        delay = this.boundByDeadline(delay, start);
-        emit(
-          { status: last?.reportStatus ?? 'in-progress', message: last?.message ?? '', record: last, error: e },
-          delay,
-        );
-        continue;
-      }
-      if (isTerminal(last.reportStatus)) {
-        emit({ status: last.reportStatus, message: last.message, record: last });
-        return last;
-      }
-      const now = this.clock.now();
-      if (reportState(last.reportStatus) === 'unknown') {
-        unknownSince ??= now;
-        if (now - unknownSince >= unknownLimit) {
-          emit({ status: last.reportStatus, message: last.message, record: last });
+    const stopAt = this.unknownStatusStop();
+    const end = await repeat({
+      clock: this.clock,
+      signal: o.signal,
+      firstDelayMs,
+      round: async () => {
+        this.checkDeadline(start);
+        try {
+          last = await this.source.getReport(this.reportId, { signal: o.signal });
           return last;
+        } finally {
+          checks++;
         }
-      } else {
-        unknownSince = undefined;
-      }
-      delay = this.boundByDeadline(pollDelayMs(step, this.schedule, o.random), start);
-      emit({ status: last.reportStatus, message: last.message, record: last }, delay);
-    }
+      },
+      next: (record) => {
+        if (isTerminal(record.reportStatus) || stopAt(record)) {
+          emit(shown(record));
+          return undefined;
+        }
+        const delay = this.nextDelay(start);
+        emit(shown(record), delay);
+        return delay;
+      },
+      isTransient: (e) => isTransientError(e) && !(e instanceof DeadlineError),
+      onTransientError: (e, retry) => {
+        const status = { status: last?.reportStatus ?? 'in-progress', message: last?.message ?? '', record: last };
+        emit({ ...status, error: e as MeasurementsError }, retry.delayMs);
+      },
+    }).done.catch((e) => {
+      throw o.signal?.aborted ? this.cancelled() : e;
+    });
+    if (end.cancelled || !end.last) throw this.cancelled();
+    return end.last;
   }
 
-  private boundByDeadline(delay: number, start: number): number {
+  /** Whether an unknown status has now lasted past its limit (the clock of that limit restarts on a known one). */
+  private unknownStatusStop(): (record: ReportRecord) => boolean {
+    const limit = this.options.unknownStatusLimitMs ?? 60 * 60 * 1000;
+    let unknownSince: number | undefined;
+    return (record) => {
+      if (reportState(record.reportStatus) !== 'unknown') {
+        unknownSince = undefined;
+        return false;
+      }
+      const now = this.clock.nowMs();
+      unknownSince ??= now;
+      return now - unknownSince >= limit;
+    };
+  }
+
+  /** The next delay from the report's age, bounded by the deadline (past it: a timeout error). */
+  private nextDelay(start: number): number {
+    const delay = pollDelayMs(this.clock.nowMs() - start, this.schedule, this.options.random);
     const deadline = this.options.deadlineMs;
     if (deadline === undefined) return delay;
-    const left = start + deadline - this.clock.now();
+    return Math.min(delay, this.checkDeadline(start));
+  }
+
+  /** Time left before the deadline (Infinity without one); throws a timeout once it has passed. */
+  private checkDeadline(start: number): number {
+    const deadline = this.options.deadlineMs;
+    if (deadline === undefined) return Number.POSITIVE_INFINITY;
+    const left = start + deadline - this.clock.nowMs();
     if (left <= 0) {
-      throw new MeasurementsError(
+      throw new DeadlineError(
         'timeout',
         `Report ${this.reportId} was not ready within ${Math.round(deadline / 1000)} s; it may still finish: check it again later.`,
       );
     }
-    return Math.min(delay, left);
+    return left;
   }
 
-  private async sleep(ms: number): Promise<void> {
-    try {
-      await this.clock.sleep(ms, this.options.signal);
-    } catch {
-      this.throwIfAborted();
-      throw new MeasurementsError('cancelled', `Stopped waiting for report ${this.reportId}.`);
-    }
-  }
-
-  private throwIfAborted(): void {
-    if (this.options.signal?.aborted) {
-      throw new MeasurementsError('cancelled', `Stopped waiting for report ${this.reportId}.`);
-    }
+  private cancelled(): MeasurementsError {
+    return new MeasurementsError('cancelled', `Stopped waiting for report ${this.reportId}.`);
   }
 }
 

@@ -28,28 +28,32 @@ export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
   jitter: 0.1,
 };
 
-/** The delay before check number `check` without jitter. */
-export function nominalPollDelayMs(check: number, schedule: PollSchedule = DEFAULT_POLL_SCHEDULE): number {
+/**
+ * The delay before the next check of a report `ageMs` old, without jitter: the schedule's delays laid end
+ * to end from the report's creation, and the one under way at that age. Reading it from the age (not from
+ * a count of checks) lets polling continue where it was after a restart or a window reload.
+ */
+export function nominalPollDelayMs(ageMs: number, schedule: PollSchedule = DEFAULT_POLL_SCHEDULE): number {
   const fastCeiling = Math.min(schedule.fastCeilingMs, schedule.maxDelayMs);
   let delay = Math.min(fastCeiling, schedule.initialDelayMs);
-  let elapsed = delay;
-  for (let i = 1; i <= check; i++) {
-    const ceiling = elapsed < schedule.fastPhaseMs ? fastCeiling : schedule.maxDelayMs;
+  // The time of the check the current delay leads to.
+  let checkAt = delay;
+  // Past the fast phase at the top ceiling nothing changes any more: no need to walk further.
+  while (checkAt <= ageMs && delay > 0 && delay < schedule.maxDelayMs) {
+    const ceiling = checkAt < schedule.fastPhaseMs ? fastCeiling : schedule.maxDelayMs;
     delay = Math.min(ceiling, delay * schedule.factor);
-    elapsed += delay;
-    // Past the fast phase at the top ceiling nothing changes any more: no need to walk every check.
-    if (delay >= schedule.maxDelayMs) break;
+    checkAt += delay;
   }
   return delay;
 }
 
-/** Delay before check number `check` (0 = the first check after creation). */
+/** The delay before the next check of a report `ageMs` old (0 = just created), with jitter. */
 export function pollDelayMs(
-  check: number,
+  ageMs: number,
   schedule: PollSchedule = DEFAULT_POLL_SCHEDULE,
   random = Math.random,
 ): number {
-  const base = nominalPollDelayMs(check, schedule);
+  const base = nominalPollDelayMs(ageMs, schedule);
   const spread = base * schedule.jitter;
   return Math.max(0, Math.round(base - spread + 2 * spread * random()));
 }

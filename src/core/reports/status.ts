@@ -1,5 +1,6 @@
 // Report statuses -> a small state union, so views and the CLI never switch on raw strings.
 import type { ReportRecord } from '../api/types';
+import { parseIsoMs } from '../time/iso';
 
 export type ReportState = 'in-progress' | 'succeeded' | 'failed' | 'unknown';
 
@@ -22,8 +23,8 @@ export function isTerminal(status: string): boolean {
 }
 
 /** Whether the record's file URLs have passed their urlsExpireAt. */
-export function urlsExpired(record: Pick<ReportRecord, 'urlsExpireAt'>, now = Date.now()): boolean {
+export function urlsExpired(record: Pick<ReportRecord, 'urlsExpireAt'>, now: number): boolean {
   if (!record.urlsExpireAt) return false;
-  const t = Date.parse(record.urlsExpireAt);
-  return !Number.isNaN(t) && t <= now;
+  const t = parseIsoMs(record.urlsExpireAt);
+  return t !== undefined && t <= now;
 }

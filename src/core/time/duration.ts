@@ -40,11 +40,18 @@ export function parseDuration(text: string): { ms: number } | { error: string } 
 /**
  * A short human duration: "45s", "1m05s", "5m", "3h12m", "26h05m" (hours and minutes from an hour on).
  * Negative values read as 0. Seconds are rounded; from an hour on, minutes are (so the text parses back
- * to the duration at that precision).
+ * to the duration at that precision). `coarse`: one unit, rounded, for ages at a glance: "30s", "45m",
+ * "12h", "3d".
  */
-export function formatDuration(ms: number): string {
+export function formatDuration(ms: number, precision: 'exact' | 'coarse' = 'exact'): string {
   if (!(ms > 0)) ms = 0;
   const totalSeconds = Math.round(ms / 1000);
+  if (precision === 'coarse') {
+    if (totalSeconds < 60) return `${totalSeconds}s`;
+    if (totalSeconds < 3600) return `${Math.round(totalSeconds / 60)}m`;
+    if (totalSeconds < 86_400) return `${Math.round(totalSeconds / 3600)}h`;
+    return `${Math.round(totalSeconds / 86_400)}d`;
+  }
   if (totalSeconds >= 3600) {
     const totalMinutes = Math.round(ms / MINUTE_MS);
     const h = Math.floor(totalMinutes / 60);

@@ -1,5 +1,15 @@
 // Time: the injectable clock, ISO 8601 dates and timestamps, durations. Platform-neutral.
-export { type Clock, clockFromEnv, NOW_ENV, nowDate, offsetClock, systemClock } from './clock';
+export {
+  type Clock,
+  clockFromEnv,
+  NOW_ENV,
+  nowDate,
+  offsetClock,
+  SettableClock,
+  sleep,
+  systemClock,
+  type WaitClock,
+} from './clock';
 export {
   DAY_MS,
   DURATION_HELP,
@@ -22,3 +32,12 @@ export {
   parseIsoMs,
   zonelessWarning,
 } from './iso';
+export {
+  DEFAULT_ERROR_BACKOFF,
+  type ErrorBackoff,
+  errorDelayMs,
+  type RepeatEnd,
+  type RepeatOptions,
+  type Repetition,
+  repeat,
+} from './repeat';

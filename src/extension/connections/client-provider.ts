@@ -5,6 +5,7 @@
 import { MeasurementsClient, type RequestLogEntry } from '../../core/api/client.node';
 import { nextUtcMidnight } from '../../core/api/errors';
 import { PATHS } from '../../core/api/paths';
+import { type Clock, nowDate } from '../../core/time/clock';
 import type { RequestLog } from '../log/request-log';
 import type { QuotaTracker } from '../quota/quota-tracker';
 import { type Connection, isLocalEmulator } from './connection';
@@ -31,6 +32,8 @@ export class ClientProvider {
     private readonly emulator: LocalEmulator,
     private readonly log: RequestLog,
     private readonly quota: QuotaTracker,
+    /** The services' clock. */
+    private readonly clock: Clock,
   ) {
     connections.onDidChange(() => this.cache.clear());
   }
@@ -74,6 +77,7 @@ export class ClientProvider {
     return new MeasurementsClient({
       baseUrl,
       apiKey,
+      clock: this.clock,
       log: (e) => {
         this.log.request(connection.name, e);
         this.countQuota(quotaKey(connection.id, org), e);
@@ -84,7 +88,7 @@ export class ClientProvider {
   private countQuota(key: string, e: RequestLogEntry): void {
     if (e.method !== 'POST' || !e.path.endsWith(PATHS.reportRequests)) return;
     if (e.status !== undefined && e.status >= 200 && e.status < 300) void this.quota.recordCreated(key);
-    if (e.status === 429) void this.quota.recordExhausted(key, nextUtcMidnight());
+    if (e.status === 429) void this.quota.recordExhausted(key, nextUtcMidnight(nowDate(this.clock)));
   }
 }
 

@@ -4,23 +4,25 @@
 // live progress, then their files as a table, and join the Reports view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MeasurementsError } from '../../core/api/errors';
+import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type ParsedCell, parseCell } from '../../core/query';
-import { CellError, type RunProgress, type RunResult, runCell } from '../../core/run/index.node';
-import { concatTables } from '../../core/run/table-rows';
+import type { RunCellOptions, RunResult } from '../../core/run/index.node';
+import { runCell } from '../../core/run/index.node';
 import type { Table } from '../../core/table/table';
 import { decodeTable, encodeTable } from '../../core/table/wire';
-import { formatDuration } from '../../core/time/duration';
 import type { ExtensionServices } from '../services';
+import { CellWriter, fileName } from './cell-writer';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
-import { diagnosticsOutput, errorOutput, type ReportRef, tableOutput, textOutput } from './outputs';
+import { type ReportRef, tableOutput } from './outputs';
 import { ResultStore } from './result-store';
 import { NOTEBOOK_TYPE } from './serializer';
 import { csvFallbackMaxRows, savedOutputLimitBytes } from './settings';
 import type { SqlSessions } from './sql-sessions';
+
+export { progressText } from './cell-writer';
 
 export const CONTROLLER_ID = 'measnb-controller';
 
@@ -34,53 +36,10 @@ export interface ControllerDeps {
   storageUri: vscode.Uri;
   /** The notebooks' SQL sessions (named results, the engine of sql cells). */
   sql: SqlSessions;
-  /** Waits between `every` polls; tests replace it (no real waiting in tests). */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}
-
-const fmtTime = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace('T', ' ');
-
-/** The last part of a path (a downloaded file's name). */
-function fileName(p: string): string {
-  return p.split(/[\\/]/).pop() ?? p;
-}
-
-/** The live line of a running cell: for reports the status, the time elapsed and the next check. */
-export function progressText(p: RunProgress): string {
-  switch (p.kind) {
-    case 'report-created':
-      return `Report ${p.reportId} created: in-progress`;
-    case 'report-status': {
-      const next = p.nextCheckMs !== undefined ? ` · next check in ${formatDuration(p.nextCheckMs)}` : '';
-      return `Report ${p.reportId}: ${p.status} · ${formatDuration(p.elapsedMs)} elapsed${next}`;
-    }
-    case 'download':
-      return `Report ${p.reportId}: downloading file ${p.index + 1} of ${p.total} (${fileName(p.file)})`;
-    default:
-      return p.message;
-  }
 }
 
 export class MeasnbController implements vscode.Disposable {
   readonly controller: vscode.NotebookController;
-  /** The clock relative times resolve against (tests align it with an emulator's controlled clock). */
-  now: () => Date = () => new Date();
   private order = 0;
   /** Full results of over-limit outputs, one file per cell. */
   readonly results: ResultStore;
@@ -94,6 +53,11 @@ export class MeasnbController implements vscode.Disposable {
     this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
   }
 
+  /** The services' clock: relative times, execution times, follow waits (host tests set it). */
+  private get clock() {
+    return this.deps.services.clock;
+  }
+
   private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
     for (const cell of cells) await this.runCell(cell, notebook);
   }
@@ -101,7 +65,7 @@ export class MeasnbController implements vscode.Disposable {
   private async cellId(cell: vscode.NotebookCell): Promise<string> {
     const existing = cell.metadata?.id;
     if (typeof existing === 'string' && existing) return existing;
-    const id = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const id = `c${this.clock.nowMs().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const edit = new vscode.WorkspaceEdit();
     edit.set(cell.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, id })]);
     await vscode.workspace.applyEdit(edit);
@@ -111,7 +75,7 @@ export class MeasnbController implements vscode.Disposable {
   private async runCell(cell: vscode.NotebookCell, notebook: vscode.NotebookDocument): Promise<void> {
     const exec = this.controller.createNotebookCellExecution(cell);
     exec.executionOrder = ++this.order;
-    exec.start(Date.now());
+    exec.start(this.clock.nowMs());
     const abort = new AbortController();
     const sub = exec.token.onCancellationRequested(() => abort.abort());
     let success = false;
@@ -119,7 +83,7 @@ export class MeasnbController implements vscode.Disposable {
       success = await this.runInto(exec, cell, notebook, abort.signal);
     } finally {
       sub.dispose();
-      exec.end(success, Date.now());
+      exec.end(success, this.clock.nowMs());
     }
   }
 
@@ -129,111 +93,94 @@ export class MeasnbController implements vscode.Disposable {
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const text = cell.document.getText();
-    const parsed = parseCell(text);
-    if (!parsed.cell) {
-      await exec.replaceOutput([diagnosticsOutput(parsed.diagnostics)]);
-      return false;
-    }
-    const verb = parsed.cell.verb;
-    const isFollow = verb === 'follow';
-    const cellId = isFollow ? await this.cellId(cell) : '';
+    const parsed = parseCell(cell.document.getText());
+    const isFollow = parsed.cell?.verb === 'follow';
     // follow appends to what the cell already shows; other verbs replace it.
-    let shown: Table | undefined = isFollow ? previousTable(cell) : undefined;
-    let newThisRun = 0;
-    const notes: string[] = [];
-    // Output changes go one after the other: progress lines must not overtake the result.
-    let queue: Promise<unknown> = Promise.resolve();
-    const replace = (outputs: vscode.NotebookCellOutput[]) => {
-      queue = queue.then(() => exec.replaceOutput(outputs)).catch(() => undefined);
-      return queue;
-    };
-    /** The report a report cell made: its files are opened and revealed from the cell's status bar. */
-    let report: ReportRef | undefined;
-    const update = async (info: ResultInfo) => {
-      if (shown) await replace([await this.output(shown, info, cell, report)]);
-    };
-    try {
-      const { client, org, connection } = await this.deps.connections.clientFor(notebook);
-      const downloadDir = vscode.Uri.joinPath(this.deps.storageUri, 'reports').fsPath;
-      await vscode.workspace.fs.createDirectory(vscode.Uri.file(downloadDir));
-      const run = this.deps.run ?? runCell;
-      for (;;) {
-        const outcome: RunResult = await run(parsed.cell, {
-          client,
-          org,
-          signal,
-          now: this.now(),
-          followState: isFollow ? this.deps.follow.get(notebook.uri, cellId) : undefined,
-          downloadDir,
-          sql: this.deps.sql.for(notebook),
-          baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
-          onProgress: (p) => {
-            if (p.kind === 'report-created') void this.trackCreated(p.reportId, parsed.cell!, connection.id);
-            if (!shown) void replace([textOutput(progressText(p))]);
-          },
-        });
-        const title = `${verb}${parsed.cell.reportKind ? ` ${parsed.cell.reportKind}` : ''} · ${outcome.summary}`;
-        if (outcome.report) {
-          await this.trackFinished(outcome.report, connection.id);
-          report = { connectionId: connection.id, reportId: outcome.report.record.reportId };
-        }
-        if (outcome.followState) await this.deps.follow.set(notebook.uri, cellId, outcome.followState);
-        if (outcome.notice) notes.push(outcome.notice);
-        for (const w of outcome.warnings) notes.push(`warning: line ${w.range.start.line + 1}: ${w.message}`);
-        if (isFollow) {
-          const everyMs = parsed.cell.every?.ms;
-          newThisRun += outcome.table.rowCount;
-          shown = shown && shown.rowCount > 0 ? concatTables([shown, outcome.table]) : outcome.table;
-          // A named follow is, to sql cells, everything the cell shows (not only this step's rows).
-          if (parsed.cell.name) this.deps.sql.for(notebook).hold(parsed.cell.name, { kind: 'table', table: shown });
-          const line = `${outcome.table.rowCount.toLocaleString('en-US')} new rows at ${fmtTime(this.now())}`;
-          const next = everyMs ? `; next check at ${fmtTime(new Date(this.now().getTime() + everyMs))}` : '';
-          await update({ title, notes: [...notes, `follow: ${line}${next}`] });
-          if (!everyMs || signal.aborted) return true;
-          await (this.deps.sleep ?? abortableSleep)(everyMs, signal);
-          if (signal.aborted) {
-            await update({
-              title,
-              notes,
-              partial: `follow stopped (cancelled); ${newThisRun.toLocaleString('en-US')} new rows arrived in this run`,
-            });
-            return true;
-          }
-          continue;
-        }
-        shown = outcome.table;
-        const files = outcome.report?.files ?? [];
-        // File names only (their folder is a long path in the editor's storage): Open and Reveal are in the
-        // cell's status bar and in the Reports view.
-        const fileNote = files.length
-          ? [
-              `report ${outcome.report?.record.reportId} files: ${files.map(fileName).join(', ')} (Open and Reveal below the cell)`,
-            ]
-          : [];
-        await update({ title, notes: [...notes, ...fileNote] });
-        return true;
-      }
-    } catch (err) {
-      if (err instanceof CellError) {
-        const sqlFailed = err.diagnostics.some((d) => d.code === 'sql-error');
-        await replace([diagnosticsOutput(err.diagnostics, sqlFailed ? 'DuckDB could not run the SQL' : undefined)]);
-        return false;
-      }
-      const cancelled = signal.aborted || (err instanceof MeasurementsError && err.code === 'cancelled');
-      const outputs: vscode.NotebookCellOutput[] = [];
-      if (shown && shown.rowCount > 0) {
-        const reason = cancelled ? 'the run was cancelled' : `the run failed (${(err as Error).message})`;
-        outputs.push(await this.output(shown, { notes, partial: `${reason}; the rows that arrived are kept` }, cell));
-      }
-      outputs.push(
-        errorOutput(
-          cancelled ? new MeasurementsError('cancelled', 'The run was cancelled; the request was aborted.') : err,
-        ),
-      );
-      await replace(outputs);
+    const out = new CellWriter(
+      exec,
+      (t, info, report) => this.output(t, info, cell, report),
+      isFollow ? previousTable(cell) : undefined,
+    );
+    if (!parsed.cell) {
+      await out.diagnostics(parsed.diagnostics);
       return false;
     }
+    try {
+      const step = await this.stepper(parsed.cell, cell, notebook, signal, out);
+      if (isFollow) return await this.runFollow(parsed.cell, notebook, step, out, signal);
+      const outcome = await step();
+      await out.result(outcome, titleOf(parsed.cell, outcome));
+      return true;
+    } catch (err) {
+      await out.failure(err, signal.aborted);
+      return false;
+    }
+  }
+
+  /** One run of the cell through the core (a follow cell: one step, its cursor kept in workspace state). */
+  private async stepper(
+    parsed: ParsedCell,
+    cell: vscode.NotebookCell,
+    notebook: vscode.NotebookDocument,
+    signal: AbortSignal,
+    out: CellWriter,
+  ): Promise<() => Promise<RunResult>> {
+    const { client, org, connection } = await this.deps.connections.clientFor(notebook);
+    const downloadDir = vscode.Uri.joinPath(this.deps.storageUri, 'reports').fsPath;
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(downloadDir));
+    const cellId = parsed.verb === 'follow' ? await this.cellId(cell) : '';
+    const run = this.deps.run ?? runCell;
+    const options = (): RunCellOptions => ({
+      client,
+      org,
+      signal,
+      now: this.clock.now(),
+      followState: cellId ? this.deps.follow.get(notebook.uri, cellId) : undefined,
+      downloadDir,
+      sql: this.deps.sql.for(notebook),
+      baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
+      onProgress: (p) => {
+        if (p.kind === 'report-created') void this.trackCreated(p.reportId, parsed, connection.id);
+        out.progress(p);
+      },
+    });
+    return async () => {
+      const outcome = await run(parsed, options());
+      let report: ReportRef | undefined;
+      if (outcome.report) {
+        await this.trackFinished(outcome.report, connection.id);
+        report = { connectionId: connection.id, reportId: outcome.report.record.reportId };
+      }
+      if (outcome.followState) await this.deps.follow.set(notebook.uri, cellId, outcome.followState);
+      out.noteOutcome(outcome, report);
+      return outcome;
+    };
+  }
+
+  /** A follow cell: one step, or with `every` the core's follow loop until cancelled. */
+  private async runFollow(
+    parsed: ParsedCell,
+    notebook: vscode.NotebookDocument,
+    step: () => Promise<RunResult>,
+    out: CellWriter,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    let title: string = parsed.verb;
+    const end = await followEvery({
+      clock: this.clock,
+      signal,
+      everyMs: parsed.every?.ms,
+      step,
+      deliver: async (outcome, nextAt) => {
+        title = titleOf(parsed, outcome);
+        const shown = await out.followStep(outcome, title, this.clock.now(), nextAt);
+        // A named follow is, to sql cells, everything the cell shows (not only this step's rows).
+        if (parsed.name) this.deps.sql.for(notebook).hold(parsed.name, { kind: 'table', table: shown });
+      },
+      onTransientError: (e, retryAt) => void out.followRetry(e, title, retryAt),
+    });
+    if (end.cancelled) await out.followStopped(title);
+    return true;
   }
 
   /** A report shows in the Reports view as soon as it exists (its watcher then follows its status). */
@@ -295,4 +242,9 @@ function previousTable(cell: vscode.NotebookCell): Table | undefined {
     }
   }
   return undefined;
+}
+
+/** The output's title: the verb (and report kind) and the run's summary. */
+function titleOf(parsed: ParsedCell, outcome: RunResult): string {
+  return `${parsed.verb}${parsed.reportKind ? ` ${parsed.reportKind}` : ''} · ${outcome.summary}`;
 }

@@ -40,7 +40,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     controller,
     sql,
     registerSaveHandler(writeParquet),
-    ...registerNotebookCommands(connections, () => controller.now()),
+    ...registerNotebookCommands(connections, () => services.clock.now()),
     ...registerLanguageFeatures(
       (doc) => {
         const nb = notebookOf(doc);

@@ -23,6 +23,8 @@ export class QuotaStatusItem implements vscode.Disposable {
     private readonly quota: QuotaTracker,
     /** The active connection's quota key (connection id and org) and its org. */
     private readonly scope: () => { key: string; org: string } | undefined,
+    /** The services' clock. */
+    private readonly now: () => Date,
   ) {
     this.item.name = 'Measurements report quota';
     this.item.command = 'measurements.createReport';
@@ -38,7 +40,8 @@ export class QuotaStatusItem implements vscode.Disposable {
     }
     const { org } = scope;
     const used = this.quota.used(scope.key);
-    const reset = nextUtcMidnight();
+    const now = this.now();
+    const reset = nextUtcMidnight(now);
     this.item.text = `$(graph) ${used}/${this.quota.limit} reports`;
     this.item.tooltip = quotaTooltip(org, used, this.quota.limit, reset, this.quota.resetAt(scope.key) !== undefined);
     this.item.accessibilityInformation = {
@@ -48,7 +51,7 @@ export class QuotaStatusItem implements vscode.Disposable {
       used >= this.quota.limit ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.update(), Math.max(1000, reset.getTime() - Date.now() + 1000));
+    this.timer = setTimeout(() => this.update(), Math.max(1000, reset.getTime() - now.getTime() + 1000));
   }
 
   dispose(): void {

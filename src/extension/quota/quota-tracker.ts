@@ -39,7 +39,8 @@ export class QuotaTracker implements vscode.Disposable {
   constructor(
     /** The shared records of the marks (disposed with the tracker). */
     readonly marks: SharedRecords<QuotaMark>,
-    private readonly now: () => Date = () => new Date(),
+    /** The services' clock. */
+    private readonly now: () => Date,
   ) {
     this.onDidChange = marks.onDidChange;
   }

@@ -1,5 +1,6 @@
 // The core's small status union (API status string -> ReportState) -> an icon. A status the service may
-// add later is 'unknown': a neutral icon, and not polled.
+// add later is 'unknown': a neutral icon; it is not terminal, so it is polled like in-progress (see
+// core/reports/status.ts isTerminal and report-watcher.ts).
 import * as vscode from 'vscode';
 import type { ReportState } from '../../core/reports/status';
 

@@ -1,11 +1,19 @@
 // Polls the reports that are not finished (in progress, or a status the service added later: the core's
-// isTerminal), and only those, on the core's back-off schedule: the first
-// checks within seconds, then slower, stopping at a terminal status. After a reload the reports still in
-// progress are picked up again. While the window has been unfocused for long, checks pause and resume
-// (with an immediate check) when it is focused again. A finished report raises a notification with Open.
+// isTerminal), and only those, each with the core's one polling loop (core/time/repeat) on the core's
+// back-off schedule read from the report's age (the time since it was added): the first checks within
+// seconds, then slower, stopping at a terminal status. After a reload the reports still in progress are
+// picked up again with a check at once, and their schedule continues from their age (no fresh fast
+// phase for an old report). Errors follow repeat's policy: transient ones (network, timeout, 5xx, 429)
+// back off and polling goes on; any other (not found, unauthorized, its connection removed) stops the
+// polling of that report, the node shows why, and Refresh starts it again. While the window has been
+// unfocused for long, checks pause and resume (with an immediate check) when it is focused again. A
+// finished report raises a notification with Open.
 import * as vscode from 'vscode';
-import { isMeasurementsError } from '../../core/api/errors';
+import { isTransientError } from '../../core/api/errors';
 import { isTerminal } from '../../core/reports/status';
+import type { WaitClock } from '../../core/time/clock';
+import { parseIsoMs } from '../../core/time/iso';
+import { type Repetition, repeat } from '../../core/time/repeat';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
 import { notify } from '../ui/notices';
@@ -13,16 +21,20 @@ import { reportState } from './report-status';
 import type { ReportsStore } from './reports-store';
 import { describeReport, type TrackedReport, withRecord } from './tracked-report';
 
-/** Delay before the next status check, from the number of checks made and the report's age. */
-export type PollSchedule = (checksMade: number, elapsedMs: number) => number;
+/** Delay before the next status check of a report `ageMs` old (core/reports/schedule.ts pollDelayMs). */
+export type PollSchedule = (ageMs: number) => number;
 
 /** How long the window may be unfocused before polling pauses. */
 export const PAUSE_WHEN_UNFOCUSED_MS = 5 * 60_000;
 
+/** What a check found: still open, finished (or gone), or not made (paused, or another check under way). */
+type CheckResult = 'open' | 'done' | 'paused' | 'skipped';
+
 interface Watch {
-  timer?: NodeJS.Timeout;
-  checks: number;
+  stop: AbortController;
+  loop?: Repetition<CheckResult>;
   busy: boolean;
+  paused: boolean;
 }
 
 /** Whether the window is focused, and its changes (the VS Code window by default; tests pass their own). */
@@ -50,12 +62,13 @@ export class ReportWatcher implements vscode.Disposable {
     private readonly store: ReportsStore,
     private readonly clients: ClientProvider,
     private readonly connections: ConnectionStore,
+    /** The services' clock: reports' ages, the unfocused time, and the waits. */
+    private readonly clock: WaitClock,
     private readonly schedule: PollSchedule,
     private readonly onFinished: (t: TrackedReport) => void,
     focus: WindowFocus = vscodeWindowFocus,
-    private readonly now: () => number = Date.now,
   ) {
-    this.unfocusedSince = focus.focused() ? undefined : this.now();
+    this.unfocusedSince = focus.focused() ? undefined : this.clock.nowMs();
     this.subs.push(
       store.onDidAdd((t) => this.watch(t)),
       focus.onDidChange((focused) => {
@@ -64,13 +77,13 @@ export class ReportWatcher implements vscode.Disposable {
           this.unfocusedSince = undefined;
           if (wasPaused) this.checkAllNow();
         } else {
-          this.unfocusedSince ??= this.now();
+          this.unfocusedSince ??= this.clock.nowMs();
         }
       }),
     );
   }
 
-  /** Picks up every report still in progress (at activation: resumes polling after a reload). */
+  /** Picks up every report still in progress (at activation: resumes polling after a reload), checking each now. */
   resume(): void {
     for (const t of this.store.inProgress()) this.watch(t, 0);
   }
@@ -81,111 +94,133 @@ export class ReportWatcher implements vscode.Disposable {
   }
 
   paused(): boolean {
-    return this.unfocusedSince !== undefined && this.now() - this.unfocusedSince > PAUSE_WHEN_UNFOCUSED_MS;
+    return this.unfocusedSince !== undefined && this.clock.nowMs() - this.unfocusedSince > PAUSE_WHEN_UNFOCUSED_MS;
   }
 
   /** Reports with a status check scheduled or under way (none while paused). */
   scheduled(): string[] {
-    return [...this.watches.entries()]
-      .filter(([, w]) => w.timer !== undefined || w.busy)
-      .map(([k]) => k.split('\u0000')[1]);
+    return [...this.watches.entries()].filter(([, w]) => !w.paused).map(([k]) => k.split('\u0000')[1]);
   }
 
+  /** The wait before the next check of `t`, from its age. */
+  delayFor(t: TrackedReport): number {
+    const added = parseIsoMs(t.addedAt) ?? this.clock.nowMs();
+    return this.schedule(Math.max(0, this.clock.nowMs() - added));
+  }
+
+  /** Polls `t` until it finishes: the first check after `delayMs` (default: its schedule at its age). */
   watch(t: TrackedReport, delayMs?: number): void {
-    if (this.disposed) return;
-    if (isTerminal(t.record.reportStatus)) return;
+    if (this.disposed || isTerminal(t.record.reportStatus)) return;
     const key = keyOf(t);
-    let w = this.watches.get(key);
-    if (!w) {
-      w = { checks: 0, busy: false };
-      this.watches.set(key, w);
+    const existing = this.watches.get(key);
+    if (existing) {
+      if (delayMs === 0) existing.loop?.wake();
+      return;
     }
-    this.plan(key, w, delayMs ?? this.schedule(w.checks, Date.now() - Date.parse(t.addedAt)));
+    const w: Watch = { stop: new AbortController(), busy: false, paused: false };
+    this.watches.set(key, w);
+    w.loop = repeat<CheckResult>({
+      clock: this.clock,
+      signal: w.stop.signal,
+      firstDelayMs: delayMs ?? this.delayFor(t),
+      round: () => this.check(key, w),
+      next: (result) => this.nextDelay(key, result),
+      isTransient: isTransientError,
+    });
+    void w.loop.done
+      .catch(() => undefined) // a permanent error: recorded on the report by check()
+      .finally(() => {
+        if (this.watches.get(key) === w) this.watches.delete(key);
+      });
   }
 
   /** Refresh: checks every tracked report of the active connection now (terminal ones too, once). */
   async refreshAll(): Promise<void> {
     const active = this.connections.activeId();
-    await Promise.all(this.store.forConnection(active).map((t) => this.check(keyOf(t), true)));
+    await Promise.all(this.store.forConnection(active).map((t) => this.refresh(keyOf(t))));
+  }
+
+  private async refresh(key: string): Promise<void> {
+    const result = await this.check(key, this.watches.get(key), true).catch((e) => {
+      // The same policy as the loop's: an error a retry cannot fix stops the polling (the node shows it).
+      if (isTransientError(e)) return 'open' as const;
+      this.stop(key);
+      return 'failed' as const;
+    });
+    const [connectionId, reportId] = key.split('\u0000');
+    const cur = this.store.get(connectionId, reportId);
+    // A report that was not polled (polling stopped on an error) and may still be open: poll it again.
+    if (result !== 'done' && result !== 'failed' && cur && !this.watches.has(key)) this.watch(cur);
+  }
+
+  private nextDelay(key: string, result: CheckResult): number | undefined {
+    if (result === 'done') return undefined;
+    if (result === 'paused') return Number.POSITIVE_INFINITY; // until checkAllNow wakes it
+    const [connectionId, reportId] = key.split('\u0000');
+    const cur = this.store.get(connectionId, reportId);
+    if (!cur || isTerminal(cur.record.reportStatus)) return undefined;
+    return this.delayFor(cur);
   }
 
   private checkAllNow(): void {
-    for (const [key, w] of this.watches) this.plan(key, w, 0);
+    for (const w of this.watches.values()) {
+      w.paused = false;
+      w.loop?.wake();
+    }
   }
 
-  private plan(key: string, w: Watch, delayMs: number): void {
-    clearTimeout(w.timer);
-    w.timer = setTimeout(
-      () => {
-        w.timer = undefined;
-        void this.check(key);
-      },
-      Math.max(0, delayMs),
-    );
-  }
-
-  private async check(key: string, manual = false): Promise<void> {
+  /** One status check; a failure is recorded on the report (lastError) and thrown on. */
+  private async check(key: string, w: Watch | undefined, manual = false): Promise<CheckResult> {
     const [connectionId, reportId] = key.split('\u0000');
     const t = this.store.get(connectionId, reportId);
-    const w = this.watches.get(key);
     if (!t) {
       this.stop(key);
-      return;
+      return 'done';
     }
-    if (!manual && this.paused()) return; // resumed by the next focus
-    if (w?.busy) return;
+    if (w && !manual && this.paused()) {
+      w.paused = true;
+      return 'paused';
+    }
+    if (w?.busy) return 'skipped';
     if (w) w.busy = true;
-    const wasOpen = !isTerminal(t.record.reportStatus);
     try {
-      const connection = this.connections.get(connectionId);
-      if (!connection) throw new Error('its connection was removed');
-      const { client } = await this.clients.forConnection(connection);
-      const record = await client.getReport(reportId);
-      // Stop before the store shows the terminal status: whoever sees it finished never sees it polled.
-      const terminal = isTerminal(record.reportStatus);
-      if (terminal) this.stop(key);
-      const updated = await this.store.update(connectionId, reportId, (x) => withRecord(x, record, new Date()));
-      if (terminal) {
-        if (wasOpen && updated) {
-          this.finished.fire(updated);
-          this.onFinished(updated);
-        }
-        return;
-      }
+      return await this.checkReport(key, t);
     } catch (e) {
       const message = (e as Error).message;
       await this.store.update(connectionId, reportId, (x) => ({
         ...x,
         lastError: message,
-        checkedAt: new Date().toISOString(),
+        checkedAt: new Date(this.clock.nowMs()).toISOString(),
       }));
-      // An unknown report will not come back: stop polling it (the node shows why).
-      if (
-        isMeasurementsError(e, 'not-found') ||
-        isMeasurementsError(e, 'unauthorized') ||
-        isMeasurementsError(e, 'forbidden')
-      ) {
-        this.stop(key);
-        return;
-      }
+      throw e;
     } finally {
       if (w) w.busy = false;
     }
-    const cur = this.store.get(connectionId, reportId);
-    if (!cur || isTerminal(cur.record.reportStatus)) return;
-    const ww = this.watches.get(key);
-    if (!ww) {
-      // A manual refresh of a report that was not polled (polling stopped on an error): poll it again.
-      if (manual && !this.disposed) this.watch(cur);
-      return;
+  }
+
+  private async checkReport(key: string, t: TrackedReport): Promise<CheckResult> {
+    const { connectionId, reportId } = t;
+    const wasOpen = !isTerminal(t.record.reportStatus);
+    const connection = this.connections.get(connectionId);
+    if (!connection) throw new Error('its connection was removed');
+    const { client } = await this.clients.forConnection(connection);
+    const record = await client.getReport(reportId);
+    // Stop before the store shows the terminal status: whoever sees it finished never sees it polled.
+    const terminal = isTerminal(record.reportStatus);
+    if (terminal) this.stop(key);
+    const now = new Date(this.clock.nowMs());
+    const updated = await this.store.update(connectionId, reportId, (x) => withRecord(x, record, now));
+    if (!terminal) return 'open';
+    if (wasOpen && updated) {
+      this.finished.fire(updated);
+      this.onFinished(updated);
     }
-    ww.checks += 1;
-    this.plan(key, ww, this.schedule(ww.checks, Date.now() - Date.parse(cur.addedAt)));
+    return 'done';
   }
 
   private stop(key: string): void {
     const w = this.watches.get(key);
-    if (w) clearTimeout(w.timer);
+    w?.stop.abort();
     this.watches.delete(key);
   }
 

@@ -30,7 +30,8 @@ export class ReportsStore implements vscode.Disposable {
   constructor(
     /** The shared records it reads and writes (and disposes with itself). */
     readonly records: SharedRecords<TrackedReport>,
-    private readonly now: () => Date = () => new Date(),
+    /** The services' clock. */
+    private readonly now: () => Date,
   ) {
     this.onDidChange = records.onDidChange;
   }

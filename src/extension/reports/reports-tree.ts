@@ -33,7 +33,8 @@ export class ReportsTreeProvider implements vscode.TreeDataProvider<ReportsTreeN
   constructor(
     private readonly store: ReportsStore,
     private readonly connections: ConnectionStore,
-    private readonly now: () => Date = () => new Date(),
+    /** The services' clock. */
+    private readonly now: () => Date,
   ) {
     this.subs = [
       store.onDidChange(() => this.refresh()),

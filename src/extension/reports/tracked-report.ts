@@ -1,6 +1,8 @@
 // A report the Reports view tracks, as kept in global state (survives a reload).
 import type { ReportRecord } from '../../core/api/types';
 import { fileNameForUrl } from '../../core/reports/download.node';
+import { formatDuration } from '../../core/time/duration';
+import { isoToMs } from '../../core/time/iso';
 
 export interface TrackedFile {
   url: string;
@@ -122,19 +124,14 @@ function shortRange(start: string, end: string, timeZone: string): string {
 }
 
 export function ageText(fromIso: string, now: Date): string {
-  const s = Math.max(0, Math.round((now.getTime() - Date.parse(fromIso)) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
+  return `${formatDuration(now.getTime() - isoToMs(fromIso), 'coarse')} ago`;
 }
 
 /** "expires in 5h" / "expired" for urlsExpireAt, or undefined when the service gave none. */
 export function expiryText(expiresAt: string | undefined, now: Date): string | undefined {
   if (!expiresAt) return undefined;
-  const ms = Date.parse(expiresAt) - now.getTime();
+  const ms = isoToMs(expiresAt) - now.getTime();
   if (Number.isNaN(ms)) return undefined;
   if (ms <= 0) return 'links expired';
-  const m = Math.round(ms / 60000);
-  return m < 120 ? `links expire in ${m}m` : `links expire in ${Math.round(m / 60)}h`;
+  return `links expire in ${formatDuration(Math.max(ms, 60_000), 'coarse')}`;
 }

@@ -9,10 +9,11 @@ import { MeasurementsError } from '../../../../src/core/api/errors';
 import { PATHS } from '../../../../src/core/api/paths';
 import type { ReportRequest } from '../../../../src/core/api/types';
 import { downloadReportFiles } from '../../../../src/core/reports/download.node';
-import { type PollClock, waitForReport } from '../../../../src/core/reports/poller';
+import { waitForReport } from '../../../../src/core/reports/poller';
 import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { readParquet } from '../../../../src/core/table/parquet';
 import { cellText, findColumn, type NumericColumn, type Table } from '../../../../src/core/table/table';
+import type { WaitClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator/index';
 
 const NOW = Date.parse('2026-11-20T10:30:00.000Z');
@@ -28,9 +29,9 @@ async function rejection(p: Promise<unknown>): Promise<MeasurementsError> {
 }
 
 /** A poll clock that moves the emulator's clock instead of waiting. */
-function emulatorPollClock(clock: ManualClock): PollClock {
+function emulatorPollClock(clock: ManualClock): WaitClock {
   return {
-    now: () => clock.now(),
+    nowMs: () => clock.now(),
     sleep: async (ms) => {
       clock.advance(ms);
     },

@@ -280,15 +280,19 @@ describe('MeasurementsClient (local HTTP server)', () => {
   describe('errors', () => {
     it('maps 429 on createReport to quota-exceeded with the next UTC midnight', async () => {
       api.handle((_q, res) => sendJson(res, 429, { message: 'Limit Exceeded' }));
-      const before = nextUtcMidnight();
-      const err = await rejection(client.createReport(REPORT));
-      const after = nextUtcMidnight();
+      const now = Date.parse('2026-11-20T21:00:00Z');
+      const clocked = new MeasurementsClient({ baseUrl: api.url, apiKey: 'k', clock: { nowMs: () => now } });
+      const err = await rejection(clocked.createReport(REPORT));
       assert.equal(err.code, 'quota-exceeded');
       assert.equal(err.status, 429);
       assert.ok(err.resetAt instanceof Date);
-      assert.ok(err.resetAt.getTime() === before.getTime() || err.resetAt.getTime() === after.getTime());
-      assert.equal(err.resetAt.getUTCHours(), 0);
-      assert.ok(err.retryAfterSeconds !== undefined && err.retryAfterSeconds > 0);
+      assert.equal(
+        err.resetAt.toISOString(),
+        '2026-11-21T00:00:00.000Z',
+        "the next UTC midnight of the client's clock",
+      );
+      assert.equal(err.resetAt.getTime(), nextUtcMidnight(new Date(now)).getTime());
+      assert.equal(err.retryAfterSeconds, 3 * 3600);
       assert.match(err.message, /quota/i);
       assert.ok(err.message.includes(err.resetAt.toISOString()));
       assert.equal(api.requests.length, 1);

@@ -7,10 +7,11 @@ import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import { MeasurementsError } from '../../../../src/core/api/errors';
 import type { ReportRecord } from '../../../../src/core/api/types';
 import { downloadReportFiles, fileNameForUrl } from '../../../../src/core/reports/download.node';
-import { type PollClock, type PollProgress, waitForReport } from '../../../../src/core/reports/poller';
+import { type PollProgress, waitForReport } from '../../../../src/core/reports/poller';
 import { DEFAULT_POLL_SCHEDULE, pollDelayMs } from '../../../../src/core/reports/schedule';
 import { isTerminal, reportState } from '../../../../src/core/reports/status';
 import { sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
+import { virtualClock } from '../../../support/core/virtual-clock';
 
 const rec = (reportStatus: string, extra: Partial<ReportRecord> = {}): ReportRecord => ({
   reportId: 'r-1',
@@ -21,23 +22,6 @@ const rec = (reportStatus: string, extra: Partial<ReportRecord> = {}): ReportRec
   query: {},
   ...extra,
 });
-
-/** A virtual clock: sleeping advances time at once, so the tests never wait. */
-function virtualClock(): PollClock & { t: number; sleeps: number[] } {
-  const c = {
-    t: 1_000_000,
-    sleeps: [] as number[],
-    now: () => c.t,
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) throw signal.reason;
-      c.sleeps.push(ms);
-      c.t += ms;
-      await new Promise((r) => setImmediate(r));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-  return c;
-}
 
 /** A status source that plays a script of records or errors, one per check. */
 function scripted(script: (ReportRecord | Error)[]) {
@@ -66,8 +50,19 @@ async function rejects(p: Promise<unknown>, code: string): Promise<MeasurementsE
 }
 
 describe('reports: polling schedule', () => {
+  /** The delays of a report polled from its creation, checks laid end to end (no jitter). */
+  const delaysFromCreation = (count: number, schedule = DEFAULT_POLL_SCHEDULE) => {
+    const delays: number[] = [];
+    let age = 0;
+    for (let i = 0; i < count; i++) {
+      delays.push(pollDelayMs(age, schedule, () => 0.5));
+      age += delays[i];
+    }
+    return delays;
+  };
+
   it('checks within seconds first, stays within 4 s for the first ten minutes, then backs off to 30 s', () => {
-    const delays = Array.from({ length: 200 }, (_, i) => pollDelayMs(i, DEFAULT_POLL_SCHEDULE, () => 0.5));
+    const delays = delaysFromCreation(200);
     assert.ok(delays[0] <= 3000, `first check after ${delays[0]} ms`);
     for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1]);
     assert.ok(delays[3] > delays[0]);
@@ -75,30 +70,45 @@ describe('reports: polling schedule', () => {
     let elapsed = 0;
     let i = 0;
     for (; elapsed < 10 * 60_000; i++) {
-      assert.ok(pollDelayMs(i, DEFAULT_POLL_SCHEDULE, () => 0.999) <= 4400, `check ${i} at ${elapsed} ms`);
+      assert.ok(pollDelayMs(elapsed, DEFAULT_POLL_SCHEDULE, () => 0.999) <= 4400, `check ${i} at ${elapsed} ms`);
       elapsed += delays[i];
     }
     assert.ok(delays[i + 5] > 4000, 'backs off after the fast phase');
     assert.ok(Math.max(...delays) <= 30_000);
     assert.equal(delays.at(-1), 30_000);
     assert.equal(
-      pollDelayMs(100_000, DEFAULT_POLL_SCHEDULE, () => 0.5),
+      pollDelayMs(30 * 86_400_000, DEFAULT_POLL_SCHEDULE, () => 0.5),
       30_000,
       'never a blind minute',
     );
   });
 
+  it('reads the delay from the age, so polling continues where it was after a restart', () => {
+    const at = (ageMs: number) => pollDelayMs(ageMs, DEFAULT_POLL_SCHEDULE, () => 0.5);
+    assert.equal(at(0), 2000, 'a new report: the first check within seconds');
+    assert.equal(at(2000), 3000);
+    assert.equal(at(60_000), 4000, 'one minute old: still the fast phase, at its ceiling (not 2 s again)');
+    assert.equal(at(9 * 60_000), 4000);
+    assert.equal(at(20 * 60_000), 30_000, 'twenty minutes old: past the fast phase, at the top ceiling');
+    const delays = delaysFromCreation(400);
+    let age = 0;
+    for (const d of delays) {
+      assert.equal(at(age), d, `at ${age} ms`);
+      age += d;
+    }
+  });
+
   it('keeps a custom ceiling below the fast one', () => {
     const schedule = { ...DEFAULT_POLL_SCHEDULE, maxDelayMs: 1000, jitter: 0 };
     assert.deepEqual(
-      Array.from({ length: 300 }, (_, i) => pollDelayMs(i, schedule)).filter((d) => d !== 1000),
+      delaysFromCreation(300, schedule).filter((d) => d !== 1000),
       [],
     );
   });
 
   it('spreads delays with jitter within bounds', () => {
-    const lo = pollDelayMs(1, DEFAULT_POLL_SCHEDULE, () => 0);
-    const hi = pollDelayMs(1, DEFAULT_POLL_SCHEDULE, () => 0.999);
+    const lo = pollDelayMs(2000, DEFAULT_POLL_SCHEDULE, () => 0);
+    const hi = pollDelayMs(2000, DEFAULT_POLL_SCHEDULE, () => 0.999);
     assert.ok(lo < hi);
     assert.ok(lo >= 3000 * 0.9 - 1 && hi <= 3000 * 1.1 + 1);
   });
@@ -180,16 +190,18 @@ describe('reports: waitForReport', () => {
     assert.ok(stuck.calls() > 3);
   });
 
-  it('rides out transient errors, gives up after too many, and stops at once on errors a retry cannot fix', async () => {
+  it('rides out transient errors without giving up (capped back-off), and stops at once on errors a retry cannot fix', async () => {
     const net = new MeasurementsError('network', 'down');
     const progress: PollProgress[] = [];
-    const ok = scripted([rec('in-progress'), net, net, rec('succeeded')]);
-    const done = await waitForReport(ok, 'r-1', { clock: virtualClock(), onProgress: (p) => progress.push(p) });
-    assert.equal(done.reportStatus, 'succeeded');
+    const clock = virtualClock();
+    const ok = scripted([rec('in-progress'), ...Array.from({ length: 12 }, () => net), rec('succeeded')]);
+    const done = await waitForReport(ok, 'r-1', { clock, ...noJitter, onProgress: (p) => progress.push(p) });
+    assert.equal(done.reportStatus, 'succeeded', 'twelve failed checks in a row did not end the wait');
     assert.equal(progress[1].error?.code, 'network');
     assert.equal(progress[1].status, 'in-progress', 'the last known status stays shown');
+    assert.equal(progress[1].nextCheckInMs, 2000);
+    assert.equal(Math.max(...clock.sleeps), 60_000, 'the back-off is capped at a minute');
 
-    await rejects(waitForReport(scripted([net]), 'r-1', { clock: virtualClock(), maxConsecutiveErrors: 3 }), 'network');
     const gone = scripted([rec('in-progress'), new MeasurementsError('not-found', 'Report r-1 was not found')]);
     await rejects(waitForReport(gone, 'r-1', { clock: virtualClock() }), 'not-found');
     assert.equal(gone.calls(), 2);

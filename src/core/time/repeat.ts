@@ -1,0 +1,141 @@
+// repeat: the one loop for "do something, wait, do it again" (report polling in the CLI and notebooks,
+// the Reports view's watcher, `follow every` in notebooks and the CLI). Platform-neutral; time is read
+// and waited on through the injected WaitClock, so tests run whole schedules without waiting.
+//
+// The policy, stated once for every caller:
+// - Schedule: after a round the caller's `next(value)` says how long to wait (undefined: stop and resolve
+//   with that value; Infinity: wait until woken). `wake()` cuts the current wait short.
+// - Cancellation: the signal ends a wait at once and no round starts after it aborted; the loop then
+//   resolves with `cancelled: true` (a round that is under way gets the signal itself and may throw).
+// - Transient errors (the caller's `isTransient`; for service calls core/api/errors `isTransientError`:
+//   network, timeout, 5xx, 429): reported through `onTransientError` and the loop goes on. The wait before
+//   the next try backs off, 2 s doubling to a cap of 60 s, never shorter than the error's Retry-After. The
+//   loop never gives up on its own while someone watches: the user cancels (or the caller sets a deadline).
+// - Permanent errors (anything else, and any error once the signal aborted): the loop stops and rejects
+//   with that error.
+
+import type { WaitClock } from './clock';
+
+export interface ErrorBackoff {
+  /** Wait after the first transient error in a row; doubled for each further one. */
+  baseMs: number;
+  /** The cap of that wait. */
+  maxMs: number;
+}
+
+export const DEFAULT_ERROR_BACKOFF: ErrorBackoff = { baseMs: 2000, maxMs: 60_000 };
+
+export interface RepeatOptions<T> {
+  clock: WaitClock;
+  signal?: AbortSignal;
+  /** Wait before the first round (default none). */
+  firstDelayMs?: number;
+  /** One round; `n` counts the rounds made so far (failed ones too). */
+  round: (n: number) => Promise<T>;
+  /** After a round that succeeded: ms until the next one; undefined stops; Infinity waits for wake(). May throw to stop. */
+  next: (value: T, n: number) => number | undefined;
+  /** Whether an error is worth another round (see the policy above). */
+  isTransient: (error: unknown) => boolean;
+  /** Each transient error, with how many came in a row and the wait before the next try. */
+  onTransientError?: (error: unknown, retry: { consecutive: number; delayMs: number }) => void;
+  errorBackoff?: ErrorBackoff;
+}
+
+export interface RepeatEnd<T> {
+  /** The signal ended the loop (between rounds). */
+  cancelled: boolean;
+  /** The value of the last round that succeeded. */
+  last?: T;
+  rounds: number;
+}
+
+export interface Repetition<T> {
+  /** Resolves when `next` stops the loop or the signal cancels it; rejects with a permanent error. */
+  readonly done: Promise<RepeatEnd<T>>;
+  /** Runs the next round now (cuts the current wait short; during a round, the next one follows at once). */
+  wake(): void;
+  /** Between rounds, waiting (false while a round runs and once the loop ended). */
+  waiting(): boolean;
+}
+
+/** The wait after `consecutive` transient errors in a row (1 = the first), at least the error's Retry-After. */
+export function errorDelayMs(
+  consecutive: number,
+  error: unknown,
+  backoff: ErrorBackoff = DEFAULT_ERROR_BACKOFF,
+): number {
+  const doubled = backoff.baseMs * 2 ** Math.min(Math.max(0, consecutive - 1), 30);
+  const retryAfter = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  const asked = typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter * 1000 : 0;
+  return Math.max(Math.min(doubled, backoff.maxMs), asked);
+}
+
+const WOKEN = Symbol('woken');
+
+/** Starts the loop (see the policy above). */
+export function repeat<T>(options: RepeatOptions<T>): Repetition<T> {
+  let waitCtrl: AbortController | undefined;
+  let wakeRequested = false;
+  let ended = false;
+
+  /** Waits `ms`; false when the signal cancelled the wait. */
+  const wait = async (ms: number): Promise<boolean> => {
+    const { signal } = options;
+    if (signal?.aborted) return false;
+    if (wakeRequested || ms <= 0) {
+      wakeRequested = false;
+      return true;
+    }
+    const ctrl = new AbortController();
+    const onAbort = () => ctrl.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    waitCtrl = ctrl;
+    try {
+      await options.clock.sleep(ms, ctrl.signal);
+    } catch (e) {
+      if (e !== WOKEN && !signal?.aborted) throw e;
+    } finally {
+      waitCtrl = undefined;
+      wakeRequested = false;
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return !signal?.aborted;
+  };
+
+  const loop = async (): Promise<RepeatEnd<T>> => {
+    let last: T | undefined;
+    let rounds = 0;
+    let errors = 0;
+    let delay = options.firstDelayMs ?? 0;
+    for (;;) {
+      if (!(await wait(delay))) return { cancelled: true, last, rounds };
+      let value: T;
+      try {
+        value = await options.round(rounds++);
+        errors = 0;
+      } catch (e) {
+        if (options.signal?.aborted || !options.isTransient(e)) throw e;
+        delay = errorDelayMs(++errors, e, options.errorBackoff);
+        options.onTransientError?.(e, { consecutive: errors, delayMs: delay });
+        continue;
+      }
+      last = value;
+      const after = options.next(value, rounds);
+      if (after === undefined) return { cancelled: false, last, rounds };
+      delay = after;
+    }
+  };
+
+  const done = loop().finally(() => {
+    ended = true;
+  });
+  return {
+    done,
+    wake: () => {
+      if (ended) return;
+      if (waitCtrl) waitCtrl.abort(WOKEN);
+      else wakeRequested = true;
+    },
+    waiting: () => waitCtrl !== undefined,
+  };
+}
