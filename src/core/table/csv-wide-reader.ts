@@ -29,11 +29,13 @@ const FAST_TEXT = 0;
 const FAST_NUMBER = 1;
 const FAST_TIME = 2;
 const FAST_DICT = 3;
+const FAST_INFERRED = 4;
 /** Distinct texts remembered per dictionary column (ids, statuses: a few thousand at most). */
 const SEEN_LIMIT = 1 << 16;
 
 function fastKind(b: ColumnBuilder): number {
-  if (b.constructor === NumberBuilder) return FAST_NUMBER; // not InferredNumberBuilder: its own rules
+  if (b.constructor === NumberBuilder) return FAST_NUMBER;
+  if (b.constructor === InferredNumberBuilder) return FAST_INFERRED;
   if (b.constructor === TimeBuilder) return FAST_TIME;
   if (b.constructor === DictBuilder) return FAST_DICT;
   return FAST_TEXT;
@@ -151,8 +153,8 @@ export class CsvWideReader {
     for (;;) {
       const kind = fast[c];
       const p =
-        kind === FAST_NUMBER
-          ? this.numberCell(c, b, pos, end)
+        kind === FAST_NUMBER || kind === FAST_INFERRED
+          ? this.numberCell(c, b, pos, end, kind === FAST_INFERRED)
           : kind === FAST_TIME
             ? this.timeCell(c, b, pos, end)
             : kind === FAST_DICT
@@ -173,11 +175,19 @@ export class CsvWideReader {
     this.rows++;
   }
 
-  /** A number cell: plain decimals of at most 15 digits parsed here (as fastDecimal does), others as text. */
-  private numberCell(c: number, b: Uint8Array, pos: number, end: number): number {
+  /**
+   * A number cell: plain decimals of at most 15 digits parsed here (as fastDecimal does), others as text.
+   * In an inferred column, a leading zero ("007", an id) goes the text way too, as InferredNumberBuilder says.
+   */
+  private numberCell(c: number, b: Uint8Array, pos: number, end: number, inferred: boolean): number {
     let p = pos;
     const neg = p < end && b[p] === 45; /* - */
     if (neg) p++;
+    if (inferred && b[p] === 48 /* 0 */ && p + 1 < end && b[p + 1] !== 46 /* . */ && b[p + 1] !== COMMA) {
+      const e = cellEnd(b, p, end);
+      this.textCell(c, b, pos, e);
+      return e;
+    }
     let m = 0;
     let digits = 0;
     let frac = -1;

@@ -72,7 +72,7 @@ describe('core table: csv-wide fast path (plain lines split on commas, quoted in
         this.skip();
       }
       const expected = cells(viaCsvParse(bytes.toString('utf8')));
-      for (const size of [bytes.length, 4096]) {
+      for (const size of [4096]) {
         assert.deepEqual(cells(await parseCsvWide(chunked(bytes, size))), expected, `chunks of ${size} bytes`);
       }
     });
