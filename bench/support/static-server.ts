@@ -14,10 +14,7 @@ export interface StaticServer {
 export type StaticBody = { file: string } | { bytes: Buffer };
 
 /** Serves `body` with `headers` (Content-Length is added) to every request, after reading the request. */
-export async function startStaticServer(
-  body: StaticBody,
-  headers: Record<string, string>,
-): Promise<StaticServer> {
+export async function startStaticServer(body: StaticBody, headers: Record<string, string>): Promise<StaticServer> {
   const size = 'file' in body ? fs.statSync(body.file).size : body.bytes.length;
   const server = http.createServer((req, res) => {
     req.resume();
