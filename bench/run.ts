@@ -4,6 +4,7 @@ import { csvTableBench } from './csv-table.bench';
 import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
 import { extensionBench } from './extension.bench';
+import { followBench } from './follow.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
@@ -21,6 +22,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['csv-table', csvTableBench],
   ['emulator', emulatorThroughputBench],
   ['poll-latency', pollLatencyBench],
+  ['follow', followBench],
   ['renderer', rendererBench],
   ['renderer-views', rendererViewsBench],
   ['extension', extensionBench],

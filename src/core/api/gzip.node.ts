@@ -28,6 +28,13 @@ export function gunzipIfGzipped(): Duplex {
  */
 const INPUT_BUFFER_BYTES = 1 << 20;
 
+/**
+ * Decoded bytes per zlib call. zlib's default (16 KB) costs one threadpool round trip and one stream
+ * push per 16 KB: for a 100 MB body that main-thread overhead is ~3× the inflate itself (measured:
+ * 0.74 s vs 0.19 s with 256 KB, bench/recent-query).
+ */
+const GUNZIP_CHUNK_BYTES = 256 * 1024;
+
 class GunzipIfGzipped extends Duplex {
   constructor() {
     super({ writableHighWaterMark: INPUT_BUFFER_BYTES });
@@ -87,7 +94,7 @@ class GunzipIfGzipped extends Duplex {
   }
 
   private startGunzip(): void {
-    const gunzip = createGunzip();
+    const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
     this.gunzip = gunzip;
     gunzip.on('readable', () => this.pump());
     gunzip.on('end', () => this.push(null));

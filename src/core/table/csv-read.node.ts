@@ -5,9 +5,10 @@
 import { once } from 'node:events';
 import { type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError } from '../api/errors';
-import { builderFor, type ColumnBuilder, demoteToText, InferredNumberBuilder } from './builders';
-import { type ColumnInfo, classifyColumn } from './column-kinds';
+import { CsvWideReader, wrongFieldCount } from './csv-wide-reader';
 import type { Table } from './table';
+
+export { CsvWideReader } from './csv-wide-reader';
 
 export type CsvInput = string | Uint8Array | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>;
 
@@ -37,21 +38,30 @@ export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}
   return reader.finish();
 }
 
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+const BOM = [0xef, 0xbb, 0xbf];
+
 /**
  * The fast path: service csv-wide is numbers, ISO times, ids and statuses, without quotes, so a line
- * splits on commas (native split, several times faster than a general CSV parser). At the first line
- * with a quote or a bare carriage return, the rest of the body goes through csv-parse, which handles
- * quoting (embedded commas, quotes and newlines) and reports malformed input.
+ * splits on commas. Lines are read as bytes (no decoded text, no string per cell: numbers and times are
+ * parsed from the bytes, repeated ids found by their bytes). At the first line with a quote or a bare
+ * carriage return, the rest of the body is decoded and goes through csv-parse, which handles quoting
+ * (embedded commas, quotes and newlines) and reports malformed input.
  */
 class PlainLines {
-  private readonly decoder = new TextDecoder('utf-8');
-  private rest = '';
-  private first = true;
+  /** Decodes the text handed to csv-parse (a BOM there is content: the body's BOM is gone by then). */
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** The start of a line that has no line end yet. */
+  private tail: Buffer[] = [];
+  /** The first bytes, until there are enough to strip a BOM; undefined once the start is read. */
+  private head: Buffer[] | undefined = [];
   private parser: Parser | undefined;
   private done: Promise<void> | undefined;
 
-  /** The last character taken (to know whether the body ended with a line end). */
-  private last = '';
+  /** The last byte taken (to know whether the body ended with a line end); -1 before any. */
+  private last = -1;
 
   constructor(
     private readonly reader: CsvWideReader,
@@ -60,47 +70,52 @@ class PlainLines {
 
   /** Takes a chunk; returns csv-parse once it has taken over (for backpressure). */
   write(chunk: string | Uint8Array): Parser | undefined {
-    let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-    if (text.length) this.last = text[text.length - 1];
-    if (this.first && text.length) {
-      this.first = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
+    if (!chunk.length) return this.parser;
     if (this.parser) {
-      this.parser.write(text);
+      this.last = typeof chunk === 'string' ? chunk.charCodeAt(chunk.length - 1) : chunk[chunk.length - 1];
+      this.parser.write(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
       return this.parser;
     }
-    const buf = this.rest + text;
-    const quote = buf.indexOf('"');
-    const hasCr = buf.indexOf('\r') >= 0;
-    let start = 0;
-    for (;;) {
-      const nl = buf.indexOf('\n', start);
-      if (nl < 0) break;
-      if ((quote >= 0 && quote < nl) || (hasCr && this.hasBareCr(buf, start, nl))) {
-        this.rest = '';
-        return this.handOver(buf.slice(start));
-      }
-      const end = buf.charCodeAt(nl - 1) === 13 && nl > start ? nl - 1 : nl;
-      if (end > start) this.reader.add(buf.slice(start, end).split(','));
-      start = nl + 1;
+    let buf = this.bytes(chunk);
+    this.last = buf[buf.length - 1];
+    if (this.head) {
+      this.head.push(buf);
+      buf = Buffer.concat(this.head);
+      if (buf.length < 2 * BOM.length) return undefined;
+      buf = withoutBoms(buf);
+      this.head = undefined;
     }
-    this.rest = start ? buf.slice(start) : buf;
-    return undefined;
+    if (this.tail.length) {
+      const nl = buf.indexOf(LF);
+      if (nl < 0) {
+        this.tail.push(buf);
+        return undefined;
+      }
+      const line = Buffer.concat([...this.tail, buf.subarray(0, nl + 1)]);
+      this.tail = [];
+      const parser = this.lines(line);
+      if (parser) return this.toParser(buf.subarray(nl + 1));
+      buf = buf.subarray(nl + 1);
+    }
+    return this.lines(buf);
   }
 
   async end(): Promise<void> {
-    const tail = this.decoder.decode();
-    if (tail) this.write(tail);
-    if (this.complete && this.last !== '' && this.last !== '\n' && !this.parser?.destroyed) {
+    if (this.head) {
+      const start = withoutBoms(Buffer.concat(this.head));
+      this.head = undefined;
+      if (start.length) this.lines(start);
+    }
+    if (this.parser) this.toParser(undefined);
+    if (this.complete && this.last !== -1 && this.last !== LF && !this.parser?.destroyed) {
       this.parser?.destroy();
       throw new IncompleteReplyError('the last line has no line end (the reply was cut short)');
     }
-    if (!this.parser) {
-      const last = this.rest;
-      this.rest = '';
-      if (last.includes('"') || last.includes('\r')) this.handOver(last);
-      else if (last.length) this.reader.add(last.split(','));
+    if (!this.parser && this.tail.length) {
+      const last = Buffer.concat(this.tail);
+      this.tail = [];
+      if (last.includes(QUOTE) || last.includes(CR)) this.handOver(last);
+      else this.reader.addLine(last, 0, last.length);
     }
     if (this.parser) {
       this.parser.end();
@@ -108,13 +123,47 @@ class PlainLines {
     }
   }
 
-  /** A carriage return in [start, nl) other than the one ending the line (CRLF). */
-  private hasBareCr(buf: string, start: number, nl: number): boolean {
-    const cr = buf.indexOf('\r', start);
-    return cr >= 0 && cr < nl - 1;
+  /** A chunk as a Buffer; the first text chunk loses its BOM (text input has no byte BOM to strip). */
+  private bytes(chunk: string | Uint8Array): Buffer {
+    if (typeof chunk !== 'string') {
+      return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+    if (this.head) {
+      this.head = undefined;
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+    }
+    return Buffer.from(chunk, 'utf8');
   }
 
-  private handOver(text: string): Parser {
+  /** Reads the whole lines of buf, keeps the rest for the next chunk; csv-parse once a line needs it. */
+  private lines(buf: Buffer): Parser | undefined {
+    const quote = buf.indexOf(QUOTE);
+    let cr = buf.indexOf(CR);
+    let start = 0;
+    for (;;) {
+      const nl = buf.indexOf(LF, start);
+      if (nl < 0) break;
+      // A quote in the line, or a carriage return other than the one ending it (CRLF).
+      if ((quote >= 0 && quote < nl) || (cr >= 0 && cr < nl - 1)) return this.handOver(buf.subarray(start));
+      const end = nl > start && buf[nl - 1] === CR ? nl - 1 : nl;
+      if (end > start) this.reader.addLine(buf, start, end);
+      start = nl + 1;
+      if (cr >= 0 && cr < start) cr = buf.indexOf(CR, start);
+    }
+    // Copied: the source may reuse its buffer once the chunk is taken.
+    if (start < buf.length) this.tail.push(Buffer.from(buf.subarray(start)));
+    return undefined;
+  }
+
+  /** Decoded bytes (or the decoder's last characters) to csv-parse. */
+  private toParser(bytes: Buffer | undefined): Parser {
+    const parser = this.parser!;
+    const text = bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
+    if (text) parser.write(text);
+    return parser;
+  }
+
+  private handOver(bytes: Buffer): Parser {
     const parser = parse({ relax_column_count: !this.complete, skip_empty_lines: true });
     const reader = this.reader;
     this.done = new Promise<void>((resolve, reject) => {
@@ -134,92 +183,15 @@ class PlainLines {
     });
     this.done.catch(() => undefined);
     this.parser = parser;
-    parser.write(text);
-    return parser;
+    return this.toParser(bytes);
   }
 }
 
-/** Column indices and builders of one builder class, so each inner loop has a single call target. */
-interface Group {
-  cols: number[];
-  builders: ColumnBuilder[];
-}
-
-function wrongFieldCount(detail: string): IncompleteReplyError {
-  return new IncompleteReplyError(`a row has another number of fields than the header (${detail.slice(0, 120)})`);
-}
-
-/** Accepts records (header first) and builds the columns. */
-export class CsvWideReader {
-  /** strict: a row with another field count than the header's is an incomplete reply, not a padded row. */
-  constructor(private readonly strict = false) {}
-
-  private headers: string[] | undefined;
-  private infos: ColumnInfo[] = [];
-  private builders: ColumnBuilder[] = [];
-  private groups: Group[] = [];
-  private rows = 0;
-
-  add(record: string[]): void {
-    if (!this.headers) {
-      this.headers = record;
-      this.infos = record.map(classifyColumn);
-      // Unknown columns start as numbers and demote to text at the first cell that is not one.
-      this.builders = this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
-      this.regroup();
-      return;
-    }
-    const n = this.builders.length;
-    if (this.strict && record.length !== n) {
-      throw wrongFieldCount(`${record.length} fields, the header has ${n}`);
-    }
-    if (record.length >= n) {
-      const groups = this.groups;
-      for (let g = 0; g < groups.length; g++) {
-        const { cols, builders } = groups[g];
-        for (let k = 0; k < cols.length; k++) {
-          if (!builders[k].push(record[cols[k]])) this.demote(cols[k], record[cols[k]]);
-        }
-      }
-    } else {
-      // Short row: missing cells are empty.
-      for (let c = 0; c < n; c++) {
-        const b = this.builders[c];
-        if (c >= record.length) b.pushEmpty(1);
-        else if (!b.push(record[c])) this.demote(c, record[c]);
-      }
-    }
-    this.rows++;
+/** buf without its leading byte order marks: the decoder's and the reader's own (at most two). */
+function withoutBoms(buf: Buffer): Buffer {
+  let start = 0;
+  for (let k = 0; k < 2 && buf[start] === BOM[0] && buf[start + 1] === BOM[1] && buf[start + 2] === BOM[2]; k++) {
+    start += BOM.length;
   }
-
-  /** A cell that does not fit its column's kind turns the column into text; its cells so far are kept. */
-  private demote(c: number, cell: string): void {
-    const text = demoteToText(this.builders[c]);
-    text.push(cell);
-    this.builders[c] = text;
-    this.regroup();
-  }
-
-  private regroup(): void {
-    const byClass = new Map<unknown, Group>();
-    this.builders.forEach((b, c) => {
-      let g = byClass.get(b.constructor);
-      if (!g) {
-        g = { cols: [], builders: [] };
-        byClass.set(b.constructor, g);
-      }
-      g.cols.push(c);
-      g.builders.push(b);
-    });
-    this.groups = [...byClass.values()];
-  }
-
-  finish(): Table {
-    const headers = this.headers ?? [];
-    const columns = this.builders.map((b, i) => {
-      const info = this.infos[i];
-      return b.finish({ name: headers[i], canonical: info.canonical, metric: info.metric });
-    });
-    return { columns, rowCount: this.rows };
-  }
+  return start ? buf.subarray(start) : buf;
 }

@@ -136,3 +136,45 @@ export function parseIsoMs(text: string): number | undefined {
 export function zonelessWarning(text: string): string {
   return `${text} has no UTC offset; it is read as UTC (add Z to be explicit)`;
 }
+
+/** Two ASCII digits at i of bytes as a number, or -1. */
+function twoDigitBytes(b: Uint8Array, i: number): number {
+  const x = b[i] - 48;
+  const y = b[i + 1] - 48;
+  return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : -1;
+}
+
+/**
+ * The fast path of isoToMs for bytes (a CSV reader's cells): exactly `YYYY-MM-DDTHH:MM:SSZ` or
+ * `YYYY-MM-DDTHH:MM:SS.sssZ` in [start, end), with the calendar and clock checked as parseIso does.
+ * NaN for any other text, valid or not: callers then decode the cell and use isoToMs, so the result is
+ * always parseIso's.
+ */
+export function isoBytesToMs(b: Uint8Array, start: number, end: number): number {
+  const n = end - start;
+  if ((n !== 24 && n !== 20) || b[end - 1] !== 90 /* Z */) return Number.NaN;
+  const s = start;
+  if (b[s + 4] !== 45 || b[s + 7] !== 45 || b[s + 10] !== 84 || b[s + 13] !== 58 || b[s + 16] !== 58) {
+    return Number.NaN;
+  }
+  const y1 = twoDigitBytes(b, s);
+  const y2 = twoDigitBytes(b, s + 2);
+  const month = twoDigitBytes(b, s + 5);
+  const day = twoDigitBytes(b, s + 8);
+  const hour = twoDigitBytes(b, s + 11);
+  const minute = twoDigitBytes(b, s + 14);
+  const second = twoDigitBytes(b, s + 17);
+  if (y1 < 0 || y2 < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+    return Number.NaN;
+  }
+  let millis = 0;
+  if (n === 24) {
+    const m1 = twoDigitBytes(b, s + 20);
+    const m3 = b[s + 22] - 48;
+    if (b[s + 19] !== 46 || m1 < 0 || m3 < 0 || m3 > 9) return Number.NaN;
+    millis = m1 * 10 + m3;
+  }
+  const year = y1 * 100 + y2;
+  if (month < 1 || !isCalendarDate(year, month, day)) return Number.NaN;
+  return daysFromCivil(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+}

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { CsvWideReader, parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { cellText, type Table } from '../../../../src/core/table/table';
@@ -6,6 +8,7 @@ import { cellText, type Table } from '../../../../src/core/table/table';
 function cells(t: Table): string[][] {
   return [
     t.columns.map((c) => c.name),
+    t.columns.map((c) => c.kind),
     ...t.columns.map((c) => Array.from({ length: t.rowCount }, (_, r) => cellText(c, r))),
   ];
 }
@@ -33,6 +36,18 @@ const CASES: Record<string, string> = {
   'quoted header': '"name, with comma",b\n1,2\n',
   'bare carriage returns': 'a,b\r1,2\r3,4\r',
   'quote in the last line only': 'a,b\n1,2\n3,"4"',
+  // Cells read from bytes must give what the text path gives (numbers, times, ids, demotions).
+  numbers:
+    'locationLatitude,pm2_5.value,x\n-12.5,.5,1\n12.,-0,2\n1e5,0007,3\n1234567890123456,12345678901234.5,4\n,NaN,5\n',
+  'a number column demoted by a later cell': 'locationLatitude,b\n1.5,x\n2,y\nn/a,z\n3,w\n',
+  times:
+    'time,b\n2026-11-01T00:00:00Z,1\n2026-11-01T00:00:00.123Z,2\n2024-02-29T23:59:59.999Z,3\n2026-11-01T10:00+05:30,4\n2026-11-01,5\n2026-11-01T00:00:00.1234567Z,6\n,7\n',
+  'an impossible time demotes the column': 'time,b\n2026-11-01T00:00:00.000Z,1\n2026-02-30T00:00:00.000Z,2\n',
+  'times out of range': 'time\n2026-11-01T24:00:00.000Z\n2026-11-01T23:60:00Z\n2026-13-01T00:00:00Z\n',
+  'ids: repeated, empty, not ASCII': 'datasourceId,sourceType\nD1,a\nD2,a\n,a\nDé,b\nD1,\nDé,b\n',
+  'a byte order mark inside': 'a,b\n\uFEFFx,2\n',
+  'header only, no line end': 'datasourceId,time',
+  'unknown columns inferred': 'code,delta,name\n12,-0.5,x\n007,3,y\n',
 };
 
 describe('core table: csv-wide fast path (plain lines split on commas, quoted input through csv-parse)', () => {
@@ -46,6 +61,47 @@ describe('core table: csv-wide fast path (plain lines split on commas, quoted in
       }
     });
   }
+
+  const fixtures = '/work/shared/fixtures';
+  for (const name of ['real-minute-csv-wide-qc.csv', 'public-node-report-hourly-english.csv']) {
+    it(`reads the real reply ${name} as csv-parse does, in any chunks`, async function () {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(join(fixtures, name));
+      } catch {
+        this.skip();
+      }
+      const expected = cells(viaCsvParse(bytes.toString('utf8')));
+      for (const size of [4096]) {
+        assert.deepEqual(cells(await parseCsvWide(chunked(bytes, size))), expected, `chunks of ${size} bytes`);
+      }
+    });
+  }
+
+  it("skips blank CRLF lines before the header, and strips the byte order marks of bytes (the decoder's and one more)", async () => {
+    const blank = await parseCsvWide(Buffer.from('\r\n\n\r\na\r\n\r\n1\r\n'));
+    assert.deepEqual(cells(blank), [['a'], ['number'], ['1']]);
+    const boms = Buffer.from('\uFEFF\uFEFFa,b\n1,2\n');
+    for (const size of [1, 2, 4, 64])
+      assert.deepEqual(cells(await parseCsvWide(chunked(boms, size))).slice(0, 2), [
+        ['a', 'b'],
+        ['number', 'number'],
+      ]);
+    assert.equal((await parseCsvWide('\uFEFF\uFEFFa,b\n1,2\n')).columns[0].name, '\uFEFFa', 'text loses one');
+  });
+
+  it('rejects a complete reply cut short: no final line end, or a row of another width', async () => {
+    const whole = 'datasourceId,time,pm2_5.value\nD1,2026-11-01T00:00:00Z,1.5\nD2,2026-11-01T00:01:00Z,2\n';
+    assert.equal((await parseCsvWide(Buffer.from(whole), { complete: true })).rowCount, 2);
+    for (const size of [1, 7, 64]) {
+      const cut = Buffer.from(whole.slice(0, -3));
+      await assert.rejects(parseCsvWide(chunked(cut, size), { complete: true }), { name: 'IncompleteReplyError' });
+      const short = Buffer.from(`${whole}D3,2026-11-01T00:02:00Z\n`);
+      await assert.rejects(parseCsvWide(chunked(short, size), { complete: true }), /another number of fields/);
+      const long = Buffer.from(`${whole}D3,2026-11-01T00:02:00Z,1,2\n`);
+      await assert.rejects(parseCsvWide(chunked(long, size), { complete: true }), /4 fields, the header has 3/);
+    }
+  });
 
   it('still reports malformed quoting in a body that starts plain', async () => {
     await assert.rejects(parseCsvWide(`${PLAIN}D9,t,1,"open\n`), /quote/i);

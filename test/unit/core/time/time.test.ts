@@ -14,6 +14,7 @@ import {
   parseIso,
   parseIsoMs,
 } from '../../../../src/core/time/index';
+import { isoBytesToMs, isoToMs } from '../../../../src/core/time/iso';
 import { type ProbeRow, probe } from '../../../support/core/time-probe';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -156,6 +157,41 @@ describe('core/time: ISO 8601 dates and timestamps', () => {
       assert.equal(out.januaryOffset, januaryOffset, `the child ran in ${tz}`);
       for (const [i, row] of out.rows.entries()) assert.deepEqual(row, want[i], `${texts[i]} under TZ=${tz}`);
     }
+  });
+});
+
+describe("core/time: ISO timestamps from bytes (the CSV reader's fast path)", () => {
+  const bytes = (t: string) => Buffer.from(t, 'latin1');
+  it('gives isoToMs for the canonical forms, and NaN (so the caller falls back to isoToMs) for the rest', () => {
+    for (const t of [
+      '2026-11-01T00:00:00.000Z',
+      '2024-02-29T23:59:59.999Z',
+      '1970-01-01T00:00:00Z',
+      '0001-01-01T00:00:00Z',
+    ]) {
+      assert.equal(isoBytesToMs(bytes(t), 0, t.length), isoToMs(t), t);
+    }
+    const framed = bytes('x,2026-11-01T10:20:30.456Z,y');
+    assert.equal(isoBytesToMs(framed, 2, 26), isoToMs('2026-11-01T10:20:30.456Z'));
+    for (const t of ['2026-11-01', '2026-11-01T00:00Z', '2026-11-01T00:00:00+00:00', '2026-11-01T00:00:00.1Z']) {
+      assert.ok(Number.isNaN(isoBytesToMs(bytes(t), 0, t.length)), t);
+    }
+  });
+
+  it('never disagrees with isoToMs (any text of the canonical shapes)', () => {
+    const digit = fc.constantFrom(...'0123456789x'.split(''));
+    const d = (n: number) => fc.array(digit, { minLength: n, maxLength: n }).map((a) => a.join(''));
+    const text = fc
+      .tuple(d(4), d(2), d(2), d(2), d(2), d(2), fc.option(d(3)))
+      .map(([y, mo, da, h, mi, s, ms]) => `${y}-${mo}-${da}T${h}:${mi}:${s}${ms === null ? '' : `.${ms}`}Z`);
+    fc.assert(
+      fc.property(text, (t) => {
+        const fast = isoBytesToMs(bytes(t), 0, t.length);
+        const iso = isoToMs(t);
+        return Number.isNaN(iso) ? Number.isNaN(fast) : fast === iso;
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
