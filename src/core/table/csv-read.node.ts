@@ -21,20 +21,48 @@ export interface CsvReadOptions {
   complete?: boolean;
 }
 
+export interface CsvHeadOptions {
+  /** Rows kept in the table; the rows after them are read and counted, not kept (memory stays bounded). */
+  maxRows: number;
+  /** Called once, as soon as the file turns out to have more than maxRows rows, with the rows kept. */
+  onFirstRows?: (table: Table) => void;
+  /** Stops the read (it rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
 /** Parses csv-wide text (a whole string/buffer or a stream of chunks) into a Table. */
 export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}): Promise<Table> {
   const reader = new CsvWideReader(options.complete === true);
-  const lines = new PlainLines(reader, options.complete === true);
+  await readInto(reader, input, options.complete === true);
+  return reader.finish();
+}
+
+/**
+ * The first `maxRows` rows of a csv-wide file as a Table, and how many rows the whole file has (the rest
+ * is streamed through and counted). Short rows are padded as for report files.
+ */
+export async function readCsvWideHead(
+  input: CsvInput,
+  options: CsvHeadOptions,
+): Promise<{ table: Table; totalRows: number }> {
+  const reader = new CsvWideReader(false, options.maxRows, options.onFirstRows);
+  await readInto(reader, input, false, options.signal);
+  return { table: reader.finish(), totalRows: reader.totalRows };
+}
+
+async function readInto(reader: CsvWideReader, input: CsvInput, complete: boolean, signal?: AbortSignal) {
+  const lines = new PlainLines(reader, complete);
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
     typeof input === 'string' || input instanceof Uint8Array ? [input] : (input as AsyncIterable<string | Uint8Array>);
   for await (const chunk of chunks) {
+    signal?.throwIfAborted();
     const parser = lines.write(chunk);
     if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
     // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
     if (parser?.writableNeedDrain) await once(parser, 'drain');
   }
+  signal?.throwIfAborted();
   await lines.end();
-  return reader.finish();
 }
 
 /**
@@ -82,7 +110,10 @@ class PlainLines {
         return this.handOver(buf.slice(start));
       }
       const end = buf.charCodeAt(nl - 1) === 13 && nl > start ? nl - 1 : nl;
-      if (end > start) this.reader.add(buf.slice(start, end).split(','));
+      if (end > start) {
+        if (this.reader.full) this.reader.skip();
+        else this.reader.add(buf.slice(start, end).split(','));
+      }
       start = nl + 1;
     }
     this.rest = start ? buf.slice(start) : buf;
@@ -151,16 +182,44 @@ function wrongFieldCount(detail: string): IncompleteReplyError {
 
 /** Accepts records (header first) and builds the columns. */
 export class CsvWideReader {
-  /** strict: a row with another field count than the header's is an incomplete reply, not a padded row. */
-  constructor(private readonly strict = false) {}
+  /**
+   * strict: a row with another field count than the header's is an incomplete reply, not a padded row.
+   * maxRows: rows past it are counted (totalRows), not kept; onFirstRows gets the kept rows at the first one.
+   */
+  constructor(
+    private readonly strict = false,
+    private readonly maxRows = Number.POSITIVE_INFINITY,
+    private readonly onFirstRows?: (table: Table) => void,
+  ) {}
 
   private headers: string[] | undefined;
   private infos: ColumnInfo[] = [];
   private builders: ColumnBuilder[] = [];
   private groups: Group[] = [];
   private rows = 0;
+  private skipped = 0;
+  private head: Table | undefined;
+
+  /** maxRows rows are kept: the rest is only counted (skip()). */
+  get full(): boolean {
+    return this.headers !== undefined && this.rows >= this.maxRows;
+  }
+
+  /** Every data row seen, kept or not. */
+  get totalRows(): number {
+    return this.rows + this.skipped;
+  }
+
+  /** Counts a data row past maxRows without reading its cells. */
+  skip(): void {
+    if (this.skipped++ === 0 && this.onFirstRows) this.onFirstRows(this.finish());
+  }
 
   add(record: string[]): void {
+    if (this.full) {
+      this.skip();
+      return;
+    }
     if (!this.headers) {
       this.headers = record;
       this.infos = record.map(classifyColumn);
@@ -215,11 +274,15 @@ export class CsvWideReader {
   }
 
   finish(): Table {
+    if (this.head) return this.head;
     const headers = this.headers ?? [];
     const columns = this.builders.map((b, i) => {
       const info = this.infos[i];
       return b.finish({ name: headers[i], canonical: info.canonical, metric: info.metric });
     });
-    return { columns, rowCount: this.rows };
+    const table = { columns, rowCount: this.rows };
+    // Once full, the builders take no more cells: the columns are final (and finished only once).
+    if (this.full) this.head = table;
+    return table;
   }
 }
