@@ -3,6 +3,7 @@
 // straight into column builders: no object per row.
 
 import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
 import { type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError } from '../api/errors';
 import { builderFor, type ColumnBuilder, demoteToText, InferredNumberBuilder } from './builders';
@@ -46,11 +47,21 @@ export async function readCsvWideHead(
   options: CsvHeadOptions,
 ): Promise<{ table: Table; totalRows: number }> {
   const reader = new CsvWideReader(false, options.maxRows, options.onFirstRows);
-  await readInto(reader, input, false, options.signal);
+  await readInto(reader, input, false, options.signal, true);
   return { table: reader.finish(), totalRows: reader.totalRows };
 }
 
-async function readInto(reader: CsvWideReader, input: CsvInput, complete: boolean, signal?: AbortSignal) {
+/**
+ * Feeds the chunks to the reader. yieldEach: after each chunk, let the event loop run (timers, messages,
+ * other I/O): a long file read in the extension host then never holds up everything else in it.
+ */
+async function readInto(
+  reader: CsvWideReader,
+  input: CsvInput,
+  complete: boolean,
+  signal?: AbortSignal,
+  yieldEach = false,
+) {
   const lines = new PlainLines(reader, complete);
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
     typeof input === 'string' || input instanceof Uint8Array ? [input] : (input as AsyncIterable<string | Uint8Array>);
@@ -60,6 +71,7 @@ async function readInto(reader: CsvWideReader, input: CsvInput, complete: boolea
     if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
     // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
     if (parser?.writableNeedDrain) await once(parser, 'drain');
+    if (yieldEach) await setImmediate();
   }
   signal?.throwIfAborted();
   await lines.end();
