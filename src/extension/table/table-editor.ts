@@ -2,6 +2,7 @@
 // ("Open With… → Measurements Table", the Explorer's "Open as Measurements Table"). The file is streamed
 // (core readTableFile): the first rows are shown as soon as they are read, the rest counted, with a
 // cancellable progress notification; a file that cannot be read shows why, never a blank editor.
+import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
@@ -14,6 +15,8 @@ import type { TablePanels, TableView } from './table-panel';
 export const TABLE_EDITOR_VIEW_TYPE = 'measurements.tableFile';
 export const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
 const DEFAULT_MAX_ROWS = 250_000;
+/** Files from this size on are read with a progress notification (with Cancel); smaller ones in the status bar. */
+const NOTIFY_BYTES = 16 * 1024 * 1024;
 
 /** The most rows a file opened as a table keeps (measurements.tableFile.maxRows); the rest are counted. */
 export function tableFileMaxRows(): number {
@@ -81,7 +84,7 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
       progress: vscode.Progress<{ message?: string; increment?: number }>,
       token: vscode.CancellationToken,
     ) => {
-      token.onCancellationRequested(() => abort.abort());
+      token?.onCancellationRequested(() => abort.abort());
       let shownAt = 0;
       const read = await readTableFile(uri.fsPath, {
         maxRows,
@@ -106,8 +109,14 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
       return read;
     };
     const title = `Opening ${name} as a table`;
-    return Promise.resolve(
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, task),
+    return fs.promises.stat(uri.fsPath).then((stat) =>
+      // A big file: a notification with the progress and Cancel. A small one (read at once): the status bar.
+      vscode.window.withProgress(
+        stat.size >= NOTIFY_BYTES
+          ? { location: vscode.ProgressLocation.Notification, title, cancellable: true }
+          : { location: vscode.ProgressLocation.Window, title },
+        task,
+      ),
     );
   }
 }
