@@ -3,10 +3,9 @@ import { gunzipSync } from 'node:zlib';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator/index';
 
-/** A fixed "now" for the tests: Friday 2026-11-20 10:30 UTC (the anchor hour is 10:00). */
-export const NOW = Date.parse('2026-11-20T10:30:00.000Z');
-export const HOUR = 3_600_000;
-export const MINUTE = 60_000;
+import { NOW } from '../../support/now';
+
+export { HOUR, MINUTE, NOW } from '../../support/now';
 
 /** Parsed JSON replies: tests inspect them field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked by assertions, not by types
