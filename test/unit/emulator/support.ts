@@ -1,5 +1,6 @@
 // Shared helpers of the emulator tests: a started emulator on a frozen clock, and raw HTTP calls.
 import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator/index';
 
@@ -56,35 +57,9 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   };
 }
 
-/** Parses simple csv (the emulator quotes only english headers and qcFlags cells). */
+/** Parses csv text into its header and rows (csv-parse: an independent reader of what the emulator writes). */
 export function parseCsv(text: string): { header: string[]; rows: string[][] } {
-  const lines: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n') {
-      row.push(field);
-      lines.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    lines.push(row);
-  }
+  const lines = parse(text, { relax_column_count: true }) as string[][];
   return { header: lines[0] ?? [], rows: lines.slice(1) };
 }
 
