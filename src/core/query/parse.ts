@@ -146,13 +146,32 @@ function splitResultName(
   return { args: args.slice(0, at), name: n.text, nameRange: range(line.line, n.start, n.end) };
 }
 
+type Word = ReturnType<typeof words>[number];
+
 function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | undefined {
   const ws = words(line.code);
   const first = ws[0];
-  const lineRange = range(line.line, first.start, ws[ws.length - 1].end);
-  const wordRange = range(line.line, first.start, first.end);
+  const verb = checkVerb(line, first, diagnostics);
+  if (!verb) return undefined;
+  const named = splitResultName(line, ws.slice(1), diagnostics);
+  if (!named) return undefined;
+  const v: VerbArgs = { line: line.line, args: named.args, diagnostics };
+  const parsed =
+    verb === 'follow'
+      ? followArgs(v)
+      : verb === 'report'
+        ? reportArgs(v, range(line.line, first.start, first.end))
+        : noArgs(v, verb);
+  if (!parsed) return undefined;
+  const as = named.name ? { name: named.name, nameRange: named.nameRange } : {};
+  return { verb, ...parsed, range: range(line.line, first.start, ws[ws.length - 1].end), ...as };
+}
+
+/** The verb of a verb line, or a diagnostic: a 'key: value' line where the verb should be, or an unknown verb. */
+function checkVerb(line: SourceLine, first: Word, diagnostics: Diagnostic[]): Verb | undefined {
+  if ((VERBS as readonly string[]).includes(first.text)) return first.text as Verb;
   const kv = matchKeyValue(line.code);
-  if (kv && !(VERBS as readonly string[]).includes(first.text)) {
+  if (kv) {
     diagnostics.push({
       severity: 'error',
       code: 'missing-verb',
@@ -162,88 +181,72 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
     });
     return undefined;
   }
-  if (!(VERBS as readonly string[]).includes(first.text)) {
-    const suggestion = didYouMean(first.text, VERBS);
-    diagnostics.push({
-      severity: 'error',
-      code: 'unknown-verb',
-      message: `Unknown verb '${first.text}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Verbs: ${VERBS.join(', ')}`,
-      range: wordRange,
-      allowedValues: [...VERBS],
-      suggestion,
-    });
-    return undefined;
+  const suggestion = didYouMean(first.text, VERBS);
+  diagnostics.push({
+    severity: 'error',
+    code: 'unknown-verb',
+    message: `Unknown verb '${first.text}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Verbs: ${VERBS.join(', ')}`,
+    range: range(line.line, first.start, first.end),
+    allowedValues: [...VERBS],
+    suggestion,
+  });
+  return undefined;
+}
+
+/** The words after the verb (without `as <name>`), on source line `line`. */
+interface VerbArgs {
+  line: number;
+  args: Word[];
+  diagnostics: Diagnostic[];
+}
+
+/** What the arguments add to the verb line (nothing for verbs without arguments). */
+type ParsedArgs = Pick<VerbLine, 'every' | 'reportKind'>;
+
+/** A bad-verb-argument error over the arguments `from` to `to`; undefined, for the caller to return. */
+function badArgument(v: VerbArgs, from: number, to: number, message: string, extra: Partial<Diagnostic> = {}) {
+  const r = range(v.line, v.args[from].start, v.args[to].end);
+  v.diagnostics.push({ severity: 'error', code: 'bad-verb-argument', message, range: r, ...extra });
+  return undefined;
+}
+
+/** recent, datasources, sql: no arguments. */
+function noArgs(v: VerbArgs, verb: Verb): ParsedArgs | undefined {
+  if (!v.args.length) return {};
+  const why =
+    verb === 'sql'
+      ? "'sql' takes only 'as <name>'; write the SQL on the following lines"
+      : `'${verb}' takes no arguments; put fields on the following lines as key: value`;
+  return badArgument(v, 0, v.args.length - 1, why);
+}
+
+/** follow [every <duration>]. */
+function followArgs(v: VerbArgs): ParsedArgs | undefined {
+  const { args } = v;
+  if (args.length === 0) return {};
+  if (args[0].text !== 'every') {
+    const looksLikeDuration = 'ms' in parseInterval(args[0].text);
+    const why = looksLikeDuration
+      ? `Write 'follow every ${args[0].text}' to poll repeatedly`
+      : "'follow' takes an optional 'every <duration>', e.g. follow every 5m";
+    return badArgument(v, 0, args.length - 1, why);
   }
-  const verb = first.text as Verb;
-  const named = splitResultName(line, ws.slice(1), diagnostics);
-  if (!named) return undefined;
-  const args = named.args;
-  const as = named.name ? { name: named.name, nameRange: named.nameRange } : {};
-  const extra = (from: number, why: string) => {
-    const a = args[from];
-    diagnostics.push({
-      severity: 'error',
-      code: 'bad-verb-argument',
-      message: why,
-      range: range(line.line, a.start, args[args.length - 1].end),
-    });
-  };
-  if (verb === 'recent' || verb === 'datasources' || verb === 'sql') {
-    if (args.length) {
-      extra(
-        0,
-        verb === 'sql'
-          ? "'sql' takes only 'as <name>'; write the SQL on the following lines"
-          : `'${verb}' takes no arguments; put fields on the following lines as key: value`,
-      );
-      return undefined;
-    }
-    return { verb, range: lineRange, ...as };
-  }
-  if (verb === 'follow') {
-    if (args.length === 0) return { verb, range: lineRange, ...as };
-    if (args[0].text !== 'every') {
-      const looksLikeDuration = parseInterval(args[0].text);
-      extra(
-        0,
-        'ms' in looksLikeDuration
-          ? `Write 'follow every ${args[0].text}' to poll repeatedly`
-          : "'follow' takes an optional 'every <duration>', e.g. follow every 5m",
-      );
-      return undefined;
-    }
-    if (args.length < 2) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'bad-verb-argument',
-        message: "'every' needs a duration, e.g. follow every 5m",
-        range: range(line.line, args[0].start, args[0].end),
-      });
-      return undefined;
-    }
-    const d = parseInterval(args[1].text);
-    if ('error' in d) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'bad-verb-argument',
-        message: d.error,
-        range: range(line.line, args[1].start, args[1].end),
-      });
-      return undefined;
-    }
-    if (args.length > 2) {
-      extra(2, 'Unexpected text after the polling interval');
-      return undefined;
-    }
-    return { verb, every: { text: args[1].text, ms: d.ms }, range: lineRange, ...as };
-  }
-  // report <kind>
+  if (args.length < 2) return badArgument(v, 0, 0, "'every' needs a duration, e.g. follow every 5m");
+  const d = parseInterval(args[1].text);
+  if ('error' in d) return badArgument(v, 1, 1, d.error);
+  if (args.length > 2) return badArgument(v, 2, args.length - 1, 'Unexpected text after the polling interval');
+  return { every: { text: args[1].text, ms: d.ms } };
+}
+
+/** report <kind>; `verbRange` (the word 'report') carries the error when the kind is missing. */
+function reportArgs(v: VerbArgs, verbRange: Range): ParsedArgs | undefined {
+  const { args } = v;
   if (args.length === 0) {
-    diagnostics.push({
+    v.diagnostics.push({
       severity: 'error',
       code: 'bad-verb-argument',
       message: `'report' needs a kind: ${REPORT_KINDS.join(', ')}`,
-      range: wordRange,
+      range: verbRange,
       allowedValues: [...REPORT_KINDS],
     });
     return undefined;
@@ -251,21 +254,11 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
   const kind = args[0].text;
   if (!(REPORT_KINDS as readonly string[]).includes(kind)) {
     const suggestion = didYouMean(kind, REPORT_KINDS);
-    diagnostics.push({
-      severity: 'error',
-      code: 'bad-verb-argument',
-      message: `Unknown report kind '${kind}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Kinds: ${REPORT_KINDS.join(', ')}`,
-      range: range(line.line, args[0].start, args[0].end),
-      allowedValues: [...REPORT_KINDS],
-      suggestion,
-    });
-    return undefined;
+    const why = `Unknown report kind '${kind}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Kinds: ${REPORT_KINDS.join(', ')}`;
+    return badArgument(v, 0, 0, why, { allowedValues: [...REPORT_KINDS], suggestion });
   }
-  if (args.length > 1) {
-    extra(1, 'Unexpected text after the report kind');
-    return undefined;
-  }
-  return { verb, reportKind: kind as ReportKind, range: lineRange, ...as };
+  if (args.length > 1) return badArgument(v, 1, args.length - 1, 'Unexpected text after the report kind');
+  return { reportKind: kind as ReportKind };
 }
 
 function collectEntries(lines: SourceLine[], verbLine: VerbLine | undefined, diagnostics: Diagnostic[]): Entry[] {
