@@ -3,7 +3,7 @@ import { type OutputFrequency, REPORT_KINDS, type ReportKind } from '../api/type
 import { checkFieldValue } from '../api/validate';
 import type { FieldRanges, ParsedCell, ParsedFields } from './cell';
 import { checkCombinations } from './combinations';
-import { type Diagnostic, hasErrors, type Range, range } from './diagnostics';
+import { type Diagnostic, type DiagnosticCode, hasErrors, type Range, range } from './diagnostics';
 import {
   contextOf,
   FIELD_NAMES,
@@ -287,50 +287,56 @@ function collectEntries(lines: SourceLine[], verbLine: VerbLine | undefined, dia
       continue;
     }
     const keyRange = range(line.line, kv.keyStart, kv.keyEnd);
-    if (!isFieldName(kv.key)) {
-      const suggestion = didYouMean(
-        kv.key,
-        FIELD_NAMES.filter((n) => n !== 'replyWithContinuationToken'),
-      );
-      diagnostics.push({
-        severity: 'error',
-        code: 'unknown-key',
-        message: `Unknown key '${kv.key}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-        range: keyRange,
-        suggestion,
-      });
-      continue;
-    }
-    if (!verbLine) continue;
-    if (ctx && !FIELDS[kv.key].contexts.includes(ctx)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'key-not-for-verb',
-        message: `'${kv.key}' is not a field of ${verbLabel(verbLine)}: ${notForVerbHint(kv.key, ctx)}`,
-        range: keyRange,
-      });
-      continue;
-    }
-    const previous = seen.get(kv.key);
-    if (previous) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'duplicate-key',
-        message: `'${kv.key}' is already set on line ${previous.start.line + 1}`,
-        range: keyRange,
-      });
-      continue;
-    }
-    seen.set(kv.key, keyRange);
-    const entry: Entry = {
-      key: kv.key,
-      keyRange,
-      segments: [{ line: line.line, start: kv.valueStart, text: kv.value }],
-    };
+    const key = checkKey(kv.key, keyRange, verbLine, ctx, seen, diagnostics);
+    if (!key) continue;
+    seen.set(key, keyRange);
+    const entry: Entry = { key, keyRange, segments: [{ line: line.line, start: kv.valueStart, text: kv.value }] };
     entries.push(entry);
-    if (FIELDS[kv.key].type === 'list' && kv.value.endsWith(',')) continuing = entry;
+    if (FIELDS[key].type === 'list' && kv.value.endsWith(',')) continuing = entry;
   }
   return entries;
+}
+
+/**
+ * The field a key line sets, or undefined with a diagnostic: an unknown key, a key the verb does not take, a
+ * key set twice. Without a verb line, only unknown keys are reported (and nothing is collected).
+ */
+function checkKey(
+  key: string,
+  keyRange: Range,
+  verbLine: VerbLine | undefined,
+  ctx: ReturnType<typeof contextOf> | undefined,
+  seen: Map<string, Range>,
+  diagnostics: Diagnostic[],
+): FieldName | undefined {
+  const error = (code: DiagnosticCode, message: string, suggestion?: string) => {
+    diagnostics.push({
+      severity: 'error',
+      code,
+      message,
+      range: keyRange,
+      ...(code === 'unknown-key' ? { suggestion } : {}),
+    });
+    return undefined;
+  };
+  if (!isFieldName(key)) {
+    const suggestion = didYouMean(
+      key,
+      FIELD_NAMES.filter((n) => n !== 'replyWithContinuationToken'),
+    );
+    return error(
+      'unknown-key',
+      `Unknown key '${key}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      suggestion,
+    );
+  }
+  if (!verbLine) return undefined;
+  if (ctx && !FIELDS[key].contexts.includes(ctx)) {
+    return error('key-not-for-verb', `'${key}' is not a field of ${verbLabel(verbLine)}: ${notForVerbHint(key, ctx)}`);
+  }
+  const previous = seen.get(key);
+  if (previous) return error('duplicate-key', `'${key}' is already set on line ${previous.start.line + 1}`);
+  return key;
 }
 
 function verbLabel(v: VerbLine): string {
@@ -350,76 +356,88 @@ function badValue(diagnostics: Diagnostic[], r: Range, message: string, extra: P
   diagnostics.push({ severity: 'error', code: 'bad-value', message, range: r, ...extra });
 }
 
+/** A value read from a field's text, or undefined when it is bad (a diagnostic says why). */
+type Read = { value: unknown } | undefined;
+
 function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
   const spec = FIELDS[entry.key];
   const r = segmentsRange(entry.segments);
   const text = entry.segments[0].text;
-  const f = fields as Record<string, unknown>;
+  const { key } = entry;
   if (spec.type !== 'list' && text === '') {
-    badValue(diagnostics, entry.keyRange, `'${entry.key}' needs a value${describeAllowed(spec.values)}`, {
+    badValue(diagnostics, entry.keyRange, `'${key}' needs a value${describeAllowed(spec.values)}`, {
       allowedValues: spec.type === 'boolean' ? ['true', 'false'] : spec.values ? [...spec.values] : undefined,
     });
     return;
   }
+  let read: Read;
   switch (spec.type) {
     case 'string':
-      if (/\s/.test(text)) badValue(diagnostics, r, `'${entry.key}' is a single identifier without spaces`);
-      else f[entry.key] = text;
-      return;
+      if (/\s/.test(text)) badValue(diagnostics, r, `'${key}' is a single identifier without spaces`);
+      else read = { value: text };
+      break;
     case 'boolean':
-      if (text === 'true' || text === 'false') f[entry.key] = text === 'true';
-      else {
-        const lower = text.toLowerCase();
-        const suggestion = ['true', 'yes', '1', 'on'].includes(lower)
-          ? 'true'
-          : ['false', 'no', '0', 'off'].includes(lower)
-            ? 'false'
-            : undefined;
-        badValue(diagnostics, r, `'${entry.key}' is true or false, not '${text}'`, {
-          allowedValues: ['true', 'false'],
-          suggestion,
-        });
-      }
-      return;
-    case 'enum': {
-      const values = spec.values ?? [];
-      if (values.includes(text)) {
-        f[entry.key] = text;
-        return;
-      }
-      const suggestion = didYouMean(text, values);
-      badValue(
-        diagnostics,
-        r,
-        `'${text}' is not a valid ${entry.key}${suggestion ? `; did you mean '${suggestion}'?` : '.'} Allowed: ${values.join(', ')}`,
-        { allowedValues: [...values], suggestion },
-      );
-      return;
-    }
+      read = readBoolean(key, text, r, diagnostics);
+      break;
+    case 'enum':
+      read = readEnum(key, text, spec.values ?? [], r, diagnostics);
+      break;
     case 'integer': {
       // The range is the field rule's (validate.ts); only the reading of the text is ours.
       const n = /^-?\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
-      const issue = checkFieldValue({ name: entry.key, type: 'integer', doc: '' }, n);
+      const issue = checkFieldValue({ name: key, type: 'integer', doc: '' }, n);
       if (issue) badValue(diagnostics, r, `${issue.message}, not '${text}'`);
-      else f[entry.key] = n;
-      return;
+      else read = { value: n };
+      break;
     }
-    case 'time': {
-      const t = parseTime(text);
-      if ('error' in t) badValue(diagnostics, r, `Bad ${entry.key} '${text}': ${t.error}`);
-      else {
-        f[entry.key] = t.value;
-        if (t.warning) diagnostics.push({ severity: 'warning', code: 'bad-value', message: t.warning, range: r });
-      }
-      return;
-    }
+    case 'time':
+      read = readTime(key, text, r, diagnostics);
+      break;
     case 'metricSelect':
-      f[entry.key] = text;
-      return;
+      read = { value: text };
+      break;
     case 'list':
       parseList(entry, fields, diagnostics);
       return;
   }
+  if (read) (fields as Record<string, unknown>)[key] = read.value;
+}
+
+function readBoolean(key: string, text: string, r: Range, diagnostics: Diagnostic[]): Read {
+  if (text === 'true' || text === 'false') return { value: text === 'true' };
+  const lower = text.toLowerCase();
+  const suggestion = ['true', 'yes', '1', 'on'].includes(lower)
+    ? 'true'
+    : ['false', 'no', '0', 'off'].includes(lower)
+      ? 'false'
+      : undefined;
+  badValue(diagnostics, r, `'${key}' is true or false, not '${text}'`, {
+    allowedValues: ['true', 'false'],
+    suggestion,
+  });
+  return undefined;
+}
+
+function readEnum(key: string, text: string, values: readonly string[], r: Range, diagnostics: Diagnostic[]): Read {
+  if (values.includes(text)) return { value: text };
+  const suggestion = didYouMean(text, values);
+  badValue(
+    diagnostics,
+    r,
+    `'${text}' is not a valid ${key}${suggestion ? `; did you mean '${suggestion}'?` : '.'} Allowed: ${values.join(', ')}`,
+    { allowedValues: [...values], suggestion },
+  );
+  return undefined;
+}
+
+function readTime(key: string, text: string, r: Range, diagnostics: Diagnostic[]): Read {
+  const t = parseTime(text);
+  if ('error' in t) {
+    badValue(diagnostics, r, `Bad ${key} '${text}': ${t.error}`);
+    return undefined;
+  }
+  if (t.warning) diagnostics.push({ severity: 'warning', code: 'bad-value', message: t.warning, range: r });
+  return { value: t.value };
 }
 
 function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
