@@ -9,6 +9,7 @@ import {
   answerFileDialog,
   e2eEnv,
   eventually,
+  openNotebook,
   openWorkbench,
   qcMarks,
   runAll,
@@ -16,19 +17,6 @@ import {
   screenshot,
   tableFrames,
 } from './workbench.mjs';
-
-async function openNotebook(page, name) {
-  await runCommand(page, 'Go to File');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  await page.locator('.notebook-editor .notebook-toolbar-container:visible').first().waitFor({ timeout: 60_000 });
-  // Notebook list rows count as hidden for Playwright (virtualized list); the cells are there once attached.
-  await page.locator('.notebook-editor .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
-  await page.waitForTimeout(500);
-}
 
 /** The NowCast value column of the tour's recent tables (`<label>.value` when QC columns are asked for). */
 const METRIC_VALUE = /^pm2_5ConcMassNowcast(\.value)?$/;
