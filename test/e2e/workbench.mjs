@@ -28,6 +28,44 @@ export async function openWorkbench({ timezoneId } = {}) {
   return openWorkbenchAt(workbenchUrl(url, workspace), { timezoneId });
 }
 
+/**
+ * The hooks of a suite on one workbench page: opens it before the suite and passes the page to `onOpen`
+ * (which keeps it, and may prepare it), takes a screenshot of each failed test, closes the browser after.
+ */
+export function useWorkbench(onOpen, { timezoneId } = {}) {
+  let opened;
+  before(async () => {
+    opened = await openWorkbench({ timezoneId });
+    await onOpen(opened.page);
+  });
+  afterEach(async function () {
+    await screenshotIfFailed(this.currentTest, opened?.page);
+  });
+  after(async () => {
+    await opened?.browser.close();
+  });
+}
+
+/** Waits for the first frame of `page` (a webview iframe, say) that holds an element matching `selector`. */
+export function frameWith(page, selector, what) {
+  return eventually(
+    async () => {
+      for (const f of page.frames()) {
+        if (
+          await f
+            .locator(selector)
+            .count()
+            .catch(() => 0)
+        )
+          return f;
+      }
+      return undefined;
+    },
+    what,
+    300,
+  );
+}
+
 /** The output frames (webview iframes) that hold our tables. */
 export async function tableFrames(page) {
   const out = [];
