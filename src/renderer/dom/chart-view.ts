@@ -9,7 +9,7 @@ import type { Table } from '../../core/table/table';
 import { unitOf } from '../model/aq-views';
 import { buildChartData, chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../model/chart-series';
 import type { TimeZoneMode } from '../model/format';
-import { isQcInvalid, qcSiblings, statusTone } from '../model/qc';
+import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
 
 const THEME_COLOURS = ['blue', 'red', 'green', 'yellow', 'orange', 'purple'];
@@ -154,7 +154,8 @@ export class ChartView {
   countedRows(metricCol: number): Uint32Array {
     const rows = this.rows();
     if (!this.hideInvalid.checked) return rows;
-    return rows.filter((r) => !isQcInvalid(this.table, this.siblings, metricCol, r));
+    const invalid = qcInvalidTest(this.table, this.siblings, metricCol);
+    return invalid ? rows.filter((r) => !invalid(r)) : rows;
   }
 
   draw(): void {
@@ -170,7 +171,7 @@ export class ChartView {
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
     const data = buildChartData(this.table, this.rows(), metricCol, timeCol, chartGroupColumn(this.table), undefined, {
-      invalid: (r) => hasQc && isQcInvalid(this.table, this.siblings, metricCol, r),
+      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
       hideInvalid: this.hideInvalid.checked,
     });
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
