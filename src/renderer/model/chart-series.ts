@@ -2,7 +2,12 @@
 // (uPlot's format: [xs, ...ys] with null where a datasource has no value at that time).
 import { type Column, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
 
-export { chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../../core/table/chart-columns';
+export {
+  chartGroupChoices,
+  chartGroupColumn,
+  chartMetricColumns,
+  chartTimeColumn,
+} from '../../core/table/chart-columns';
 
 export const MAX_SERIES = 40;
 
