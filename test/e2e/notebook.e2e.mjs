@@ -9,43 +9,18 @@ import {
   answerFileDialog,
   e2eEnv,
   eventually,
+  openNotebook,
   openWorkbench,
   qcMarks,
+  revealInNotebook,
   runAll,
   runCommand,
   screenshot,
   tableFrames,
 } from './workbench.mjs';
 
-async function openNotebook(page, name) {
-  await runCommand(page, 'Go to File');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  await page.locator('.notebook-editor .notebook-toolbar-container:visible').first().waitFor({ timeout: 60_000 });
-  // Notebook list rows count as hidden for Playwright (virtualized list); the cells are there once attached.
-  await page.locator('.notebook-editor .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
-  await page.waitForTimeout(500);
-}
-
 /** The NowCast value column of the tour's recent tables (`<label>.value` when QC columns are asked for). */
 const METRIC_VALUE = /^pm2_5ConcMassNowcast(\.value)?$/;
-
-/** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
-async function revealInNotebook(page, locator) {
-  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
-  for (let i = 0; i < 20; i++) {
-    const box = await locator.boundingBox();
-    if (!box) return;
-    const top = list.y + 20;
-    if (box.y >= top && box.y + Math.min(box.height, list.height - 60) <= list.y + list.height) return;
-    await page.mouse.move(list.x + 14, list.y + list.height / 2);
-    await page.mouse.wheel(0, box.y - top);
-    await page.waitForTimeout(300);
-  }
-}
 
 async function counts(page) {
   const frames = await tableFrames(page);
