@@ -49,6 +49,8 @@ export interface EmulatorOptions {
    * gzip uploads, so plain HTTP clients read CSV text) or `plain-gzip` (an application/gzip body to gunzip).
    */
   reportFileEncoding?: ReportFileEncoding;
+  /** Observes every request (method and path, no headers): tests count what a client asked for. */
+  onRequest?: (request: { method: string; path: string }) => void;
 }
 
 export interface DatasourceFacts {
@@ -142,6 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults: new FaultInjector(options.faults),
     control: options.control ?? false,
     reportFileEncoding: options.reportFileEncoding,
+    onRequest: options.onRequest,
   });
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {

@@ -20,6 +20,8 @@ export interface ServerParts {
   control: boolean;
   /** How report files are served: gzip with Content-Encoding (default, as object stores do) or a plain .gz body. */
   reportFileEncoding?: ReportFileEncoding;
+  /** Observes every request (method and path; never headers or the key). */
+  onRequest?: (request: { method: string; path: string }) => void;
 }
 
 export type ReportFileEncoding = 'content-encoding' | 'plain-gzip';
@@ -80,6 +82,7 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   const path = url.pathname;
   const method = req.method ?? 'GET';
   const { ctx, reports } = parts;
+  parts.onRequest?.({ method, path });
 
   if (path.startsWith(CONTROL_PREFIX)) {
     if (!parts.control) throw new HttpError(404, `Not found: ${path}`);

@@ -1,6 +1,7 @@
 // The packaged .vsix, installed into a clean code-server, activates when its view is opened.
 import assert from 'node:assert/strict';
-import { openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
+import { readmeImages } from '../host/package-vsix.mjs';
+import { eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
 
 describe('e2e: the installed .vsix in the browser workbench', () => {
   let browser;
@@ -34,5 +35,42 @@ describe('e2e: the installed .vsix in the browser workbench', () => {
     await welcome.first().waitFor({ timeout: 30_000 });
     assert.ok(await welcome.first().isVisible());
     console.log(`      screenshot: ${await screenshot(page, 'reports-view-empty')}`);
+  });
+
+  it("shows its README with every screenshot on the extension's page (images from the published image URL)", async () => {
+    await runCommand(page, 'Extensions: Show Installed Extensions', { timeoutMs: 60_000 });
+    const item = page.locator('.extensions-viewlet .extension-list-item', { hasText: 'Measurements Notebooks' });
+    await item.first().waitFor({ timeout: 60_000 });
+    await item.first().click();
+    // The details tab renders the packaged readme.md in a webview that shows only https images: the
+    // e2e .vsix is packaged as for publishing, its images on the lane's https server (image-server.mjs).
+    const wanted = readmeImages().map((i) => i.alt);
+    const loaded = await eventually(
+      async () => {
+        for (const f of page.frames()) {
+          const imgs = await f
+            .locator('img')
+            .evaluateAll((els) => els.map((e) => ({ alt: e.alt, ok: e.complete && e.naturalWidth > 0 })))
+            .catch(() => []);
+          const ours = imgs.filter((i) => wanted.includes(i.alt));
+          if (ours.length === wanted.length && ours.every((i) => i.ok)) return ours;
+        }
+        return undefined;
+      },
+      async () => {
+        const seen = [];
+        for (const f of page.frames())
+          seen.push(
+            ...(await f
+              .locator('img')
+              .evaluateAll((els) => els.map((e) => `${e.alt}: ${e.src.slice(0, 80)} ${e.naturalWidth}`))
+              .catch(() => [])),
+          );
+        return `the extension page to show the README's ${wanted.length} images, loaded (images seen: ${seen.join('; ')})`;
+      },
+      150,
+    );
+    assert.equal(loaded.length, wanted.length);
+    console.log(`      screenshot: ${await screenshot(page, 'extension-page-readme')}`);
   });
 });

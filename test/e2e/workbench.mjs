@@ -84,6 +84,20 @@ export async function screenshot(page, name) {
   return file;
 }
 
+/** Opens a notebook of the workspace by file name (Go to File) and waits for its cells. */
+export async function openNotebook(page, name) {
+  await runCommand(page, 'Go to File');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 60_000 });
+  await page.locator('.notebook-editor .notebook-toolbar-container:visible').first().waitFor({ timeout: 60_000 });
+  // Notebook list rows count as hidden for Playwright (virtualized list); the cells are there once attached.
+  await page.locator('.notebook-editor .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
+  await page.waitForTimeout(500);
+}
+
 /** Opens the command palette, types `title`, waits for the entry and runs it. */
 export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const deadline = Date.now() + timeoutMs;

@@ -14,7 +14,10 @@ const FLAGS = [
 ];
 
 export async function launchChromium() {
-  return chromium.launch({ executablePath: ensureChromium(), headless: true, args: FLAGS });
+  // The e2e lane's loopback image server (test/host/image-server.mjs): trust its one self-signed key.
+  const spki = process.env.MEASNB_E2E_TRUSTED_SPKI;
+  const args = spki ? [...FLAGS, `--ignore-certificate-errors-spki-list=${spki}`] : FLAGS;
+  return chromium.launch({ executablePath: ensureChromium(), headless: true, args });
 }
 
 /** The workbench URL for a folder, with an optional smoke-test payload (extension development/tests paths). */

@@ -34,6 +34,46 @@ export function enginePackages(target) {
   return ['@duckdb/node-api', '@duckdb/node-bindings', `@duckdb/node-bindings-${target}`, 'detect-libc'];
 }
 
+const IMAGE_TYPES = { '.png': true, '.jpg': true, '.jpeg': true, '.gif': true };
+const MARKDOWN_IMAGE = /(!\[([^\]]*)\]\(\s*)<?([^)\s>]+)>?((?:\s+"[^"]*")?\s*\))/g;
+
+/** The images README.md shows (Markdown `![alt](src)`), as written. */
+export function readmeImages(readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')) {
+  return [...readme.matchAll(MARKDOWN_IMAGE)].map((m) => ({ alt: m[2], src: m[3] }));
+}
+
+/**
+ * The README as packaged. The extension's page, in VS Code and on the Marketplace, shows images only from
+ * https (VS Code's page sanitises every other source away; vsce and the Marketplace want https). So for
+ * publishing (`npm run package -- --base-images-url https://…/raw/main`) each relative image becomes
+ * `<base>/<path>`; without a base the relative links stay (and the images are in the .vsix) but the page
+ * shows only their alt text. Every image must be PNG, JPEG or GIF, inside the project; absolute ones https.
+ */
+export function readmeForPackage(readme, { baseImagesUrl, root = ROOT } = {}) {
+  if (baseImagesUrl !== undefined && !/^https:\/\/[^/\s]+/.test(baseImagesUrl))
+    throw new Error(`--base-images-url must be an https URL (got ${baseImagesUrl})`);
+  return readme.replace(MARKDOWN_IMAGE, (_all, open, _alt, src, close) => {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src)) {
+      if (!/^https:\/\//i.test(src))
+        throw new Error(`README image ${src}: only https images show on the extension's page`);
+      return `${open}${src}${close}`;
+    }
+    const rel = path.posix.normalize(src.replace(/^\.\//, ''));
+    if (rel.startsWith('../') || path.isAbsolute(rel)) throw new Error(`README image ${src} is outside the project`);
+    if (!IMAGE_TYPES[path.extname(rel).toLowerCase()])
+      throw new Error(`README image ${src}: use PNG, JPEG or GIF (the extension's page refuses SVG)`);
+    if (!fs.existsSync(path.join(root, rel))) throw new Error(`README image ${src} does not exist`);
+    if (baseImagesUrl === undefined) return `${open}${rel}${close}`;
+    return `${open}${baseImagesUrl.replace(/\/+$/, '')}/${rel}${close}`;
+  });
+}
+
+/** `--base-images-url <https URL>` (or MEASNB_BASE_IMAGES_URL): where the published README's images live. */
+export function baseImagesUrl(argv = process.argv) {
+  const i = argv.indexOf('--base-images-url');
+  return i >= 0 ? argv[i + 1] : process.env.MEASNB_BASE_IMAGES_URL || undefined;
+}
+
 function stage(target) {
   const dir = path.join(ARTIFACTS, 'vsix-stage');
   fs.rmSync(dir, { recursive: true, force: true });
@@ -42,6 +82,8 @@ function stage(target) {
     if (NOT_STAGED.has(entry)) continue;
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   }
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  fs.writeFileSync(path.join(dir, 'README.md'), readmeForPackage(readme, { baseImagesUrl: baseImagesUrl() }));
   for (const pkg of enginePackages(target)) {
     const from = path.join(ROOT, 'node_modules', pkg);
     if (!fs.existsSync(from))

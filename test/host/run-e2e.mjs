@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startImageServer } from './image-server.mjs';
 import { buildDist, packageVsix } from './package-vsix.mjs';
 import { ARTIFACTS, ensureToolchain, installExtension, ROOT, scratchProfile, startCodeServer } from './toolchain.mjs';
 
@@ -18,6 +19,10 @@ async function main() {
   ensureToolchain();
   lap('toolchain ready');
   if (!process.env.MEASNB_HOST_SKIP_BUILD) buildDist({ production: true });
+  // Packaged as for publishing: the README's images point at an https server (here, on loopback).
+  const images = await startImageServer();
+  process.env.MEASNB_BASE_IMAGES_URL = images.url;
+  process.env.MEASNB_E2E_TRUSTED_SPKI = images.spkiHash;
   const vsix = packageVsix();
   const profile = scratchProfile(path.join(ARTIFACTS, 'e2e'), {
     settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.zoomLevel': 0 },
@@ -71,6 +76,7 @@ async function main() {
     return code;
   } finally {
     await server.stop();
+    await images.close();
     lap('code-server stopped');
   }
 }

@@ -8,6 +8,7 @@ import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
 import { safeForTerminalLine } from '../text/terminal';
 import type { RecentResult } from './client-types';
+import { readDatasourceDetail, readDatasourceList } from './datasources';
 import { type DownloadResult, writeBody } from './download.node';
 import { MeasurementsError, redactUserinfo } from './errors';
 import {
@@ -193,10 +194,7 @@ export class MeasurementsClient {
         withKey: true,
         retry: 'read',
         operation: 'listDatasources',
-        consume: async (res) => {
-          const body = (await readJson(res)) as Partial<DatasourceList>;
-          return { subscribingOrg: body.subscribingOrg ?? org, datasources: body.datasources ?? [] };
-        },
+        consume: async (res) => readDatasourceList(await readJson(res), org),
       },
       options,
     );
@@ -215,13 +213,7 @@ export class MeasurementsClient {
         retry: 'read',
         operation: 'getDatasource',
         subject: datasourceId,
-        // The service wraps it as {"datasource": {...}} (SERVICE-FACTS); a bare object is read too.
-        consume: async (res) => {
-          const body = (await readJson(res)) as { datasource?: unknown } | null;
-          return (
-            body && typeof body.datasource === 'object' && body.datasource !== null ? body.datasource : body
-          ) as DatasourceInfo;
-        },
+        consume: async (res) => readDatasourceDetail(await readJson(res), datasourceId),
       },
       options,
     );

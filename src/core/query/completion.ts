@@ -1,11 +1,13 @@
 // Completion and hover data for editors: what may be typed at a position, with documentation.
 // Pure and synchronous except for the datasource-id provider the caller passes in.
+import type { DatasourceInfo } from '../api/types';
 import { OUTPUT_FREQUENCIES, type OutputFrequency, REPORT_KINDS, type ReportKind } from '../api/types';
 import { AGGREGATION_ENGLISH } from '../metrics/catalog';
 import { parseCanonicalLabel, quantityInfo } from '../metrics/labels';
+import { datasourceDetail, datasourceMarkdown, datasourcesFor, idUnder } from './datasource-ids';
 import type { Position, Range } from './diagnostics';
 import { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
-import { FIELDS, type FieldName, isFieldName, keysFor, VERBS, type Verb } from './fields';
+import { FIELDS, type FieldName, type IdKey, isFieldName, isIdKey, keysFor, VERBS, type Verb } from './fields';
 import { matchKeyValue, type SourceLine, scanLines, words } from './lines';
 import { METRIC_CATEGORIES, METRIC_SELECT_KEYWORDS, metricLabels } from './metric-select';
 import { parseTime, timeToMs } from './time';
@@ -20,12 +22,6 @@ export interface CompletionItem {
   /** Short type or summary line. */
   detail?: string;
   documentation?: string;
-}
-
-export interface DatasourceSuggestion {
-  id: string;
-  name?: string;
-  sourceType?: string;
 }
 
 export type CompletionContext =
@@ -117,8 +113,8 @@ function continuedListKey(lines: SourceLine[], lineNo: number): FieldName | unde
 }
 
 export interface CompletionOptions {
-  /** Datasource ids of the connection (e.g. from GET /v2/datasources, cached by the caller). */
-  datasources?: () => Promise<DatasourceSuggestion[]> | DatasourceSuggestion[];
+  /** The connection's datasources (GET /v2/datasources, cached by the caller): ids for the id keys. */
+  datasources?: () => Promise<DatasourceInfo[]> | DatasourceInfo[];
   now?: Date;
 }
 
@@ -183,24 +179,32 @@ async function valueCompletions(
       return timeCompletions(options.now ?? new Date());
     case 'metricSelect':
       return metricSelectCompletions(ctx.prefix, ctx.frequency);
-    case 'list': {
-      if (ctx.key !== 'datasourceIds' || !options.datasources) return [];
-      const already = new Set(
-        ctx.prefix
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      );
-      const list = await options.datasources();
-      return list
-        .filter((d) => !already.has(d.id))
-        .map((d) => ({
-          label: d.id,
-          kind: 'datasource',
-          detail: [d.name, d.sourceType].filter(Boolean).join(' · ') || undefined,
-        }));
-    }
+    case 'list':
+      return isIdKey(ctx.key) && options.datasources ? idCompletions(ctx.key, ctx.prefix, options.datasources) : [];
   }
+}
+
+/** Ids for datasourceIds, nodeIds or refSiteIds (by source type), minus those already written. */
+async function idCompletions(
+  key: IdKey,
+  prefix: string,
+  datasources: NonNullable<CompletionOptions['datasources']>,
+): Promise<CompletionItem[]> {
+  const already = new Set(
+    prefix
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  return datasourcesFor(key, await datasources())
+    .filter((d) => !already.has(idUnder(key, d)))
+    .map((d) => ({
+      label: idUnder(key, d),
+      kind: 'datasource',
+      insertText: idUnder(key, d),
+      detail: datasourceDetail(d),
+      documentation: datasourceMarkdown(d),
+    }));
 }
 
 function timeCompletions(now: Date): CompletionItem[] {
@@ -289,6 +293,35 @@ export function hoverAt(text: string, position: Position, options: { now?: Date 
       return doc ? { contents: `**${t}**: ${doc}`, range: tr } : undefined;
     }
     return undefined;
+  }
+  return undefined;
+}
+
+export interface IdAtPosition {
+  key: IdKey;
+  id: string;
+  range: Range;
+}
+
+/** The id under a position in the value of datasourceIds, nodeIds or refSiteIds (also on continuation lines). */
+export function idAt(text: string, position: Position): IdAtPosition | undefined {
+  const lines = scanLines(text);
+  const line = lines[position.line];
+  if (!line || (line.commentStart !== undefined && position.column > line.commentStart)) return undefined;
+  const kv = matchKeyValue(line.code);
+  const key = kv ? kv.key : continuedListKey(lines, position.line);
+  if (!key || !isIdKey(key)) return undefined;
+  const from = kv ? kv.valueStart : 0;
+  const token = /[^\s,]+/g;
+  for (let m = token.exec(line.code); m; m = token.exec(line.code)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (start < from || position.column < start || position.column > end) continue;
+    return {
+      key,
+      id: m[0],
+      range: { start: { line: line.line, column: start }, end: { line: line.line, column: end } },
+    };
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 // The keys of the language: the API's own field names. Which request takes which field, its type and
 // its allowed values come from the one home of the field rules (src/core/api/validate.ts); this module
 // only adds where each key may be written (per verb) and how its text is read.
-import { REPORT_KINDS, type ReportKind } from '../api/types';
+import { REPORT_KINDS, type ReportKind, type SourceType } from '../api/types';
 import { RECENT_QUERY_FIELDS, REPORT_FIELDS, type FieldSpec as RuleSpec } from '../api/validate';
 
 export const VERBS = ['recent', 'follow', 'report', 'datasources', 'sql'] as const;
@@ -33,6 +33,29 @@ export const FIELD_NAMES = [
   'replyWithContinuationToken',
 ] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
+
+/**
+ * The keys that take ids, and which ids (GET /v2/datasources): datasourceIds takes any datasource's
+ * `datasourceId`; nodeIds and refSiteIds take the `currentSourceId` of datasources of one `sourceType`.
+ */
+export interface IdKeySpec {
+  idField: 'datasourceId' | 'currentSourceId';
+  sourceType?: SourceType;
+  /** What the id names, in words. */
+  noun: string;
+}
+
+export type IdKey = 'datasourceIds' | 'nodeIds' | 'refSiteIds';
+
+export const ID_KEYS: Readonly<Record<IdKey, IdKeySpec>> = {
+  datasourceIds: { idField: 'datasourceId', noun: 'datasource id' },
+  nodeIds: { idField: 'currentSourceId', sourceType: 'SERVICE_NODE', noun: 'node id' },
+  refSiteIds: { idField: 'currentSourceId', sourceType: 'REFERENCE_SITE', noun: 'reference site id' },
+};
+
+export function isIdKey(key: string): key is IdKey {
+  return Object.hasOwn(ID_KEYS, key);
+}
 
 export interface FieldSpec {
   name: FieldName;

@@ -7,14 +7,24 @@ export {
   type CompletionOptions,
   completeAt,
   completionContextAt,
-  type DatasourceSuggestion,
   type Hover,
   hoverAt,
+  type IdAtPosition,
+  idAt,
 } from './completion';
+export {
+  type DatasourceLookup,
+  datasourceDetail,
+  datasourceMarkdown,
+  datasourcesFor,
+  describeId,
+  idUnder,
+  lookupFailure,
+} from './datasource-ids';
 export type { Diagnostic, DiagnosticCode, Position, Range, Severity } from './diagnostics';
 export { hasErrors } from './diagnostics';
 export { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
-export { FIELD_NAMES, FIELDS, type FieldName, keysFor, VERBS, type Verb } from './fields';
+export { FIELD_NAMES, FIELDS, type FieldName, ID_KEYS, type IdKey, isIdKey, keysFor, VERBS, type Verb } from './fields';
 export { isBlankCell } from './lines';
 export { METRIC_CATEGORIES, metricLabels } from './metric-select';
 export { type ParseOptions, type ParseResult, parseCell } from './parse';

@@ -42,9 +42,9 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     registerSaveHandler(writeParquet),
     ...registerNotebookCommands(connections, () => controller.now()),
     ...registerLanguageFeatures(
-      async (doc) => {
+      (doc) => {
         const nb = notebookOf(doc);
-        return nb ? connections.datasources(nb) : [];
+        return nb ? connections.datasources(nb) : undefined;
       },
       { notebookOf, sessionOf: (nb) => sql.for(nb) },
     ),

@@ -4,9 +4,11 @@ import {
   type CompletionItem,
   type CompletionKind,
   completeAt,
-  type DatasourceSuggestion,
+  type DatasourceLookup,
   type Diagnostic,
+  describeId,
   hoverAt,
+  idAt,
   isBlankCell,
   LANGUAGE_ID,
   parseCell,
@@ -67,8 +69,8 @@ function isMeasqCell(doc: vscode.TextDocument): boolean {
   return doc.languageId === LANGUAGE_ID;
 }
 
-/** Datasource ids of a document's connection; fetched once per connection and cached for a while. */
-export type DatasourceSource = (doc: vscode.TextDocument) => Promise<DatasourceSuggestion[]>;
+/** The datasources of a document's connection (cached per connection), or undefined outside a notebook. */
+export type DatasourceSource = (doc: vscode.TextDocument) => DatasourceLookup | undefined;
 
 export function registerLanguageFeatures(
   datasources: DatasourceSource,
@@ -157,7 +159,12 @@ export function registerLanguageFeatures(
           const items = await completeAt(
             doc.getText(),
             { line: position.line, column: position.character },
-            { datasources: () => datasources(doc).catch(() => []) },
+            {
+              datasources: async () =>
+                (await datasources(doc)
+                  ?.list()
+                  .catch(() => [])) ?? [],
+            },
           );
           return items.map((i) => toCompletionItem(i));
         },
@@ -168,9 +175,14 @@ export function registerLanguageFeatures(
       '.',
     ),
     vscode.languages.registerHoverProvider(selector, {
-      provideHover(doc, position) {
-        const hover = hoverAt(doc.getText(), { line: position.line, column: position.character });
-        return hover ? new vscode.Hover(new vscode.MarkdownString(hover.contents), toRange(hover.range)) : undefined;
+      async provideHover(doc, position) {
+        const at = { line: position.line, column: position.character };
+        const id = idAt(doc.getText(), at);
+        const lookup = id && datasources(doc);
+        if (id && lookup)
+          return new vscode.Hover(serviceMarkdown(await describeId(id.key, id.id, lookup)), toRange(id.range));
+        const hover = hoverAt(doc.getText(), at);
+        return hover ? new vscode.Hover(serviceMarkdown(hover.contents), toRange(hover.range)) : undefined;
       },
     }),
   ];
@@ -180,6 +192,14 @@ function toCompletionItem(i: CompletionItem): vscode.CompletionItem {
   const item = new vscode.CompletionItem(i.label, ITEM_KIND[i.kind]);
   if (i.insertText !== undefined) item.insertText = i.insertText;
   if (i.detail) item.detail = i.detail;
-  if (i.documentation) item.documentation = new vscode.MarkdownString(i.documentation);
+  if (i.documentation) item.documentation = serviceMarkdown(i.documentation);
   return item;
+}
+
+/** Markdown that may hold service values (escaped by core): never trusted, no HTML, no command links. */
+function serviceMarkdown(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
 }

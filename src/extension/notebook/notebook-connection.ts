@@ -1,7 +1,8 @@
 // Each notebook runs against one connection, named in its metadata (never its key). Shown in the status
 // bar while a .measnb is active and switchable from there or the notebook toolbar.
 import * as vscode from 'vscode';
-import type { DatasourceSuggestion } from '../../core/query';
+import { DatasourceDirectory } from '../../core/api/datasource-directory';
+import { type Clock, systemClock } from '../../core/time/clock';
 import type { ConnectedClient } from '../connections/client-provider';
 import type { Connection } from '../connections/connection';
 import type { ExtensionServices } from '../services';
@@ -9,7 +10,9 @@ import { registerCommand } from '../ui/register-command';
 import { NOTEBOOK_TYPE } from './serializer';
 
 export const SELECT_CONNECTION_COMMAND = 'measurements.notebook.selectConnection';
-const DATASOURCE_CACHE_MS = 5 * 60_000;
+/** Connections (with org) whose datasources are kept for completion and hover; the oldest goes first. */
+const MAX_DIRECTORIES = 8;
+const LOOKUP_TIMEOUT_MS = 10_000;
 
 export class NotebookConnections implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -18,9 +21,12 @@ export class NotebookConnections implements vscode.Disposable {
     100,
   );
   private readonly subs: vscode.Disposable[] = [];
-  private readonly datasourceCache = new Map<string, { at: number; list: Promise<DatasourceSuggestion[]> }>();
+  private readonly directories = new Map<string, DatasourceDirectory>();
 
-  constructor(private readonly services: ExtensionServices) {
+  constructor(
+    private readonly services: ExtensionServices,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.item.name = 'Measurements notebook connection';
     this.item.command = SELECT_CONNECTION_COMMAND;
     this.subs.push(
@@ -29,7 +35,8 @@ export class NotebookConnections implements vscode.Disposable {
         if (e.metadata && e.notebook === vscode.window.activeNotebookEditor?.notebook) this.update();
       }),
       services.connections.onDidChange(() => {
-        this.datasourceCache.clear();
+        // A connection added, changed or removed (URL, org, key): nothing fetched through it is trusted.
+        this.directories.clear();
         this.update();
       }),
       registerCommand(SELECT_CONNECTION_COMMAND, (uri?: vscode.Uri) => this.pick(uri)),
@@ -46,31 +53,46 @@ export class NotebookConnections implements vscode.Disposable {
   }
 
   /** A client for the notebook; the notebook's org (metadata) wins over the connection's. */
-  async clientFor(notebook: vscode.NotebookDocument): Promise<ConnectedClient & { org: string }> {
-    const connected = await this.services.clients.forConnection(this.connectionFor(notebook));
-    const org =
-      typeof notebook.metadata?.org === 'string' && notebook.metadata.org
-        ? notebook.metadata.org
-        : connected.connection.org;
-    return { ...connected, org };
+  clientFor(notebook: vscode.NotebookDocument): Promise<ConnectedClient & { org: string }> {
+    return this.clientOf(this.connectionFor(notebook), orgOf(notebook));
   }
 
-  /** Datasource ids for completion, fetched from the connection once and cached. */
-  datasources(notebook: vscode.NotebookDocument): Promise<DatasourceSuggestion[]> {
+  private async clientOf(connection: Connection, org: string): Promise<ConnectedClient & { org: string }> {
+    const connected = await this.services.clients.forConnection(connection);
+    return { ...connected, org: org || connected.connection.org };
+  }
+
+  /**
+   * The datasources of the notebook's connection and org, for completion and hover: the list and each
+   * datasource in detail, fetched once and kept for a while (core/api/datasource-directory).
+   */
+  datasources(notebook: vscode.NotebookDocument): DatasourceDirectory {
     const connection = this.connectionFor(notebook);
-    const hit = this.datasourceCache.get(connection.id);
-    if (hit && Date.now() - hit.at < DATASOURCE_CACHE_MS) return hit.list;
-    const list = this.clientFor(notebook).then(async ({ client, org }) => {
-      const reply = await client.listDatasources(org, { timeoutMs: 10_000 });
-      return reply.datasources.map((d) => ({
-        id: d.datasourceId,
-        name: d.orgAnnotations?.name,
-        sourceType: d.sourceType,
-      }));
-    });
-    list.catch(() => this.datasourceCache.delete(connection.id));
-    this.datasourceCache.set(connection.id, { at: Date.now(), list });
-    return list;
+    const org = orgOf(notebook);
+    const key = `${connection.id}\n${org}`;
+    const hit = this.directories.get(key);
+    if (hit) return hit;
+    while (this.directories.size >= MAX_DIRECTORIES) {
+      const oldest = this.directories.keys().next().value;
+      if (oldest === undefined) break;
+      this.directories.delete(oldest);
+    }
+    const client = () => this.clientOf(connection, org);
+    const directory = new DatasourceDirectory(
+      {
+        list: async () => {
+          const c = await client();
+          return (await c.client.listDatasources(c.org, { timeoutMs: LOOKUP_TIMEOUT_MS })).datasources;
+        },
+        detail: async (id) => {
+          const c = await client();
+          return c.client.getDatasource(c.org, id, { timeoutMs: LOOKUP_TIMEOUT_MS });
+        },
+      },
+      this.clock,
+    );
+    this.directories.set(key, directory);
+    return directory;
   }
 
   private update(): void {
@@ -112,6 +134,12 @@ export class NotebookConnections implements vscode.Disposable {
     this.item.dispose();
     for (const s of this.subs) s.dispose();
   }
+}
+
+/** The org a notebook names in its metadata ('' when it uses its connection's). */
+function orgOf(notebook: vscode.NotebookDocument): string {
+  const org = notebook.metadata?.org;
+  return typeof org === 'string' ? org : '';
 }
 
 export async function setNotebookConnection(notebook: vscode.NotebookDocument, connection: Connection): Promise<void> {

@@ -123,6 +123,37 @@ describe('emulator conformance: access and datasources', () => {
     assert.match((await noOrg.json()).message, /^org /);
   });
 
+  it("GET /v2/datasources/{id} agrees with the list entry (name, group, tags, source); another org's id is 404", async () => {
+    const list = await (await emu.get(`${PATHS.datasources}?org=${emu.org}`)).json();
+    const site = list.datasources.find((d: { sourceType: string }) => d.sourceType === 'REFERENCE_SITE');
+    const one = (await (await emu.get(`${PATHS.datasource(site.datasourceId)}?org=${emu.org}`)).json()).datasource;
+    for (const k of ['datasourceId', 'orgAnnotations', 'currentSubscriptionId', 'currentSourceId', 'sourceType']) {
+      assert.deepEqual(one[k], site[k], k);
+    }
+    const theirs = await fetch(`${emu.url}${PATHS.datasources}?org=${emu.secondOrg.org}`, {
+      headers: { [API_KEY_HEADER]: emu.secondOrg.apiKey },
+    });
+    const foreignId = (await theirs.json()).datasources[0].datasourceId;
+    const res = await emu.get(`${PATHS.datasource(foreignId)}?org=${emu.org}`);
+    assert.equal(res.status, 404);
+    await res.arrayBuffer();
+  });
+
+  it('reports every request to onRequest (method and path only)', async () => {
+    const seen: Array<{ method: string; path: string }> = [];
+    const counted = await startTestEmulator({ onRequest: (r) => seen.push(r) });
+    try {
+      await (await counted.get(`${PATHS.datasource('DNOSUCH1')}?org=${counted.org}`)).arrayBuffer();
+      await (await fetch(counted.url + PATHS.root)).arrayBuffer();
+      assert.deepEqual(seen, [
+        { method: 'GET', path: PATHS.datasource('DNOSUCH1') },
+        { method: 'GET', path: PATHS.root },
+      ]);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('unknown paths are 404 JSON; the control endpoints exist only with control: true', async () => {
     const res = await emu.get('/v2/nothing-here');
     assert.equal(res.status, 404);

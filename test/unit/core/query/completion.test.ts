@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { completeAt, completionContextAt, hoverAt } from '../../../../src/core/query';
+import type { DatasourceInfo } from '../../../../src/core/api/types';
+import { completeAt, completionContextAt, hoverAt, idAt } from '../../../../src/core/query';
 
 const at = (line: number, column: number) => ({ line, column });
 
@@ -54,7 +55,11 @@ describe('query language: completion and hover', () => {
   });
 
   it('offers datasource ids from the provider, minus those already listed, also on continuation lines', async () => {
-    const provider = () => [{ id: 'D1', name: 'Roof' }, { id: 'D2' }, { id: 'D3' }];
+    const provider = () => [
+      ds('D1', 'SERVICE_NODE', 'A1'),
+      ds('D2', 'REFERENCE_SITE', 'R2'),
+      ds('D3', 'SERVICE_NODE', 'A3'),
+    ];
     const items = await completeAt('recent\ndatasourceIds: D1, ', at(1, 19), { datasources: provider });
     assert.deepEqual(
       items.map((i) => i.label),
@@ -62,6 +67,47 @@ describe('query language: completion and hover', () => {
     );
     const ctx = completionContextAt('recent\ndatasourceIds: D1,\n  ', at(2, 2));
     assert.equal(ctx.kind === 'value' && ctx.key, 'datasourceIds');
+  });
+
+  it('nodeIds offers only node source ids, refSiteIds only reference site ids, each with name, type and group', async () => {
+    const provider = () => [
+      ds('D1', 'SERVICE_NODE', 'A1', 'Roof'),
+      ds('D2', 'REFERENCE_SITE', 'R2', 'Airport'),
+      ds('D3', 'SERVICE_NODE', 'A3'),
+      ds('D4', 'SERVICE_NODE', ''),
+    ];
+    const nodes = await completeAt('report node-measurements\nnodeIds: A3, ', at(1, 13), { datasources: provider });
+    assert.deepEqual(
+      nodes.map((i) => [i.label, i.insertText]),
+      [['A1', 'A1']],
+    );
+    assert.equal(nodes[0].detail, 'Roof · SERVICE_NODE · Downtown');
+    assert.match(nodes[0].documentation ?? '', /Datasource: D1/);
+    const sites = await completeAt('report reference-site-measurements\nrefSiteIds: ', at(1, 12), {
+      datasources: provider,
+    });
+    assert.deepEqual(
+      sites.map((i) => i.label),
+      ['R2'],
+    );
+    const all = await completeAt('recent\ndatasourceIds: ', at(1, 15), { datasources: provider });
+    assert.deepEqual(
+      all.map((i) => i.label),
+      ['D1', 'D2', 'D3', 'D4'],
+    );
+  });
+
+  it('finds the id under a position in id keys, also on continuation lines, never in other keys or comments', () => {
+    const text = 'report node-measurements\nnodeIds: A1, A22,\n  A3 # x\nstartTime: -2d';
+    assert.deepEqual(idAt(text, at(1, 14)), {
+      key: 'nodeIds',
+      id: 'A22',
+      range: { start: { line: 1, column: 13 }, end: { line: 1, column: 16 } },
+    });
+    assert.equal(idAt(text, at(2, 3))?.id, 'A3');
+    assert.equal(idAt(text, at(1, 3)), undefined, 'the key itself');
+    assert.equal(idAt(text, at(2, 7)), undefined, 'a comment');
+    assert.equal(idAt(text, at(3, 12)), undefined, 'not an id key');
   });
 
   it('offers nothing inside comments', async () => {
@@ -81,3 +127,13 @@ describe('query language: completion and hover', () => {
     assert.match(m?.contents ?? '', /PM 2.5 mass concentration/);
   });
 });
+
+function ds(datasourceId: string, sourceType: string, currentSourceId: string, name = ''): DatasourceInfo {
+  return {
+    datasourceId,
+    orgAnnotations: { group: 'Downtown', name, tags: [] },
+    currentSubscriptionId: `S${datasourceId}`,
+    currentSourceId,
+    sourceType,
+  };
+}

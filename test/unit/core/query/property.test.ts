@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { completeAt, hoverAt, parseCell, resolveCell } from '../../../../src/core/query';
+import type { DatasourceInfo } from '../../../../src/core/api/types';
+import { completeAt, hoverAt, idAt, parseCell, resolveCell } from '../../../../src/core/query';
+
+const DATASOURCE: DatasourceInfo = {
+  datasourceId: 'D1',
+  orgAnnotations: { group: null, name: 'n', tags: [] },
+  currentSubscriptionId: 'S1',
+  currentSourceId: 'A1',
+  sourceType: 'SERVICE_NODE',
+};
 
 // Fragments that look like the language, so random cells reach deep into the parser.
 const fragment = fc.oneof(
@@ -12,6 +21,7 @@ const fragment = fc.oneof(
     'report node-measurements',
     'datasources',
     'datasourceIds: A, B,',
+    'nodeIds: A1,',
     'allDatasources: true',
     'startTime: -6h',
     'endTime: 2026-02-30',
@@ -35,8 +45,9 @@ describe('query language: arbitrary text never throws', () => {
         assert.ok(r.cell || r.diagnostics.some((d) => d.severity === 'error'));
         if (r.cell) resolveCell(r.cell, { now: new Date(), org: 'o' });
         const pos = { line: l % (parts.length + 1), column: c % 40 };
-        await completeAt(text, pos, { datasources: () => [{ id: 'D1' }] });
+        await completeAt(text, pos, { datasources: () => [DATASOURCE] });
         hoverAt(text, pos);
+        idAt(text, pos);
       }),
       { numRuns: 1500 },
     );
