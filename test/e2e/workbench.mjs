@@ -189,22 +189,8 @@ export async function screenshotIfFailed(test, page) {
   console.log(`      failure screenshot: ${await screenshot(page, name).catch((e) => e.message)}`);
 }
 
-/** Opens a notebook of the workspace by name (Go to File) and waits for its cells. */
-export async function openNotebook(page, name) {
-  await runCommand(page, 'Go to File');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  await page.locator('.notebook-editor .notebook-toolbar-container:visible').first().waitFor({ timeout: 60_000 });
-  // Notebook list rows count as hidden for Playwright (virtualized list); the cells are there once attached.
-  await page.locator('.notebook-editor .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
-  await page.waitForTimeout(500);
-}
-
-export /** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
-async function revealInNotebook(page, locator) {
+/** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
+export async function revealInNotebook(page, locator) {
   const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
   for (let i = 0; i < 20; i++) {
     const box = await locator.boundingBox();
