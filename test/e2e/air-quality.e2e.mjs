@@ -63,8 +63,9 @@ async function findTable(page, match, what) {
 }
 
 /** Opens a view by its button in the output (the same button again goes back to the table). */
-async function openView(table, name) {
+async function openView(page, table, name) {
   const button = table.locator(name === 'chart' ? '.mt-view-toggle' : `.mt-view-${name}`).first();
+  await revealInNotebook(page, button);
   if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
 }
 
@@ -99,7 +100,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       'the sql output with a dataVersion column',
     );
     await revealInNotebook(page, table);
-    await openView(table, 'chart');
+    await openView(page, table, 'chart');
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
     const linesBy = await table.locator('.mt-chart .mt-lines-by option:checked').textContent();
     assert.equal(linesBy, 'dataVersion');
@@ -121,7 +122,8 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       'the first recent output (NowCast, 24-hour mean, NO2 with QC)',
     );
     // Saved now, the file holds the rows this output shows (later cells may still run; they are not read).
-    await runCommand(page, 'File: Save');
+    await page.locator('.notebook-editor .monaco-list-row').first().click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+S');
     const file = path.join(e2eEnv().workspace, 'air-quality.measnb');
     const model = await eventually(
       async () => savedModel(file, 2, 'pm2_5ConcMassNowcast.value'),
@@ -145,14 +147,14 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
         await revealInNotebook(page, table);
       }
       console.log(`      ${await shotOf(table, `table-${theme}`)}`);
-      await openView(table, 'chart');
+      await openView(page, table, 'chart');
       await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
       await table.locator('.mt-chart .mt-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
       await page.waitForTimeout(500);
       console.log(`      ${await shotOf(table, `chart-${theme}`)}`);
-      await openView(table, 'chart'); // back to the table
+      await openView(page, table, 'chart'); // back to the table
       for (const view of VIEWS) {
-        await openView(table, view);
+        await openView(page, table, view);
         await table.locator(`.mt-${view}`).first().waitFor({ timeout: 30_000 });
         if (view === 'summary') await checkSummary(table, model);
         if (view === 'collocation') await checkCollocation(table, model, sensor, reference);
@@ -160,7 +162,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
         await revealInNotebook(page, table);
         console.log(`      ${await shotOf(table, `${view}-${theme}`)}`);
       }
-      await openView(table, 'map'); // closes the last view
+      await openView(page, table, 'map'); // closes the last view
     }
     await screenshot(page, 'aq-wb-notebook-light');
   });
