@@ -122,7 +122,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       'the first recent output (NowCast, 24-hour mean, NO2 with QC)',
     );
     // Saved now, the file holds the rows this output shows (later cells may still run; they are not read).
-    await page.locator('.notebook-editor .monaco-list-row').first().click({ position: { x: 5, y: 5 } });
+    await page.locator('.tab', { hasText: 'air-quality.measnb' }).first().click();
     await page.keyboard.press('Control+S');
     const file = path.join(e2eEnv().workspace, 'air-quality.measnb');
     const model = await eventually(
