@@ -226,3 +226,17 @@ export async function screenshotIfFailed(test, page) {
   const name = `failed-${test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
   console.log(`      failure screenshot: ${await screenshot(page, name).catch((e) => e.message)}`);
 }
+
+/** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
+export async function revealInNotebook(page, locator) {
+  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
+  for (let i = 0; i < 20; i++) {
+    const box = await locator.boundingBox();
+    if (!box) return;
+    const top = list.y + 20;
+    if (box.y >= top && box.y + Math.min(box.height, list.height - 60) <= list.y + list.height) return;
+    await page.mouse.move(list.x + 14, list.y + list.height / 2);
+    await page.mouse.wheel(0, box.y - top);
+    await page.waitForTimeout(300);
+  }
+}
