@@ -13,6 +13,7 @@ import {
   answer,
   e2eEnv,
   eventually,
+  notebookList,
   openNotebook,
   runAll,
   runCommand,
@@ -39,9 +40,6 @@ async function loadSavedModel() {
   return createRequire(import.meta.url)(out).savedModel;
 }
 
-/** The notebook's cell list (the scrolling area outputs are drawn in). */
-const cellList = (page) => page.locator('.notebook-editor .monaco-list').first().boundingBox();
-
 const exactly = (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 /**
@@ -50,7 +48,7 @@ const exactly = (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * which changes as outputs are drawn); tables inside a view (Summary, ...) are not candidates.
  */
 async function findTable(page, { has, hasNot = [] }, what) {
-  const list = await cellList(page);
+  const list = await notebookList(page);
   let step = 0;
   return eventually(
     async () => {
@@ -78,7 +76,7 @@ async function findTable(page, { has, hasNot = [] }, what) {
 
 /** Scrolls the notebook (wheel over the list's left gutter) until `locator` starts just below the list's top. */
 async function revealTop(page, locator) {
-  const list = await cellList(page);
+  const list = await notebookList(page);
   let last;
   for (let i = 0; i < 25; i++) {
     const box = await locator.boundingBox();
@@ -110,7 +108,7 @@ async function openView(page, table, name) {
 async function shotOf(page, locator, name) {
   await revealTop(page, locator);
   await page.waitForTimeout(300);
-  const list = await cellList(page);
+  const list = await notebookList(page);
   const box = await locator.boundingBox();
   const x = Math.max(box.x - 4, list.x);
   const y = Math.max(box.y - 4, list.y);
@@ -235,7 +233,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     assert.equal(await panel.locator('.mt-reference option:checked').textContent(), 'D789SKH9 (reference site)');
     assert.equal(await panel.locator('.mt-sensor').inputValue(), 'DCZZDK8X', 'the sensor is the other one');
     await panel.locator('.mt-colloc-table').waitFor({ timeout: 30_000 });
-    console.log(`      ${await shotOf(page, table, 'collocation-json-long-light')}`);
+    console.log(`      ${await shotOf(page, table, 'collocation-json-long')}`);
   });
 });
 
@@ -261,14 +259,15 @@ async function checkTable(table) {
 /** The NowCast chart: AQI bands with their legend, QC-invalid points counted, the QC legend opened. */
 async function checkChart(page, table) {
   await openView(page, table, 'chart');
-  await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
-  await table.locator('.mt-chart .mt-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
+  const chart = table.locator(':scope > .mt-chart'); // not the Exceedances view's chart
+  await chart.locator('canvas').first().waitFor({ timeout: 30_000 });
+  await chart.locator('.mt-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
   await page.waitForTimeout(500);
-  const legend = await table.locator('.mt-chart .mt-aqi-legend').textContent();
+  const legend = await chart.locator('.mt-aqi-legend').textContent();
   assert.ok(legend.includes('Good') && legend.includes('Unhealthy'), legend);
-  const invalid = await table.locator('.mt-chart .mt-invalid-count').textContent();
+  const invalid = await chart.locator('.mt-invalid-count').textContent();
   assert.ok(Number(/\((\d[\d,]*)\)/.exec(invalid)?.[1].replace(/,/g, '')) > 0, `QC-invalid count: ${invalid}`);
-  const qc = table.locator('.mt-chart .mt-qc-legend');
+  const qc = chart.locator('.mt-qc-legend');
   if (!(await qc.evaluate((d) => d.open))) await qc.locator('summary').dispatchEvent('click');
   assert.match(await qc.textContent(), /QC\.I\.OOB\.001: invalid, out of bounds/);
 }

@@ -276,9 +276,12 @@ export class ProfilesPanel implements Panel {
           host,
         ),
       );
-      // The quartile series only bound the bands: out of the legend.
-      host.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row, i) => {
-        if (i > 0 && (i - 1) % 3 !== 0) row.style.display = 'none';
+      // The quartile series only bound the bands: out of the legend (a key without live values has no
+      // row for the x series: the rows are the groups' mean, q75, q25 in turn).
+      const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
+      const first = rows.length === series.length ? 1 : 0;
+      rows.forEach((row, i) => {
+        if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
       });
     }
   }
@@ -394,6 +397,8 @@ export class CollocationPanel implements Panel {
           },
           { label: '1:1', stroke: muted, width: 1, dash: [4, 4], points: { show: false } },
         ],
+        // A key to the marks, not live values ("--" until hovered means nothing on a scatter); no x row.
+        legend: { show: true, live: false },
       },
       [xs, ys, line, xs] as uPlot.AlignedData,
       this.plotHost,

@@ -144,6 +144,7 @@ export class MapPanel implements Panel {
       ctx.fill();
       ctx.stroke();
     }
+    const labels: Box[] = [];
     for (const p of this.points) {
       if (p.track.length > 1) {
         ctx.strokeStyle = fg;
@@ -174,7 +175,9 @@ export class MapPanel implements Panel {
       ctx.stroke();
       ctx.fillStyle = fg;
       ctx.font = `11px ${themeVar(this.element, '--vscode-font-family', 'sans-serif')}`;
-      ctx.fillText(p.group, x + 9, y + 4);
+      // Labels never overlap: one that would goes below the others at its place, or is left out (hover names it).
+      const at = freeSpot(labels, x + 9, y - 7, ctx.measureText(p.group).width, 13);
+      if (at) ctx.fillText(p.group, at.x, at.y + 11);
     }
   }
 
@@ -266,4 +269,22 @@ export class MapPanel implements Panel {
   }
 
   destroy(): void {}
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A place for a w×h label at (x, y) or up to 3 lines below it that overlaps none of `taken` (then taken too). */
+function freeSpot(taken: Box[], x: number, y: number, w: number, h: number): Box | undefined {
+  for (let k = 0; k < 4; k++) {
+    const b = { x, y: y + k * h, w, h };
+    if (taken.some((t) => b.x < t.x + t.w && t.x < b.x + b.w && b.y < t.y + t.h && t.y < b.y + b.h)) continue;
+    taken.push(b);
+    return b;
+  }
+  return undefined;
 }
