@@ -10,7 +10,6 @@ import * as esbuild from 'esbuild';
 import { CACHE, ROOT } from '../host/toolchain.mjs';
 import { drawnRows } from './notebook-renderer-page.mjs';
 import {
-  answer,
   e2eEnv,
   eventually,
   notebookList,
@@ -128,10 +127,23 @@ async function backToTable(table) {
   await table.locator('.mt-viewport:not([hidden])').first().waitFor({ state: 'attached', timeout: 10_000 });
 }
 
+/** Picks a colour theme by its name in the theme picker and waits for the workbench to wear it. */
 async function setTheme(page, label) {
   await runCommand(page, 'Preferences: Color Theme');
-  await answer(page, label);
-  await page.waitForTimeout(1500);
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(label);
+  // Enter would take the list's first row, which may be "Browse Additional Color Themes...": click the theme.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+  const dark = /dark/i.test(label);
+  await eventually(
+    async () => (await page.locator('.monaco-workbench.vs-dark').count()) === (dark ? 1 : 0),
+    `the ${label} theme`,
+    50,
+  );
+  await page.waitForTimeout(1500); // the output webviews take the new colours
 }
 
 describe('e2e: air-quality views on notebook outputs in the workbench', function () {
