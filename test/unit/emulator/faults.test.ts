@@ -113,6 +113,26 @@ describe('emulator fault injection', () => {
     assert.equal(s.reportStatus, 'succeeded');
   });
 
+  it('report-status: a status check answers a status the client does not know (checked values only)', async () => {
+    const bad = await configure({ rules: [{ kind: 'report-status', reportStatus: '<b>' }] });
+    assert.equal(bad.status, 400);
+    await configure({ rules: [{ kind: 'report-status', endpoint: 'reportStatus', count: 1 }] });
+    const created = await emu.json(PATHS.reportRequests, {
+      org: emu.org,
+      report: 'datasource-measurements',
+      allDatasources: true,
+      outputFrequency: 'hour',
+      startTime: '2026-11-20',
+      endTime: '2026-11-20T06:00:00Z',
+    });
+    await emu.advance('10s');
+    const odd = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+    assert.equal(odd.reportStatus, 'queued');
+    assert.deepEqual(odd.urls, []);
+    const real = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+    assert.equal(real.reportStatus, 'succeeded', 'the next check (count 1 spent) is the real one');
+  });
+
   it('rates are seeded: the same seed fails the same requests', async () => {
     const pattern = async () => {
       await configure({ seed: 7, rules: [{ kind: 'error', endpoint: 'root', rate: 0.5 }] });
