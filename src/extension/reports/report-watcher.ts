@@ -1,8 +1,9 @@
 // Polls the reports that are not finished (in progress, or a status the service added later: the core's
 // isTerminal; an unknown status for at most an hour in a row, core/reports/status.ts unknownStatusLimit,
-// the same rule as report cells and the CLI, then polling stops and the node says so), and only those, each with the core's one polling loop (core/time/repeat) on the core's
-// back-off schedule read from the report's age (the time since it was added): the first checks within
-// seconds, then slower, stopping at a terminal status. After a reload the reports still in progress are
+// the same rule as report cells and the CLI, then polling stops and the node says so), and only those,
+// each with the core's one polling loop (core/time/repeat) on the core's back-off schedule read from
+// the report's age (the time since it was added): the first checks within seconds, then slower,
+// stopping at a terminal status. After a reload the reports still in progress are
 // picked up again with a check at once, and their schedule continues from their age (no fresh fast
 // phase for an old report). Errors follow repeat's policy: transient ones (network, timeout, 5xx, 429)
 // back off and polling goes on; any other (not found, unauthorized, its connection removed) stops the
