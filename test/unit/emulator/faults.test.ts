@@ -93,18 +93,20 @@ describe('emulator fault injection', () => {
     assert.doesNotThrow(() => gunzipSync(whole.bytes));
   });
 
+  /** A report of six hours of every datasource (ready 3 s after it is made). */
+  const smallReport = () => ({
+    org: emu.org,
+    report: 'datasource-measurements',
+    allDatasources: true,
+    outputFrequency: 'hour',
+    startTime: '2026-11-20',
+    endTime: '2026-11-20T06:00:00Z',
+  });
+
   it('report-failed: the report ends in the failed state', async () => {
     await configure({ rules: [{ kind: 'report-failed', count: 1 }] });
-    const body = {
-      org: emu.org,
-      report: 'datasource-measurements',
-      allDatasources: true,
-      outputFrequency: 'hour',
-      startTime: '2026-11-20',
-      endTime: '2026-11-20T06:00:00Z',
-    };
-    const failing = await emu.json(PATHS.reportRequests, body);
-    const fine = await emu.json(PATHS.reportRequests, body);
+    const failing = await emu.json(PATHS.reportRequests, smallReport());
+    const fine = await emu.json(PATHS.reportRequests, smallReport());
     await emu.advance('10s');
     const f = await (await emu.get(PATHS.reportRequest(failing.body.reportId))).json();
     assert.equal(f.reportStatus, 'failed');
@@ -117,14 +119,7 @@ describe('emulator fault injection', () => {
     const bad = await configure({ rules: [{ kind: 'report-status', reportStatus: '<b>' }] });
     assert.equal(bad.status, 400);
     await configure({ rules: [{ kind: 'report-status', endpoint: 'reportStatus', count: 1 }] });
-    const created = await emu.json(PATHS.reportRequests, {
-      org: emu.org,
-      report: 'datasource-measurements',
-      allDatasources: true,
-      outputFrequency: 'hour',
-      startTime: '2026-11-20',
-      endTime: '2026-11-20T06:00:00Z',
-    });
+    const created = await emu.json(PATHS.reportRequests, smallReport());
     await emu.advance('10s');
     const odd = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
     assert.equal(odd.reportStatus, 'queued');
