@@ -129,11 +129,19 @@ async function backToTable(table) {
 
 /** Picks a colour theme by its name in the theme picker and waits for the workbench to wear it. */
 async function setTheme(page, label) {
-  await runCommand(page, 'Preferences: Color Theme');
+  // The palette's first row for "Preferences: Color Theme" may be "Browse Color Themes in Marketplace"
+  // (Enter would take it): click the command, then the theme.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill('>Preferences: Color Theme');
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: /^Preferences: Color Theme/ })
+    .first()
+    .click({ timeout: 10_000 });
+  await eventually(async () => (await input.inputValue()) === '', 'the theme picker', 50);
   await input.fill(label);
-  // Enter would take the list's first row, which may be "Browse Additional Color Themes...": click the theme.
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: 10_000 });
   await row.click();

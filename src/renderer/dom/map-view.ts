@@ -144,7 +144,7 @@ export class MapPanel implements Panel {
       ctx.fill();
       ctx.stroke();
     }
-    const labels: Box[] = [];
+    const marks = new Map<string, { x: number; y: number; names: string[] }>();
     for (const p of this.points) {
       if (p.track.length > 1) {
         ctx.strokeStyle = fg;
@@ -173,11 +173,24 @@ export class MapPanel implements Panel {
       ctx.strokeStyle = fg;
       ctx.lineWidth = 1.5;
       ctx.stroke();
-      ctx.fillStyle = fg;
-      ctx.font = `11px ${themeVar(this.element, '--vscode-font-family', 'sans-serif')}`;
-      // Labels never overlap: one that would goes below the others at its place, or is left out (hover names it).
-      const at = freeSpot(labels, x + 9, y - 7, ctx.measureText(p.group).width, 13);
-      if (at) ctx.fillText(p.group, at.x, at.y + 11);
+      // Datasources at one place (a sensor at its reference site) share one label.
+      const key = `${Math.round(x / 3)},${Math.round(y / 3)}`;
+      const same = marks.get(key);
+      if (same) same.names.push(p.group);
+      else marks.set(key, { x, y, names: [p.group] });
+    }
+    ctx.fillStyle = fg;
+    ctx.font = `11px ${themeVar(this.element, '--vscode-font-family', 'sans-serif')}`;
+    // Labels never overlap each other or a marker: right of the marker, else left, else none (hover names it).
+    const taken: Box[] = [...marks.values()].map((m) => ({ x: m.x - 8, y: m.y - 8, w: 16, h: 16 }));
+    for (const m of marks.values()) {
+      const text = m.names.join(', ');
+      const w = ctx.measureText(text).width;
+      const at = freeSpot(taken, [
+        { x: m.x + 10, y: m.y - 7, w, h: 13 },
+        { x: m.x - 10 - w, y: m.y - 7, w, h: 13 },
+      ]);
+      if (at) ctx.fillText(text, at.x, at.y + 10);
     }
   }
 
@@ -278,13 +291,11 @@ interface Box {
   h: number;
 }
 
-/** A place for a w×h label at (x, y) or up to 3 lines below it that overlaps none of `taken` (then taken too). */
-function freeSpot(taken: Box[], x: number, y: number, w: number, h: number): Box | undefined {
-  for (let k = 0; k < 4; k++) {
-    const b = { x, y: y + k * h, w, h };
-    if (taken.some((t) => b.x < t.x + t.w && t.x < b.x + b.w && b.y < t.y + t.h && t.y < b.y + b.h)) continue;
-    taken.push(b);
-    return b;
-  }
-  return undefined;
+/** The first of `choices` that overlaps none of `taken` (then taken too). */
+function freeSpot(taken: Box[], choices: Box[]): Box | undefined {
+  const free = choices.find(
+    (b) => !taken.some((t) => b.x < t.x + t.w && t.x < b.x + b.w && b.y < t.y + t.h && t.y < b.y + b.h),
+  );
+  if (free) taken.push(free);
+  return free;
 }
