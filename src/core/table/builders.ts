@@ -57,10 +57,9 @@ function inPlaceCopy<T extends GrowableArray>(arr: T, bytes: number, reserve: nu
   if (!canResize) return undefined;
   let buffer: ResizableBuffer;
   try {
-    buffer = new (ArrayBuffer as unknown as { new (n: number, o: { maxByteLength: number }): ResizableBuffer })(
-      bytes,
-      { maxByteLength: reserve },
-    );
+    buffer = new (ArrayBuffer as unknown as { new (n: number, o: { maxByteLength: number }): ResizableBuffer })(bytes, {
+      maxByteLength: reserve,
+    });
   } catch {
     return undefined; // no address space for the reservation: plain arrays
   }
