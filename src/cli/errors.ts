@@ -42,18 +42,7 @@ export function warningLine(where: string, d: Diagnostic): string {
 }
 
 export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
-  if (e instanceof CellError) {
-    const where = ctx.source ?? '<cell>';
-    const lines = e.diagnostics
-      .filter((d) => d.severity === 'error')
-      .map((d) => {
-        // The allowed values, unless the message already lists them.
-        const listed = d.message.includes('Allowed') || d.allowedValues?.every((v) => d.message.includes(v));
-        const allowed = d.allowedValues && !listed ? ` (allowed: ${d.allowedValues.join(', ')})` : '';
-        return `${where}:${d.range.start.line + 1}:${d.range.start.column + 1}: error: ${d.message}${allowed}`;
-      });
-    return { lines: lines.length ? lines : [`${where}: ${e.message}`], exitCode: EXIT.invalidCell };
-  }
+  if (e instanceof CellError) return describeCellError(e, ctx);
   if (e instanceof NotebookFormatError) {
     return {
       lines: [`${ctx.source ?? 'notebook'}: not a valid .measnb file: ${e.message}`],
@@ -65,45 +54,62 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
   if (e instanceof UsageError) return { lines: [e.message], exitCode: EXIT.usage };
   // A download folder that leads outside itself (a planted symbolic link): a problem of the folder given.
   if (e instanceof UnsafePathError) return { lines: [e.message], exitCode: EXIT.usage };
-  if (e instanceof MeasurementsError) {
-    const org = ctx.org ? `org ${ctx.org}` : 'this org';
-    switch (e.code) {
-      case 'quota-exceeded': {
-        const now = ctx.now?.() ?? new Date();
-        const reset = e.resetAt ?? nextUtcMidnight(now);
-        // The server's Retry-After counts on the server's clock, which is the one that resets the quota.
-        const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : reset.getTime() - now.getTime();
-        return {
-          lines: [
-            `Daily report limit reached for ${org} (${DAILY_REPORT_LIMIT} per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(waitMs)}.`,
-          ],
-          exitCode: EXIT.quota,
-        };
-      }
-      case 'unauthorized':
-      case 'forbidden':
-        return {
-          lines: [
-            `${e.message}${ctx.baseUrl ? ` (service ${ctx.baseUrl}, ${org}; the key comes from MEASUREMENTS_API_KEY)` : ''}`,
-          ],
-          exitCode: EXIT.auth,
-        };
-      case 'not-found':
-        return { lines: [e.message], exitCode: EXIT.notFound };
-      case 'invalid-request':
-        return { lines: [e.message], exitCode: EXIT.invalidCell };
-      case 'bad-request':
-      case 'token-rejected':
-        return { lines: [e.message], exitCode: EXIT.rejected };
-      case 'cancelled':
-        return { lines: ['Interrupted.'], exitCode: EXIT.interrupted };
-      default:
-        return { lines: [e.message], exitCode: EXIT.unavailable };
-    }
-  }
+  if (e instanceof MeasurementsError) return describeServiceError(e, ctx);
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err === 'object' && typeof err.code === 'string' && err.syscall) {
     return { lines: [`${err.message}`], exitCode: EXIT.usage };
   }
   return { lines: [`Unexpected error: ${e instanceof Error ? e.message : String(e)}`], exitCode: EXIT.internal };
+}
+
+/** A cell's errors as compiler-style lines `source:line:column: error: message`. */
+function describeCellError(e: CellError, ctx: ErrorContext): CliFailure {
+  const where = ctx.source ?? '<cell>';
+  const lines = e.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => {
+      // The allowed values, unless the message already lists them.
+      const listed = d.message.includes('Allowed') || d.allowedValues?.every((v) => d.message.includes(v));
+      const allowed = d.allowedValues && !listed ? ` (allowed: ${d.allowedValues.join(', ')})` : '';
+      return `${where}:${d.range.start.line + 1}:${d.range.start.column + 1}: error: ${d.message}${allowed}`;
+    });
+  return { lines: lines.length ? lines : [`${where}: ${e.message}`], exitCode: EXIT.invalidCell };
+}
+
+/** The service's (or the client's) typed errors: a message and the exit code of their kind. */
+function describeServiceError(e: MeasurementsError, ctx: ErrorContext): CliFailure {
+  const org = ctx.org ? `org ${ctx.org}` : 'this org';
+  switch (e.code) {
+    case 'quota-exceeded': {
+      const now = ctx.now?.() ?? new Date();
+      const reset = e.resetAt ?? nextUtcMidnight(now);
+      // The server's Retry-After counts on the server's clock, which is the one that resets the quota.
+      const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : reset.getTime() - now.getTime();
+      return {
+        lines: [
+          `Daily report limit reached for ${org} (${DAILY_REPORT_LIMIT} per UTC day); resets at ${hhmm(reset)} UTC, in ${formatDuration(waitMs)}.`,
+        ],
+        exitCode: EXIT.quota,
+      };
+    }
+    case 'unauthorized':
+    case 'forbidden':
+      return {
+        lines: [
+          `${e.message}${ctx.baseUrl ? ` (service ${ctx.baseUrl}, ${org}; the key comes from MEASUREMENTS_API_KEY)` : ''}`,
+        ],
+        exitCode: EXIT.auth,
+      };
+    case 'not-found':
+      return { lines: [e.message], exitCode: EXIT.notFound };
+    case 'invalid-request':
+      return { lines: [e.message], exitCode: EXIT.invalidCell };
+    case 'bad-request':
+    case 'token-rejected':
+      return { lines: [e.message], exitCode: EXIT.rejected };
+    case 'cancelled':
+      return { lines: ['Interrupted.'], exitCode: EXIT.interrupted };
+    default:
+      return { lines: [e.message], exitCode: EXIT.unavailable };
+  }
 }

@@ -68,21 +68,47 @@ export async function* streamRows(
   cache?: RowTextCache,
 ): AsyncGenerator<string | Uint8Array> {
   yield writer.header();
+  const emit = rowEmitter(plan, writer, aggregator, cache);
+  const walk = walkOrder(plan);
+  const slice = new Slice(STEPS_PER_CHECK[plan.frequency]);
+  let buf = '';
+  for (let i = 0; i < walk.steps; i++) {
+    buf += emit(walk.datasource(i), walk.time(i));
+    const over = slice.over();
+    if (buf.length >= CHUNK_CHARS || (over && buf)) {
+      yield buf;
+      buf = '';
+    }
+    if (over) {
+      await nextTurn();
+      slice.restart();
+    }
+  }
+  if (buf) yield buf;
+  yield await writer.footer();
+}
+
+/** The text one (datasource, period start) adds to the stream: '' when the row is hidden or has no value. */
+function rowEmitter(
+  plan: RowPlan,
+  writer: RowWriter,
+  aggregator: Aggregator,
+  cache: RowTextCache | undefined,
+): (ds: Datasource, t: number) => string {
   const p = PERIOD_MS[plan.frequency];
   const values = new RowValues(plan.metrics.length);
   const cached =
     cache && writer.shape !== undefined
       ? cache.rowsOf(`${plan.frequency}|${plan.qcVersion}|${writer.shape}`)
       : undefined;
-  let buf = '';
   const minute = plan.frequency === 'minute';
   const notBefore = minute ? (plan.notBefore ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
   const before = minute ? (plan.before ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
-  const emit = (ds: Datasource, t: number) => {
-    if (!periodVisible(ds, t, p)) return;
+  return (ds, t) => {
+    if (!periodVisible(ds, t, p)) return '';
     if (t < notBefore || t + 2 * p > before) {
       const at = measuredAt(ds, t / p);
-      if (at < notBefore || at >= before) return;
+      if (at < notBefore || at >= before) return '';
     }
     const period = t / p;
     let text = cached && cache ? cache.get(cached, ds.gid, period) : undefined;
@@ -92,50 +118,47 @@ export async function* streamRows(
         : '';
       if (cached && cache) cache.set(cached, ds.gid, period, text);
     }
-    if (text === '') return;
-    buf += writer.emit ? writer.emit(ds, t, text) : text;
+    if (text === '') return '';
+    return writer.emit ? writer.emit(ds, t, text) : text;
   };
-  // A monotonic timer for scheduling only (not a time of day): bounds each synchronous slice.
-  let sliceStart = performance.now();
-  let steps = 0;
-  const stepsPerCheck = STEPS_PER_CHECK[plan.frequency];
-  /** True when the slice is used up: the caller yields what it has, then awaits the next turn. */
-  const sliceOver = () => {
-    if (++steps < stepsPerCheck) return false;
-    steps = 0;
-    return performance.now() - sliceStart >= SLICE_MS;
-  };
+}
+
+/**
+ * The walk's steps in the plan's order, step i as (datasource, period start). time-desc: period starts
+ * from the last one before `to` down to `from`, every datasource at each; datasource-time-asc: each
+ * datasource's period starts from `from` up to before `to`.
+ */
+function walkOrder(plan: RowPlan): { steps: number; datasource(i: number): Datasource; time(i: number): number } {
+  const p = PERIOD_MS[plan.frequency];
+  const list = plan.datasources;
+  const n = list.length;
   if (plan.order === 'time-desc') {
-    for (let t = plan.to - p; t >= plan.from; t -= p) {
-      for (const ds of plan.datasources) {
-        emit(ds, t);
-        const over = sliceOver();
-        if (buf.length >= CHUNK_CHARS || (over && buf)) {
-          yield buf;
-          buf = '';
-        }
-        if (over) {
-          await nextTurn();
-          sliceStart = performance.now();
-        }
-      }
-    }
-  } else {
-    for (const ds of plan.datasources) {
-      for (let t = plan.from; t < plan.to; t += p) {
-        emit(ds, t);
-        const over = sliceOver();
-        if (buf.length >= CHUNK_CHARS || (over && buf)) {
-          yield buf;
-          buf = '';
-        }
-        if (over) {
-          await nextTurn();
-          sliceStart = performance.now();
-        }
-      }
-    }
+    const times = plan.to - p >= plan.from ? Math.floor((plan.to - p - plan.from) / p) + 1 : 0;
+    const last = plan.to - p;
+    return { steps: times * n, datasource: (i) => list[i % n], time: (i) => last - Math.floor(i / n) * p };
   }
-  if (buf) yield buf;
-  yield await writer.footer();
+  const times = plan.to > plan.from ? Math.ceil((plan.to - plan.from) / p) : 0;
+  return { steps: times * n, datasource: (i) => list[Math.floor(i / times)], time: (i) => plan.from + (i % times) * p };
+}
+
+/**
+ * Bounds each synchronous slice of the walk with a monotonic timer (for scheduling only, not a time of
+ * day), read every `stepsPerCheck` steps.
+ */
+class Slice {
+  private start = performance.now();
+  private steps = 0;
+
+  constructor(private readonly stepsPerCheck: number) {}
+
+  /** True when the slice is used up: the caller yields what it has, then awaits the next turn. */
+  over(): boolean {
+    if (++this.steps < this.stepsPerCheck) return false;
+    this.steps = 0;
+    return performance.now() - this.start >= SLICE_MS;
+  }
+
+  restart(): void {
+    this.start = performance.now();
+  }
 }

@@ -5,7 +5,13 @@ import { parseIsoMs } from '../core/time/iso';
 import { parseDuration } from './clock';
 import type { EmulatorContext } from './context';
 import { getDatasource, listDatasources } from './datasources';
-import { checkFaultConfig, type FaultConfig, type FaultEndpoint, type FaultInjector } from './faults';
+import {
+  checkFaultConfig,
+  type FaultConfig,
+  type FaultDecision,
+  type FaultEndpoint,
+  type FaultInjector,
+} from './faults';
 import { badRequest, HttpError, readJsonBody, sendJson, sendStream } from './http';
 import { continueRecentQuery, type RecentReply, startRecentQuery } from './recent-query';
 import { FILE_PATH_PREFIX, type ReportService } from './reports';
@@ -102,17 +108,8 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   switch (endpoint) {
     case 'root':
       return sendJson(res, 200, { message: 'measurements service emulator', now: new Date(ctx.clock.now()) });
-    case 'reportFile': {
-      requireMethod(req, 'GET');
-      const file = reports.file(path, url.searchParams);
-      const encodedFiles = (parts.reportFileEncoding ?? 'content-encoding') === 'content-encoding';
-      return sendStream(req, res, file.chunks, {
-        contentType: file.gzipFile && encodedFiles ? 'text/csv; charset=utf-8' : file.contentType,
-        gzip: !file.gzipFile ? 'none' : encodedFiles ? 'encoded' : 'file',
-        headers: { 'content-disposition': `attachment; filename="${file.name}"` },
-        damage: fault.damage,
-      });
-    }
+    case 'reportFile':
+      return sendReportFile(parts, req, res, url, fault);
     case 'reportCreate': {
       const org = keyOrg(parts, req);
       return sendJson(res, 200, reports.create(org, await readJsonBody(req), fault.reportFailed));
@@ -124,19 +121,8 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
       return sendJson(res, 200, reports.status(org, id));
     }
     case 'recentQuery':
-    case 'continuation': {
-      requireMethod(req, 'POST');
-      const org = keyOrg(parts, req);
-      const body = await readJsonBody(req);
-      const reply: RecentReply =
-        endpoint === 'recentQuery' ? startRecentQuery(ctx, org, body) : continueRecentQuery(ctx, org, body);
-      return sendStream(req, res, reply.chunks, {
-        contentType: reply.contentType,
-        gzip: 'negotiate',
-        headers: reply.headers,
-        damage: fault.damage,
-      });
-    }
+    case 'continuation':
+      return sendRecent(parts, endpoint, req, res, fault);
     case 'datasources': {
       requireMethod(req, 'GET');
       const org = keyOrg(parts, req);
@@ -146,6 +132,46 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
       return sendJson(res, 200, { datasource: getDatasource(ctx, org, id, url.searchParams) });
     }
   }
+}
+
+/** GET of a report file (pre-signed URL, no key), gzip as the service sends it. */
+function sendReportFile(
+  parts: ServerParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  fault: FaultDecision,
+): Promise<void> {
+  requireMethod(req, 'GET');
+  const file = parts.reports.file(url.pathname, url.searchParams);
+  const encodedFiles = (parts.reportFileEncoding ?? 'content-encoding') === 'content-encoding';
+  return sendStream(req, res, file.chunks, {
+    contentType: file.gzipFile && encodedFiles ? 'text/csv; charset=utf-8' : file.contentType,
+    gzip: !file.gzipFile ? 'none' : encodedFiles ? 'encoded' : 'file',
+    headers: { 'content-disposition': `attachment; filename="${file.name}"` },
+    damage: fault.damage,
+  });
+}
+
+/** POST of a recent query or its continuation: the rows streamed as they are made. */
+async function sendRecent(
+  parts: ServerParts,
+  endpoint: 'recentQuery' | 'continuation',
+  req: IncomingMessage,
+  res: ServerResponse,
+  fault: FaultDecision,
+): Promise<void> {
+  requireMethod(req, 'POST');
+  const org = keyOrg(parts, req);
+  const body = await readJsonBody(req);
+  const reply: RecentReply =
+    endpoint === 'recentQuery' ? startRecentQuery(parts.ctx, org, body) : continueRecentQuery(parts.ctx, org, body);
+  return sendStream(req, res, reply.chunks, {
+    contentType: reply.contentType,
+    gzip: 'negotiate',
+    headers: reply.headers,
+    damage: fault.damage,
+  });
 }
 
 /** POST /_emulator/clock {"advance":"25h"} | {"set":"<ISO>"}; POST /_emulator/faults {"rules":[...]}. */

@@ -26,6 +26,7 @@ import { ReportsTreeProvider, SHOW_ALL_CONNECTIONS, showAllConnections } from '.
 import type { ExtensionServices } from './services';
 import { SerialMemento } from './state/serial-memento';
 import { SharedRecords } from './state/shared-records';
+import { registerTableEditor, type TableFileEditorProvider } from './table/table-editor';
 import { TablePanels } from './table/table-panel';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
@@ -46,6 +47,8 @@ export interface MeasurementsApi {
   onDidNotify: typeof onDidNotify;
   /** The Open/Reveal items of report cells' files. */
   reportCells: ReportCellStatus;
+  /** The Measurements Table editor of local .csv/.csv.gz/.parquet files. */
+  tableEditor: TableFileEditorProvider;
   /** The status bar item of the daily report quota. */
   quotaStatus: vscode.StatusBarItem;
   /** Where the "Measurements" log channel is written. */
@@ -118,6 +121,8 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerCliCommand(context),
     ...registerWalkthrough(context.extensionUri, reports),
   );
+  const tableEditor = registerTableEditor(tables);
+  context.subscriptions.push(...tableEditor.disposables);
   const notebooks = registerNotebooks(context, services);
   watcher.resume();
   return {
@@ -127,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     notebooks,
     tree,
     reportCells,
+    tableEditor: tableEditor.provider,
     onDidShowQuickInput,
     onDidNotify,
     quotaStatus: quotaItem.item,

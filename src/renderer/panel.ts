@@ -1,5 +1,6 @@
-// The table panel page ("Open as Table", "Run Recent Query"): the same widget as a notebook output,
-// filling the panel. The host sends the table in the wire format; saving goes through the host.
+// The table panel page ("Open as Table", "Run Recent Query", the Measurements Table editor of local
+// files): the same widget as a notebook output, filling the panel. The host sends the table in the wire
+// format; saving goes through the host.
 import type { HostToPanel, PanelToHost } from '../core/notebook/renderer-protocol';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { mountTable } from './dom/mount';
@@ -25,6 +26,8 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
   const saver = new SaveClient(context as RendererContext<never>, encodeTable);
   let widget: TableWidget | undefined;
   context.onDidReceiveMessage?.((m) => {
+    if (m?.type === 'panel-info') widget?.setInfo(m.info);
+    if (m?.type === 'panel-error') showError(root, m.message);
     if (m?.type !== 'panel-table') return;
     try {
       const table = decodeTable(new Uint8Array(m.data));
@@ -42,9 +45,19 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
         columnCount: table.columns.length,
       });
     } catch (err) {
-      root.textContent = `This table could not be shown: ${(err as Error).message}`;
+      showError(root, `This table could not be shown: ${(err as Error).message}`);
       api.postMessage({ type: 'panel-failed', message: (err as Error).message });
     }
   });
   api.postMessage({ type: 'panel-ready' });
+
+  function showError(element: HTMLElement, message: string): void {
+    widget?.dispose();
+    widget = undefined;
+    const box = element.ownerDocument.createElement('div');
+    box.className = 'mt-panel-error';
+    box.setAttribute('role', 'alert');
+    box.textContent = message; // text, never HTML
+    element.replaceChildren(box);
+  }
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { parseCsvWide } from '../../src/core/table/csv-read.node';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
-import { OffsetClock, type RunningEmulator, startEmulator } from '../../src/emulator';
-import { connection, ensureBuilt, runCli, tempDir } from './support';
+import { OffsetClock, type RunningEmulator } from '../../src/emulator';
+import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
 const MIN = 60_000;
 
@@ -21,23 +21,17 @@ describe('measnb follow (built CLI against the emulator)', function () {
   this.timeout(90_000);
   let emu: RunningEmulator;
   let clock: OffsetClock;
-  let conn: ReturnType<typeof connection>;
+  let conn: Connection;
   let dir: string;
   let ds: string;
 
   beforeEach(async () => {
-    await ensureBuilt();
     // Real time (the CLI resolves relative times with its own clock); tests move it forward.
     clock = new OffsetClock();
-    emu = await startEmulator({ clock, seed: 11 });
-    conn = connection(emu);
+    ({ emu, conn, dir } = await startCliEmulator({ clock, seed: 11 }));
     ds = emu.facts.datasources[1].datasourceId;
-    dir = await tempDir();
   });
-  afterEach(async () => {
-    await emu.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => stopCliEmulator(emu, dir));
 
   it('--once with --state: each run prints only new rows; an expired token resumes without gap or duplicate', async () => {
     const state = join(dir, 'tail.json');

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { API_KEY_HEADER, PATHS } from '../../src/core/api/paths';
 import { datasourcesTable } from '../../src/core/run/index.node';
 import { tableToCsv } from '../../src/core/table/csv-export';
 import { readParquet } from '../../src/core/table/parquet';
-import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator';
-import { connection, ensureBuilt, runCli, tempDir } from './support';
+import { ManualClock, type RunningEmulator } from '../../src/emulator';
+import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
 const NOW = Date.parse('2026-11-20T12:00:30Z');
 
@@ -16,21 +16,15 @@ describe('measnb query (built CLI against the emulator)', function () {
   let emu: RunningEmulator;
   let client: MeasurementsClient;
   let dir: string;
-  let conn: ReturnType<typeof connection>;
+  let conn: Connection;
   let ds: string[];
 
   before(async () => {
-    await ensureBuilt();
-    emu = await startEmulator({ clock: new ManualClock(NOW), seed: 5 });
+    ({ emu, conn, dir } = await startCliEmulator({ clock: new ManualClock(NOW), seed: 5 }));
     client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
-    conn = connection(emu);
     ds = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
-    dir = await tempDir();
   });
-  after(async () => {
-    await emu.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => stopCliEmulator(emu, dir));
 
   const q = (cell: string, ...extra: string[]) =>
     runCli(['query', '-e', cell, ...conn.args, ...extra], { env: conn.env });

@@ -1,31 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { OffsetClock, type RunningEmulator, startEmulator } from '../../src/emulator';
-import { connection, ensureBuilt, runCli, tempDir } from './support';
+import { type Connection, connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
 describe('measnb report cells and report commands (built CLI against the emulator)', function () {
   this.timeout(90_000);
   let emu: RunningEmulator;
-  let conn: ReturnType<typeof connection>;
+  let conn: Connection;
   let dir: string;
   let ds: string;
 
   before(async () => {
-    await ensureBuilt();
     // A flowing clock: reports finish after the delay in real time.
-    emu = await startEmulator({ clock: '2026-11-20T12:00:00Z', seed: 9, reportDelayMs: 1500 });
-    conn = connection(emu);
+    ({ emu, conn, dir } = await startCliEmulator({ clock: '2026-11-20T12:00:00Z', seed: 9, reportDelayMs: 1500 }));
     ds = emu.facts.datasources[0].datasourceId;
-    dir = await tempDir();
   });
-  after(async () => {
-    await emu.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => stopCliEmulator(emu, dir));
 
   const reportCell = (format = 'csv-wide') =>
     `report datasource-measurements\ndatasourceIds: ${ds}\noutputFrequency: hour\nstartTime: 2026-11-19\nendTime: 2026-11-20\nfileFormat: ${format}`;

@@ -6,8 +6,8 @@ import { parse } from 'csv-parse/sync';
 import { codeCell, markdownCell, serializeNotebook } from '../../src/core/notebook';
 import { readParquet } from '../../src/core/table/parquet';
 import { cellText } from '../../src/core/table/table';
-import { type RunningEmulator, startEmulator } from '../../src/emulator';
-import { connection, ensureBuilt, runCli, tempDir } from './support';
+import type { RunningEmulator } from '../../src/emulator';
+import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
 const csv = async (path: string): Promise<Record<string, string>[]> =>
   parse(await readFile(path, 'utf8'), { columns: true }) as Record<string, string>[];
@@ -15,18 +15,12 @@ const csv = async (path: string): Promise<Record<string, string>[]> =>
 describe('measnb run with sql cells and --results (built CLI against the emulator)', function () {
   this.timeout(120_000);
   let emu: RunningEmulator;
-  let conn: ReturnType<typeof connection>;
+  let conn: Connection;
   let dir: string;
   before(async () => {
-    await ensureBuilt();
-    emu = await startEmulator({ reportDelayMs: 500, clock: '2026-11-20T12:00:30Z' });
-    conn = connection(emu);
-    dir = await tempDir();
+    ({ emu, conn, dir } = await startCliEmulator({ reportDelayMs: 500, clock: '2026-11-20T12:00:30Z' }));
   });
-  after(async () => {
-    await emu.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => stopCliEmulator(emu, dir));
 
   it('examples/sql.measnb: every named result lands as <name>.csv; the pair is a reference site and a sensor', async () => {
     const out = join(dir, 'example');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,25 +8,19 @@ import { codeCell, itemText, MIME, markdownCell, parseNotebook, serializeNoteboo
 import { tableToCsv } from '../../src/core/table/csv-export';
 import { readParquet } from '../../src/core/table/parquet';
 import { decodeTable } from '../../src/core/table/wire';
-import { type RunningEmulator, startEmulator } from '../../src/emulator';
-import { connection, ensureBuilt, ROOT, runCli, tempDir } from './support';
+import type { RunningEmulator } from '../../src/emulator';
+import { type Connection, ROOT, runCli, startCliEmulator, stopCliEmulator } from './support';
 
 describe('measnb run (built CLI against the emulator)', function () {
   this.timeout(120_000);
   let emu: RunningEmulator;
-  let conn: ReturnType<typeof connection>;
+  let conn: Connection;
   let dir: string;
 
   before(async () => {
-    await ensureBuilt();
-    emu = await startEmulator({ reportDelayMs: 1000 });
-    conn = connection(emu);
-    dir = await tempDir();
+    ({ emu, conn, dir } = await startCliEmulator({ reportDelayMs: 1000 }));
   });
-  after(async () => {
-    await emu.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => stopCliEmulator(emu, dir));
 
   it('the quickstart runs with --emulator, as the README says', async () => {
     const r = await runCli(['run', 'examples/quickstart.measnb', '--emulator', '--emulator-report-delay', '1s']);

@@ -1,10 +1,11 @@
 // Spawning the BUILT measnb (dist/cli.js) as a user would, against an emulator started in the test.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { NOW_ENV } from '../../src/core/time/clock';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator';
 
 export const ROOT = resolve(__dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -70,4 +71,26 @@ export function connection(emu: { url: string; org: string; apiKey: string; cloc
       return { MEASUREMENTS_API_KEY: emu.apiKey, [NOW_ENV]: new Date(emu.clock.now()).toISOString() };
     },
   };
+}
+
+export type Connection = ReturnType<typeof connection>;
+
+/** What a CLI suite runs against: the built measnb, an emulator, its connection and a temporary folder. */
+export interface CliEmulator {
+  emu: RunningEmulator;
+  conn: Connection;
+  dir: string;
+}
+
+/** Builds measnb (once), starts an emulator with `options` and makes a temporary folder. */
+export async function startCliEmulator(options: EmulatorOptions = {}): Promise<CliEmulator> {
+  await ensureBuilt();
+  const emu = await startEmulator(options);
+  return { emu, conn: connection(emu), dir: await tempDir() };
+}
+
+/** Closes what startCliEmulator started (either may be unset when its start failed). */
+export async function stopCliEmulator(emu: RunningEmulator | undefined, dir: string | undefined): Promise<void> {
+  await emu?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 }

@@ -3,13 +3,13 @@
 // datasource clean. Run through the built CLI against the emulator, so a change of the emulator's data
 // (ids, which datasource carries out-of-bounds values) that makes the tour's text untrue fails here.
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIME, parseNotebook } from '../../src/core/notebook';
 import { cellText, findColumn, isNumeric, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
-import { type RunningEmulator, startEmulator } from '../../src/emulator';
-import { connection, ensureBuilt, ROOT, runCli, tempDir } from './support';
+import type { RunningEmulator } from '../../src/emulator';
+import { type Connection, ROOT, runCli, startCliEmulator, stopCliEmulator } from './support';
 
 const METRIC = 'pm2_5ConcMassNowcast';
 
@@ -35,21 +35,16 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 describe('examples/tour.measnb: the QC lesson holds against the emulator', function () {
   this.timeout(120_000);
   let emu: RunningEmulator;
+  let conn: Connection;
   let dir: string;
 
   before(async () => {
-    await ensureBuilt();
-    emu = await startEmulator({ reportDelayMs: 500 });
-    dir = await tempDir();
+    ({ emu, conn, dir } = await startCliEmulator({ reportDelayMs: 500 }));
   });
-  after(async () => {
-    await emu.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => stopCliEmulator(emu, dir));
 
   it('the QC cell shows the datasource its markdown names as invalid and far above its neighbours; v2026-11-10 fixes it', async () => {
     const out = join(dir, 'tour-run.measnb');
-    const conn = connection(emu);
     const r = await runCli(['run', 'examples/tour.measnb', '--out', out, ...conn.args], { env: conn.env });
     assert.equal(r.code, 0, r.stderr);
     const source = parseNotebook(await readFile(join(ROOT, 'examples/tour.measnb'), 'utf8'));

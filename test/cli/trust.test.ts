@@ -120,7 +120,12 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
           return res.end(
             JSON.stringify({
               subscribingOrg: 'acme',
-              datasources: [{ datasourceId: `D${HOSTILE}`, sourceType: HOSTILE, locationName: `x${ESC}[1A` }],
+              datasources: [
+                // Shown, escaped: ids are usable (core/api/datasources), the other fields are any text.
+                { datasourceId: 'DABC1234', sourceType: HOSTILE, locationName: `x${ESC}[1A` },
+                // Left out: an id with control characters is not usable.
+                { datasourceId: `D${HOSTILE}`, sourceType: 'SERVICE_NODE' },
+              ],
             }),
           );
         }
@@ -142,6 +147,7 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       const out = r.stdout.toString();
       assertNoControls(out, 'the table');
       assert.ok(out.includes('\\x1b]0;pwned'), out);
+      assert.ok(out.includes('DABC1234') && !out.includes('SERVICE_NODE'), 'the entry with a hostile id is left out');
     });
 
     it('recent --table: column names and values escaped; --csv keeps the service bytes', async () => {

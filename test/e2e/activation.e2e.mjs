@@ -1,19 +1,12 @@
 // The packaged .vsix, installed into a clean code-server, activates when its view is opened.
 import assert from 'node:assert/strict';
 import { readmeImages } from '../host/package-vsix.mjs';
-import { eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
+import { eventually, runCommand, screenshot, useWorkbench } from './workbench.mjs';
 
 describe('e2e: the installed .vsix in the browser workbench', () => {
-  let browser;
   let page;
-  before(async () => {
-    ({ browser, page } = await openWorkbench());
-  });
-  afterEach(async function () {
-    await screenshotIfFailed(this.currentTest, page);
-  });
-  after(async () => {
-    await browser?.close();
+  useWorkbench((opened) => {
+    page = opened;
   });
 
   it('contributes its commands and Reports view, and activates when the view opens', async () => {

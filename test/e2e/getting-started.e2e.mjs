@@ -3,15 +3,7 @@
 // Run a cell (Run All in the tour), Read the table, then the chart (the table's Chart button).
 // Runs before the notebook suites (file order), so that no step is complete yet.
 import assert from 'node:assert/strict';
-import {
-  eventually,
-  openWorkbench,
-  runAll,
-  runCommand,
-  screenshot,
-  screenshotIfFailed,
-  tableFrames,
-} from './workbench.mjs';
+import { eventually, runAll, runCommand, screenshot, tableFrames, useWorkbench } from './workbench.mjs';
 
 const TITLE = 'Get Started with Measurements Notebooks';
 
@@ -51,16 +43,9 @@ async function backToWalkthrough(page) {
 }
 
 describe('e2e: the Getting Started walkthrough', () => {
-  let browser;
   let page;
-  before(async () => {
-    ({ browser, page } = await openWorkbench());
-  });
-  afterEach(async function () {
-    await screenshotIfFailed(this.currentTest, page);
-  });
-  after(async () => {
-    await browser?.close();
+  useWorkbench((opened) => {
+    page = opened;
   });
 
   it('is contributed with its steps; Open the Tour, Run a cell and the chart complete their steps', async function () {

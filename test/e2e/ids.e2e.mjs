@@ -4,16 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  e2eEnv,
-  eventually,
-  openNotebook,
-  openWorkbench,
-  runCommand,
-  SHOTS,
-  screenshot,
-  screenshotIfFailed,
-} from './workbench.mjs';
+import { e2eEnv, eventually, openNotebook, runCommand, SHOTS, screenshot, useWorkbench } from './workbench.mjs';
 
 /** The notebook's top (the cell, its suggestion list or hover) for the README. */
 async function clipped(page, name) {
@@ -24,9 +15,9 @@ async function clipped(page, name) {
 
 describe('e2e: completion and hover for ids', function () {
   this.timeout(300_000);
-  let browser;
   let page;
-  before(async () => {
+  // Written before the workbench opens, so that Go to File knows it.
+  before(() => {
     const { workspace } = e2eEnv();
     const cell = ['report node-measurements', 'nodeIds: ', 'outputFrequency: hour', 'startTime: -2d', 'endTime: now'];
     const nb = {
@@ -35,7 +26,9 @@ describe('e2e: completion and hover for ids', function () {
       cells: [{ kind: 'code', language: 'measq', source: cell, outputs: [] }],
     };
     fs.writeFileSync(path.join(workspace, 'ids.measnb'), JSON.stringify(nb, null, 2));
-    ({ browser, page } = await openWorkbench());
+  });
+  useWorkbench(async (opened) => {
+    page = opened;
     await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
     await page.keyboard.press('Escape');
     // With no notebook open yet the command says so; that notice would sit in every screenshot.
@@ -43,12 +36,6 @@ describe('e2e: completion and hover for ids', function () {
     await notice.waitFor({ timeout: 10_000 }).catch(() => {});
     await runCommand(page, 'Notifications: Clear All Notifications');
     await notice.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
-  });
-  afterEach(async function () {
-    await screenshotIfFailed(this.currentTest, page);
-  });
-  after(async () => {
-    await browser?.close();
   });
 
   it('lists node ids after nodeIds: and shows the chosen one on hover', async () => {

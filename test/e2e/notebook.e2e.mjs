@@ -12,6 +12,7 @@ import {
   openNotebook,
   openWorkbench,
   qcMarks,
+  revealInNotebook,
   runAll,
   runCommand,
   screenshot,
@@ -20,20 +21,6 @@ import {
 
 /** The NowCast value column of the tour's recent tables (`<label>.value` when QC columns are asked for). */
 const METRIC_VALUE = /^pm2_5ConcMassNowcast(\.value)?$/;
-
-/** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
-async function revealInNotebook(page, locator) {
-  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
-  for (let i = 0; i < 20; i++) {
-    const box = await locator.boundingBox();
-    if (!box) return;
-    const top = list.y + 20;
-    if (box.y >= top && box.y + Math.min(box.height, list.height - 60) <= list.y + list.height) return;
-    await page.mouse.move(list.x + 14, list.y + list.height / 2);
-    await page.mouse.wheel(0, box.y - top);
-    await page.waitForTimeout(300);
-  }
-}
 
 async function counts(page) {
   const frames = await tableFrames(page);

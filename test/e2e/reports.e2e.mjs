@@ -9,10 +9,11 @@ import {
   answerFileDialog,
   e2eEnv,
   eventually,
+  frameWith,
   openWorkbench,
   runCommand,
   screenshot,
-  screenshotIfFailed,
+  useWorkbench,
 } from './workbench.mjs';
 
 /**
@@ -49,16 +50,9 @@ async function quotaCount(page) {
 
 // The second test runs after the reload of the first: the window's new local emulator still knows the report.
 describe('e2e: the Reports view', () => {
-  let browser;
   let page;
-  before(async () => {
-    ({ browser, page } = await openWorkbench());
-  });
-  afterEach(async function () {
-    await screenshotIfFailed(this.currentTest, page);
-  });
-  after(async () => {
-    await browser?.close();
+  useWorkbench((opened) => {
+    page = opened;
   });
 
   it('Create Report on the local emulator: in progress, then succeeded with a notification; survives a reload', async () => {
@@ -113,22 +107,7 @@ describe('e2e: the Reports view', () => {
     // Open the first file as a table: the inline action of the file row (downloads it first).
     await fileRow.hover();
     await fileRow.locator('.action-label[aria-label*="Open Report File as Table"]').first().click();
-    const frame = await eventually(
-      async () => {
-        for (const f of page.frames()) {
-          if (
-            await f
-              .locator('.measnb-table .mt-count')
-              .count()
-              .catch(() => 0)
-          )
-            return f;
-        }
-        return undefined;
-      },
-      'the report file table in its panel',
-      300,
-    );
+    const frame = await frameWith(page, '.measnb-table .mt-count', 'the report file table in its panel');
     const count = String(await frame.locator('.mt-count').first().textContent());
     const headers = await frame.locator('.mt-hname').allTextContents();
     console.log(`      table panel: "${count}", ${headers.length} columns`);

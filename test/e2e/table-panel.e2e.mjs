@@ -9,46 +9,23 @@ import {
   answerFileDialog,
   e2eEnv,
   eventually,
-  openWorkbench,
+  frameWith,
   runCommand,
   screenshot,
-  screenshotIfFailed,
+  useWorkbench,
 } from './workbench.mjs';
 
 /** The webview frame holding a table panel. */
-async function panelFrame(page) {
-  return eventually(
-    async () => {
-      for (const f of page.frames()) {
-        if (
-          await f
-            .locator('.measnb-table.mt-fill .mt-count')
-            .count()
-            .catch(() => 0)
-        )
-          return f;
-      }
-      return undefined;
-    },
-    'the table panel with the renderer widget',
-    300,
-  );
-}
+const panelFrame = (page) =>
+  frameWith(page, '.measnb-table.mt-fill .mt-count', 'the table panel with the renderer widget');
 
 const status = (frame) => frame.locator('.mt-toolbar [role=status]').first().textContent();
 
 describe('e2e: table panels', () => {
-  let browser;
   let page;
-  before(async () => {
-    ({ browser, page } = await openWorkbench());
+  useWorkbench(async (opened) => {
+    page = opened;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  });
-  afterEach(async function () {
-    await screenshotIfFailed(this.currentTest, page);
-  });
-  after(async () => {
-    await browser?.close();
   });
 
   it('Run Recent Query: the panel fills the editor; the chart redraws on resize; Save JSON; Copy Markdown', async () => {

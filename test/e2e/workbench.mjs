@@ -28,6 +28,44 @@ export async function openWorkbench({ timezoneId } = {}) {
   return openWorkbenchAt(workbenchUrl(url, workspace), { timezoneId });
 }
 
+/**
+ * The hooks of a suite on one workbench page: opens it before the suite and passes the page to `onOpen`
+ * (which keeps it, and may prepare it), takes a screenshot of each failed test, closes the browser after.
+ */
+export function useWorkbench(onOpen, { timezoneId } = {}) {
+  let opened;
+  before(async () => {
+    opened = await openWorkbench({ timezoneId });
+    await onOpen(opened.page);
+  });
+  afterEach(async function () {
+    await screenshotIfFailed(this.currentTest, opened?.page);
+  });
+  after(async () => {
+    await opened?.browser.close();
+  });
+}
+
+/** Waits for the first frame of `page` (a webview iframe, say) that holds an element matching `selector`. */
+export function frameWith(page, selector, what) {
+  return eventually(
+    async () => {
+      for (const f of page.frames()) {
+        if (
+          await f
+            .locator(selector)
+            .count()
+            .catch(() => 0)
+        )
+          return f;
+      }
+      return undefined;
+    },
+    what,
+    300,
+  );
+}
+
 /** The output frames (webview iframes) that hold our tables. */
 export async function tableFrames(page) {
   const out = [];
@@ -187,4 +225,18 @@ export async function screenshotIfFailed(test, page) {
   if (test?.state !== 'failed' || !page) return;
   const name = `failed-${test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
   console.log(`      failure screenshot: ${await screenshot(page, name).catch((e) => e.message)}`);
+}
+
+/** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
+export async function revealInNotebook(page, locator) {
+  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
+  for (let i = 0; i < 20; i++) {
+    const box = await locator.boundingBox();
+    if (!box) return;
+    const top = list.y + 20;
+    if (box.y >= top && box.y + Math.min(box.height, list.height - 60) <= list.y + list.height) return;
+    await page.mouse.move(list.x + 14, list.y + list.height / 2);
+    await page.mouse.wheel(0, box.y - top);
+    await page.waitForTimeout(300);
+  }
 }

@@ -1,6 +1,10 @@
 // Shared helpers of the in-host suites.
+import fs from 'node:fs';
 import * as vscode from 'vscode';
+import { type Notebook, serializeNotebook } from '../../src/core/notebook';
+import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
+import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
 
 export const EXTENSION_ID = 'measnb.measurements-notebooks';
 
@@ -29,4 +33,76 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`gave up waiting for ${typeof what === 'function' ? what() : what}`);
+}
+
+/** An emulator on a manual clock, added as a connection; the notebook controller reads its clock. */
+export interface HostEmulator {
+  a: MeasurementsApi;
+  emu: RunningEmulator;
+  clock: ManualClock;
+  connectionId: string;
+}
+
+/** Starts an emulator whose clock stands at `start` (ISO), adds it as the connection `name`, and sets the extension's clock to it. */
+export async function startHostEmulator(
+  name: string,
+  start: string,
+  options: Omit<EmulatorOptions, 'clock' | 'port'> = {},
+): Promise<HostEmulator> {
+  const a = await api();
+  const clock = new ManualClock(Date.parse(start));
+  const emu = await startEmulator({ ...options, port: 0, clock });
+  const connection = await a.services.connections.add({ name, baseUrl: emu.url, org: emu.org }, emu.apiKey);
+  // The extension's one clock reads the emulator's (relative times, execution times, quota marks).
+  a.services.clock.set({ nowMs: () => clock.now() });
+  return { a, emu, clock, connectionId: connection.id };
+}
+
+/** Undoes startHostEmulator: the extension's clock (the system's again), open editors, the connection, the emulator. */
+export async function stopHostEmulator(host: HostEmulator | undefined): Promise<void> {
+  if (!host) return;
+  host.a.services.clock.set(undefined);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await host.a.services.connections.remove(host.connectionId);
+  await host.emu.close();
+}
+
+/** Writes `notebook` (the core format) to `file` and opens it with the extension's controller. */
+export async function openNotebook(file: string, notebook: Notebook): Promise<vscode.NotebookDocument> {
+  fs.writeFileSync(file, serializeNotebook(notebook));
+  const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+  await vscode.window.showNotebookDocument(nb);
+  await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
+  return nb;
+}
+
+/** Starts cell `index` without waiting; returns its execution order before, for cellFinished. */
+export function startCell(nb: vscode.NotebookDocument, index: number): number {
+  const before = nb.cellAt(index).executionSummary?.executionOrder ?? 0;
+  void vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: index, end: index + 1 }],
+    document: nb.uri,
+  });
+  return before;
+}
+
+/** Waits for the run of cell `index` that started after execution order `before` to end. */
+export function cellFinished(
+  nb: vscode.NotebookDocument,
+  index: number,
+  before: number,
+): Promise<vscode.NotebookCellExecutionSummary> {
+  return eventually(
+    () => {
+      const s = nb.cellAt(index).executionSummary;
+      return s && (s.executionOrder ?? 0) > before && s.success !== undefined && s.timing?.endTime ? s : undefined;
+    },
+    `cell ${index} to finish`,
+    1200,
+  );
+}
+
+/** Runs cell `index` and waits for it to end. */
+export function runCell(nb: vscode.NotebookDocument, index: number): Promise<vscode.NotebookCellExecutionSummary> {
+  return cellFinished(nb, index, startCell(nb, index));
 }

@@ -8,54 +8,34 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as vscode from 'vscode';
-import { codeCell, MIME, markdownCell, serializeNotebook } from '../../src/core/notebook';
+import { codeCell, MIME, markdownCell } from '../../src/core/notebook';
 import { decodeTable } from '../../src/core/table/wire';
-import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
-import type { MeasurementsApi } from '../../src/extension/extension';
-import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import type { RunningEmulator } from '../../src/emulator/index';
 import { COPY_CURL_COMMAND, COPY_PYTHON_COMMAND, EXPORT_COMMAND } from '../../src/extension/notebook/notebook-commands';
-import { api, EXTENSION_ID, eventually } from './helpers';
+import { EXTENSION_ID, type HostEmulator, openNotebook, runCell, startHostEmulator, stopHostEmulator } from './helpers';
 
 const CONNECTION = 'Export test emulator';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-export-'));
 
 describe('notebook commands: export with results, copy a cell as a request', function () {
   this.timeout(120_000);
-  let a: MeasurementsApi;
+  let host: HostEmulator;
   let emu: RunningEmulator;
-  let connectionId: string;
   let nb: vscode.NotebookDocument;
 
   before(async () => {
-    a = await api();
-    const clock = new ManualClock(Date.parse('2026-11-20T09:00:00Z'));
-    emu = await startEmulator({ port: 0, clock });
-    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
-      .id;
-    a.services.clock.set({ nowMs: () => clock.now() });
+    host = await startHostEmulator(CONNECTION, '2026-11-20T09:00:00Z');
+    emu = host.emu;
     const ids = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
-    const file = path.join(scratch, 'pm.measnb');
     const cell = `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -12h`;
-    fs.writeFileSync(
-      file,
-      serializeNotebook({
-        metadata: { connection: CONNECTION },
-        cells: [markdownCell('# Morning PM2.5'), codeCell(cell)],
-      }),
-    );
-    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-    await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
-    await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 1, end: 2 }], document: nb.uri });
-    await eventually(() => nb.cellAt(1).executionSummary?.success, 'the query cell to run', 600);
+    nb = await openNotebook(path.join(scratch, 'pm.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [markdownCell('# Morning PM2.5'), codeCell(cell)],
+    });
+    assert.equal((await runCell(nb, 1)).success, true, 'the query cell runs');
   });
 
-  after(async () => {
-    a.services.clock.set(undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await a.services.connections.remove(connectionId);
-    await emu?.close();
-  });
+  after(() => stopHostEmulator(host));
 
   const shownTable = () => {
     const item = nb

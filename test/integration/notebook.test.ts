@@ -8,20 +8,28 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/api/client.node';
-import { codeCell, MIME, serializeNotebook } from '../../src/core/notebook';
+import { codeCell, MIME } from '../../src/core/notebook';
 import { timeColumn } from '../../src/core/run/index.node';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
-import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import type { ManualClock, RunningEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
-import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
 import type { ShownTable } from '../../src/extension/table/table-panel';
-import { api, EXTENSION_ID, eventually } from './helpers';
+import { HOUR } from '../support/now';
+import {
+  cellFinished,
+  eventually,
+  type HostEmulator,
+  openNotebook,
+  runCell,
+  startCell,
+  startHostEmulator,
+  stopHostEmulator,
+} from './helpers';
 
-const START = Date.parse('2026-11-20T09:00:00Z');
-const HOUR = 3_600_000;
 const CONNECTION = 'Notebook test emulator';
 
+let host: HostEmulator;
 let a: MeasurementsApi;
 let emu: RunningEmulator;
 let clock: ManualClock;
@@ -31,38 +39,10 @@ let ids: string[];
 let seq = 0;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-nb-'));
 
-/** Writes a .measnb file (the core format) and opens it as a notebook with the extension's controller. */
-async function openNotebook(cells: string[], metadata: Record<string, unknown> = { connection: CONNECTION }) {
+/** Writes a .measnb file of code cells and opens it as a notebook with the extension's controller. */
+function openCells(cells: string[], metadata: Record<string, unknown> = { connection: CONNECTION }) {
   const file = path.join(scratch, `nb-${++seq}.measnb`);
-  fs.writeFileSync(file, serializeNotebook({ metadata, cells: cells.map((text) => codeCell(text)) }));
-  const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-  await vscode.window.showNotebookDocument(nb);
-  await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
-  return nb;
-}
-
-function startCell(nb: vscode.NotebookDocument, index: number): number {
-  const before = nb.cellAt(index).executionSummary?.executionOrder ?? 0;
-  void vscode.commands.executeCommand('notebook.cell.execute', {
-    ranges: [{ start: index, end: index + 1 }],
-    document: nb.uri,
-  });
-  return before;
-}
-
-async function finished(nb: vscode.NotebookDocument, index: number, before: number) {
-  return eventually(
-    () => {
-      const s = nb.cellAt(index).executionSummary;
-      return s && (s.executionOrder ?? 0) > before && s.success !== undefined && s.timing?.endTime ? s : undefined;
-    },
-    `cell ${index} to finish`,
-    1200,
-  );
-}
-
-async function run(nb: vscode.NotebookDocument, index: number) {
-  return finished(nb, index, startCell(nb, index));
+  return openNotebook(file, { metadata, cells: cells.map((text) => codeCell(text)) });
 }
 
 function tableOf(cell: vscode.NotebookCell): { table: Table; metadata: Record<string, unknown> } {
@@ -91,26 +71,17 @@ describe('notebook controller against the emulator', function () {
   this.timeout(180_000);
 
   before(async () => {
-    a = await api();
-    clock = new ManualClock(START);
-    emu = await startEmulator({ port: 0, clock, reportDelayMs: 5 * 60_000 });
-    const c = await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey);
-    connectionId = c.id;
+    host = await startHostEmulator(CONNECTION, '2026-11-20T09:00:00Z', { reportDelayMs: 5 * 60_000 });
+    ({ a, emu, clock, connectionId } = host);
     client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
     ids = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
-    a.services.clock.set({ nowMs: () => clock.now() });
   });
 
-  after(async () => {
-    a.services.clock.set(undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await a.services.connections.remove(connectionId);
-    await emu?.close();
-  });
+  after(() => stopHostEmulator(host));
 
   it('datasources: one row per datasource of the org', async () => {
-    const nb = await openNotebook(['datasources']);
-    const s = await run(nb, 0);
+    const nb = await openCells(['datasources']);
+    const s = await runCell(nb, 0);
     assert.equal(s.success, true, outputText(nb.cellAt(0)));
     const { table } = tableOf(nb.cellAt(0));
     assert.equal(table.rowCount, ids.length);
@@ -126,8 +97,8 @@ describe('notebook controller against the emulator', function () {
       'startTime: -6h',
       'format: csv-wide',
     ].join('\n');
-    const nb = await openNotebook([cell]);
-    const s = await run(nb, 0);
+    const nb = await openCells([cell]);
+    const s = await runCell(nb, 0);
     assert.equal(s.success, true, outputText(nb.cellAt(0)));
     const { table, metadata } = tableOf(nb.cellAt(0));
     const direct = await client.recentQuery({
@@ -160,19 +131,19 @@ describe('notebook controller against the emulator', function () {
       'outputFrequency: hour',
       `startTime: ${startTime}`,
     ].join('\n');
-    const nb = await openNotebook([cell]);
-    assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+    const nb = await openCells([cell]);
+    assert.equal((await runCell(nb, 0)).success, true, outputText(nb.cellAt(0)));
     const first = tableOf(nb.cellAt(0)).table.rowCount;
     assert.ok(first > 0);
 
     clock.advance(3 * HOUR);
-    assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+    assert.equal((await runCell(nb, 0)).success, true, outputText(nb.cellAt(0)));
     const second = tableOf(nb.cellAt(0)).table;
     assert.ok(second.rowCount > first, 'new rows appended');
 
     // Past the 24-hour token lifetime: a fresh query from the last time seen continues the tail.
     clock.advance(25 * HOUR);
-    assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+    assert.equal((await runCell(nb, 0)).success, true, outputText(nb.cellAt(0)));
     const { table, metadata } = tableOf(nb.cellAt(0));
     const notes = JSON.stringify(metadata.measnb);
     assert.match(notes, /no longer valid/i, 'the output says the tail resumed with a fresh query');
@@ -204,7 +175,7 @@ describe('notebook controller against the emulator', function () {
       'endTime: 2026-11-20',
       'fileFormat: parquet',
     ].join('\n');
-    const nb = await openNotebook([cell]);
+    const nb = await openCells([cell]);
     const before = startCell(nb, 0);
     const progress = await eventually(
       () => /in-progress · \d+s elapsed · next check in/.exec(outputText(nb.cellAt(0)))?.[0],
@@ -214,7 +185,7 @@ describe('notebook controller against the emulator', function () {
     const reportId = /Report (\S+):/.exec(outputText(nb.cellAt(0)))![1];
     assert.ok(a.services.reports.get(connectionId, reportId), 'in the Reports view while in progress');
     clock.advance(10 * 60_000);
-    const s = await finished(nb, 0, before);
+    const s = await cellFinished(nb, 0, before);
     assert.equal(s.success, true, outputText(nb.cellAt(0)));
     const { table } = tableOf(nb.cellAt(0));
     assert.equal(table.rowCount, 2 * 24, 'two datasources, 24 hours');
@@ -244,7 +215,7 @@ describe('notebook controller against the emulator', function () {
   });
 
   it('cancellation: the request is aborted and the cell says so; follow every keeps its rows, marked partial', async () => {
-    const nb = await openNotebook([
+    const nb = await openCells([
       [
         'report datasource-measurements',
         `datasourceIds: ${ids[0]}`,
@@ -260,7 +231,7 @@ describe('notebook controller against the emulator', function () {
       ranges: [{ start: 0, end: 1 }],
       document: nb.uri,
     });
-    let s = await finished(nb, 0, before);
+    let s = await cellFinished(nb, 0, before);
     assert.equal(s.success, false);
     assert.match(outputText(nb.cellAt(0)), /cancelled/i);
 
@@ -275,26 +246,26 @@ describe('notebook controller against the emulator', function () {
       ranges: [{ start: 1, end: 2 }],
       document: nb.uri,
     });
-    s = await finished(nb, 1, before);
+    s = await cellFinished(nb, 1, before);
     const { table, metadata } = tableOf(nb.cellAt(1));
     assert.equal(table.rowCount, rows, 'the rows that arrived are kept');
     assert.match(JSON.stringify(metadata.measnb), /partial|cancelled/i);
   });
 
   it('errors are readable: cell diagnostics (nothing sent) and a rejected key', async () => {
-    const nb = await openNotebook(['recent\ndatasourceIds: X\noutputFrequency: hourly']);
-    assert.equal((await run(nb, 0)).success, false);
+    const nb = await openCells(['recent\ndatasourceIds: X\noutputFrequency: hourly']);
+    assert.equal((await runCell(nb, 0)).success, false);
     assert.match(outputText(nb.cellAt(0)), /outputFrequency|hourly/);
     // A 400 from the service: its status said once (the error's name does not repeat the message's "(400)").
-    const rejected = await openNotebook(['recent\ndatasourceIds: NOPE1234\nstartTime: -1h']);
-    assert.equal((await run(rejected, 0)).success, false);
+    const rejected = await openCells(['recent\ndatasourceIds: NOPE1234\nstartTime: -1h']);
+    assert.equal((await runCell(rejected, 0)).success, false);
     const said = outputText(rejected.cellAt(0));
     assert.match(said, /rejected the request \(400\)/);
     assert.equal(said.match(/400/g)?.length, 1, said);
     const bad = await a.services.connections.add({ name: 'Bad key', baseUrl: emu.url, org: emu.org }, 'not-the-key');
     try {
-      const nb2 = await openNotebook(['datasources'], { connection: 'Bad key' });
-      assert.equal((await run(nb2, 0)).success, false);
+      const nb2 = await openCells(['datasources'], { connection: 'Bad key' });
+      assert.equal((await runCell(nb2, 0)).success, false);
       const text = outputText(nb2.cellAt(0));
       assert.match(text, /not allowed|forbidden|unauthorized/i);
       assert.ok(!text.includes('not-the-key'), 'the key is never in an output');
@@ -304,7 +275,7 @@ describe('notebook controller against the emulator', function () {
   });
 
   it('a blank cell (what Shift+Enter adds, or one emptied) has no problems; a typo in it has', async () => {
-    const nb = await openNotebook(['recent\nstartTime: -1h\n', '']);
+    const nb = await openCells(['recent\nstartTime: -1h\n', '']);
     const blank = nb.cellAt(1).document;
     const set = async (text: string) => {
       const edit = new vscode.WorkspaceEdit();
@@ -326,7 +297,7 @@ describe('notebook controller against the emulator', function () {
   });
 
   it('language features: diagnostics as you type, completion with datasource ids, hover docs', async () => {
-    const nb = await openNotebook(['recent\ndatasourceIdz: X\n']);
+    const nb = await openCells(['recent\ndatasourceIdz: X\n']);
     const doc = nb.cellAt(0).document;
     const diags = await eventually(() => {
       const d = vscode.languages.getDiagnostics(doc.uri);
@@ -355,10 +326,10 @@ describe('notebook controller against the emulator', function () {
     const config = vscode.workspace.getConfiguration('measurements.notebook');
     await config.update('savedOutputLimitKB', 1, vscode.ConfigurationTarget.Global);
     try {
-      const nb = await openNotebook([
+      const nb = await openCells([
         ['recent', 'allDatasources: true', 'outputFrequency: hour', 'startTime: -12h'].join('\n'),
       ]);
-      assert.equal((await run(nb, 0)).success, true, outputText(nb.cellAt(0)));
+      assert.equal((await runCell(nb, 0)).success, true, outputText(nb.cellAt(0)));
       const rows = tableOf(nb.cellAt(0)).table.rowCount;
       const text = await saved(nb);
       assert.match(text, new RegExp(MIME.summary.replace(/[.+]/g, '\\$&')));

@@ -5,11 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { codeCell, serializeNotebook } from '../../src/core/notebook';
-import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import { codeCell } from '../../src/core/notebook';
 import type { MeasurementsApi } from '../../src/extension/extension';
-import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
-import { api, EXTENSION_ID, eventually } from './helpers';
+import { eventually, type HostEmulator, openNotebook, startHostEmulator, stopHostEmulator } from './helpers';
 
 const CONNECTION = 'Result storage emulator';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-results-'));
@@ -17,8 +15,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-results-'));
 describe('full results of over-limit outputs: one file per cell, cleaned up, capped', function () {
   this.timeout(120_000);
   let a: MeasurementsApi;
-  let emu: RunningEmulator;
-  let connectionId: string;
+  let host: HostEmulator;
   let nb: vscode.NotebookDocument;
   let dir: string;
   const settings = () => vscode.workspace.getConfiguration('measurements.notebook');
@@ -49,34 +46,24 @@ describe('full results of over-limit outputs: one file per cell, cleaned up, cap
   }
 
   before(async () => {
-    a = await api();
-    const clock = new ManualClock(Date.parse('2026-11-20T09:00:00Z'));
-    emu = await startEmulator({ port: 0, clock });
-    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
-      .id;
-    a.services.clock.set({ nowMs: () => clock.now() });
+    host = await startHostEmulator(CONNECTION, '2026-11-20T09:00:00Z');
+    a = host.a;
     dir = a.notebooks.controller.results.dir.fsPath;
     fs.rmSync(dir, { recursive: true, force: true });
     await settings().update('savedOutputLimitKB', 1, vscode.ConfigurationTarget.Global);
-    const ids = emu.facts.datasources.slice(0, 3).map((d) => d.datasourceId);
+    const ids = host.emu.facts.datasources.slice(0, 3).map((d) => d.datasourceId);
     const cell = (h: number) => `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nstartTime: -${h}h`;
-    const file = path.join(scratch, 'big.measnb');
-    fs.writeFileSync(
-      file,
-      serializeNotebook({ metadata: { connection: CONNECTION }, cells: [codeCell(cell(12)), codeCell(cell(6))] }),
-    );
-    nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-    await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
+    nb = await openNotebook(path.join(scratch, 'big.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [codeCell(cell(12)), codeCell(cell(6))],
+    });
   });
 
   after(async () => {
     await settings().update('savedOutputLimitKB', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('resultStorageLimitMB', undefined, vscode.ConfigurationTarget.Global);
-    a.services.clock.set(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors', { save: false });
-    await a.services.connections.remove(connectionId);
-    await emu?.close();
+    await stopHostEmulator(host);
   });
 
   it('a re-run replaces the cell’s file instead of adding one', async () => {

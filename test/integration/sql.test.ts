@@ -7,64 +7,42 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/api/client.node';
-import { codeCell, MIME, serializeNotebook } from '../../src/core/notebook';
+import { codeCell, MIME } from '../../src/core/notebook';
 import { cellText, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
-import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
-import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
-import { api, EXTENSION_ID, eventually, extension } from './helpers';
+import type { ManualClock, RunningEmulator } from '../../src/emulator/index';
+import {
+  eventually,
+  extension,
+  type HostEmulator,
+  openNotebook,
+  runCell,
+  startHostEmulator,
+  stopHostEmulator,
+} from './helpers';
 
 const CONNECTION = 'SQL test emulator';
 const engineLoaded = () => Object.keys(require.cache).some((k) => k.endsWith('duckdb.node'));
 
 describe('sql cells in the extension host', function () {
   this.timeout(180_000);
+  let host: HostEmulator;
   let emu: RunningEmulator;
-  let connectionId: string;
-  const clock = new ManualClock(Date.parse('2026-11-20T12:00:30Z'));
+  let clock: ManualClock;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-sql-'));
+  let seq = 0;
 
   before(async () => {
-    const a = await api();
-    emu = await startEmulator({ port: 0, clock });
-    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey))
-      .id;
-    a.services.clock.set({ nowMs: () => emu.clock.now() });
+    host = await startHostEmulator(CONNECTION, '2026-11-20T12:00:30Z');
+    ({ emu, clock } = host);
   });
-  after(async () => {
-    const a = await api();
-    a.services.clock.set(undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await a.services.connections.remove(connectionId);
-    await emu?.close();
-  });
+  after(() => stopHostEmulator(host));
 
-  async function open(cells: string[]) {
-    const file = path.join(scratch, `sql-${Date.now()}.measnb`);
-    fs.writeFileSync(
-      file,
-      serializeNotebook({ metadata: { connection: CONNECTION }, cells: cells.map((t) => codeCell(t)) }),
-    );
-    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-    await vscode.window.showNotebookDocument(nb);
-    await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_ID, extension: EXTENSION_ID });
-    return nb;
-  }
-  async function run(nb: vscode.NotebookDocument, index: number) {
-    const before = nb.cellAt(index).executionSummary?.executionOrder ?? 0;
-    void vscode.commands.executeCommand('notebook.cell.execute', {
-      ranges: [{ start: index, end: index + 1 }],
-      document: nb.uri,
+  const open = (cells: string[]) =>
+    openNotebook(path.join(scratch, `sql-${++seq}.measnb`), {
+      metadata: { connection: CONNECTION },
+      cells: cells.map((t) => codeCell(t)),
     });
-    return eventually(
-      () => {
-        const s = nb.cellAt(index).executionSummary;
-        return s && (s.executionOrder ?? 0) > before && s.success !== undefined && s.timing?.endTime ? s : undefined;
-      },
-      `cell ${index} to finish`,
-      1200,
-    );
-  }
   const text = (cell: vscode.NotebookCell) =>
     cell.outputs.flatMap((o) => o.items.map((i) => new TextDecoder().decode(i.data))).join('\n');
   function table(cell: vscode.NotebookCell): Table {
@@ -93,7 +71,7 @@ describe('sql cells in the extension host', function () {
       'sql\nSELECT nope FROM joined',
       'sql\nSELECT * FROM missing_name',
     ]);
-    for (const i of [0, 1, 2]) assert.equal((await run(nb, i)).success, true, text(nb.cellAt(i)));
+    for (const i of [0, 1, 2]) assert.equal((await runCell(nb, i)).success, true, text(nb.cellAt(i)));
     assert.ok(engineLoaded(), 'the first sql cell loaded DuckDB');
     const t = table(nb.cellAt(2));
     assert.equal(t.rowCount, 1);
@@ -103,7 +81,7 @@ describe('sql cells in the extension host', function () {
     assert.ok(Number(cellText(t.columns[2], 0)) >= 2);
 
     // A DuckDB error: one line, at the cell's line and column.
-    assert.equal((await run(nb, 3)).success, false);
+    assert.equal((await runCell(nb, 3)).success, false);
     const item = nb
       .cellAt(3)
       .outputs.flatMap((o) => o.items)
@@ -157,13 +135,13 @@ describe('sql cells in the extension host', function () {
       `follow as tail\ndatasourceIds: ${id}\noutputFrequency: hour\nstartTime: -3h`,
       'sql\nSELECT count(*) AS n FROM tail',
     ]);
-    assert.equal((await run(nb, 0)).success, true, text(nb.cellAt(0)));
+    assert.equal((await runCell(nb, 0)).success, true, text(nb.cellAt(0)));
     const first = table(nb.cellAt(0)).rowCount;
     clock.advance(2 * 3_600_000);
-    assert.equal((await run(nb, 0)).success, true, text(nb.cellAt(0)));
+    assert.equal((await runCell(nb, 0)).success, true, text(nb.cellAt(0)));
     const shown = table(nb.cellAt(0)).rowCount;
     assert.ok(first > 0 && shown > first, `rows appended (${first} then ${shown})`);
-    assert.equal((await run(nb, 1)).success, true, text(nb.cellAt(1)));
+    assert.equal((await runCell(nb, 1)).success, true, text(nb.cellAt(1)));
     assert.equal(cellText(table(nb.cellAt(1)).columns[0], 0), String(shown));
   });
 });

@@ -22,7 +22,7 @@ import {
   Transport,
 } from './http.node';
 import { writeWholeLines } from './line-stream.node';
-import { CONTINUATION_TOKEN_HEADER, PATHS } from './paths';
+import { CONTINUATION_TOKEN_HEADER, PATHS, serviceUrl } from './paths';
 import { type RetryPolicy, retryPolicy } from './retry';
 import type {
   ContinuationRequest,
@@ -127,11 +127,7 @@ export class MeasurementsClient {
 
   /** The URL of an API path under the base URL (which may carry a path prefix). */
   url(path: string, query?: Record<string, string>): URL {
-    const prefix = this.base.pathname.replace(/\/+$/, '');
-    const u = new URL(this.base.href);
-    u.pathname = path === '/' ? this.base.pathname : `${prefix}${path}`;
-    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
-    return u;
+    return serviceUrl(this.base, path, query);
   }
 
   /** Connectivity check: GET {base_url} must answer 200. Sends no key. */

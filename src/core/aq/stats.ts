@@ -39,23 +39,95 @@ export interface Distribution {
   max: number;
 }
 
-/** Distribution of the values (NaN left out). Sorts a copy. */
-export function distribution(values: ArrayLike<number>): Distribution {
-  const all = new Float64Array(values.length);
-  let k = 0;
-  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) all[k++] = values[i];
-  const v = all.subarray(0, k);
-  v.sort();
+/**
+ * Puts the k-th smallest of a[lo..hi] at a[k], smaller-or-equal values before it and greater-or-equal
+ * after it (quickselect: O(n) on average; a sort of the range when partitioning goes badly). NaN-free input.
+ */
+export function selectKth(a: Float64Array, k: number, lo = 0, hi = a.length - 1): void {
+  let budget = 2 * Math.ceil(Math.log2(hi - lo + 2)) + 8;
+  while (hi > lo) {
+    if (budget-- === 0) {
+      a.subarray(lo, hi + 1).sort();
+      return;
+    }
+    const mid = (lo + hi) >>> 1;
+    const x = a[lo];
+    const y = a[mid];
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), a[hi])); // median of three
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/**
+ * Quantiles of the first n values of `a` (NaN-free), as quantileSorted would give them on the sorted values,
+ * found by selection (no sort). Reorders `a`. `qs` in any order; the result in the same order.
+ */
+export function quantilesInPlace(a: Float64Array, n: number, qs: readonly number[]): number[] {
+  const out = new Array<number>(qs.length).fill(Number.NaN);
+  if (!n) return out;
+  // Highest first: after selecting index `lo`, a[0..lo] are the lo+1 smallest, so lower ones select inside.
+  const order = qs.map((_, i) => i).sort((x, y) => qs[y] - qs[x]);
+  // a[bound+1..n-1] are all >= a[0..bound]; `above` is their minimum (the neighbour needed to interpolate).
+  let bound = n - 1;
+  let above = Number.POSITIVE_INFINITY;
+  for (const i of order) {
+    const pos = (n - 1) * qs[i];
+    const lo = Math.floor(pos);
+    selectKth(a, lo, 0, bound);
+    let next = above;
+    for (let j = lo + 1; j <= bound; j++) if (a[j] < next) next = a[j];
+    // The same arithmetic as quantileSorted (so even -0 comes out alike).
+    out[i] = a[lo] + ((lo + 1 < n ? next : a[lo]) - a[lo]) * (pos - lo);
+    bound = lo;
+    above = next;
+  }
+  return out;
+}
+
+/**
+ * Distribution of the values (NaN left out), or of `values[rows[i]]` when rows are given. Copies them
+ * (into `scratch` when it is large enough); quantiles by selection, not by sorting.
+ */
+export function distribution(
+  values: ArrayLike<number>,
+  rows?: ArrayLike<number>,
+  scratch?: Float64Array,
+): Distribution {
+  const size = rows ? rows.length : values.length;
+  const v = scratch && scratch.length >= size ? scratch : new Float64Array(size);
+  let n = 0;
   let sum = 0;
-  for (let i = 0; i < v.length; i++) sum += v[i];
-  const n = v.length;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < size; i++) {
+    const x = rows ? values[rows[i]] : values[i];
+    if (Number.isNaN(x)) continue;
+    v[n++] = x;
+    sum += x;
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  const [median, p98] = quantilesInPlace(v, n, [0.5, 0.98]);
   return {
     count: n,
-    min: n ? v[0] : Number.NaN,
+    min: n ? min : Number.NaN,
     mean: n ? sum / n : Number.NaN,
-    median: quantileSorted(v, 0.5),
-    p98: quantileSorted(v, 0.98),
-    max: n ? v[n - 1] : Number.NaN,
+    median,
+    p98,
+    max: n ? max : Number.NaN,
   };
 }
 
@@ -70,18 +142,53 @@ export function expectedPeriods(from: number, to: number, frequency: OutputFrequ
   return periodOf(to, frequency) - periodOf(from, frequency) + 1;
 }
 
-/** Distinct periods that have a value. */
+/**
+ * The distinct periods, ascending, of the times that have a value (above `above` when given; NaN times and
+ * values left out). Time-ordered input needs no sort.
+ */
+export function distinctPeriods(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  frequency: OutputFrequency,
+  above?: number,
+): Float64Array {
+  const step = PERIOD_MS[frequency];
+  const p = new Float64Array(times.length);
+  let n = 0;
+  let sorted = true;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    const v = values[i];
+    if (Number.isNaN(t) || Number.isNaN(v) || (above !== undefined && !(v > above))) continue;
+    const q = Math.floor(t / step);
+    if (n && q < p[n - 1]) sorted = false;
+    p[n++] = q;
+  }
+  const out = p.subarray(0, n);
+  if (!sorted) out.sort();
+  let k = 0;
+  for (let i = 0; i < n; i++) if (k === 0 || out[i] !== out[k - 1]) out[k++] = out[i];
+  return out.subarray(0, k);
+}
+
+/** Distinct periods that have a value (counted in one pass when the times are in order). */
 export function periodsWithValue(
   times: ArrayLike<number>,
   values: ArrayLike<number>,
   frequency: OutputFrequency,
 ): number {
-  const seen = new Set<number>();
+  const step = PERIOD_MS[frequency];
+  let count = 0;
+  let last = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < times.length; i++) {
-    if (Number.isNaN(times[i]) || Number.isNaN(values[i])) continue;
-    seen.add(periodOf(times[i], frequency));
+    const t = times[i];
+    if (Number.isNaN(t) || Number.isNaN(values[i])) continue;
+    const q = Math.floor(t / step);
+    if (q < last) return distinctPeriods(times, values, frequency).length;
+    if (q !== last) count++;
+    last = q;
   }
-  return seen.size;
+  return count;
 }
 
 /** Completeness in percent: periods with a value over expected periods (0 when none expected). */
@@ -110,18 +217,16 @@ export function exceedances(
   threshold: number,
   frequency: OutputFrequency,
 ): Exceedances {
-  const above = new Set<number>();
   let first = Number.NaN;
   let last = Number.NaN;
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
     const v = values[i];
     if (Number.isNaN(t) || Number.isNaN(v) || !(v > threshold)) continue;
-    above.add(periodOf(t, frequency));
     if (!(t >= first)) first = t;
     if (!(t <= last)) last = t;
   }
-  const periods = [...above].sort((a, b) => a - b);
+  const periods = distinctPeriods(times, values, frequency, threshold);
   let longest = 0;
   let longestStart = Number.NaN;
   let run = 0;
@@ -153,26 +258,28 @@ export function profile(
   offsetMinutes: (ms: number) => number = () => 0,
 ): ProfilePoint[] {
   const size = by === 'hour' ? 24 : 7;
-  const buckets: number[][] = Array.from({ length: size }, () => []);
+  // Bucket of each value (255 = none), then the values laid out bucket by bucket (a counting sort).
+  const bucket = new Uint8Array(times.length).fill(255);
+  const counts = new Uint32Array(size + 1);
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
-    const v = values[i];
-    if (Number.isNaN(t) || Number.isNaN(v)) continue;
+    if (Number.isNaN(t) || Number.isNaN(values[i])) continue;
     const local = t + offsetMinutes(t) * 60_000;
     const day = Math.floor(local / 86_400_000);
     const b = by === 'hour' ? Math.floor((local - day * 86_400_000) / 3_600_000) : (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
-    buckets[b].push(v);
+    bucket[i] = b;
+    counts[b + 1]++;
   }
-  return buckets.map((b) => {
-    const s = Float64Array.from(b).sort();
+  for (let b = 0; b < size; b++) counts[b + 1] += counts[b];
+  const laid = new Float64Array(counts[size]);
+  const fill = counts.slice(0, size);
+  for (let i = 0; i < times.length; i++) if (bucket[i] !== 255) laid[fill[bucket[i]]++] = values[i];
+  return Array.from({ length: size }, (_, b): ProfilePoint => {
+    const s = laid.subarray(counts[b], counts[b + 1]);
     let sum = 0;
     for (let i = 0; i < s.length; i++) sum += s[i];
-    return {
-      mean: s.length ? sum / s.length : Number.NaN,
-      q25: quantileSorted(s, 0.25),
-      q75: quantileSorted(s, 0.75),
-      n: s.length,
-    };
+    const [q25, q75] = quantilesInPlace(s, s.length, [0.25, 0.75]);
+    return { mean: s.length ? sum / s.length : Number.NaN, q25, q75, n: s.length };
   });
 }
 

@@ -8,4 +8,4 @@ export {
   serializeNotebook,
 } from './file-format';
 export * from './model';
-export { csvHeaderColumns, formatBytes, type OutputSummary, summarizeOutput } from './summary';
+export { formatBytes, type OutputSummary, summarizeOutput } from './summary';

@@ -42,5 +42,13 @@ export type PanelToHost =
   | { type: 'panel-failed'; message: string }
   | RendererToHost;
 
-/** `data`: the table in the wire format, as an ArrayBuffer (webviews transfer those without JSON). */
-export type HostToPanel = { type: 'panel-table'; title: string; data: ArrayBuffer; info?: ResultInfo } | HostToRenderer;
+/**
+ * `data`: the table in the wire format, as an ArrayBuffer (webviews transfer those without JSON).
+ * `panel-info`: new info for the table shown (e.g. a file's row count, once counted). `panel-error`: the
+ * table cannot be shown (e.g. a malformed file); the page says so instead of staying blank.
+ */
+export type HostToPanel =
+  | { type: 'panel-table'; title: string; data: ArrayBuffer; info?: ResultInfo }
+  | { type: 'panel-info'; info: ResultInfo }
+  | { type: 'panel-error'; message: string }
+  | HostToRenderer;

@@ -3,7 +3,7 @@ import { type OutputFrequency, REPORT_KINDS, type ReportKind } from '../api/type
 import { checkFieldValue } from '../api/validate';
 import type { FieldRanges, ParsedCell, ParsedFields } from './cell';
 import { checkCombinations } from './combinations';
-import { type Diagnostic, hasErrors, type Range, range } from './diagnostics';
+import { type Diagnostic, type DiagnosticCode, hasErrors, type Range, range } from './diagnostics';
 import {
   contextOf,
   FIELD_NAMES,
@@ -146,13 +146,32 @@ function splitResultName(
   return { args: args.slice(0, at), name: n.text, nameRange: range(line.line, n.start, n.end) };
 }
 
+type Word = ReturnType<typeof words>[number];
+
 function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | undefined {
   const ws = words(line.code);
   const first = ws[0];
-  const lineRange = range(line.line, first.start, ws[ws.length - 1].end);
-  const wordRange = range(line.line, first.start, first.end);
+  const verb = checkVerb(line, first, diagnostics);
+  if (!verb) return undefined;
+  const named = splitResultName(line, ws.slice(1), diagnostics);
+  if (!named) return undefined;
+  const v: VerbArgs = { line: line.line, args: named.args, diagnostics };
+  const parsed =
+    verb === 'follow'
+      ? followArgs(v)
+      : verb === 'report'
+        ? reportArgs(v, range(line.line, first.start, first.end))
+        : noArgs(v, verb);
+  if (!parsed) return undefined;
+  const as = named.name ? { name: named.name, nameRange: named.nameRange } : {};
+  return { verb, ...parsed, range: range(line.line, first.start, ws[ws.length - 1].end), ...as };
+}
+
+/** The verb of a verb line, or a diagnostic: a 'key: value' line where the verb should be, or an unknown verb. */
+function checkVerb(line: SourceLine, first: Word, diagnostics: Diagnostic[]): Verb | undefined {
+  if ((VERBS as readonly string[]).includes(first.text)) return first.text as Verb;
   const kv = matchKeyValue(line.code);
-  if (kv && !(VERBS as readonly string[]).includes(first.text)) {
+  if (kv) {
     diagnostics.push({
       severity: 'error',
       code: 'missing-verb',
@@ -162,88 +181,72 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
     });
     return undefined;
   }
-  if (!(VERBS as readonly string[]).includes(first.text)) {
-    const suggestion = didYouMean(first.text, VERBS);
-    diagnostics.push({
-      severity: 'error',
-      code: 'unknown-verb',
-      message: `Unknown verb '${first.text}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Verbs: ${VERBS.join(', ')}`,
-      range: wordRange,
-      allowedValues: [...VERBS],
-      suggestion,
-    });
-    return undefined;
+  const suggestion = didYouMean(first.text, VERBS);
+  diagnostics.push({
+    severity: 'error',
+    code: 'unknown-verb',
+    message: `Unknown verb '${first.text}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Verbs: ${VERBS.join(', ')}`,
+    range: range(line.line, first.start, first.end),
+    allowedValues: [...VERBS],
+    suggestion,
+  });
+  return undefined;
+}
+
+/** The words after the verb (without `as <name>`), on source line `line`. */
+interface VerbArgs {
+  line: number;
+  args: Word[];
+  diagnostics: Diagnostic[];
+}
+
+/** What the arguments add to the verb line (nothing for verbs without arguments). */
+type ParsedArgs = Pick<VerbLine, 'every' | 'reportKind'>;
+
+/** A bad-verb-argument error over the arguments `from` to `to`; undefined, for the caller to return. */
+function badArgument(v: VerbArgs, from: number, to: number, message: string, extra: Partial<Diagnostic> = {}) {
+  const r = range(v.line, v.args[from].start, v.args[to].end);
+  v.diagnostics.push({ severity: 'error', code: 'bad-verb-argument', message, range: r, ...extra });
+  return undefined;
+}
+
+/** recent, datasources, sql: no arguments. */
+function noArgs(v: VerbArgs, verb: Verb): ParsedArgs | undefined {
+  if (!v.args.length) return {};
+  const why =
+    verb === 'sql'
+      ? "'sql' takes only 'as <name>'; write the SQL on the following lines"
+      : `'${verb}' takes no arguments; put fields on the following lines as key: value`;
+  return badArgument(v, 0, v.args.length - 1, why);
+}
+
+/** follow [every <duration>]. */
+function followArgs(v: VerbArgs): ParsedArgs | undefined {
+  const { args } = v;
+  if (args.length === 0) return {};
+  if (args[0].text !== 'every') {
+    const looksLikeDuration = 'ms' in parseInterval(args[0].text);
+    const why = looksLikeDuration
+      ? `Write 'follow every ${args[0].text}' to poll repeatedly`
+      : "'follow' takes an optional 'every <duration>', e.g. follow every 5m";
+    return badArgument(v, 0, args.length - 1, why);
   }
-  const verb = first.text as Verb;
-  const named = splitResultName(line, ws.slice(1), diagnostics);
-  if (!named) return undefined;
-  const args = named.args;
-  const as = named.name ? { name: named.name, nameRange: named.nameRange } : {};
-  const extra = (from: number, why: string) => {
-    const a = args[from];
-    diagnostics.push({
-      severity: 'error',
-      code: 'bad-verb-argument',
-      message: why,
-      range: range(line.line, a.start, args[args.length - 1].end),
-    });
-  };
-  if (verb === 'recent' || verb === 'datasources' || verb === 'sql') {
-    if (args.length) {
-      extra(
-        0,
-        verb === 'sql'
-          ? "'sql' takes only 'as <name>'; write the SQL on the following lines"
-          : `'${verb}' takes no arguments; put fields on the following lines as key: value`,
-      );
-      return undefined;
-    }
-    return { verb, range: lineRange, ...as };
-  }
-  if (verb === 'follow') {
-    if (args.length === 0) return { verb, range: lineRange, ...as };
-    if (args[0].text !== 'every') {
-      const looksLikeDuration = parseInterval(args[0].text);
-      extra(
-        0,
-        'ms' in looksLikeDuration
-          ? `Write 'follow every ${args[0].text}' to poll repeatedly`
-          : "'follow' takes an optional 'every <duration>', e.g. follow every 5m",
-      );
-      return undefined;
-    }
-    if (args.length < 2) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'bad-verb-argument',
-        message: "'every' needs a duration, e.g. follow every 5m",
-        range: range(line.line, args[0].start, args[0].end),
-      });
-      return undefined;
-    }
-    const d = parseInterval(args[1].text);
-    if ('error' in d) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'bad-verb-argument',
-        message: d.error,
-        range: range(line.line, args[1].start, args[1].end),
-      });
-      return undefined;
-    }
-    if (args.length > 2) {
-      extra(2, 'Unexpected text after the polling interval');
-      return undefined;
-    }
-    return { verb, every: { text: args[1].text, ms: d.ms }, range: lineRange, ...as };
-  }
-  // report <kind>
+  if (args.length < 2) return badArgument(v, 0, 0, "'every' needs a duration, e.g. follow every 5m");
+  const d = parseInterval(args[1].text);
+  if ('error' in d) return badArgument(v, 1, 1, d.error);
+  if (args.length > 2) return badArgument(v, 2, args.length - 1, 'Unexpected text after the polling interval');
+  return { every: { text: args[1].text, ms: d.ms } };
+}
+
+/** report <kind>; `verbRange` (the word 'report') carries the error when the kind is missing. */
+function reportArgs(v: VerbArgs, verbRange: Range): ParsedArgs | undefined {
+  const { args } = v;
   if (args.length === 0) {
-    diagnostics.push({
+    v.diagnostics.push({
       severity: 'error',
       code: 'bad-verb-argument',
       message: `'report' needs a kind: ${REPORT_KINDS.join(', ')}`,
-      range: wordRange,
+      range: verbRange,
       allowedValues: [...REPORT_KINDS],
     });
     return undefined;
@@ -251,21 +254,11 @@ function parseVerbLine(line: SourceLine, diagnostics: Diagnostic[]): VerbLine | 
   const kind = args[0].text;
   if (!(REPORT_KINDS as readonly string[]).includes(kind)) {
     const suggestion = didYouMean(kind, REPORT_KINDS);
-    diagnostics.push({
-      severity: 'error',
-      code: 'bad-verb-argument',
-      message: `Unknown report kind '${kind}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Kinds: ${REPORT_KINDS.join(', ')}`,
-      range: range(line.line, args[0].start, args[0].end),
-      allowedValues: [...REPORT_KINDS],
-      suggestion,
-    });
-    return undefined;
+    const why = `Unknown report kind '${kind}'${suggestion ? `; did you mean '${suggestion}'?` : '.'} Kinds: ${REPORT_KINDS.join(', ')}`;
+    return badArgument(v, 0, 0, why, { allowedValues: [...REPORT_KINDS], suggestion });
   }
-  if (args.length > 1) {
-    extra(1, 'Unexpected text after the report kind');
-    return undefined;
-  }
-  return { verb, reportKind: kind as ReportKind, range: lineRange, ...as };
+  if (args.length > 1) return badArgument(v, 1, args.length - 1, 'Unexpected text after the report kind');
+  return { reportKind: kind as ReportKind };
 }
 
 function collectEntries(lines: SourceLine[], verbLine: VerbLine | undefined, diagnostics: Diagnostic[]): Entry[] {
@@ -294,50 +287,56 @@ function collectEntries(lines: SourceLine[], verbLine: VerbLine | undefined, dia
       continue;
     }
     const keyRange = range(line.line, kv.keyStart, kv.keyEnd);
-    if (!isFieldName(kv.key)) {
-      const suggestion = didYouMean(
-        kv.key,
-        FIELD_NAMES.filter((n) => n !== 'replyWithContinuationToken'),
-      );
-      diagnostics.push({
-        severity: 'error',
-        code: 'unknown-key',
-        message: `Unknown key '${kv.key}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-        range: keyRange,
-        suggestion,
-      });
-      continue;
-    }
-    if (!verbLine) continue;
-    if (ctx && !FIELDS[kv.key].contexts.includes(ctx)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'key-not-for-verb',
-        message: `'${kv.key}' is not a field of ${verbLabel(verbLine)}: ${notForVerbHint(kv.key, ctx)}`,
-        range: keyRange,
-      });
-      continue;
-    }
-    const previous = seen.get(kv.key);
-    if (previous) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'duplicate-key',
-        message: `'${kv.key}' is already set on line ${previous.start.line + 1}`,
-        range: keyRange,
-      });
-      continue;
-    }
-    seen.set(kv.key, keyRange);
-    const entry: Entry = {
-      key: kv.key,
-      keyRange,
-      segments: [{ line: line.line, start: kv.valueStart, text: kv.value }],
-    };
+    const key = checkKey(kv.key, keyRange, verbLine, ctx, seen, diagnostics);
+    if (!key) continue;
+    seen.set(key, keyRange);
+    const entry: Entry = { key, keyRange, segments: [{ line: line.line, start: kv.valueStart, text: kv.value }] };
     entries.push(entry);
-    if (FIELDS[kv.key].type === 'list' && kv.value.endsWith(',')) continuing = entry;
+    if (FIELDS[key].type === 'list' && kv.value.endsWith(',')) continuing = entry;
   }
   return entries;
+}
+
+/**
+ * The field a key line sets, or undefined with a diagnostic: an unknown key, a key the verb does not take, a
+ * key set twice. Without a verb line, only unknown keys are reported (and nothing is collected).
+ */
+function checkKey(
+  key: string,
+  keyRange: Range,
+  verbLine: VerbLine | undefined,
+  ctx: ReturnType<typeof contextOf> | undefined,
+  seen: Map<string, Range>,
+  diagnostics: Diagnostic[],
+): FieldName | undefined {
+  const error = (code: DiagnosticCode, message: string, suggestion?: string) => {
+    diagnostics.push({
+      severity: 'error',
+      code,
+      message,
+      range: keyRange,
+      ...(code === 'unknown-key' ? { suggestion } : {}),
+    });
+    return undefined;
+  };
+  if (!isFieldName(key)) {
+    const suggestion = didYouMean(
+      key,
+      FIELD_NAMES.filter((n) => n !== 'replyWithContinuationToken'),
+    );
+    return error(
+      'unknown-key',
+      `Unknown key '${key}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      suggestion,
+    );
+  }
+  if (!verbLine) return undefined;
+  if (ctx && !FIELDS[key].contexts.includes(ctx)) {
+    return error('key-not-for-verb', `'${key}' is not a field of ${verbLabel(verbLine)}: ${notForVerbHint(key, ctx)}`);
+  }
+  const previous = seen.get(key);
+  if (previous) return error('duplicate-key', `'${key}' is already set on line ${previous.start.line + 1}`);
+  return key;
 }
 
 function verbLabel(v: VerbLine): string {
@@ -357,76 +356,88 @@ function badValue(diagnostics: Diagnostic[], r: Range, message: string, extra: P
   diagnostics.push({ severity: 'error', code: 'bad-value', message, range: r, ...extra });
 }
 
+/** A value read from a field's text, or undefined when it is bad (a diagnostic says why). */
+type Read = { value: unknown } | undefined;
+
 function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
   const spec = FIELDS[entry.key];
   const r = segmentsRange(entry.segments);
   const text = entry.segments[0].text;
-  const f = fields as Record<string, unknown>;
+  const { key } = entry;
   if (spec.type !== 'list' && text === '') {
-    badValue(diagnostics, entry.keyRange, `'${entry.key}' needs a value${describeAllowed(spec.values)}`, {
+    badValue(diagnostics, entry.keyRange, `'${key}' needs a value${describeAllowed(spec.values)}`, {
       allowedValues: spec.type === 'boolean' ? ['true', 'false'] : spec.values ? [...spec.values] : undefined,
     });
     return;
   }
+  let read: Read;
   switch (spec.type) {
     case 'string':
-      if (/\s/.test(text)) badValue(diagnostics, r, `'${entry.key}' is a single identifier without spaces`);
-      else f[entry.key] = text;
-      return;
+      if (/\s/.test(text)) badValue(diagnostics, r, `'${key}' is a single identifier without spaces`);
+      else read = { value: text };
+      break;
     case 'boolean':
-      if (text === 'true' || text === 'false') f[entry.key] = text === 'true';
-      else {
-        const lower = text.toLowerCase();
-        const suggestion = ['true', 'yes', '1', 'on'].includes(lower)
-          ? 'true'
-          : ['false', 'no', '0', 'off'].includes(lower)
-            ? 'false'
-            : undefined;
-        badValue(diagnostics, r, `'${entry.key}' is true or false, not '${text}'`, {
-          allowedValues: ['true', 'false'],
-          suggestion,
-        });
-      }
-      return;
-    case 'enum': {
-      const values = spec.values ?? [];
-      if (values.includes(text)) {
-        f[entry.key] = text;
-        return;
-      }
-      const suggestion = didYouMean(text, values);
-      badValue(
-        diagnostics,
-        r,
-        `'${text}' is not a valid ${entry.key}${suggestion ? `; did you mean '${suggestion}'?` : '.'} Allowed: ${values.join(', ')}`,
-        { allowedValues: [...values], suggestion },
-      );
-      return;
-    }
+      read = readBoolean(key, text, r, diagnostics);
+      break;
+    case 'enum':
+      read = readEnum(key, text, spec.values ?? [], r, diagnostics);
+      break;
     case 'integer': {
       // The range is the field rule's (validate.ts); only the reading of the text is ours.
       const n = /^-?\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
-      const issue = checkFieldValue({ name: entry.key, type: 'integer', doc: '' }, n);
+      const issue = checkFieldValue({ name: key, type: 'integer', doc: '' }, n);
       if (issue) badValue(diagnostics, r, `${issue.message}, not '${text}'`);
-      else f[entry.key] = n;
-      return;
+      else read = { value: n };
+      break;
     }
-    case 'time': {
-      const t = parseTime(text);
-      if ('error' in t) badValue(diagnostics, r, `Bad ${entry.key} '${text}': ${t.error}`);
-      else {
-        f[entry.key] = t.value;
-        if (t.warning) diagnostics.push({ severity: 'warning', code: 'bad-value', message: t.warning, range: r });
-      }
-      return;
-    }
+    case 'time':
+      read = readTime(key, text, r, diagnostics);
+      break;
     case 'metricSelect':
-      f[entry.key] = text;
-      return;
+      read = { value: text };
+      break;
     case 'list':
       parseList(entry, fields, diagnostics);
       return;
   }
+  if (read) (fields as Record<string, unknown>)[key] = read.value;
+}
+
+function readBoolean(key: string, text: string, r: Range, diagnostics: Diagnostic[]): Read {
+  if (text === 'true' || text === 'false') return { value: text === 'true' };
+  const lower = text.toLowerCase();
+  const suggestion = ['true', 'yes', '1', 'on'].includes(lower)
+    ? 'true'
+    : ['false', 'no', '0', 'off'].includes(lower)
+      ? 'false'
+      : undefined;
+  badValue(diagnostics, r, `'${key}' is true or false, not '${text}'`, {
+    allowedValues: ['true', 'false'],
+    suggestion,
+  });
+  return undefined;
+}
+
+function readEnum(key: string, text: string, values: readonly string[], r: Range, diagnostics: Diagnostic[]): Read {
+  if (values.includes(text)) return { value: text };
+  const suggestion = didYouMean(text, values);
+  badValue(
+    diagnostics,
+    r,
+    `'${text}' is not a valid ${key}${suggestion ? `; did you mean '${suggestion}'?` : '.'} Allowed: ${values.join(', ')}`,
+    { allowedValues: [...values], suggestion },
+  );
+  return undefined;
+}
+
+function readTime(key: string, text: string, r: Range, diagnostics: Diagnostic[]): Read {
+  const t = parseTime(text);
+  if ('error' in t) {
+    badValue(diagnostics, r, `Bad ${key} '${text}': ${t.error}`);
+    return undefined;
+  }
+  if (t.warning) diagnostics.push({ severity: 'warning', code: 'bad-value', message: t.warning, range: r });
+  return { value: t.value };
 }
 
 function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {

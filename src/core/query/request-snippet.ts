@@ -1,7 +1,7 @@
 // "Copy as curl" / "Copy as Python": a resolved cell as a request a user can paste into a shell or a
 // script. The key is always the environment variable, never the key itself; values from the cell are
 // quoted for the target language so no cell text can break out of its string.
-import { API_KEY_HEADER, PATHS } from '../api/paths';
+import { API_KEY_HEADER, PATHS, serviceUrl } from '../api/paths';
 import type { ResolvedCell } from './resolve';
 
 export type SnippetLanguage = 'curl' | 'python';
@@ -20,13 +20,10 @@ function shape(resolved: ResolvedCell, baseUrl: string): RequestShape {
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`not an http(s) URL: ${base.protocol}`);
   base.username = '';
   base.password = '';
-  const at = (path: string) => new URL(path.replace(/^\//, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
+  const at = (path: string) => serviceUrl(base, path);
   switch (resolved.verb) {
-    case 'datasources': {
-      const url = at(PATHS.datasources);
-      url.searchParams.set('org', resolved.org);
-      return { method: 'GET', url: url.href };
-    }
+    case 'datasources':
+      return { method: 'GET', url: serviceUrl(base, PATHS.datasources, { org: resolved.org }).href };
     case 'report':
       return { method: 'POST', url: at(PATHS.reportRequests).href, body: resolved.request };
     case 'recent':

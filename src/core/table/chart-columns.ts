@@ -14,12 +14,26 @@ export function chartTimeColumn(table: Table): number {
   return table.columns.findIndex((c) => c.kind === 'time');
 }
 
+/**
+ * The column whose values split the lines: a datasource id by preference, else the first identifier, else
+ * the first text column (e.g. a `dataVersion` label a sql cell added to compare versions); -1 for none.
+ */
 export function chartGroupColumn(table: Table): number {
   for (const name of GROUP_COLUMN_PREFERENCE) {
     const i = table.columns.findIndex((c) => c.name === name && !isNumeric(c));
     if (i >= 0) return i;
   }
-  return table.columns.findIndex((c) => c.kind === 'identifier');
+  const id = table.columns.findIndex((c) => c.kind === 'identifier');
+  return id >= 0 ? id : table.columns.findIndex((c) => c.kind === 'text');
+}
+
+/** Columns the lines may be split by (text-like: identifiers, text, statuses). */
+export function chartGroupChoices(table: Table): number[] {
+  const out: number[] = [];
+  table.columns.forEach((c, i) => {
+    if (c.kind === 'identifier' || c.kind === 'text' || c.kind === 'status') out.push(i);
+  });
+  return out;
 }
 
 /** Numeric columns worth charting: metric values first; raw/coordinates are left out. */

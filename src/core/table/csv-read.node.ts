@@ -3,6 +3,7 @@
 // straight into column builders: no object per row.
 
 import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
 import { type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError } from '../api/errors';
 import { CsvWideReader, wrongFieldCount } from './csv-wide-reader';
@@ -22,20 +23,59 @@ export interface CsvReadOptions {
   complete?: boolean;
 }
 
+export interface CsvHeadOptions {
+  /** Rows kept in the table; the rows after them are read and counted, not kept (memory stays bounded). */
+  maxRows: number;
+  /** Called once, as soon as the file turns out to have more than maxRows rows, with the rows kept. */
+  onFirstRows?: (table: Table) => void;
+  /** Stops the read (it rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
 /** Parses csv-wide text (a whole string/buffer or a stream of chunks) into a Table. */
 export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}): Promise<Table> {
   const reader = new CsvWideReader(options.complete === true);
-  const lines = new PlainLines(reader, options.complete === true);
+  await readInto(reader, input, options.complete === true);
+  return reader.finish();
+}
+
+/**
+ * The first `maxRows` rows of a csv-wide file as a Table, and how many rows the whole file has (the rest
+ * is streamed through and counted). Short rows are padded as for report files.
+ */
+export async function readCsvWideHead(
+  input: CsvInput,
+  options: CsvHeadOptions,
+): Promise<{ table: Table; totalRows: number }> {
+  const reader = new CsvWideReader(false, options.maxRows, options.onFirstRows);
+  await readInto(reader, input, false, options.signal, true);
+  return { table: reader.finish(), totalRows: reader.totalRows };
+}
+
+/**
+ * Feeds the chunks to the reader. yieldEach: after each chunk, let the event loop run (timers, messages,
+ * other I/O): a long file read in the extension host then never holds up everything else in it.
+ */
+async function readInto(
+  reader: CsvWideReader,
+  input: CsvInput,
+  complete: boolean,
+  signal?: AbortSignal,
+  yieldEach = false,
+): Promise<void> {
+  const lines = new PlainLines(reader, complete);
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
     typeof input === 'string' || input instanceof Uint8Array ? [input] : (input as AsyncIterable<string | Uint8Array>);
   for await (const chunk of chunks) {
+    signal?.throwIfAborted();
     const parser = lines.write(chunk);
     if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
     // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
     if (parser?.writableNeedDrain) await once(parser, 'drain');
+    if (yieldEach) await setImmediate();
   }
+  signal?.throwIfAborted();
   await lines.end();
-  return reader.finish();
 }
 
 const LF = 10;

@@ -67,21 +67,49 @@ export function wrongFieldCount(detail: string): IncompleteReplyError {
 
 /** Accepts records (header first) and builds the columns. */
 export class CsvWideReader {
-  /** strict: a row with another field count than the header's is an incomplete reply, not a padded row. */
-  constructor(private readonly strict = false) {}
+  /**
+   * strict: a row with another field count than the header's is an incomplete reply, not a padded row.
+   * maxRows: rows past it are counted (totalRows), not kept; onFirstRows gets the kept rows at the first one.
+   */
+  constructor(
+    private readonly strict = false,
+    private readonly maxRows = Number.POSITIVE_INFINITY,
+    private readonly onFirstRows?: (table: Table) => void,
+  ) {}
 
   private headers: string[] | undefined;
   private infos: ColumnInfo[] = [];
   private builders: ColumnBuilder[] = [];
   private groups: Group[] = [];
   private rows = 0;
+  private skipped = 0;
+  private head: Table | undefined;
   /** Per column, how addLine reads its cells (FAST_*), from its builder's class. */
   private fast = new Uint8Array(0);
   /** Per dictionary column, its texts by a hash of their bytes (so a repeated id is not decoded again). */
   private seen: Array<Map<number, string> | undefined> = [];
   private readonly utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+  /** maxRows rows are kept: the rest is only counted (skip()). */
+  get full(): boolean {
+    return this.headers !== undefined && this.rows >= this.maxRows;
+  }
+
+  /** Every data row seen, kept or not. */
+  get totalRows(): number {
+    return this.rows + this.skipped;
+  }
+
+  /** Counts a data row past maxRows without reading its cells. */
+  private skip(): void {
+    if (this.skipped++ === 0 && this.onFirstRows) this.onFirstRows(this.finish());
+  }
+
   add(record: string[]): void {
+    if (this.full) {
+      this.skip();
+      return;
+    }
     if (!this.headers) {
       this.headers = record;
       this.infos = record.map(classifyColumn);
@@ -142,6 +170,10 @@ export class CsvWideReader {
    * cells as add(line.split(',')) on the decoded line.
    */
   addLine(b: Uint8Array, start: number, end: number): void {
+    if (this.full) {
+      this.skip();
+      return;
+    }
     if (!this.headers) {
       this.add(this.utf8.decode(b.subarray(start, end)).split(','));
       return;
@@ -258,11 +290,15 @@ export class CsvWideReader {
   }
 
   finish(): Table {
+    if (this.head) return this.head;
     const headers = this.headers ?? [];
     const columns = this.builders.map((b, i) => {
       const info = this.infos[i];
       return b.finish({ name: headers[i], canonical: info.canonical, metric: info.metric });
     });
-    return { columns, rowCount: this.rows };
+    const table = { columns, rowCount: this.rows };
+    // Once full, the builders take no more cells: the columns are final (and finished only once).
+    if (this.full) this.head = table;
+    return table;
   }
 }

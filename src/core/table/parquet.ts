@@ -1,7 +1,14 @@
 // parquet-wide <-> Table with hyparquet / hyparquet-writer. Columns are classified by name exactly
 // like csv-wide; the parquet types only settle what the header cannot tell (unknown columns).
 
-import { parquetMetadata, parquetRead, parquetSchema } from 'hyparquet';
+import {
+  type AsyncBuffer,
+  type FileMetaData,
+  parquetMetadata,
+  parquetMetadataAsync,
+  parquetRead,
+  parquetSchema,
+} from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
@@ -21,17 +28,37 @@ export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Tabl
       ? bytes
       : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   const metadata = parquetMetadata(file);
-  const rowCount = Number(metadata.num_rows);
+  return readRows(file, metadata, Number(metadata.num_rows));
+}
+
+/**
+ * The first `maxRows` rows of a parquet-wide file read through `file` (only the row groups they are in are
+ * read), and the file's row count (from its footer).
+ */
+export async function readParquetHead(
+  file: AsyncBuffer,
+  maxRows: number,
+): Promise<{ table: Table; totalRows: number }> {
+  const metadata = await parquetMetadataAsync(file);
+  const totalRows = Number(metadata.num_rows);
+  return { table: await readRows(file, metadata, Math.min(totalRows, Math.max(0, maxRows))), totalRows };
+}
+
+async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: number): Promise<Table> {
   const names = parquetSchema(metadata).children.map((c) => c.element.name);
   // Decoded chunks as hyparquet gives them (typed arrays for numbers), fed to the builders in row order.
   const chunks = new Map<string, Chunk[]>(names.map((n) => [n, []]));
-  await parquetRead({
-    file,
-    metadata,
-    onChunk: ({ columnName, columnData, rowStart }) => {
-      chunks.get(columnName)?.push({ rowStart, data: columnData as ArrayLike<Cell> });
-    },
-  });
+  if (rowCount > 0) {
+    await parquetRead({
+      file,
+      metadata,
+      rowStart: 0,
+      rowEnd: rowCount,
+      onChunk: ({ columnName, columnData, rowStart }) => {
+        chunks.get(columnName)?.push({ rowStart, data: columnData as ArrayLike<Cell> });
+      },
+    });
+  }
   return { columns: names.map((name) => buildColumn(name, chunks.get(name)!, rowCount)), rowCount };
 }
 

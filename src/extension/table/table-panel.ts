@@ -1,4 +1,4 @@
-// Tables in webview panels ("Open as Table", "Run Recent Query"): the same renderer bundle as notebook
+// Tables in webview panels ("Open as Table", "Run Recent Query", the Measurements Table editor): the same renderer bundle as notebook
 // outputs (dist/renderer.js, showPanel), the table sent in the binary wire format, saving through the
 // extension host like a notebook output.
 import { randomBytes } from 'node:crypto';
@@ -22,18 +22,39 @@ export interface ShownTable {
   shown: Promise<PanelShown>;
 }
 
+/** A table page in a webview (a panel or a custom editor): the table, its info or an error, sent once the page is ready. */
+export interface TableView extends ShownTable {
+  /** Shows a table (again: replaces the one shown). */
+  setTable(table: Table, info: ResultInfo): void;
+  /** New notices for the table shown (e.g. the rows counted). */
+  setInfo(info: ResultInfo): void;
+  /** Shows a clear message instead of a table. */
+  fail(message: string): void;
+}
+
 export class TablePanels {
   readonly open = new Set<vscode.WebviewPanel>();
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
   show(title: string, table: Table, info: ResultInfo = { title }): ShownTable {
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const panel = vscode.window.createWebviewPanel('measurements.table', title, vscode.ViewColumn.Active, {
       enableScripts: true,
       retainContextWhenHidden: true,
-      localResourceRoots: [dist],
+      localResourceRoots: [this.dist()],
     });
+    const view = this.attach(panel, title);
+    view.setTable(table, info);
+    return { panel: view.panel, shown: view.shown };
+  }
+
+  /**
+   * Loads the renderer page into a webview panel (one of ours or a custom editor's) and returns what
+   * sends it a table.
+   */
+  attach(panel: vscode.WebviewPanel, title: string): TableView {
+    const dist = this.dist();
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     this.open.add(panel);
     panel.onDidDispose(() => this.open.delete(panel));
     panel.webview.html = tablePageHtml({
@@ -42,14 +63,25 @@ export class TablePanels {
       title,
       rendererUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'renderer.js')).toString(),
     });
+    // What the page shows (the table or an error, then newer info): sent when it is ready, and again if it
+    // loads anew. Other messages (saving) go to the page that asked.
+    // The table is encoded when sent (the bytes are not kept).
+    let ready = false;
+    let content: (() => HostToPanel) | undefined;
+    let info: HostToPanel | undefined;
     const post = (message: HostToPanel) => void panel.webview.postMessage(message);
+    const show = (message: () => HostToPanel, isInfo = false) => {
+      if (isInfo) info = message();
+      else [content, info] = [message, undefined];
+      if (ready) post(isInfo ? info! : message());
+    };
     const saver = new SaveSession(writeParquet, () => defaultSaveFolder());
     const shown = new Promise<PanelShown>((resolve, reject) => {
       panel.webview.onDidReceiveMessage(async (m: PanelToHost) => {
         if (m?.type === 'panel-ready') {
-          const bytes = encodeTable(table);
-          const data = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-          post({ type: 'panel-table', title, data, info });
+          ready = true;
+          if (content) post(content());
+          if (info) post(info);
         } else if (m?.type === 'panel-shown')
           resolve({ view: m.view, rowCount: m.rowCount, columnCount: m.columnCount });
         else if (m?.type === 'panel-failed') reject(new Error(`The table panel failed: ${m.message}`));
@@ -57,6 +89,22 @@ export class TablePanels {
       });
     });
     shown.catch(() => undefined);
-    return { panel, shown };
+    return {
+      panel,
+      shown,
+      setTable(table, tableInfo) {
+        show(() => {
+          const bytes = encodeTable(table);
+          const data = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+          return { type: 'panel-table', title, data, info: tableInfo };
+        });
+      },
+      setInfo: (next) => show(() => ({ type: 'panel-info', info: next }), true),
+      fail: (message) => show(() => ({ type: 'panel-error', message })),
+    };
+  }
+
+  private dist(): vscode.Uri {
+    return vscode.Uri.joinPath(this.extensionUri, 'dist');
   }
 }

@@ -6,6 +6,7 @@ import { defaultThreshold } from '../../core/aq/metric-info';
 import type { Column, Table } from '../../core/table/table';
 import {
   type Collocation,
+  cachedOffset,
   collocation,
   exceedanceRows,
   groupRows,
@@ -181,6 +182,9 @@ export class ExceedancesPanel implements Panel {
   }
 }
 
+/** Lines per profile chart (the first datasources by name): more would not be readable. */
+const MAX_PROFILE_LINES = 12;
+
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export class ProfilesPanel implements Panel {
@@ -219,14 +223,15 @@ export class ProfilesPanel implements Panel {
     }
     const local = this.ctx.timeZone() === 'local';
     // The renderer's local mode is the browser's zone, as the table's times (format.ts).
-    const offset = local ? (ms: number) => -new Date(ms).getTimezoneOffset() : undefined;
+    const offset = local ? cachedOffset((ms: number) => -new Date(ms).getTimezoneOffset()) : undefined;
     this.note.textContent = `hours in ${local ? 'local time' : 'UTC'} (the table's UTC/Local button)`;
     const unit = unitOf(this.ctx.table.columns[col]);
+    const all = profiles(this.ctx.table, this.ctx.rows(), col, offset, MAX_PROFILE_LINES);
     for (const [by, host] of [
       ['hour', this.diurnalHost],
       ['weekday', this.weekdayHost],
     ] as const) {
-      const groups = profiles(this.ctx.table, this.ctx.rows(), col, by, offset).slice(0, 12);
+      const groups = all.map((g) => ({ group: g.group, points: g[by] }));
       const size = by === 'hour' ? 24 : 7;
       const xs = Array.from({ length: size }, (_, i) => i);
       const colours = palette(this.element, groups.length);

@@ -7,9 +7,15 @@ import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aq
 import { metricScale } from '../../core/aq/metric-info';
 import type { Table } from '../../core/table/table';
 import { unitOf } from '../model/aq-views';
-import { buildChartData, chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../model/chart-series';
+import {
+  buildChartData,
+  chartGroupChoices,
+  chartGroupColumn,
+  chartMetricColumns,
+  chartTimeColumn,
+} from '../model/chart-series';
 import type { TimeZoneMode } from '../model/format';
-import { isQcInvalid, qcSiblings, statusTone } from '../model/qc';
+import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
 
 const THEME_COLOURS = ['blue', 'red', 'green', 'yellow', 'orange', 'purple'];
@@ -60,9 +66,26 @@ export interface ChartViewOptions {
   onQcToggle?: () => void;
 }
 
+/** The "Lines by" choice: every text-like column, the datasource (or first label) column selected; or one line. */
+function linesBySelect(table: Table): HTMLSelectElement {
+  const select = h('select', { className: 'mt-lines-by', attrs: { 'aria-label': 'Lines by' } });
+  for (const i of chartGroupChoices(table)) {
+    const opt = h('option', { text: table.columns[i].name });
+    opt.value = String(i);
+    select.appendChild(opt);
+  }
+  const one = h('option', { text: '(one line)' });
+  one.value = '-1';
+  select.appendChild(one);
+  select.value = String(chartGroupColumn(table));
+  return select;
+}
+
 export class ChartView {
   readonly element: HTMLElement;
   readonly select: HTMLSelectElement;
+  /** The column whose values split the lines (a datasource by default; -1: one line). */
+  readonly linesBy: HTMLSelectElement;
   private readonly note: HTMLElement;
   private readonly plotHost: HTMLElement;
   private readonly legend: HTMLElement;
@@ -105,11 +128,20 @@ export class ChartView {
       this.hideInvalid,
       this.hideInvalidLabel,
     ]);
+    this.linesBy = linesBySelect(table);
+    this.linesBy.addEventListener('change', () => this.draw());
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
     this.element = h('div', { className: 'mt-chart' }, [
-      h('div', { className: 'mt-toolbar' }, [h('label', { text: 'Metric ' }), this.select, toggle, this.note]),
+      h('div', { className: 'mt-toolbar' }, [
+        h('label', { text: 'Metric ' }),
+        this.select,
+        h('label', { text: 'Lines by ' }),
+        this.linesBy,
+        toggle,
+        this.note,
+      ]),
       this.plotHost,
       this.legend,
     ]);
@@ -154,7 +186,8 @@ export class ChartView {
   countedRows(metricCol: number): Uint32Array {
     const rows = this.rows();
     if (!this.hideInvalid.checked) return rows;
-    return rows.filter((r) => !isQcInvalid(this.table, this.siblings, metricCol, r));
+    const invalid = qcInvalidTest(this.table, this.siblings, metricCol);
+    return invalid ? rows.filter((r) => !invalid(r)) : rows;
   }
 
   draw(): void {
@@ -169,8 +202,8 @@ export class ChartView {
       return;
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
-    const data = buildChartData(this.table, this.rows(), metricCol, timeCol, chartGroupColumn(this.table), undefined, {
-      invalid: (r) => hasQc && isQcInvalid(this.table, this.siblings, metricCol, r),
+    const data = buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
+      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
       hideInvalid: this.hideInvalid.checked,
     });
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;

@@ -104,6 +104,8 @@ export class TableWidget {
   private readonly units: string[];
   private readonly chips: boolean[];
   private frame = 0;
+  /** The notices under the toolbar (partial, truncated, notes), replaced by setInfo. */
+  private noticeEls: HTMLElement[];
   private readonly disposers: Array<() => void> = [];
 
   constructor(
@@ -190,7 +192,8 @@ export class TableWidget {
       this.disposers.push(() => resize.disconnect());
     }
 
-    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.notices(), this.viewport]);
+    this.noticeEls = this.notices();
+    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.viewport]);
     this.table.columns.forEach((c, i) => {
       this.setWidth(i, fittedWidth(c, table, this.units[i]));
     });
@@ -248,6 +251,15 @@ export class TableWidget {
     this.element.appendChild(p.element);
     this.panels.set(name, p);
     return p;
+  }
+
+  /** New result info (e.g. the row count of a file, known once the rest of it is counted): new notices. */
+  setInfo(info: ResultInfo): void {
+    this.options.info = info;
+    const next = this.notices();
+    for (const el of this.noticeEls) el.remove();
+    this.viewport.before(...next);
+    this.noticeEls = next;
   }
 
   private notices(): HTMLElement[] {

@@ -31,7 +31,7 @@ import {
   type Table,
 } from '../../core/table/table';
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
-import { isQcInvalid, qcSiblings } from './qc';
+import { qcInvalidTest, qcSiblings } from './qc';
 
 export interface Series {
   group: string;
@@ -69,12 +69,25 @@ export function groupRows(table: Table, rows: ArrayLike<number>): Array<{ group:
   return out.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
 }
 
-/** The metric's series per datasource (times of the chart's time column). */
-export function seriesByGroup(table: Table, rows: ArrayLike<number>, metricCol: number): Series[] {
+/** The metric's series per datasource (times of the chart's time column); only the named ones when given. */
+export function seriesByGroup(
+  table: Table,
+  rows: ArrayLike<number>,
+  metricCol: number,
+  only?: ReadonlySet<string>,
+): Series[] {
+  return seriesOf(
+    table,
+    groupRows(table, rows).filter((g) => !only || only.has(g.group)),
+    metricCol,
+  );
+}
+
+function seriesOf(table: Table, groups: Array<{ group: string; rows: Uint32Array }>, metricCol: number): Series[] {
   const time = table.columns[chartTimeColumn(table)] as NumericColumn | undefined;
   const column = table.columns[metricCol];
   const metric = column && isNumeric(column) ? column : undefined;
-  return groupRows(table, rows).map(({ group, rows: r }) => {
+  return groups.map(({ group, rows: r }) => {
     const times = new Float64Array(r.length).fill(Number.NaN);
     const values = new Float64Array(r.length).fill(Number.NaN);
     if (time) for (let k = 0; k < r.length; k++) times[k] = time.values[r[k]];
@@ -158,18 +171,23 @@ export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
   const groups = groupRows(table, rows);
   const ti = chartTimeColumn(table);
   const time = ti >= 0 ? (table.columns[ti] as NumericColumn).values : undefined;
+  const invalidTests = metrics.map((m) => qcInvalidTest(table, siblings, m));
+  const largest = groups.reduce((n, g) => Math.max(n, g.rows.length), 0);
+  const times = new Float64Array(largest);
+  const values = new Float64Array(largest);
+  const scratch = new Float64Array(largest);
   for (const { group, rows: r } of groups) {
-    const times = new Float64Array(r.length).fill(Number.NaN);
-    if (time) for (let k = 0; k < r.length; k++) times[k] = time[r[k]];
-    const values = new Float64Array(r.length);
-    for (const m of metrics) {
+    const t = times.subarray(0, r.length);
+    const v = values.subarray(0, r.length);
+    if (time) for (let k = 0; k < r.length; k++) t[k] = time[r[k]];
+    metrics.forEach((m, mi) => {
       const column = table.columns[m] as NumericColumn;
-      for (let k = 0; k < r.length; k++) values[k] = column.values[r[k]];
-      const d = distribution(values);
+      for (let k = 0; k < r.length; k++) v[k] = column.values[r[k]];
+      const d = distribution(v, undefined, scratch);
+      const test = invalidTests[mi];
       let invalid = 0;
-      if (siblings.assessment[m] >= 0 || siblings.flags[m] >= 0)
-        for (let i = 0; i < r.length; i++) if (isQcInvalid(table, siblings, m, r[i])) invalid++;
-      const withValue = time ? periodsWithValue(times, values, frequency) : d.count;
+      if (test) for (let i = 0; i < r.length; i++) if (test(r[i])) invalid++;
+      const withValue = time ? periodsWithValue(t, v, frequency) : d.count;
       cols.datasource.push(group);
       cols.metric.push(column.name);
       cols.unit.push(unitOf(column));
@@ -182,7 +200,7 @@ export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
       cols.p98.push(round(d.p98, 3));
       cols.max.push(d.max);
       cols.invalid.push(invalid);
-    }
+    });
   }
   const columns: Column[] = [
     textColumn('datasourceId', cols.datasource, 'identifier'),
@@ -218,17 +236,52 @@ export function exceedanceRows(table: Table, rows: ArrayLike<number>, metricCol:
   );
 }
 
+export interface GroupProfiles {
+  group: string;
+  /** By hour of day, 0-23. */
+  hour: ProfilePoint[];
+  /** By weekday, Monday first. */
+  weekday: ProfilePoint[];
+}
+
+/** Diurnal and weekday profiles of the metric for the first `maxGroups` datasources by name. */
 export function profiles(
   table: Table,
   rows: ArrayLike<number>,
   metricCol: number,
-  by: 'hour' | 'weekday',
   offsetMinutes?: (ms: number) => number,
-): Array<{ group: string; points: ProfilePoint[] }> {
-  return seriesByGroup(table, rows, metricCol).map((s) => ({
+  maxGroups = Number.POSITIVE_INFINITY,
+): GroupProfiles[] {
+  return seriesOf(table, groupRows(table, rows).slice(0, maxGroups), metricCol).map((s) => ({
     group: s.group,
-    points: profile(s.times, s.values, by, offsetMinutes),
+    hour: profile(s.times, s.values, 'hour', offsetMinutes),
+    weekday: profile(s.times, s.values, 'weekday', offsetMinutes),
   }));
+}
+
+/**
+ * A time zone's offset function made cheap for a pass over many times: the offset is looked up once per
+ * quarter hour (a block whose start and end agree has no transition in it; otherwise each time is asked).
+ */
+export function cachedOffset(offsetMinutes: (ms: number) => number): (ms: number) => number {
+  const BLOCK = 900_000;
+  const blocks = new Map<number, number>();
+  let lastKey = Number.NaN;
+  let lastOffset = Number.NaN;
+  return (ms) => {
+    const key = Math.floor(ms / BLOCK);
+    if (key !== lastKey) {
+      let o = blocks.get(key);
+      if (o === undefined) {
+        const start = offsetMinutes(key * BLOCK);
+        o = start === offsetMinutes(key * BLOCK + BLOCK - 1) ? start : Number.NaN;
+        blocks.set(key, o);
+      }
+      lastKey = key;
+      lastOffset = o;
+    }
+    return Number.isNaN(lastOffset) ? offsetMinutes(ms) : lastOffset;
+  };
 }
 
 /** Datasource ids whose sourceType is REFERENCE_SITE (the reference candidates of collocation). */
@@ -237,10 +290,16 @@ export function referenceDatasources(table: Table, rows: ArrayLike<number>): Set
   const gi = chartGroupColumn(table);
   const out = new Set<string>();
   if (!st || isNumeric(st) || st.kind === 'qcFlags' || gi < 0) return out;
+  const ref = st.dict.indexOf('REFERENCE_SITE');
   const group = table.columns[gi];
-  for (let i = 0; i < rows.length; i++) {
-    const c = st.codes[rows[i]];
-    if (c >= 0 && st.dict[c] === 'REFERENCE_SITE') out.add(groupName(group, rows[i], ''));
+  if (ref < 0 || isNumeric(group)) return out;
+  // Marked per group code in one pass; names looked up once per group.
+  const marked = new Uint8Array(group.dict.length + 1);
+  for (let i = 0; i < rows.length; i++) if (st.codes[rows[i]] === ref) marked[group.codes[rows[i]] + 1] = 1;
+  for (let c = -1; c < group.dict.length; c++) {
+    if (!marked[c + 1]) continue;
+    const d = c < 0 ? '(none)' : group.dict[c];
+    out.add(typeof d === 'string' ? d : d.join(','));
   }
   return out;
 }
@@ -259,7 +318,7 @@ export function collocation(
   sensor: string,
   reference: string,
 ): Collocation | undefined {
-  const series = seriesByGroup(table, rows, metricCol);
+  const series = seriesByGroup(table, rows, metricCol, new Set([sensor, reference]));
   const s = series.find((x) => x.group === sensor);
   const r = series.find((x) => x.group === reference);
   if (!s || !r) return undefined;
@@ -295,7 +354,10 @@ export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: numb
   const metric = table.columns[metricCol] as NumericColumn | undefined;
   const out: MapPoint[] = [];
   for (const s of seriesByGroup(table, rows, metricCol)) {
-    const order = Array.from(s.rows.keys()).sort((a, b) => s.times[a] - s.times[b]);
+    let ordered = true;
+    for (let k = 1; k < s.times.length && ordered; k++) ordered = !(s.times[k] < s.times[k - 1]);
+    const order = Array.from(s.rows.keys());
+    if (!ordered) order.sort((a, b) => s.times[a] - s.times[b]);
     const track: MapPoint['track'] = [];
     let latestTime = Number.NaN;
     let latestValue = Number.NaN;

@@ -2,7 +2,12 @@
 // (uPlot's format: [xs, ...ys] with null where a datasource has no value at that time).
 import { type Column, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
 
-export { chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../../core/table/chart-columns';
+export {
+  chartGroupChoices,
+  chartGroupColumn,
+  chartMetricColumns,
+  chartTimeColumn,
+} from '../../core/table/chart-columns';
 
 export const MAX_SERIES = 40;
 
@@ -26,6 +31,40 @@ export interface ChartQcOptions {
   hideInvalid: boolean;
 }
 
+/** Each row's line: index into the returned labels (distinct group labels), by dictionary code. */
+function lineOfCode(metric: NumericColumn, group: Column | undefined): { labels: string[]; byCode: Int32Array } {
+  if (!group || isNumeric(group)) return { labels: [metric.name], byCode: new Int32Array(1) };
+  const labels: string[] = [];
+  const index = new Map<string, number>();
+  const byCode = new Int32Array(group.dict.length + 1);
+  for (let c = -1; c < group.dict.length; c++) {
+    const d = c < 0 ? '(none)' : group.dict[c];
+    const label = typeof d === 'string' ? d : d.join(',');
+    let k = index.get(label);
+    if (k === undefined) {
+      k = labels.length;
+      labels.push(label);
+      index.set(label, k);
+    }
+    byCode[c + 1] = k;
+  }
+  return { labels, byCode };
+}
+
+/** The distinct times, ascending (a run of equal times, as in time-ordered results, is looked at once). */
+function distinctTimes(times: Float64Array, n: number): Float64Array {
+  const seen = new Set<number>();
+  let previous = Number.NaN;
+  for (let i = 0; i < n; i++) {
+    const t = times[i];
+    if (t !== previous) {
+      seen.add(t);
+      previous = t;
+    }
+  }
+  return Float64Array.from(seen).sort();
+}
+
 export function buildChartData(
   table: Table,
   rows: ArrayLike<number>,
@@ -38,59 +77,62 @@ export function buildChartData(
   const metric = table.columns[metricCol] as NumericColumn;
   const time = table.columns[timeCol] as NumericColumn;
   const group: Column | undefined = groupCol >= 0 ? table.columns[groupCol] : undefined;
-  const groupOf = (r: number): string => {
-    if (!group || isNumeric(group)) return metric.name;
-    const c = group.codes[r];
-    if (c < 0) return '(none)';
-    return group.kind === 'qcFlags' ? group.dict[c].join(',') : group.dict[c];
-  };
-  const byGroup = new Map<string, Map<number, number>>();
-  const invalidByGroup = new Map<string, Map<number, number>>();
-  const times = new Set<number>();
+  const codes = group && !isNumeric(group) ? group.codes : undefined;
+  const { labels, byCode } = lineOfCode(metric, group);
+  // Pass 1: the drawn points (table row, time, line, invalid?) in typed arrays.
+  const kept = new Uint32Array(rows.length);
+  const keptTimes = new Float64Array(rows.length);
+  const line = new Int32Array(rows.length);
+  const invalid = new Uint8Array(rows.length);
+  const pointsPerLine = new Uint32Array(labels.length);
   let points = 0;
   let invalidCount = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     const t = time.values[r];
-    const v = metric.values[r];
-    if (Number.isNaN(t) || Number.isNaN(v)) continue;
-    const g = groupOf(r);
-    if (qc?.invalid(r)) {
+    if (Number.isNaN(t) || Number.isNaN(metric.values[r])) continue;
+    const bad = qc?.invalid(r) === true;
+    if (bad) {
       invalidCount++;
-      if (qc.hideInvalid) continue;
-      let inv = invalidByGroup.get(g);
-      if (!inv) {
-        inv = new Map();
-        invalidByGroup.set(g, inv);
-      }
-      inv.set(t, v);
+      if (qc?.hideInvalid) continue;
     }
-    let m = byGroup.get(g);
-    if (!m) {
-      m = new Map();
-      byGroup.set(g, m);
-    }
-    m.set(t, v);
-    times.add(t);
+    const g = codes ? byCode[codes[r] + 1] : 0;
+    kept[points] = r;
+    keptTimes[points] = t;
+    line[points] = g;
+    invalid[points] = bad ? 1 : 0;
+    pointsPerLine[g]++;
     points++;
   }
-  const groups = [...byGroup.keys()].sort();
-  const kept = groups.slice(0, maxSeries);
-  const xsMs = [...times].sort((a, b) => a - b);
+  const present = labels.map((_, g) => g).filter((g) => pointsPerLine[g] > 0);
+  present.sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
+  const drawn = present.slice(0, maxSeries);
+  const xsMs = distinctTimes(keptTimes, points);
+  const slot = new Map<number, number>();
+  xsMs.forEach((t, k) => {
+    slot.set(t, k);
+  });
+  const seriesOf = new Int32Array(labels.length).fill(-1);
+  drawn.forEach((g, k) => {
+    seriesOf[g] = k;
+  });
+  const values = drawn.map(() => new Array<number | null>(xsMs.length).fill(null));
+  const invalidValues = drawn.map(() => new Array<number | null>(xsMs.length).fill(null));
+  // Pass 2: the drawn lines' values by time slot (a later row at the same time wins, as before).
+  for (let i = 0; i < points; i++) {
+    const k = seriesOf[line[i]];
+    if (k < 0) continue;
+    const x = slot.get(keptTimes[i])!;
+    const v = metric.values[kept[i]];
+    values[k][x] = v;
+    if (invalid[i]) invalidValues[k][x] = v;
+  }
   return {
-    xs: xsMs.map((t) => t / 1000),
-    series: kept.map((g) => {
-      const m = byGroup.get(g)!;
-      return { label: g, values: xsMs.map((t) => m.get(t) ?? null) };
-    }),
-    omittedSeries: groups.length - kept.length,
+    xs: Array.from(xsMs, (t) => t / 1000),
+    series: drawn.map((g, k) => ({ label: labels[g], values: values[k] })),
+    omittedSeries: present.length - drawn.length,
     points,
-    invalid: qc
-      ? kept.map((g) => {
-          const m = invalidByGroup.get(g);
-          return xsMs.map((t) => m?.get(t) ?? null);
-        })
-      : undefined,
+    invalid: qc ? invalidValues : undefined,
     invalidCount,
   };
 }

@@ -94,3 +94,29 @@ export function isQcInvalid(
   }
   return false;
 }
+
+/**
+ * isQcInvalid for one column as a per-row test that looks the answer up by dictionary code (decided once
+ * per distinct assessment or flag list): for passes over every row. Undefined when the column has no QC.
+ */
+export function qcInvalidTest(
+  table: Table,
+  siblings: { assessment: Int32Array; flags: Int32Array },
+  col: number,
+): ((row: number) => boolean) | undefined {
+  const column = table.columns[col];
+  if (!column) return undefined;
+  const own = column.kind === 'qcAssessment' || column.kind === 'qcFlags';
+  const a = siblings.assessment[col] ?? -1;
+  const f = siblings.flags[col] ?? -1;
+  const source = own ? column : a >= 0 ? table.columns[a] : f >= 0 ? table.columns[f] : undefined;
+  if (!source || isNumeric(source)) return undefined;
+  const flags = own ? column.kind === 'qcFlags' : a < 0;
+  const dict: ReadonlyArray<string | string[]> = source.dict;
+  const bad = Uint8Array.from(dict, (d) => ((flags ? hasInvalidFlag(d as string[]) : d === 'invalid') ? 1 : 0));
+  const codes = source.codes;
+  return (row) => {
+    const c = codes[row];
+    return c >= 0 && bad[c] === 1;
+  };
+}

@@ -58,15 +58,8 @@ export async function startTestServer(handler: Handler = (_q, res) => res.end('o
   };
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
+/** A JSON reply (the emulator's, so the fake servers answer as the emulator does). */
+export { sendJson } from '../../../src/emulator/http';
 
 /** A port that refuses connections: a server that was started and closed. */
 export async function refusedOrigin(): Promise<string> {

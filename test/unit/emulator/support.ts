@@ -1,12 +1,12 @@
 // Shared helpers of the emulator tests: a started emulator on a frozen clock, and raw HTTP calls.
 import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator/index';
 
-/** A fixed "now" for the tests: Friday 2026-11-20 10:30 UTC (the anchor hour is 10:00). */
-export const NOW = Date.parse('2026-11-20T10:30:00.000Z');
-export const HOUR = 3_600_000;
-export const MINUTE = 60_000;
+import { NOW } from '../../support/now';
+
+export { HOUR, MINUTE, NOW } from '../../support/now';
 
 /** Parsed JSON replies: tests inspect them field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked by assertions, not by types
@@ -57,35 +57,9 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   };
 }
 
-/** Parses simple csv (the emulator quotes only english headers and qcFlags cells). */
+/** Parses csv text into its header and rows (csv-parse: an independent reader of what the emulator writes). */
 export function parseCsv(text: string): { header: string[]; rows: string[][] } {
-  const lines: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n') {
-      row.push(field);
-      lines.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    lines.push(row);
-  }
+  const lines = parse(text, { relax_column_count: true }) as string[][];
   return { header: lines[0] ?? [], rows: lines.slice(1) };
 }
 

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { MeasurementsClient, type RequestLogEntry } from '../../../../src/core/api/client.node';
-import { MeasurementsError } from '../../../../src/core/api/errors';
 import { PATHS } from '../../../../src/core/api/paths';
 import type { ReportRequest } from '../../../../src/core/api/types';
 import { downloadReportFiles } from '../../../../src/core/reports/download.node';
@@ -15,18 +14,8 @@ import { readParquet } from '../../../../src/core/table/parquet';
 import { cellText, findColumn, type NumericColumn, type Table } from '../../../../src/core/table/table';
 import type { WaitClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator/index';
-
-const NOW = Date.parse('2026-11-20T10:30:00.000Z');
-
-async function rejection(p: Promise<unknown>): Promise<MeasurementsError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof MeasurementsError, `expected a MeasurementsError, got ${e}`);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
+import { rejection } from '../../../support/core/rejection';
+import { NOW } from '../../../support/now';
 
 /** A poll clock that moves the emulator's clock instead of waiting. */
 function emulatorPollClock(clock: ManualClock): WaitClock {
@@ -97,6 +86,7 @@ describe('MeasurementsClient against the emulator', function () {
     assert.ok(!JSON.stringify(e).includes('not-a-key') && !e.message.includes('not-a-key'));
     const other = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
     assert.equal((await rejection(other.recentQuery({ org: emu.org, allDatasources: true }))).code, 'forbidden');
+    await rejection(client.listDatasources(emu.secondOrg.org), 'forbidden');
   });
 
   it('recent query json-long and csv-wide give the same rows', async () => {
@@ -121,6 +111,20 @@ describe('MeasurementsClient against the emulator', function () {
     const label = 'pm2_5ConcMassNowcast.value';
     const jsonValues = findColumn(json.table, label);
     assert.ok(jsonValues, 'json-long pivots to <metric>.value columns');
+    const csvValues = findColumn(csv.table, 'pm2_5ConcMassNowcast');
+    assert.ok(csvValues, 'csv-wide has one column per metric');
+    const values = (t: Table, timeCol: string, col: NonNullable<ReturnType<typeof findColumn>>) =>
+      Object.fromEntries(
+        Array.from({ length: t.rowCount }, (_, r) => [
+          `${cellText(findColumn(t, 'datasourceId')!, r)}@${cellText(findColumn(t, timeCol)!, r)}`,
+          Number(cellText(col, r)),
+        ]),
+      );
+    assert.deepEqual(
+      values(csv.table, 'startOfPeriod', csvValues),
+      values(json.table, 'time', jsonValues),
+      'same values',
+    );
     assert.ok(json.request, 'the request echo is kept');
     assert.ok(json.body && json.body.data.length > 0, 'the whole reply on request');
     assert.equal(csv.body, undefined);
@@ -168,6 +172,8 @@ describe('MeasurementsClient against the emulator', function () {
 
     const forged = await rejection(client.continueQuery({ org: emu.org, continuationToken: 'forged-token' }));
     assert.equal(forged.code, 'token-rejected');
+    const altered = `${next.continuationToken}x`;
+    await rejection(client.continueQuery({ org: emu.org, continuationToken: altered }), 'token-rejected');
     clock.advance(25 * 3_600_000);
     const expired = await rejection(client.continueQuery({ org: emu.org, continuationToken: next.continuationToken }));
     assert.equal(expired.code, 'token-rejected');
@@ -230,6 +236,8 @@ describe('MeasurementsClient against the emulator', function () {
     const e = await rejection(client.createReport(report({ datasourceIds: ['UNKNOWN1'] } as Partial<ReportRequest>)));
     assert.ok(['bad-request', 'forbidden', 'not-found'].includes(e.code), e.code);
     assert.ok(e.serverMessage);
+    const query = await rejection(client.recentQuery({ org: emu.org, datasourceIds: ['DNOSUCH1'] }), 'bad-request');
+    assert.match(`${query.message} ${query.serverMessage}`, /datasourceIds/);
   });
 
   it('recovers from injected faults on reads: a 503, a truncated gzip body, a reset mid-body', async () => {

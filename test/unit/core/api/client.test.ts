@@ -9,6 +9,7 @@ import { MeasurementsClient, type RequestLogEntry } from '../../../../src/core/a
 import { MeasurementsError, nextUtcMidnight } from '../../../../src/core/api/errors';
 import type { ReportRequest } from '../../../../src/core/api/types';
 import { cellText, findColumn } from '../../../../src/core/table/table';
+import { rejection } from '../../../support/core/rejection';
 import { refusedOrigin, sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 
 const KEY = 'sk-test-SECRET-1234567890';
@@ -32,16 +33,6 @@ const record = (status = 'in-progress', extra: Record<string, unknown> = {}) => 
   query: {},
   ...extra,
 });
-
-async function rejection(p: Promise<unknown>): Promise<MeasurementsError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof MeasurementsError, `expected a MeasurementsError, got ${e}`);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
 
 function assertNoKey(what: unknown): void {
   const text = `${JSON.stringify(what)} ${inspect(what, { depth: 10, showHidden: true })} ${String(what)}`;

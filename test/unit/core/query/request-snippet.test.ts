@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MeasurementsClient } from '../../../../src/core/api/client.node';
+import { PATHS } from '../../../../src/core/api/paths';
 import { parseCell } from '../../../../src/core/query/parse';
 import { requestSnippet } from '../../../../src/core/query/request-snippet';
 import { type ResolvedCell, resolveCell } from '../../../../src/core/query/resolve';
@@ -127,5 +128,20 @@ describe('copy a cell as a request (curl, Python)', () => {
     assert.match(s, /"replyWithContinuationToken":true/);
     assert.match(s, /# then POST https:\/\/api\.example\.com\/v2\/recent-datasource-measurements-continuation/);
     assert.ok(!s.includes('u:p@'));
+  });
+
+  it('asks the URL the client asks (one URL builder, core/api/paths serviceUrl): path prefixes, extra slashes, a query', () => {
+    for (const base of [
+      'https://api.example.com',
+      'https://api.example.com/prefix/',
+      'https://api.example.com/prefix//',
+      'https://api.example.com/prefix?x=1#f',
+    ]) {
+      const c = new MeasurementsClient({ baseUrl: base, apiKey: 'k' });
+      const recent = requestSnippet(resolve('recent\ndatasourceIds: D1'), base, 'curl');
+      assert.ok(recent.includes(c.url(PATHS.recentQuery).href), `${base}: ${recent}`);
+      const list = requestSnippet(resolve('datasources'), base, 'curl');
+      assert.ok(list.includes(c.url(PATHS.datasources, { org: emu.org }).href), `${base}: ${list}`);
+    }
   });
 });

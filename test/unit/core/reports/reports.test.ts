@@ -10,6 +10,7 @@ import { downloadReportFiles, fileNameForUrl } from '../../../../src/core/report
 import { type PollProgress, waitForReport } from '../../../../src/core/reports/poller';
 import { DEFAULT_POLL_SCHEDULE, pollDelayMs } from '../../../../src/core/reports/schedule';
 import { isTerminal, reportState } from '../../../../src/core/reports/status';
+import { rejection as rejects } from '../../../support/core/rejection';
 import { sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 import { virtualClock } from '../../../support/core/virtual-clock';
 
@@ -37,17 +38,6 @@ function scripted(script: (ReportRecord | Error)[]) {
 }
 
 const noJitter = { random: () => 0.5 };
-
-async function rejects(p: Promise<unknown>, code: string): Promise<MeasurementsError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof MeasurementsError);
-    assert.equal(e.code, code);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('reports: polling schedule', () => {
   /** The delays of a report polled from its creation, checks laid end to end (no jitter). */

@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { type Column, cellText, isNumeric, type Table } from '../../../../src/core/table/table';
 import {
+  cachedOffset,
   collocation,
   exceedanceRows,
   mapPoints,
+  profiles,
   referenceDatasources,
   resultFrequency,
   summaryTable,
@@ -131,5 +133,41 @@ describe('renderer aq views: model', () => {
     assert.equal(sensor.latestValue, 74);
     assert.equal(sensor.category?.name, 'Unhealthy'); // 74 µg/m³ -> AQI 165
     assert.equal(points.find((p) => p.group === 'REF')!.track.length, 1);
+  });
+
+  it('Profiles: hour and weekday per datasource from one gathering, the first datasources by name only', () => {
+    const all = profiles(table, rows, metricCol);
+    assert.deepEqual(
+      all.map((g) => g.group),
+      ['REF', 'SENSOR'],
+    );
+    // REF at 00:00..05:00 UTC on a Friday (2026-11-20): one value per hour, hour 3 empty.
+    assert.deepEqual(
+      all[0].hour.slice(0, 6).map((p) => p.n),
+      [1, 1, 1, 0, 1, 1],
+    );
+    assert.equal(all[0].weekday[4].n, 5);
+    assert.equal(all[0].weekday[4].mean, 34);
+    assert.deepEqual(
+      profiles(table, rows, metricCol, undefined, 1).map((g) => g.group),
+      ['REF'],
+    );
+  });
+
+  it('cachedOffset answers as the zone does, also across a transition inside a quarter hour', () => {
+    // A made-up zone: +60 min before T0 + 7 min, +120 after (a transition off the quarter hour).
+    let asked = 0;
+    const zone = (ms: number) => {
+      asked++;
+      return ms < T0 + 7 * 60_000 ? 60 : 120;
+    };
+    const cached = cachedOffset(zone);
+    const times = Array.from({ length: 2000 }, (_, i) => T0 - H + i * 5_000);
+    assert.deepEqual(times.map(cached), times.map(zone));
+    assert.ok(asked < 2 * 2000 + 200, `the zone was asked ${asked} times`);
+    asked = 0;
+    const smooth = cachedOffset(zone);
+    for (let i = 0; i < 1000; i++) smooth(T0 + H + i * 1000);
+    assert.ok(asked <= 4, `a quiet hour asks per quarter hour only: ${asked}`);
   });
 });

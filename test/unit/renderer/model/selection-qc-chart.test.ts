@@ -107,3 +107,36 @@ describe('renderer never parses data as HTML', () => {
     }
   });
 });
+
+describe('renderer chart data from typed passes', () => {
+  it('rows in any order: times ascending, the later row at a time wins, QC-invalid marks and their count', () => {
+    const t = syntheticTable(40, 4);
+    const m = t.columns.findIndex((c) => c.name === 'pm2_5ConcMassIndividual.value');
+    const rows = identityRows(40).reverse();
+    const invalid = (r: number) => r % 3 === 0;
+    const data = buildChartData(t, rows, m, chartTimeColumn(t), chartGroupColumn(t), undefined, {
+      invalid,
+      hideInvalid: false,
+    });
+    assert.ok(data.xs.every((x, i) => i === 0 || x > data.xs[i - 1]));
+    assert.equal(data.xs.length, 10);
+    const value = (t.columns[m] as { values: Float64Array }).values;
+    // Row 4k+1 is datasource 1 at minute k.
+    const d1 = data.series.findIndex((s) => s.label === 'D000001');
+    assert.deepEqual(
+      data.series[d1].values,
+      Array.from({ length: 10 }, (_, k) => (Number.isNaN(value[4 * k + 1]) ? null : value[4 * k + 1])),
+    );
+    assert.deepEqual(
+      data.invalid?.[d1],
+      Array.from({ length: 10 }, (_, k) => (invalid(4 * k + 1) ? value[4 * k + 1] : null)),
+    );
+    assert.equal(data.invalidCount, [...rows].filter((r) => invalid(r) && !Number.isNaN(value[r])).length);
+    const hidden = buildChartData(t, rows, m, chartTimeColumn(t), chartGroupColumn(t), undefined, {
+      invalid,
+      hideInvalid: true,
+    });
+    assert.equal(hidden.points, data.points - data.invalidCount);
+    assert.ok(hidden.series[d1].values.every((v, k) => (invalid(4 * k + 1) ? v === null : true)));
+  });
+});

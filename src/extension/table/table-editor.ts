@@ -1,0 +1,188 @@
+// The Measurements Table editor: any local .csv, .csv.gz or .parquet file in the table panel page
+// ("Open With… → Measurements Table", the Explorer's "Open as Measurements Table"). The file is streamed
+// (core readTableFile): the first rows are shown as soon as they are read, the rest counted, with a
+// cancellable progress notification; a file that cannot be read shows why, never a blank editor.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { ResultInfo } from '../../core/notebook/renderer-protocol';
+import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/table/file-read.node';
+import type { Table } from '../../core/table/table';
+import { registerCommand } from '../ui/register-command';
+import type { TablePanels, TableView } from './table-panel';
+
+/** The editor of .parquet and .csv.gz files (their default: they are not text) and of .csv files (an option). */
+export const TABLE_EDITOR_VIEW_TYPE = 'measurements.tableFile';
+export const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
+const DEFAULT_MAX_ROWS = 250_000;
+/** Files from this size on are read with a progress notification (with Cancel); smaller ones in the status bar. */
+const NOTIFY_BYTES = 16 * 1024 * 1024;
+
+/** The most rows a file opened as a table keeps (measurements.tableFile.maxRows); the rest are counted. */
+export function tableFileMaxRows(): number {
+  const n = vscode.workspace.getConfiguration('measurements.tableFile').get<number>('maxRows');
+  return typeof n === 'number' && n >= 1 ? Math.floor(n) : DEFAULT_MAX_ROWS;
+}
+
+/** An opened file: its view, and the read (resolves when the rows are counted; rejects when it failed). */
+export interface TableFileEditor {
+  uri: vscode.Uri;
+  view: TableView;
+  loaded: Promise<TableFileRead>;
+}
+
+export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvider {
+  private readonly opened = new vscode.EventEmitter<TableFileEditor>();
+  /** Each editor as it opens (the command and the integration suite wait on it). */
+  readonly onDidOpen = this.opened.event;
+
+  constructor(private readonly tables: TablePanels) {}
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
+    const name = path.basename(document.uri.path);
+    const view = this.tables.attach(panel, name);
+    const abort = new AbortController();
+    let disposed = false;
+    panel.onDidDispose(() => {
+      disposed = true;
+      abort.abort();
+    });
+    const state: LoadState = {};
+    const loaded = this.load(document.uri, name, view, abort, state);
+    loaded.catch((e: Error) => {
+      if (disposed) return;
+      if (!abort.signal.aborted) view.fail(e.message);
+      else if (!state.early) view.fail(`Opening ${name} was cancelled. Reopen the file to read it again.`);
+      // Cancelled while counting: the rows shown stay, with what is known.
+      else
+        view.setInfo({
+          title: name,
+          notes: [`First ${fmt(state.early.rowCount)} rows shown; counting the rest was cancelled.`],
+        });
+    });
+    this.opened.fire({ uri: document.uri, view, loaded });
+  }
+
+  private load(
+    uri: vscode.Uri,
+    name: string,
+    view: TableView,
+    abort: AbortController,
+    state: LoadState,
+  ): Promise<TableFileRead> {
+    if (uri.scheme !== 'file') {
+      return Promise.reject(
+        new Error(`${name} is not a local file (${uri.scheme}:); only local files open as a table.`),
+      );
+    }
+    const maxRows = tableFileMaxRows();
+    const task = async (
+      progress: vscode.Progress<{ message?: string; increment?: number }>,
+      token: vscode.CancellationToken,
+    ) => {
+      token?.onCancellationRequested(() => abort.abort());
+      let shownAt = 0;
+      const read = await readTableFile(uri.fsPath, {
+        maxRows,
+        signal: abort.signal,
+        onProgress: (done, total) => {
+          const pct = total ? Math.floor((done / total) * 100) : 0;
+          if (pct <= shownAt) return;
+          progress.report({ increment: pct - shownAt, message: `${state.early ? 'counting rows, ' : ''}${pct}%` });
+          shownAt = pct;
+        },
+        onFirstRows: (table) => {
+          state.early = table;
+          view.setTable(table, {
+            title: name,
+            notes: [`First ${fmt(table.rowCount)} rows; counting the rest of the file…`],
+          });
+        },
+      });
+      const info = fileInfo(name, read, maxRows);
+      if (read.table === state.early) view.setInfo(info);
+      else view.setTable(read.table, info);
+      return read;
+    };
+    const title = `Opening ${name} as a table`;
+    return fs.promises.stat(uri.fsPath).then((stat) =>
+      // A big file: a notification with the progress and Cancel. A small one (read at once): the status bar.
+      vscode.window.withProgress(
+        stat.size >= NOTIFY_BYTES
+          ? { location: vscode.ProgressLocation.Notification, title, cancellable: true }
+          : { location: vscode.ProgressLocation.Window, title },
+        task,
+      ),
+    );
+  }
+}
+
+/** What a load has shown so far: the first rows of a file longer than the limit, while the rest is counted. */
+interface LoadState {
+  early?: Table;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The notices of a file's table: the truncation (first N of M rows, and why) when it has more rows. */
+export function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInfo {
+  const info: ResultInfo = { title: name };
+  if (read.totalRows > read.table.rowCount) {
+    info.truncated = {
+      totalRows: read.totalRows,
+      shownRows: read.table.rowCount,
+      reason: `the first ${fmt(maxRows)} rows of the file (setting measurements.tableFile.maxRows)`,
+    };
+  }
+  return info;
+}
+
+/**
+ * Registers the editor and "Open as Measurements Table" (Explorer, editor title, palette). The command
+ * resolves with the opened editor.
+ */
+export function registerTableEditor(tables: TablePanels): {
+  provider: TableFileEditorProvider;
+  disposables: vscode.Disposable[];
+} {
+  const provider = new TableFileEditorProvider(tables);
+  const options = { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true };
+  const disposables = [
+    vscode.window.registerCustomEditorProvider(TABLE_EDITOR_VIEW_TYPE, provider, options),
+    vscode.window.registerCustomEditorProvider(CSV_TABLE_EDITOR_VIEW_TYPE, provider, options),
+    registerCommand('measurements.openFileAsTable', async (arg?: vscode.Uri) => {
+      const uri = arg instanceof vscode.Uri ? arg : await pickFile();
+      if (!uri) return undefined;
+      const format = tableFileFormat(uri.path);
+      if (!format) throw new Error(`${path.basename(uri.path)} is not a .csv, .csv.gz or .parquet file.`);
+      const opened = new Promise<TableFileEditor>((resolve) => {
+        const sub = provider.onDidOpen((e) => {
+          if (e.uri.toString() === uri.toString()) {
+            sub.dispose();
+            resolve(e);
+          }
+        });
+      });
+      const viewType = format === 'csv' ? CSV_TABLE_EDITOR_VIEW_TYPE : TABLE_EDITOR_VIEW_TYPE;
+      await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+      return opened;
+    }),
+  ];
+  return { provider, disposables };
+}
+
+/** The active editor's file when it is a table file, else a file picked in the open dialog. */
+async function pickFile(): Promise<vscode.Uri | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active && tableFileFormat(active.path)) return active;
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: 'Open as Table',
+    filters: { 'Measurement tables': ['csv', 'gz', 'parquet'] },
+  });
+  return picked?.[0];
+}
