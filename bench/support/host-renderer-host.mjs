@@ -4,17 +4,18 @@
 // 1,000,000 x 20 table through the real controller; this side arms a paint observer in the output
 // webview's frame before each run and reads when the new table's first rows were painted.
 // Prints one @@bench_host_renderer line per run.
-// Usage: node bench/support/host-renderer-host.mjs <scratchDir> <runs>
+// Usage: node bench/support/host-renderer-host.mjs <scratchDir> <runs> [rows, default 1000000]
 import fs from 'node:fs';
 import path from 'node:path';
 import { launchChromium, remoteUri, workbenchUrl } from '../../test/host/browser.mjs';
 import { ensureToolchain, ROOT, scratchProfile, startCodeServer } from '../../test/host/toolchain.mjs';
 
-const [scratch, runsArg] = process.argv.slice(2);
+const [scratch, runsArg, rowsArg] = process.argv.slice(2);
 const runs = Number(runsArg) || 3;
+const rows = Number(rowsArg) || 1_000_000;
 const probe = path.resolve('bench/support/host-renderer-probe.cjs');
 
-/** 1,000,000 rows x 20 columns of what a measurement table holds: a time, an id, 18 numbers. */
+/** `rows` rows (1,000,000) x 20 columns of what a measurement table holds: a time, an id, 18 numbers. */
 const BIG_CELL = [
   'sql',
   'SELECT TIMESTAMPTZ \'2026-11-01 00:00:00+00\' + to_minutes(i) AS "time",',
@@ -23,17 +24,17 @@ const BIG_CELL = [
     { length: 18 },
     (_, k) => `  round(((i * ${k + 7}) % 10007) / ${k + 3}.0, 2) AS m${k + 1}${k < 17 ? ',' : ''}`,
   ),
-  'FROM range(1000000) AS t(i)',
+  `FROM range(${rows}) AS t(i)`,
 ];
 
 /** In the output frame: resolves window.__mbPaint once a table that was not there when armed shows rows. */
-function arm() {
+function arm(rowCount) {
   const seen = new WeakSet(document.querySelectorAll('.measnb-table'));
   window.__mbPaint = undefined;
   const check = () => {
     for (const t of document.querySelectorAll('.measnb-table')) {
       if (seen.has(t) || !t.querySelector('.mt-body .mt-row')) continue;
-      if (!/1,000,000/.test(t.querySelector('.mt-count')?.textContent ?? '')) continue;
+      if (!(t.querySelector('.mt-count')?.textContent ?? '').startsWith(rowCount)) continue;
       const domAt = Date.now();
       observer.disconnect();
       // The frame with the rows is painted before the next task after the next animation frame.
@@ -79,7 +80,11 @@ async function main() {
   );
   const server = await startCodeServer({
     ...profile,
-    extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+    extraArgs: [
+      ...['--vscode-option', 'enable-smoke-test-driver'],
+      // MEASNB_BENCH_WS_PLAIN=1: the workbench's websocket without permessage-deflate (VS Code server's option).
+      ...(process.env.MEASNB_BENCH_WS_PLAIN ? ['--vscode-option', 'disable-websocket-compression'] : []),
+    ],
     env: {
       MEASNB_BENCH_DIR: benchDir,
       MEASNB_BENCH_NOTEBOOK: path.join(profile.workspace, 'bench.measnb'),
@@ -128,7 +133,7 @@ async function main() {
     for (let i = 0; i < runs; i++) {
       await next(new RegExp(`@@bench_ready ${i}\\b`));
       const frame = await tableFrame(page);
-      await frame.evaluate(`(${arm.toString()})()`);
+      await frame.evaluate(`(${arm.toString()})(${JSON.stringify(rows.toLocaleString('en-US'))})`);
       fs.writeFileSync(path.join(benchDir, `go-${i}`), '');
       const cell = JSON.parse((await next(new RegExp(`@@bench_cell (\\{"i":${i},.*\\})`)))[1]);
       let paint;
