@@ -10,12 +10,11 @@
 //     after the workbench has taken its output, so "cell end -> first row" is negative: the figure that
 //     holds the output's bytes, transfer, decode and paint is hand-over -> painted.
 //     No baseline: the target is absolute. Several runs in one host (each replaces the last output).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeTable, encodeTable } from '../src/core/table/wire';
 import { syntheticTable } from '../test/support/synthetic-table';
-import { type BenchResult, median } from './lib';
+import { type BenchResult, median, runNodeScript } from './lib';
 
 const STAGE = path.resolve('.artifacts/bench/host-renderer');
 /** Runs of the big cell per host (each takes minutes on the 2-core machine). */
@@ -31,29 +30,15 @@ interface RunSample {
   paintAt: number;
 }
 
-function hostRuns(runs: number): Promise<RunSample[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['bench/support/host-renderer-host.mjs', path.join(STAGE, 'host'), String(runs)],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const samples = [...out.matchAll(/@@bench_host_renderer (\{.*\})/g)].map((m) => JSON.parse(m[1]) as RunSample);
-      if (code !== 0 || samples.length === 0) {
-        return reject(new Error(`host -> renderer host exited ${code}: ${out.slice(-2000)}`));
-      }
-      resolve(samples);
-    });
-  });
+async function hostRuns(runs: number): Promise<RunSample[]> {
+  const { code, out } = await runNodeScript([
+    'bench/support/host-renderer-host.mjs',
+    path.join(STAGE, 'host'),
+    String(runs),
+  ]);
+  const samples = [...out.matchAll(/@@bench_host_renderer (\{.*\})/g)].map((m) => JSON.parse(m[1]) as RunSample);
+  if (code !== 0 || samples.length === 0) throw new Error(`host -> renderer host exited ${code}: ${out.slice(-2000)}`);
+  return samples;
 }
 
 /** decodeTable on a 1,000,000 x 20 wire item, in node (the renderer runs the same function on the bytes). */
