@@ -9,6 +9,7 @@ import {
   parquetRead,
   parquetSchema,
 } from 'hyparquet';
+import { parquetHeader } from 'hyparquet/src/column.js';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
@@ -41,7 +42,66 @@ export async function readParquetHead(
 ): Promise<{ table: Table; totalRows: number }> {
   const metadata = await parquetMetadataAsync(file);
   const totalRows = Number(metadata.num_rows);
-  return { table: await readRows(file, metadata, Math.min(totalRows, Math.max(0, maxRows))), totalRows };
+  const rowCount = Math.min(totalRows, Math.max(0, maxRows));
+  return { table: await readRows(file, await cutToRows(file, metadata, rowCount), rowCount), totalRows };
+}
+
+/**
+ * The metadata to read the first `rowCount` rows through: in the row group they end in, each column chunk
+ * is cut after the page holding its last needed row (found by reading the page headers), so that hyparquet
+ * reads those pages and not the whole chunk (a file written as one row group is not read whole). Columns
+ * that are not flat are left whole.
+ */
+async function cutToRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: number): Promise<FileMetaData> {
+  const flat = new Set(
+    parquetSchema(metadata)
+      .children.filter((c) => c.children.length === 0 && c.element.repetition_type !== 'REPEATED')
+      .map((c) => c.element.name),
+  );
+  let groupStart = 0;
+  const groups = [];
+  for (const group of metadata.row_groups) {
+    const need = rowCount - groupStart;
+    groupStart += Number(group.num_rows);
+    if (need <= 0 || need >= Number(group.num_rows)) {
+      groups.push(group);
+      continue;
+    }
+    const columns = await Promise.all(
+      group.columns.map(async (chunk) => {
+        const meta = chunk.meta_data;
+        if (meta?.path_in_schema.length !== 1 || !flat.has(meta.path_in_schema[0])) return chunk;
+        const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+        const bytes = await bytesForRows(file, start, Number(meta.total_compressed_size), need);
+        return { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(bytes) } };
+      }),
+    );
+    groups.push({ ...group, columns });
+  }
+  return { ...metadata, row_groups: groups };
+}
+
+/** The bytes of a flat column chunk (at `start`, `size` long) up to the end of the page holding row `rows`. */
+async function bytesForRows(file: AsyncBuffer, start: number, size: number, rows: number): Promise<number> {
+  let at = 0;
+  let counted = 0;
+  let window = 1024;
+  while (at < size && counted < rows) {
+    const length = Math.min(window, size - at);
+    const reader = { view: new DataView(await file.slice(start + at, start + at + length)), offset: 0 };
+    let header: ReturnType<typeof parquetHeader>;
+    try {
+      header = parquetHeader(reader);
+    } catch (e) {
+      // A header longer than the window (large statistics): read more of it.
+      if (length === size - at) throw e;
+      window *= 8;
+      continue;
+    }
+    at += reader.offset + header.compressed_page_size;
+    counted += header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
+  }
+  return Math.min(at, size);
 }
 
 async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: number): Promise<Table> {
@@ -52,6 +112,8 @@ async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: num
     await parquetRead({
       file,
       metadata,
+      // Named columns: their byte ranges are fetched apart (hyparquet joins unnamed ones over any gap).
+      columns: names,
       rowStart: 0,
       rowEnd: rowCount,
       onChunk: ({ columnName, columnData, rowStart }) => {
