@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AsyncBuffer } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { readParquetHead } from '../../../../src/core/table/parquet';
+import { ParquetPagesTooLarge, readParquetHead } from '../../../../src/core/table/parquet';
 import { cellText, type NumericColumn } from '../../../../src/core/table/table';
 
 /** An in-memory file that records the byte ranges read from it. */
@@ -47,5 +47,26 @@ describe('core table: parquet head', () => {
       assert.equal(all.table.rowCount, n, 'the whole group when every row is wanted');
       assert.equal((all.table.columns[1] as NumericColumn).values[n - 1], (n - 1) / 4);
     }
+  });
+
+  it('pages holding far more rows than asked for: says so before decoding them', async () => {
+    const n = 20_000;
+    const body = parquetWriteBuffer({
+      columnData: [
+        { name: 'pm2_5ConcMass.value', data: Float64Array.from({ length: n }, (_, i) => i), type: 'DOUBLE' },
+      ],
+      rowGroupSize: n,
+      pageSize: 1 << 24,
+    });
+    const { file, reads } = recorded(body);
+    await assert.rejects(readParquetHead(file, 10, { maxDecodedRows: 1000 }), (e) => {
+      assert.ok(e instanceof ParquetPagesTooLarge);
+      assert.equal(e.totalRows, n);
+      assert.equal(e.decodedRows, n);
+      return true;
+    });
+    assert.ok(reads.length <= 2, 'the footer and one page header, no page');
+    const r = await readParquetHead(file, 10, { maxDecodedRows: n });
+    assert.deepEqual(Array.from((r.table.columns[0] as NumericColumn).values), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
