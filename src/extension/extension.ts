@@ -94,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     now,
   );
   const tree = new ReportsTreeProvider(reports, connections, now);
+  tree.startAgeTicker();
   const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
   const updateViewTitle = () => {
     view.description = showAllConnections() ? 'all connections' : connections.active().name;
