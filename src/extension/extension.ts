@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   };
   updateViewTitle();
   const watcher = new ReportWatcher(reports, clients, connections, clock, pollSchedule, notifyFinished);
-  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri, tables);
+  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri);
   const reportCells = new ReportCellStatus(reports);
 
   context.subscriptions.push(log, connections, quota, quotaItem, reports, reportCells, tree, view, watcher);
