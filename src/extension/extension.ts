@@ -94,13 +94,14 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     now,
   );
   const tree = new ReportsTreeProvider(reports, connections, now);
+  tree.startAgeTicker();
   const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
   const updateViewTitle = () => {
     view.description = showAllConnections() ? 'all connections' : connections.active().name;
   };
   updateViewTitle();
   const watcher = new ReportWatcher(reports, clients, connections, clock, pollSchedule, notifyFinished);
-  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri, tables);
+  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri);
   const reportCells = new ReportCellStatus(reports);
 
   context.subscriptions.push(log, connections, quota, quotaItem, reports, reportCells, tree, view, watcher);
