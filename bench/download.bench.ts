@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import { isGzip } from '../src/core/api/gzip.node';
 import { type BenchResult, bundledChild, median, NODE_RSS, runCommand, sideBySide } from './lib';
 import { startEmulatorProcess } from './support/emulator-process';
 
@@ -40,7 +41,9 @@ async function makeFile(file: string): Promise<void> {
       record = await (await fetch(`${emu.baseUrl}/v2/report-requests/${record.reportId}`, { headers })).json();
     }
     const res = await fetch(record.urls[0]);
-    sample = zlib.gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
+    // fetch has already decoded Content-Encoding gzip (the emulator's default); a .csv.gz body is gzip still.
+    const raw = Buffer.from(await res.arrayBuffer());
+    sample = (isGzip(raw) ? zlib.gunzipSync(raw) : raw).toString('utf8');
   } finally {
     await emu.stop();
   }

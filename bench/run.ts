@@ -5,6 +5,7 @@ import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
 import { extensionBench } from './extension.bench';
 import { followBench } from './follow.bench';
+import { hostRendererBench } from './host-renderer.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
@@ -27,6 +28,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResul
   ['renderer', rendererBench],
   ['renderer-views', rendererViewsBench],
   ['extension', extensionBench],
+  ['host-renderer', hostRendererBench],
   ['sql', (n) => sqlBench(n, sqlMb)],
   ['table-file', tableFileBench],
 ];

@@ -11,7 +11,7 @@ import { type ParsedCell, parseCell } from '../../core/query';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
 import type { Table } from '../../core/table/table';
-import { decodeTable, encodeTable } from '../../core/table/wire';
+import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import type { ExtensionServices } from '../services';
 import { CellWriter, fileName } from './cell-writer';
 import type { FollowStore } from './follow-store';
@@ -219,7 +219,7 @@ export class MeasnbController implements vscode.Disposable {
     report?: ReportRef,
   ): Promise<vscode.NotebookCellOutput> {
     let fullResultPath: string | undefined;
-    if (encodeTable(table).byteLength > savedOutputLimitBytes()) {
+    if (encodedTableBytes(table) > savedOutputLimitBytes()) {
       fullResultPath = (await this.results.write(cell, table)).fsPath;
     }
     return tableOutput(table, { info, csvMaxRows: csvFallbackMaxRows(), fullResultPath, report });
