@@ -87,7 +87,10 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
 /** A result name given by two cells: which one a sql cell means is unclear, so nothing runs. */
 function refuseDuplicateNames(ctx: ActionContext, file: string, nb: Notebook): void {
   const code = nb.cells.flatMap((c, i) => (c.kind === 'code' && c.language === LANGUAGE_ID ? [{ c, i }] : []));
-  const byCell = notebookNameDiagnostics(code.map(({ c }) => c.source));
+  const byCell = notebookNameDiagnostics(
+    code.map(({ c }) => c.source),
+    nowDate(ctx.clock),
+  );
   for (const [k, diagnostics] of byCell.entries()) {
     const dup = diagnostics.filter((d) => d.code === 'duplicate-result-name');
     if (!dup.length) continue;

@@ -32,8 +32,8 @@ export interface RunCellOptions {
   client: RunClient;
   /** The connection's org (a cell's `org:` wins). */
   org?: string;
-  /** The run's clock, for relative times (default: now). */
-  now?: Date;
+  /** The instant relative times are read at (the caller's Clock). */
+  now: Date;
   signal?: AbortSignal;
   onProgress?: (p: RunProgress) => void;
   /** follow: the cursor of the previous run of this cell. */
@@ -62,14 +62,14 @@ export function tableSummary(table: Table): string {
 }
 
 /** Parses cell text; throws CellError with the diagnostics when it has errors. */
-export function parseCellOrThrow(text: string, now?: Date): { cell: ParsedCell; warnings: Diagnostic[] } {
+export function parseCellOrThrow(text: string, now: Date): { cell: ParsedCell; warnings: Diagnostic[] } {
   const parsed = parseCell(text, { now });
   if (!parsed.cell) throw new CellError(parsed.diagnostics);
   return { cell: parsed.cell, warnings: parsed.diagnostics };
 }
 
 export async function runCell(cell: ParsedCell | string, options: RunCellOptions): Promise<RunResult> {
-  const now = options.now ?? new Date();
+  const { now } = options;
   let warnings: Diagnostic[] = [];
   if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now));
   const result = await runParsed(cell, warnings, now, options);
