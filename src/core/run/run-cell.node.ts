@@ -17,6 +17,7 @@ import type { RunResult } from './run-result';
 
 export type RunClient = Pick<
   MeasurementsClient,
+  | 'clock'
   | 'recentQuery'
   | 'recentQueryCsv'
   | 'continueQuery'
