@@ -22,7 +22,8 @@ function* files(dir) {
 function nameOf(node, sf) {
   if (node.name) return node.name.getText(sf);
   const p = node.parent;
-  if (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) return p.name.getText(sf);
+  if (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p))
+    return p.name.getText(sf);
   if (ts.isCallExpression(p)) return `(callback of ${p.expression.getText(sf).slice(0, 40)})`;
   return '(anonymous)';
 }
