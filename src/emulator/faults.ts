@@ -1,5 +1,5 @@
 // Fault injection for tests (off by default): latency, 5xx, connection reset mid-body, truncated gzip,
-// failed reports. Per endpoint, by count (the next N requests) or rate (seeded, reproducible).
+// failed reports, a report status the client does not know. Per endpoint, by count (the next N requests) or rate (seeded, reproducible).
 import { parseDuration } from './clock';
 import { seededRandom } from './hash';
 import type { BodyDamage } from './http';
@@ -14,7 +14,7 @@ export const FAULT_ENDPOINTS = [
   'continuation',
 ] as const;
 export type FaultEndpoint = (typeof FAULT_ENDPOINTS)[number];
-export const FAULT_KINDS = ['latency', 'error', 'reset', 'truncate-gzip', 'report-failed'] as const;
+export const FAULT_KINDS = ['latency', 'error', 'reset', 'truncate-gzip', 'report-failed', 'report-status'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -31,6 +31,8 @@ export interface FaultRule {
   status?: number;
   /** reset / truncate-gzip: body bytes sent before the damage (default 1024). */
   afterBytes?: number;
+  /** report-status: the status a status check answers instead (default "queued"; lower-case letters and -). */
+  reportStatus?: string;
 }
 
 export interface FaultConfig {
@@ -45,6 +47,8 @@ export interface FaultDecision {
   reset: boolean;
   damage?: BodyDamage;
   reportFailed: boolean;
+  /** The status a report status check answers instead of the real one. */
+  reportStatus?: string;
 }
 
 /** Longest injectable latency: beyond it a test would only hang. */
@@ -88,6 +92,9 @@ function checkRule(rule: unknown): string | undefined {
     !(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)
   ) {
     return `faults: status must be an HTTP error status from 400 to 599 (got ${describe(r.status)})`;
+  }
+  if (r.reportStatus !== undefined && !(typeof r.reportStatus === 'string' && /^[a-z-]{1,40}$/.test(r.reportStatus))) {
+    return `faults: reportStatus must be 1 to 40 lower-case letters or - (got ${describe(r.reportStatus)})`;
   }
   if (r.afterBytes !== undefined && !(Number.isSafeInteger(r.afterBytes) && (r.afterBytes as number) >= 0)) {
     return `faults: afterBytes must be a non-negative integer (got ${describe(r.afterBytes)})`;
@@ -156,6 +163,9 @@ export class FaultInjector {
           break;
         case 'report-failed':
           decision.reportFailed = true;
+          break;
+        case 'report-status':
+          decision.reportStatus = rule.reportStatus ?? 'queued';
           break;
       }
     }

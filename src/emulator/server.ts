@@ -118,7 +118,12 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
       requireMethod(req, 'GET');
       const org = keyOrg(parts, req);
       const id = decodeSegment(path.slice(path.lastIndexOf('/') + 1));
-      return sendJson(res, 200, reports.status(org, id));
+      const record = reports.status(org, id);
+      // A status the client does not know (fault report-status): no files with it.
+      const shown = fault.reportStatus
+        ? { ...record, reportStatus: fault.reportStatus, message: '', urls: [] }
+        : record;
+      return sendJson(res, 200, shown);
     }
     case 'recentQuery':
     case 'continuation':

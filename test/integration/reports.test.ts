@@ -9,7 +9,9 @@ import { parseCell } from '../../src/core/query/parse';
 import { resolveCell } from '../../src/core/query/resolve';
 import { sleep } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
+import { LOCAL_EMULATOR_NAME } from '../../src/extension/connections/connection';
 import type { MeasurementsApi } from '../../src/extension/extension';
+import { NOTEBOOK_TYPE } from '../../src/extension/notebook/serializer';
 import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
 import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode } from '../../src/extension/reports/report-nodes';
@@ -97,7 +99,7 @@ describe('reports against the emulator, through the commands', function () {
       () => a.services.quota.used(`${connectionId}|${emu.org}`) === 1,
       'the report counted against the quota',
     );
-    assert.match(a.quotaStatus.text, /1\/30 reports/);
+    assert.equal(a.quotaStatus.text, '$(graph) 1/30 reports (this machine)', 'the text says it is counted here');
 
     const pending = reportNode(a, reportId);
     assert.ok(pending, 'the report is in the Reports view');
@@ -527,6 +529,7 @@ describe('reports against the emulator, through the commands', function () {
     );
     assert.equal(a.services.quota.used(key), 30);
     assert.equal(a.services.quota.remaining(key), 0);
+    assert.equal(a.quotaStatus.text, '$(graph) 30/30 reports', 'exact once the service said: no "(this machine)"');
     const tip = String(a.quotaStatus.tooltip);
     assert.match(tip, /30 of 30 daily reports used today, counted on this machine/);
     assert.match(tip, /The service answered 429/, 'the tooltip says the count was corrected by the service');
@@ -725,6 +728,49 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('Open as Notebook Cell into an active notebook on another connection: asks to switch it or to open a new one', async () => {
+    const data = new vscode.NotebookData([
+      new vscode.NotebookCellData(vscode.NotebookCellKind.Code, 'recent', 'measq'),
+    ]);
+    data.metadata = { connection: LOCAL_EMULATOR_NAME };
+    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
+    await vscode.window.showNotebookDocument(doc);
+
+    const opening = vscode.commands.executeCommand<vscode.NotebookCell>('measurements.openReportAsCell', failed);
+    await driver.pick('Add to');
+    const ask = await driver.pick('New notebook on Actions emulator');
+    assert.equal(
+      ask.title,
+      `Report ${failed.report.reportId} is from Actions emulator; this notebook runs on ${LOCAL_EMULATOR_NAME}`,
+    );
+    assert.deepEqual(
+      ask.items.map((i) => i.label),
+      ['$(plug) Switch this notebook to Actions emulator', '$(notebook) New notebook on Actions emulator'],
+    );
+    const opened = await opening;
+    assert.notEqual(opened.notebook, doc, 'a new notebook');
+    assert.equal(opened.notebook.metadata.connection, 'Actions emulator');
+    assert.equal(doc.cellCount, 1, 'nothing was added to the notebook of the other connection');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+
+    await vscode.window.showNotebookDocument(doc);
+    const switching = vscode.commands.executeCommand<vscode.NotebookCell>('measurements.openReportAsCell', failed);
+    await driver.pick('Add to');
+    await driver.pick('Switch this notebook');
+    const added = await switching;
+    assert.equal(added.notebook, doc);
+    assert.equal(doc.cellCount, 2);
+    assert.equal(doc.metadata.connection, 'Actions emulator', 'the notebook now runs on the report’s connection');
+    assert.ok(!/^org:/m.test(added.document.getText()), 'the org comes from that connection');
+
+    // On the same connection now: added without a question.
+    const again = vscode.commands.executeCommand<vscode.NotebookCell>('measurements.openReportAsCell', failed);
+    await driver.pick('Add to');
+    assert.equal((await again).notebook, doc);
+    assert.equal(doc.cellCount, 3);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('show all connections: the reports of every connection, grouped by connection, the active one first', async () => {
     const other = await a.services.connections.add(
       { name: 'Second org', baseUrl: emu.url, org: emu.secondOrg.org },
@@ -763,6 +809,77 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
       );
     } finally {
       await a.services.connections.remove(other.id);
+    }
+  });
+
+  it('a removed connection’s reports stay, grouped under "Removed connection": local files open, service actions are not offered', async () => {
+    const gone = await a.services.connections.add(
+      { name: 'Gone org', baseUrl: emu.url, org: emu.secondOrg.org },
+      emu.secondOrg.apiKey,
+    );
+    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
+    const body = {
+      report: 'datasource-measurements' as const,
+      org: emu.secondOrg.org,
+      allDatasources: true,
+      outputFrequency: 'day' as const,
+      startTime: '2026-11-01',
+      endTime: '2026-11-03',
+    };
+    const kept = await client.createReport(body);
+    const remote = await client.createReport({ ...body, endTime: '2026-11-02' });
+    clock.advance(REPORT_DELAY_MS + 1000);
+    for (const r of [kept, remote]) await a.services.reports.track(await client.getReport(r.reportId), gone.id);
+    const downloading = vscode.commands.executeCommand<{ files: { localPath?: string }[] }>(
+      'measurements.downloadReportFiles',
+      { report: a.services.reports.get(gone.id, kept.reportId) },
+    );
+    await driver.pick('Default folder');
+    const local = (await downloading).files[0].localPath!;
+    await a.services.connections.remove(gone.id);
+
+    await vscode.commands.executeCommand('measurements.reports.showAllConnections');
+    try {
+      const group = await eventually(
+        () => a.tree.getChildren().find((g) => g.kind === 'connection' && g.label === 'Removed connection'),
+        'the group of the removed connection',
+      );
+      assert.equal(group.contextValue, 'connection-removed');
+      assert.equal(a.tree.getChildren().at(-1), group, 'after the connections that exist');
+      const nodes = a.tree.getChildren(group) as ReportNode[];
+      const ids = nodes.map((n) => n.report.reportId);
+      assert.ok(ids.includes(kept.reportId) && ids.includes(remote.reportId), ids.join());
+      assert.equal(group.description, `${nodes.length} reports`);
+      const keptNode = nodes.find((n) => n.report.reportId === kept.reportId)!;
+      assert.equal(keptNode.contextValue, 'orphan-report-succeeded', 'no download, re-run or refresh is offered');
+      assert.match((keptNode.tooltip as vscode.MarkdownString).value, /Its connection was removed/);
+      assert.equal(a.tree.getParent(keptNode), group);
+
+      const [file] = a.tree.getChildren(keptNode);
+      assert.equal(file.contextValue, 'reportFile-downloaded', 'a downloaded file still opens');
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('measurements.openReportFile', file);
+      assert.equal(editor?.document.uri.fsPath, local);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+      const remoteNode = nodes.find((n) => n.report.reportId === remote.reportId)!;
+      const [cloud] = a.tree.getChildren(remoteNode);
+      assert.equal(cloud.contextValue, 'orphan-reportFile-remote');
+      assert.equal(cloud.command, undefined, 'a click does not try to download it');
+      assert.equal(cloud.description, 'not downloaded · connection removed');
+      assert.equal(await vscode.commands.executeCommand('measurements.rerunReport', remoteNode), undefined);
+
+      // Cleaned up deliberately: Remove These Reports from View (asked first); the files stay on disk.
+      const forgetting = vscode.commands.executeCommand<number>('measurements.forgetReports', group);
+      await driver.pick(`Remove ${nodes.length} report(s)`);
+      assert.equal(await forgetting, nodes.length);
+      await eventually(
+        () => !a.tree.getChildren().some((g) => g.label === 'Removed connection'),
+        'the group to go away',
+      );
+      assert.ok(fs.existsSync(local), 'the downloaded file stays');
+    } finally {
+      await vscode.commands.executeCommand('measurements.reports.showActiveConnection');
+      fs.rmSync(path.dirname(local), { recursive: true, force: true });
     }
   });
 });

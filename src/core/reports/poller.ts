@@ -4,8 +4,9 @@
 //
 // Decisions:
 // - Unknown statuses (not in-progress/succeeded/failed) are reported as-is and polling continues; if
-//   one persists for `unknownStatusLimitMs` (default 1 h) the poller stops and returns that record,
-//   so a status the client does not understand can neither crash nor spin forever.
+//   one persists for `unknownStatusLimitMs` (default 1 h, status.ts UNKNOWN_STATUS_LIMIT_MS: the same rule
+//   as the Reports view's) the poller stops and returns that record, so a status the client does not
+//   understand can neither crash nor spin forever.
 // - Errors follow repeat's one policy: transient ones (network, timeout, 5xx, 429) are reported and
 //   polling goes on after a capped back-off, without giving up; errors a retry cannot fix
 //   (unauthorized, forbidden, not-found, bad-request) end the wait at once.
@@ -17,7 +18,7 @@ import type { ReportRecord } from '../api/types';
 import { systemClock, type WaitClock } from '../time/clock';
 import { repeat } from '../time/repeat';
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule, pollDelayMs } from './schedule';
-import { isTerminal, type ReportState, reportState } from './status';
+import { isTerminal, type ReportState, reportState, unknownStatusLimit } from './status';
 
 export interface ReportStatusSource {
   getReport(reportId: string, options?: CallOptions): Promise<ReportRecord>;
@@ -102,7 +103,8 @@ export class ReportPoller {
       firstDelayMs = this.nextDelay(start);
       emit(shown(last), firstDelayMs);
     }
-    const stopAt = this.unknownStatusStop();
+    const unknownTooLong = unknownStatusLimit(o.unknownStatusLimitMs);
+    const stopAt = (r: ReportRecord) => unknownTooLong(r.reportStatus, this.clock.nowMs());
     const end = await repeat({
       clock: this.clock,
       signal: o.signal,
@@ -135,21 +137,6 @@ export class ReportPoller {
     });
     if (end.cancelled || !end.last) throw this.cancelled();
     return end.last;
-  }
-
-  /** Whether an unknown status has now lasted past its limit (the clock of that limit restarts on a known one). */
-  private unknownStatusStop(): (record: ReportRecord) => boolean {
-    const limit = this.options.unknownStatusLimitMs ?? 60 * 60 * 1000;
-    let unknownSince: number | undefined;
-    return (record) => {
-      if (reportState(record.reportStatus) !== 'unknown') {
-        unknownSince = undefined;
-        return false;
-      }
-      const now = this.clock.nowMs();
-      unknownSince ??= now;
-      return now - unknownSince >= limit;
-    };
   }
 
   /** The next delay from the report's age, bounded by the deadline (past it: a timeout error). */

@@ -16,6 +16,29 @@ export function reportState(status: string): ReportState {
   }
 }
 
+/**
+ * How long a status the client does not understand is polled before polling stops: one rule for every
+ * poller (report cells and the CLI through ReportPoller, the Reports view's watcher; core/time/repeat.ts
+ * states the policy). A new intermediate state is the likelier addition, so it is polled, but not forever.
+ */
+export const UNKNOWN_STATUS_LIMIT_MS = 60 * 60 * 1000;
+
+/**
+ * Tracks one report's statuses: true once an unknown status has lasted `limitMs` in a row (the count
+ * restarts on any known status).
+ */
+export function unknownStatusLimit(limitMs = UNKNOWN_STATUS_LIMIT_MS): (status: string, nowMs: number) => boolean {
+  let since: number | undefined;
+  return (status, nowMs) => {
+    if (reportState(status) !== 'unknown') {
+      since = undefined;
+      return false;
+    }
+    since ??= nowMs;
+    return nowMs - since >= limitMs;
+  };
+}
+
 /** Terminal: polling stops. Unknown statuses are not terminal (a new intermediate state is the likelier addition). */
 export function isTerminal(status: string): boolean {
   const s = reportState(status);

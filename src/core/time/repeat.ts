@@ -13,6 +13,9 @@
 //   loop never gives up on its own while someone watches: the user cancels (or the caller sets a deadline).
 // - Permanent errors (anything else, and any error once the signal aborted): the loop stops and rejects
 //   with that error.
+// - Report polling (its callers' `next`): a status the client does not understand is polled like one in
+//   progress for at most an hour in a row, then polling stops and says so (core/reports/status.ts
+//   unknownStatusLimit: the same rule for report cells, the CLI and the Reports view).
 
 import type { WaitClock } from './clock';
 

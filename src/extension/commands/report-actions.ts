@@ -8,6 +8,8 @@ import { describeIssues, validateReportRequest } from '../../core/api/validate';
 import { reportCellText } from '../../core/query/report-cell';
 import { reportRequestFromRecord } from '../../core/reports/request-echo';
 import { type Clock, nowDate, systemClock } from '../../core/time/clock';
+import type { Connection } from '../connections/connection';
+import { notebookConnection, orgOf, setNotebookConnection } from '../notebook/notebook-connection';
 import { NOTEBOOK_TYPE } from '../notebook/serializer';
 import { SHOW_ALL_CONNECTIONS } from '../reports/reports-tree';
 import type { TrackedReport } from '../reports/tracked-report';
@@ -81,7 +83,11 @@ export async function rerunReport(
   return submitReport(s, next, connection.id);
 }
 
-/** Open as Notebook Cell: the request as a `report` cell, in a new notebook (on the report's connection) or the active one. */
+/**
+ * Open as Notebook Cell: the request as a `report` cell, in a new notebook (on the report's connection)
+ * or the active one. A cell runs on its notebook's connection: when the active notebook's is another one,
+ * it asks (switch the notebook to the report's connection, or a new notebook); never sent elsewhere silently.
+ */
 export async function openReportAsCell(
   s: ExtensionServices,
   t: TrackedReport,
@@ -90,30 +96,65 @@ export async function openReportAsCell(
   const request = requestOf(s, t);
   const connection = s.connections.get(t.connectionId);
   if (!request || !connection) return undefined;
-  // The org comes from the notebook's connection unless the report's was another one.
-  const text = reportCellText(request, {
-    comment: `Report ${t.reportId} (${t.record.reportStatus}); running this cell creates a new report`,
-    omitOrg: request.org === connection.org,
-  });
+  const comment = `Report ${t.reportId} (${t.record.reportStatus}); running this cell creates a new report`;
   const active = vscode.window.activeNotebookEditor;
-  const where = target ?? (active?.notebook.notebookType === NOTEBOOK_TYPE ? await askTarget(active) : 'new');
-  if (!where) return undefined;
-  const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, 'measq');
-  if (where === 'active' && active?.notebook.notebookType === NOTEBOOK_TYPE) {
-    const nb = active.notebook;
-    const edit = new vscode.WorkspaceEdit();
-    edit.set(nb.uri, [vscode.NotebookEdit.insertCells(nb.cellCount, [cell])]);
-    await vscode.workspace.applyEdit(edit);
-    const range = new vscode.NotebookRange(nb.cellCount - 1, nb.cellCount);
-    active.selections = [range];
-    active.revealRange(range);
-    return nb.cellAt(nb.cellCount - 1);
+  const ours = active?.notebook.notebookType === NOTEBOOK_TYPE ? active : undefined;
+  let where = target ?? (ours ? await askTarget(ours) : 'new');
+  if (where === 'active' && ours && notebookConnection(ours.notebook, s.connections).id !== connection.id) {
+    where = await askConnectionMismatch(s, ours, t, connection);
   }
-  const data = new vscode.NotebookData([cell]);
+  if (!where) return undefined;
+  if (where === 'active' && ours) {
+    // The org comes from the notebook (its own, else its connection's) unless the report's was another one.
+    const org = orgOf(ours.notebook) || connection.org;
+    const text = reportCellText(request, { comment, omitOrg: request.org === org });
+    return appendCell(ours, new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, 'measq'));
+  }
+  const text = reportCellText(request, { comment, omitOrg: request.org === connection.org });
+  const data = new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, 'measq')]);
   data.metadata = { connection: connection.name };
   const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
   await vscode.window.showNotebookDocument(doc);
   return doc.cellAt(0);
+}
+
+async function appendCell(editor: vscode.NotebookEditor, cell: vscode.NotebookCellData): Promise<vscode.NotebookCell> {
+  const nb = editor.notebook;
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(nb.uri, [vscode.NotebookEdit.insertCells(nb.cellCount, [cell])]);
+  await vscode.workspace.applyEdit(edit);
+  const range = new vscode.NotebookRange(nb.cellCount - 1, nb.cellCount);
+  editor.selections = [range];
+  editor.revealRange(range);
+  return nb.cellAt(nb.cellCount - 1);
+}
+
+/** The active notebook runs on another connection than the report's: switch it, or a new notebook. */
+async function askConnectionMismatch(
+  s: ExtensionServices,
+  editor: vscode.NotebookEditor,
+  t: TrackedReport,
+  connection: Connection,
+): Promise<CellTarget | undefined> {
+  const current = notebookConnection(editor.notebook, s.connections);
+  const picked = await pickOne(
+    [
+      {
+        label: `$(plug) Switch this notebook to ${connection.name}`,
+        description: `all its cells then run on ${connection.name}`,
+        choice: 'switch' as const,
+      },
+      { label: `$(notebook) New notebook on ${connection.name}`, choice: 'new' as const },
+    ],
+    {
+      title: `Report ${t.reportId} is from ${connection.name}; this notebook runs on ${current.name}`,
+      placeholder: `The cell would create the report on ${current.name}. Switch the notebook, or open a new one?`,
+    },
+  );
+  if (!picked) return undefined;
+  if (picked.choice === 'new') return 'new';
+  await setNotebookConnection(editor.notebook, connection);
+  return 'active';
 }
 
 async function askTarget(active: vscode.NotebookEditor): Promise<CellTarget | undefined> {

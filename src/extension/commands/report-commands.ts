@@ -1,5 +1,5 @@
 // Commands of the Reports view: Refresh, Add Report by Id, Download, Open, Open as Table, Reveal,
-// Copy Id, Remove from view. Each works from the tree (node argument) and from the palette (a pick).
+// Copy Id, Remove from view (one report, or a group's). Each works from the tree (node argument) and from the palette (a pick).
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { isPlainReportId } from '../../core/api/validate';
@@ -148,6 +148,22 @@ export function registerReportCommands(
     registerCommand('measurements.forgetReport', async (arg?: ReportArg) => {
       const report = arg?.report ?? (await pickReport(s, 'Remove Report from View'));
       if (report) await s.reports.remove(report.connectionId, report.reportId);
+    }),
+
+    // A group's reports (the "Removed connection" group): asked first; downloaded files stay on disk.
+    registerCommand('measurements.forgetReports', async (arg?: { reports: TrackedReport[] }) => {
+      const reports = arg?.reports ?? [];
+      if (reports.length === 0) return 0;
+      const ok = await pickOne(
+        [
+          { label: `Remove ${reports.length} report(s) from the view`, ok: true },
+          { label: 'Cancel', ok: false },
+        ],
+        { title: 'Remove these reports from the view? Their downloaded files stay on disk.' },
+      );
+      if (!ok?.ok) return 0;
+      for (const r of reports) await s.reports.remove(r.connectionId, r.reportId);
+      return reports.length;
     }),
   ];
 }

@@ -5,6 +5,7 @@ import { DatasourceDirectory } from '../../core/api/datasource-directory';
 import { type Clock, systemClock } from '../../core/time/clock';
 import type { ConnectedClient } from '../connections/client-provider';
 import type { Connection } from '../connections/connection';
+import type { ConnectionStore } from '../connections/connection-store';
 import type { ExtensionServices } from '../services';
 import { registerCommand } from '../ui/register-command';
 import { NOTEBOOK_TYPE } from './serializer';
@@ -46,10 +47,7 @@ export class NotebookConnections implements vscode.Disposable {
 
   /** The notebook's connection: the one its metadata names, else the active connection. */
   connectionFor(notebook: vscode.NotebookDocument): Connection {
-    const name = notebook.metadata?.connection;
-    const all = this.services.connections.list();
-    const named = typeof name === 'string' ? all.find((c) => c.name === name || c.id === name) : undefined;
-    return named ?? this.services.connections.active();
+    return notebookConnection(notebook, this.services.connections);
   }
 
   /** A client for the notebook; the notebook's org (metadata) wins over the connection's. */
@@ -136,8 +134,16 @@ export class NotebookConnections implements vscode.Disposable {
   }
 }
 
+/** The notebook's connection: the one its metadata names, else the active connection. */
+export function notebookConnection(notebook: vscode.NotebookDocument, connections: ConnectionStore): Connection {
+  const name = notebook.metadata?.connection;
+  const all = connections.list();
+  const named = typeof name === 'string' ? all.find((c) => c.name === name || c.id === name) : undefined;
+  return named ?? connections.active();
+}
+
 /** The org a notebook names in its metadata ('' when it uses its connection's). */
-function orgOf(notebook: vscode.NotebookDocument): string {
+export function orgOf(notebook: vscode.NotebookDocument): string {
   const org = notebook.metadata?.org;
   return typeof org === 'string' ? org : '';
 }

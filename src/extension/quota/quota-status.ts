@@ -1,5 +1,7 @@
 // Status bar item: "reports used today / 30" for the active connection's org; refreshed when the count
-// changes, when the connection changes and at the next UTC midnight (when the quota resets).
+// changes, when the connection changes and at the next UTC midnight (when the quota resets). The text
+// itself says when the count is only what this machine made (`3/30 reports (this machine)`); after the
+// service's 429 it is exact (`30/30 reports`).
 import * as vscode from 'vscode';
 import { nextUtcMidnight } from '../../core/api/errors';
 import type { QuotaTracker } from './quota-tracker';
@@ -13,6 +15,11 @@ export function quotaTooltip(org: string, used: number, limit: number, reset: Da
       : 'Reports created elsewhere (another machine, a script) are not counted here until the service answers 429; then it shows all used until the reset.',
     `Resets at ${reset.toISOString()} (UTC midnight).`,
   ].join('\n\n');
+}
+
+/** The status bar text: exact once the service said (a 429), else marked as this machine's count. */
+export function quotaText(used: number, limit: number, fromService: boolean): string {
+  return `$(graph) ${used}/${limit} reports${fromService ? '' : ' (this machine)'}`;
 }
 
 export class QuotaStatusItem implements vscode.Disposable {
@@ -42,10 +49,11 @@ export class QuotaStatusItem implements vscode.Disposable {
     const used = this.quota.used(scope.key);
     const now = this.now();
     const reset = nextUtcMidnight(now);
-    this.item.text = `$(graph) ${used}/${this.quota.limit} reports`;
-    this.item.tooltip = quotaTooltip(org, used, this.quota.limit, reset, this.quota.resetAt(scope.key) !== undefined);
+    const fromService = this.quota.resetAt(scope.key) !== undefined;
+    this.item.text = quotaText(used, this.quota.limit, fromService);
+    this.item.tooltip = quotaTooltip(org, used, this.quota.limit, reset, fromService);
     this.item.accessibilityInformation = {
-      label: `${used} of ${this.quota.limit} reports used today, counted on this machine`,
+      label: `${used} of ${this.quota.limit} reports used today, ${fromService ? 'as the service said' : 'counted on this machine'}`,
     };
     this.item.backgroundColor =
       used >= this.quota.limit ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

@@ -1,6 +1,6 @@
 // The core's small status union (API status string -> ReportState) -> an icon. A status the service may
-// add later is 'unknown': a neutral icon; it is not terminal, so it is polled like in-progress (see
-// core/reports/status.ts isTerminal and report-watcher.ts).
+// add later is 'unknown': a neutral icon; it is not terminal, so it is polled like in-progress, for an
+// hour in a row at most (see core/reports/status.ts isTerminal, unknownStatusLimit and report-watcher.ts).
 import * as vscode from 'vscode';
 import type { ReportState } from '../../core/reports/status';
 

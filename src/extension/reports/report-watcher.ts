@@ -1,7 +1,9 @@
 // Polls the reports that are not finished (in progress, or a status the service added later: the core's
-// isTerminal), and only those, each with the core's one polling loop (core/time/repeat) on the core's
-// back-off schedule read from the report's age (the time since it was added): the first checks within
-// seconds, then slower, stopping at a terminal status. After a reload the reports still in progress are
+// isTerminal; an unknown status for at most an hour in a row, core/reports/status.ts unknownStatusLimit,
+// the same rule as report cells and the CLI, then polling stops and the node says so), and only those,
+// each with the core's one polling loop (core/time/repeat) on the core's back-off schedule read from
+// the report's age (the time since it was added): the first checks within seconds, then slower,
+// stopping at a terminal status. After a reload the reports still in progress are
 // picked up again with a check at once, and their schedule continues from their age (no fresh fast
 // phase for an old report). Errors follow repeat's policy: transient ones (network, timeout, 5xx, 429)
 // back off and polling goes on; any other (not found, unauthorized, its connection removed) stops the
@@ -10,8 +12,10 @@
 // finished report raises a notification with Open.
 import * as vscode from 'vscode';
 import { isTransientError } from '../../core/api/errors';
-import { isTerminal } from '../../core/reports/status';
+import type { ReportRecord } from '../../core/api/types';
+import { isTerminal, UNKNOWN_STATUS_LIMIT_MS, unknownStatusLimit } from '../../core/reports/status';
 import type { WaitClock } from '../../core/time/clock';
+import { formatDuration } from '../../core/time/duration';
 import { parseIsoMs } from '../../core/time/iso';
 import { type Repetition, repeat } from '../../core/time/repeat';
 import type { ClientProvider } from '../connections/client-provider';
@@ -27,14 +31,19 @@ export type PollSchedule = (ageMs: number) => number;
 /** How long the window may be unfocused before polling pauses. */
 export const PAUSE_WHEN_UNFOCUSED_MS = 5 * 60_000;
 
-/** What a check found: still open, finished (or gone), or not made (paused, or another check under way). */
-type CheckResult = 'open' | 'done' | 'paused' | 'skipped';
+/**
+ * What a check found: still open, finished (or gone), an unknown status for too long (polling stops), or
+ * not made (paused, or another check under way).
+ */
+type CheckResult = 'open' | 'done' | 'unknown-too-long' | 'paused' | 'skipped';
 
 interface Watch {
   stop: AbortController;
   loop?: Repetition<CheckResult>;
   busy: boolean;
   paused: boolean;
+  /** Whether an unknown status has lasted too long (core unknownStatusLimit, one per watch). */
+  unknownTooLong: (status: string, nowMs: number) => boolean;
 }
 
 /** Whether the window is focused, and its changes (the VS Code window by default; tests pass their own). */
@@ -117,7 +126,12 @@ export class ReportWatcher implements vscode.Disposable {
       if (delayMs === 0) existing.loop?.wake();
       return;
     }
-    const w: Watch = { stop: new AbortController(), busy: false, paused: false };
+    const w: Watch = {
+      stop: new AbortController(),
+      busy: false,
+      paused: false,
+      unknownTooLong: unknownStatusLimit(),
+    };
     this.watches.set(key, w);
     w.loop = repeat<CheckResult>({
       clock: this.clock,
@@ -154,7 +168,7 @@ export class ReportWatcher implements vscode.Disposable {
   }
 
   private nextDelay(key: string, result: CheckResult): number | undefined {
-    if (result === 'done') return undefined;
+    if (result === 'done' || result === 'unknown-too-long') return undefined;
     if (result === 'paused') return Number.POSITIVE_INFINITY; // until checkAllNow wakes it
     const [connectionId, reportId] = key.split('\u0000');
     const cur = this.store.get(connectionId, reportId);
@@ -184,7 +198,7 @@ export class ReportWatcher implements vscode.Disposable {
     if (w?.busy) return 'skipped';
     if (w) w.busy = true;
     try {
-      return await this.checkReport(key, t);
+      return await this.checkReport(key, t, w);
     } catch (e) {
       const message = (e as Error).message;
       await this.store.update(connectionId, reportId, (x) => ({
@@ -198,7 +212,7 @@ export class ReportWatcher implements vscode.Disposable {
     }
   }
 
-  private async checkReport(key: string, t: TrackedReport): Promise<CheckResult> {
+  private async checkReport(key: string, t: TrackedReport, w: Watch | undefined): Promise<CheckResult> {
     const { connectionId, reportId } = t;
     const wasOpen = !isTerminal(t.record.reportStatus);
     const connection = this.connections.get(connectionId);
@@ -210,12 +224,25 @@ export class ReportWatcher implements vscode.Disposable {
     if (terminal) this.stop(key);
     const now = new Date(this.clock.nowMs());
     const updated = await this.store.update(connectionId, reportId, (x) => withRecord(x, record, now));
-    if (!terminal) return 'open';
+    if (!terminal) return w?.unknownTooLong(record.reportStatus, now.getTime()) ? this.giveUp(key, record) : 'open';
     if (wasOpen && updated) {
       this.finished.fire(updated);
       this.onFinished(updated);
     }
     return 'done';
+  }
+
+  /** An unknown status lasted too long: polling stops, and the report says why (Refresh checks again). */
+  private async giveUp(key: string, record: ReportRecord): Promise<CheckResult> {
+    this.stop(key);
+    const [connectionId, reportId] = key.split('\u0000');
+    const status = JSON.stringify(String(record.reportStatus).slice(0, 40));
+    const limit = formatDuration(UNKNOWN_STATUS_LIMIT_MS, 'coarse');
+    await this.store.update(connectionId, reportId, (x) => ({
+      ...x,
+      lastError: `status ${status} is not one this version knows; checked for ${limit}, then stopped (Refresh checks again)`,
+    }));
+    return 'unknown-too-long';
   }
 
   private stop(key: string): void {

@@ -93,24 +93,39 @@ describe('emulator fault injection', () => {
     assert.doesNotThrow(() => gunzipSync(whole.bytes));
   });
 
+  /** A report of six hours of every datasource (ready 3 s after it is made). */
+  const smallReport = () => ({
+    org: emu.org,
+    report: 'datasource-measurements',
+    allDatasources: true,
+    outputFrequency: 'hour',
+    startTime: '2026-11-20',
+    endTime: '2026-11-20T06:00:00Z',
+  });
+
   it('report-failed: the report ends in the failed state', async () => {
     await configure({ rules: [{ kind: 'report-failed', count: 1 }] });
-    const body = {
-      org: emu.org,
-      report: 'datasource-measurements',
-      allDatasources: true,
-      outputFrequency: 'hour',
-      startTime: '2026-11-20',
-      endTime: '2026-11-20T06:00:00Z',
-    };
-    const failing = await emu.json(PATHS.reportRequests, body);
-    const fine = await emu.json(PATHS.reportRequests, body);
+    const failing = await emu.json(PATHS.reportRequests, smallReport());
+    const fine = await emu.json(PATHS.reportRequests, smallReport());
     await emu.advance('10s');
     const f = await (await emu.get(PATHS.reportRequest(failing.body.reportId))).json();
     assert.equal(f.reportStatus, 'failed');
     assert.deepEqual(f.urls, []);
     const s = await (await emu.get(PATHS.reportRequest(fine.body.reportId))).json();
     assert.equal(s.reportStatus, 'succeeded');
+  });
+
+  it('report-status: a status check answers a status the client does not know (checked values only)', async () => {
+    const bad = await configure({ rules: [{ kind: 'report-status', reportStatus: '<b>' }] });
+    assert.equal(bad.status, 400);
+    await configure({ rules: [{ kind: 'report-status', endpoint: 'reportStatus', count: 1 }] });
+    const created = await emu.json(PATHS.reportRequests, smallReport());
+    await emu.advance('10s');
+    const odd = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+    assert.equal(odd.reportStatus, 'queued');
+    assert.deepEqual(odd.urls, []);
+    const real = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+    assert.equal(real.reportStatus, 'succeeded', 'the next check (count 1 spent) is the real one');
   });
 
   it('rates are seeded: the same seed fails the same requests', async () => {
