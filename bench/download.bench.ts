@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { isGzip } from '../src/core/api/gzip.node';
 import { type BenchResult, bundledChild, median, NODE_RSS, runCommand, sideBySide } from './lib';
 import { startEmulatorProcess } from './support/emulator-process';
 
@@ -40,10 +39,7 @@ async function makeFile(file: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
       record = await (await fetch(`${emu.baseUrl}/v2/report-requests/${record.reportId}`, { headers })).json();
     }
-    const res = await fetch(record.urls[0]);
-    // fetch has already decoded Content-Encoding gzip (the emulator's default); a .csv.gz body is gzip still.
-    const raw = Buffer.from(await res.arrayBuffer());
-    sample = (isGzip(raw) ? zlib.gunzipSync(raw) : raw).toString('utf8');
+    sample = await reportCsv(record.urls[0]);
   } finally {
     await emu.stop();
   }
@@ -57,6 +53,21 @@ async function makeFile(file: string): Promise<void> {
   }
   await pipeline(tiles, zlib.createGzip({ level: 1 }), fs.createWriteStream(`${file}.part`));
   fs.renameSync(`${file}.part`, file);
+}
+
+/**
+ * The CSV text of a report file URL, as the emulator serves it: by default with `Content-Encoding: gzip`
+ * (fetch decodes it on the way, as it does an object store's gzip upload), or as an application/gzip body
+ * (the `plain-gzip` option) that is gunzipped here. Either way the result must be the report's CSV.
+ */
+async function reportCsv(url: string): Promise<string> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`report file: HTTP ${res.status}`);
+  const encoded = res.headers.get('content-encoding') === 'gzip';
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const csv = (encoded ? bytes : zlib.gunzipSync(bytes)).toString('utf8');
+  if (!csv.startsWith('datasourceId,')) throw new Error(`report file: not the report's CSV: ${csv.slice(0, 80)}`);
+  return csv;
 }
 
 export async function downloadBench(runs: number): Promise<BenchResult> {

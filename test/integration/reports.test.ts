@@ -726,9 +726,10 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
     assert.equal(cell.document.languageId, 'measq');
     assert.ok(text.startsWith(`# Report ${failed.report.reportId} (failed)`), text);
     assert.ok(!/^org:/m.test(text), 'the org comes from the connection');
-    const parsed = parseCell(text);
+    const now = new Date(clock.now());
+    const parsed = parseCell(text, { now });
     assert.ok(parsed.cell, JSON.stringify(parsed.diagnostics));
-    const resolved = resolveCell(parsed.cell, { now: new Date(clock.now()), org: emu.org });
+    const resolved = resolveCell(parsed.cell, { now, org: emu.org });
     assert.deepEqual(resolved.resolved, { verb: 'report', request: { ...tooBig, org: emu.org } });
 
     // With a measnb notebook active, it asks where: the active one gets the cell at its end.

@@ -93,7 +93,7 @@ export class MeasnbController implements vscode.Disposable {
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const parsed = parseCell(cell.document.getText());
+    const parsed = parseCell(cell.document.getText(), { now: this.clock.now() });
     const isFollow = parsed.cell?.verb === 'follow';
     // follow appends to what the cell already shows; other verbs replace it.
     const out = new CellWriter(
