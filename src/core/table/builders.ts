@@ -107,83 +107,86 @@ function withMeta<T extends Column>(meta: ColumnMeta, column: T): T {
   return column;
 }
 
-export class NumberBuilder implements ColumnBuilder {
-  readonly kind = 'number' as const;
-  private values = new Float64Array(INITIAL_CAPACITY);
+/** A column of float64 values, grown in place (numbers and times share it: NaN is an empty cell). */
+abstract class Float64Builder {
+  protected values = new Float64Array(INITIAL_CAPACITY);
   length = 0;
 
-  push(cell: string): boolean {
+  protected append(v: number): void {
     if (this.length === this.values.length) this.values = grow(this.values, this.length + 1);
+    this.values[this.length++] = v;
+  }
+
+  pushEmpty(count: number): void {
+    this.values = grow(this.values, this.length + count);
+    this.values.fill(Number.NaN, this.length, this.length + count);
+    this.length += count;
+  }
+
+  /** Each value as text ('' for an empty cell). */
+  protected textsOf(text: (v: number) => string): string[] {
+    const out = new Array<string>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = Number.isNaN(this.values[i]) ? '' : text(this.values[i]);
+    return out;
+  }
+
+  protected column(kind: 'number' | 'time', meta: ColumnMeta): NumericColumn {
+    return withMeta(meta, { name: meta.name, kind, values: trimTo(this.values, this.length) });
+  }
+}
+
+export class NumberBuilder extends Float64Builder implements ColumnBuilder {
+  readonly kind = 'number' as const;
+
+  push(cell: string): boolean {
     if (cell === '') {
-      this.values[this.length++] = Number.NaN;
+      this.append(Number.NaN);
       return true;
     }
     const v = parseDecimal(cell);
     if (Number.isNaN(v) && cell.trim() !== 'NaN') return false; // not a number: demote
-    this.values[this.length++] = v;
+    this.append(v);
     return true;
   }
 
   pushNumber(v: number): void {
-    if (this.length === this.values.length) this.values = grow(this.values, this.length + 1);
-    this.values[this.length++] = v;
-  }
-
-  pushEmpty(count: number): void {
-    this.values = grow(this.values, this.length + count);
-    this.values.fill(Number.NaN, this.length, this.length + count);
-    this.length += count;
+    this.append(v);
   }
 
   texts(): string[] {
-    const out = new Array<string>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = Number.isNaN(this.values[i]) ? '' : String(this.values[i]);
-    return out;
+    return this.textsOf(String);
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind: 'number', values: trimTo(this.values, this.length) });
+    return this.column('number', meta);
   }
 }
 
 /** ISO 8601 timestamps -> epoch ms (core/time's parser: zone-less text is UTC, never local time). */
-export class TimeBuilder implements ColumnBuilder {
+export class TimeBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'time' as const;
-  private values = new Float64Array(INITIAL_CAPACITY);
-  length = 0;
 
   push(cell: string): boolean {
-    if (this.length === this.values.length) this.values = grow(this.values, this.length + 1);
     if (cell === '') {
-      this.values[this.length++] = Number.NaN;
+      this.append(Number.NaN);
       return true;
     }
     const t = isoToMs(cell);
     if (Number.isNaN(t)) return false;
-    this.values[this.length++] = t;
+    this.append(t);
     return true;
   }
 
   pushTime(t: number): void {
-    if (this.length === this.values.length) this.values = grow(this.values, this.length + 1);
-    this.values[this.length++] = t;
-  }
-
-  pushEmpty(count: number): void {
-    this.values = grow(this.values, this.length + count);
-    this.values.fill(Number.NaN, this.length, this.length + count);
-    this.length += count;
+    this.append(t);
   }
 
   texts(): string[] {
-    const out = new Array<string>(this.length);
-    for (let i = 0; i < this.length; i++)
-      out[i] = Number.isNaN(this.values[i]) ? '' : new Date(this.values[i]).toISOString();
-    return out;
+    return this.textsOf((v) => new Date(v).toISOString());
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind: 'time', values: trimTo(this.values, this.length) });
+    return this.column('time', meta);
   }
 }
 
