@@ -39,8 +39,7 @@ async function makeFile(file: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
       record = await (await fetch(`${emu.baseUrl}/v2/report-requests/${record.reportId}`, { headers })).json();
     }
-    const res = await fetch(record.urls[0]);
-    sample = zlib.gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
+    sample = await reportCsv(record.urls[0]);
   } finally {
     await emu.stop();
   }
@@ -54,6 +53,21 @@ async function makeFile(file: string): Promise<void> {
   }
   await pipeline(tiles, zlib.createGzip({ level: 1 }), fs.createWriteStream(`${file}.part`));
   fs.renameSync(`${file}.part`, file);
+}
+
+/**
+ * The CSV text of a report file URL, as the emulator serves it: by default with `Content-Encoding: gzip`
+ * (fetch decodes it on the way, as it does an object store's gzip upload), or as an application/gzip body
+ * (the `plain-gzip` option) that is gunzipped here. Either way the result must be the report's CSV.
+ */
+async function reportCsv(url: string): Promise<string> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`report file: HTTP ${res.status}`);
+  const encoded = res.headers.get('content-encoding') === 'gzip';
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const csv = (encoded ? bytes : zlib.gunzipSync(bytes)).toString('utf8');
+  if (!csv.startsWith('datasourceId,')) throw new Error(`report file: not the report's CSV: ${csv.slice(0, 80)}`);
+  return csv;
 }
 
 export async function downloadBench(runs: number): Promise<BenchResult> {

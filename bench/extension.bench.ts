@@ -7,11 +7,11 @@
 //    Measured: the extension's activate() body (what the host lane prints as its activation time; the
 //    target) and ext.activate() as a whole (loading the bundle + activate(), as VS Code's Running
 //    Extensions view counts it), reported beside the empty extension's.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { type BenchResult, median } from './lib';
+import { type BenchResult, median, runNodeScript } from './lib';
 
 const ROOT = path.resolve('.');
 const STAGE = path.resolve('.artifacts/bench/extension');
@@ -94,27 +94,16 @@ interface HostSample {
   activateMs?: number;
 }
 
-function hostRun(projectDir: string, emptyVsix: string, n: number): Promise<HostSample> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['bench/support/activation-host.mjs', projectDir, emptyVsix, path.join(STAGE, `host-${n}`)],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const m = /@@bench_activation (\{.*\})/.exec(out);
-      if (code !== 0 || !m) return reject(new Error(`activation host exited ${code}: ${out.slice(-2000)}`));
-      resolve(JSON.parse(m[1]) as HostSample);
-    });
-  });
+async function hostRun(projectDir: string, emptyVsix: string, n: number): Promise<HostSample> {
+  const { code, out } = await runNodeScript([
+    'bench/support/activation-host.mjs',
+    projectDir,
+    emptyVsix,
+    path.join(STAGE, `host-${n}`),
+  ]);
+  const m = /@@bench_activation (\{.*\})/.exec(out);
+  if (code !== 0 || !m) throw new Error(`activation host exited ${code}: ${out.slice(-2000)}`);
+  return JSON.parse(m[1]) as HostSample;
 }
 
 export async function extensionBench(runs: number): Promise<BenchResult> {

@@ -78,6 +78,22 @@ export function runCommand(cmd: string, args: string[], opts: RunOptions = {}): 
   });
 }
 
+/** Runs a node script to its end: its exit code and its stdout and stderr together (for @@ result lines). */
+export function runNodeScript(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
 export const NODE_RSS = ['--require', path.resolve('bench/support/report-rss.cjs')];
 
 export function fmt(n: number | undefined, digits = 1): string {

@@ -5,18 +5,20 @@ import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
 import { extensionBench } from './extension.bench';
 import { followBench } from './follow.bench';
+import { hostRendererBench } from './host-renderer.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
 import { rendererBench, rendererViewsBench } from './renderer.bench';
 import { sqlBench } from './sql.bench';
+import { tableFileBench } from './table-file.bench';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 const sqlMb = args.includes('--sql-mb') ? Number(args[args.indexOf('--sql-mb') + 1]) : undefined;
 
-const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
+const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResult[]>]> = [
   ['recent-query', recentQueryBench],
   ['download', downloadBench],
   ['csv-table', csvTableBench],
@@ -26,7 +28,9 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult>]> = [
   ['renderer', rendererBench],
   ['renderer-views', rendererViewsBench],
   ['extension', extensionBench],
+  ['host-renderer', hostRendererBench],
   ['sql', (n) => sqlBench(n, sqlMb)],
+  ['table-file', tableFileBench],
 ];
 
 async function main(): Promise<void> {
@@ -35,7 +39,7 @@ async function main(): Promise<void> {
     if (only && !only.includes(name)) continue;
     console.error(`running ${name} ...`);
     try {
-      results.push(await bench(runs));
+      results.push(...[await bench(runs)].flat());
     } catch (e) {
       results.push({ name, target: '', baseline: '', subject: '', figures: {}, pass: false, note: String(e) });
       console.error(e);

@@ -4,6 +4,7 @@
 import type { RunClient } from '../../src/core/run/index.node';
 import { runCell } from '../../src/core/run/run-cell.node';
 import { SqlSession } from '../../src/core/sql/session.node';
+import { nowDate, systemClock } from '../../src/core/time/clock';
 
 const [mode, ...files] = process.argv.slice(2);
 const AGGREGATE = (from: string) =>
@@ -24,7 +25,7 @@ async function cell(): Promise<number> {
   sql.hold('rep', { kind: 'files', files, format: 'parquet' });
   // The sql path never calls the service.
   const client = {} as RunClient;
-  const r = await runCell(`sql as daily\n${AGGREGATE('rep')}`, { client, sql });
+  const r = await runCell(`sql as daily\n${AGGREGATE('rep')}`, { client, sql, now: nowDate(systemClock) });
   sql.dispose();
   return r.table.rowCount;
 }

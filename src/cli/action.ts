@@ -44,7 +44,7 @@ export function action<A extends unknown[]>(
     }
     const ctx: ActionContext = {
       signal: ctrl.signal,
-      errorContext: { now: () => new Date(clock.nowMs()) },
+      errorContext: { clock },
       progress,
       clock,
       use(conn) {

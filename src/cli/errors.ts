@@ -6,6 +6,7 @@ import type { Diagnostic } from '../core/query/diagnostics';
 import { UnsafePathError } from '../core/reports/local-paths.node';
 import { CellError, ReportFailedError } from '../core/run/index.node';
 import { safeForTerminal } from '../core/text/terminal';
+import { type Clock, nowDate } from '../core/time/clock';
 import { formatDuration } from '../core/time/duration';
 import { EXIT } from './exit-codes';
 
@@ -17,7 +18,7 @@ export interface ErrorContext {
   org?: string;
   baseUrl?: string;
   /** The command's clock (quota reset times). */
-  now?: () => Date;
+  clock: Clock;
   /** The file the cell came from, for compiler-style `file:line:col` lines. */
   source?: string;
 }
@@ -41,7 +42,7 @@ export function warningLine(where: string, d: Diagnostic): string {
   return `${where}:${d.range.start.line + 1}:${d.range.start.column + 1}: warning: ${d.message}`;
 }
 
-export function describeError(e: unknown, ctx: ErrorContext = {}): CliFailure {
+export function describeError(e: unknown, ctx: ErrorContext): CliFailure {
   if (e instanceof CellError) return describeCellError(e, ctx);
   if (e instanceof NotebookFormatError) {
     return {
@@ -81,7 +82,7 @@ function describeServiceError(e: MeasurementsError, ctx: ErrorContext): CliFailu
   const org = ctx.org ? `org ${ctx.org}` : 'this org';
   switch (e.code) {
     case 'quota-exceeded': {
-      const now = ctx.now?.() ?? new Date();
+      const now = nowDate(ctx.clock);
       const reset = e.resetAt ?? nextUtcMidnight(now);
       // The server's Retry-After counts on the server's clock, which is the one that resets the quota.
       const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : reset.getTime() - now.getTime();

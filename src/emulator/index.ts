@@ -1,7 +1,8 @@
 // The local measurements service emulator: startEmulator() for tests, the extension and the CLI.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Aggregator } from './aggregates';
-import { type ClockOption, floorTo, HOUR_MS, parseDuration, toClock } from './clock';
+import { type ClockOption, type EmulatorClock, floorTo, HOUR_MS, parseDuration, toClock } from './clock';
 import type { EmulatorContext } from './context';
 import { type FaultConfig, FaultInjector } from './faults';
 import { ReportQuota } from './quota';
@@ -132,20 +133,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           save: (stored) => stateFile.save({ ...state, port, reports: stored, quota: quota.snapshot() }),
         }
       : undefined;
-  const reports = new ReportService(
-    ctx,
-    quota,
-    parseDuration(options.reportDelayMs ?? DEFAULT_REPORT_DELAY_MS),
-    persistence,
-  );
+  const reportDelayMs = parseDuration(options.reportDelayMs ?? DEFAULT_REPORT_DELAY_MS);
   const server = createEmulatorServer({
     ctx,
-    reports,
+    reports: new ReportService(ctx, quota, reportDelayMs, persistence),
     faults: new FaultInjector(options.faults),
     control: options.control ?? false,
     reportFileEncoding: options.reportFileEncoding,
     onRequest: options.onRequest,
   });
+  // The last run's port, when free: the file URLs it handed out point there.
+  port = await listenOn(server, options.port ?? state?.port ?? 0, options.port === undefined && !!state?.port);
+  baseUrl = `http://127.0.0.1:${port}`;
+  if (stateFile && state && state.port !== port) stateFile.save({ ...state, port, quota: quota.snapshot() });
+  return running(world, server, baseUrl, clock);
+}
+
+/** Listens on 127.0.0.1:`port` (0: any free port; `orAnyPort`: any when `port` is taken); the port it got. */
+async function listenOn(server: Server, port: number, orAnyPort: boolean): Promise<number> {
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {
       const failed = (e: Error) => reject(e);
@@ -155,15 +160,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         resolve();
       });
     });
-  if (options.port === undefined && state?.port) {
-    // The last run's port, when free: the file URLs it handed out point there.
-    await listen(state.port).catch(() => listen(0));
-  } else {
-    await listen(options.port ?? 0);
-  }
-  port = (server.address() as AddressInfo).port;
-  baseUrl = `http://127.0.0.1:${port}`;
-  if (stateFile && state && state.port !== port) stateFile.save({ ...state, port, quota: quota.snapshot() });
+  await (orAnyPort ? listen(port).catch(() => listen(0)) : listen(port));
+  return (server.address() as AddressInfo).port;
+}
+
+function running(world: World, server: Server, baseUrl: string, clock: EmulatorClock): RunningEmulator {
   const demo = world.orgs.get(DEMO_ORG);
   const second = world.orgs.get(SECOND_ORG);
   if (!demo || !second) throw new Error('emulator world has no demo org');

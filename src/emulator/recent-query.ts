@@ -141,46 +141,56 @@ export function recentReply(
     before: now + 1,
   };
   const headers: Record<string, string> = {};
-  if (withToken) {
-    // Minute: the next reply starts at the measurements taken after now (the current and previous minute may
-    // still have some); hour and day: at the next complete period.
-    const payload: TokenPayload =
-      frequency === 'minute'
-        ? { v: 1, q: query, from: Math.max(from, last - p), seenUntil: now, iat: now }
-        : { v: 1, q: query, from: Math.max(from, last + p), iat: now };
-    headers[CONTINUATION_TOKEN_HEADER] = sealToken(ctx.world.secret, payload);
-  }
-  let writer: RowWriter;
-  let contentType: string;
+  if (withToken) headers[CONTINUATION_TOKEN_HEADER] = nextToken(ctx, query, from, last, now);
+  const { writer, contentType } = replyWriter(ctx, query, metrics, window, continuation);
+  return { chunks: streamRows(plan, writer, ctx.aggregator, ctx.rowCache), contentType, headers };
+}
+
+/**
+ * The continuation token of a reply. Minute: the next reply starts at the measurements taken after now (the
+ * current and previous minute may still have some); hour and day: at the next complete period.
+ */
+function nextToken(ctx: EmulatorContext, query: RecentQuery, from: number, last: number, now: number): string {
+  const p = PERIOD_MS[query.outputFrequency];
+  const payload: TokenPayload =
+    query.outputFrequency === 'minute'
+      ? { v: 1, q: query, from: Math.max(from, last - p), seenUntil: now, iat: now }
+      : { v: 1, q: query, from: Math.max(from, last + p), iat: now };
+  return sealToken(ctx.world.secret, payload);
+}
+
+/** The writer of a reply's format (csv-wide or json-long) and its content type. */
+function replyWriter(
+  ctx: EmulatorContext,
+  query: RecentQuery,
+  metrics: RowPlan['metrics'],
+  window: RecentWindow,
+  continuation: boolean,
+): { writer: RowWriter; contentType: string } {
   if (query.format === 'csv-wide') {
-    contentType = 'text/csv; charset=utf-8';
-    writer = new CsvWideWriter(
-      {
-        idColumn: 'datasourceId',
-        frequency,
-        labelStyle: 'canonical',
-        valueColumns: false,
-        qcAssessment: query.qcAssessment,
-        qcFlags: query.qcFlags,
-        locationDecimals: query.locationRounding ?? 6,
-        // As in real files: metric columns sorted by label (never rely on the order).
-        sortMetrics: true,
-      },
-      metrics,
-    );
-  } else {
-    contentType = 'application/json';
-    writer = new JsonLongWriter(metrics, {
-      request: window.echo,
+    const layout = {
+      idColumn: 'datasourceId' as const,
+      frequency: query.outputFrequency,
+      labelStyle: 'canonical' as const,
+      valueColumns: false,
       qcAssessment: query.qcAssessment,
       qcFlags: query.qcFlags,
-      locationDecimals: query.locationRounding ?? 5,
-      omitEmptyLocations: continuation,
-      seed: ctx.world.seed,
-      periodMs: p,
-    });
+      locationDecimals: query.locationRounding ?? 6,
+      // As in real files: metric columns sorted by label (never rely on the order).
+      sortMetrics: true,
+    };
+    return { contentType: 'text/csv; charset=utf-8', writer: new CsvWideWriter(layout, metrics) };
   }
-  return { chunks: streamRows(plan, writer, ctx.aggregator, ctx.rowCache), contentType, headers };
+  const writer = new JsonLongWriter(metrics, {
+    request: window.echo,
+    qcAssessment: query.qcAssessment,
+    qcFlags: query.qcFlags,
+    locationDecimals: query.locationRounding ?? 5,
+    omitEmptyLocations: continuation,
+    seed: ctx.world.seed,
+    periodMs: PERIOD_MS[query.outputFrequency],
+  });
+  return { contentType: 'application/json', writer };
 }
 
 export function startRecentQuery(ctx: EmulatorContext, keyOrg: OrgInfo, body: Record<string, unknown>): RecentReply {

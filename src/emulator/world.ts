@@ -174,20 +174,57 @@ function makeDatasource(
   const city = CITIES[demo ? 0 : 1];
   const lat = city.lat + (unit(seed, gid, 3) - 0.5) * 0.2;
   const lon = city.lon + (unit(seed, gid, 4) - 0.5) * 0.2;
+  const locations = locationsOf(lat, lon, demo && index === WORLD_ROLES.moved, anchor);
+  const subscriptions = subscriptionsOf(demo ? index : -1, anchor);
+  const { measures, status, calA, calB, valueless } = sensorsOf(seed, gid, index, isSite, demo);
+  const group = GROUPS[hash4(seed, gid, 6) % GROUPS.length];
+  return {
+    index,
+    gid,
+    hash: hash4(seed, gid, 0x5eed) | 0,
+    id,
+    org,
+    sourceType,
+    sourceId,
+    name: `${isSite ? 'Reference site' : 'Node'} ${index + 1}${group ? ` (${group})` : ''}`,
+    group,
+    tags: isSite ? ['reference'] : index % 3 === 0 ? ['outdoor', 'school'] : ['outdoor'],
+    subscriptionId: makeId('S', seed, gid, 7, taken),
+    locations,
+    subscriptions,
+    measures,
+    status,
+    calA,
+    calB,
+    valueless,
+    level: 0.6 + unit(seed, gid, 8) * 1.2,
+    qcInvalid: demo ? index % 10 === WORLD_ROLES.qcInvalid : false,
+    dailyOutage: demo && index === WORLD_ROLES.dailyOutage,
+  };
+}
+
+/** Where a datasource is; the demo's moved one moves 3 hours before the anchor. */
+function locationsOf(lat: number, lon: number, moved: boolean, anchor: number): Location[] {
   const locations: Location[] = [{ lat, lon, from: Number.NEGATIVE_INFINITY }];
-  if (demo && index === WORLD_ROLES.moved) {
-    locations.push({ lat: lat + 0.0123456, lon: lon - 0.0234567, from: anchor - 3 * HOUR_MS });
-  }
-  let subscriptions: Array<[number, number]> = [[Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]];
-  if (demo && index === WORLD_ROLES.unsubscribed) {
-    subscriptions = [
+  if (moved) locations.push({ lat: lat + 0.0123456, lon: lon - 0.0234567, from: anchor - 3 * HOUR_MS });
+  return locations;
+}
+
+/** When a datasource is subscribed; `demoIndex` is its index in the demo org (-1 elsewhere). */
+function subscriptionsOf(demoIndex: number, anchor: number): Array<[number, number]> {
+  if (demoIndex === WORLD_ROLES.unsubscribed) {
+    return [
       [Number.NEGATIVE_INFINITY, anchor - 20 * HOUR_MS],
       [anchor - 14 * HOUR_MS, anchor + 2 * HOUR_MS],
       [anchor + 5 * HOUR_MS, Number.POSITIVE_INFINITY],
     ];
   }
-  if (demo && index === WORLD_ROLES.lateSubscriber) subscriptions = [[anchor + HOUR_MS, Number.POSITIVE_INFINITY]];
+  if (demoIndex === WORLD_ROLES.lateSubscriber) return [[anchor + HOUR_MS, Number.POSITIVE_INFINITY]];
+  return [[Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]];
+}
 
+/** What a datasource measures, each quantity's status and calibration, and which statuses carry no value. */
+function sensorsOf(seed: number, gid: number, index: number, isSite: boolean, demo: boolean) {
   const measures = new Uint8Array(NQ);
   const status: string[] = new Array(NQ).fill('sensor-ready');
   const calA = new Float64Array(NQ).fill(1);
@@ -213,30 +250,7 @@ function makeDatasource(
   }
   const valueless = new Uint8Array(NQ);
   for (let qi = 0; qi < NQ; qi++) valueless[qi] = VALUELESS_STATUSES.has(status[qi]) ? 1 : 0;
-  const group = GROUPS[hash4(seed, gid, 6) % GROUPS.length];
-  return {
-    index,
-    gid,
-    hash: hash4(seed, gid, 0x5eed) | 0,
-    id,
-    org,
-    sourceType,
-    sourceId,
-    name: `${isSite ? 'Reference site' : 'Node'} ${index + 1}${group ? ` (${group})` : ''}`,
-    group,
-    tags: isSite ? ['reference'] : index % 3 === 0 ? ['outdoor', 'school'] : ['outdoor'],
-    subscriptionId: makeId('S', seed, gid, 7, taken),
-    locations,
-    subscriptions,
-    measures,
-    status,
-    calA,
-    calB,
-    valueless,
-    level: 0.6 + unit(seed, gid, 8) * 1.2,
-    qcInvalid: demo ? index % 10 === WORLD_ROLES.qcInvalid : false,
-    dailyOutage: demo && index === WORLD_ROLES.dailyOutage,
-  };
+  return { measures, status, calA, calB, valueless };
 }
 
 /** Builds the world; `anchor` (ms, a whole hour) places the timed events (move, subscription changes). */

@@ -66,42 +66,12 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const log = new RequestLog();
   setCommandErrorLog((m) => log.error(m));
   const state = new SerialMemento(context.globalState);
-  const keys = new KeyStore(context.secrets, state);
-  const connections = new ConnectionStore(keys);
-  emulator = new LocalEmulator(
-    context.extensionPath,
-    path.join(context.globalStorageUri.fsPath, 'local-emulator', 'state.json'),
+  const services = createServices(context, log, state);
+  const { connections, quota, reports } = services;
+  const { quotaItem, tree, view, updateViewTitle, watcher, files, reportCells } = reportViews(
+    services,
+    context.globalStorageUri,
   );
-  // Reports and quota marks: one record each in a folder every window shares (not global state, where
-  // windows alive at once replace each other's writes).
-  const shared = (name: string) => path.join(context.globalStorageUri.fsPath, 'shared', name);
-  const clock = new SettableClock();
-  const now = () => clock.now();
-  const quota = new QuotaTracker(new SharedRecords(shared('quota'), checkQuotaMark), now);
-  const clients = new ClientProvider(connections, emulator, log, quota, clock);
-  const reports = new ReportsStore(new SharedRecords(shared('reports'), checkTrackedReport), now);
-  void reports.adoptLegacy(state);
-  void quota.tidy(state);
-  const tables = new TablePanels(context.extensionUri);
-  const services: ExtensionServices = { clock, connections, clients, log, quota, reports, tables };
-
-  const quotaItem = new QuotaStatusItem(
-    quota,
-    () => {
-      const c = connections.active();
-      return { key: quotaKey(c.id, c.org), org: c.org };
-    },
-    now,
-  );
-  const tree = new ReportsTreeProvider(reports, connections, now);
-  const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
-  const updateViewTitle = () => {
-    view.description = showAllConnections() ? 'all connections' : connections.active().name;
-  };
-  updateViewTitle();
-  const watcher = new ReportWatcher(reports, clients, connections, clock, pollSchedule, notifyFinished);
-  const files = new ReportFiles(reports, clients, connections, context.globalStorageUri, tables);
-  const reportCells = new ReportCellStatus(reports);
 
   context.subscriptions.push(log, connections, quota, quotaItem, reports, reportCells, tree, view, watcher);
   context.subscriptions.push(
@@ -121,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerCliCommand(context),
     ...registerWalkthrough(context.extensionUri, reports),
   );
-  const tableEditor = registerTableEditor(tables);
+  const tableEditor = registerTableEditor(services.tables);
   context.subscriptions.push(...tableEditor.disposables);
   const notebooks = registerNotebooks(context, services);
   watcher.resume();
@@ -140,6 +110,53 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     globalState: state,
     persistedState: context.globalState,
   };
+}
+
+/** The services every part of the extension shares: one clock, the connections, clients, reports, quota. */
+function createServices(context: vscode.ExtensionContext, log: RequestLog, state: SerialMemento): ExtensionServices {
+  const keys = new KeyStore(context.secrets, state);
+  const connections = new ConnectionStore(keys);
+  emulator = new LocalEmulator(
+    context.extensionPath,
+    path.join(context.globalStorageUri.fsPath, 'local-emulator', 'state.json'),
+  );
+  // Reports and quota marks: one record each in a folder every window shares (not global state, where
+  // windows alive at once replace each other's writes).
+  const shared = (name: string) => path.join(context.globalStorageUri.fsPath, 'shared', name);
+  const clock = new SettableClock();
+  const now = () => clock.now();
+  const quota = new QuotaTracker(new SharedRecords(shared('quota'), checkQuotaMark), now);
+  const clients = new ClientProvider(connections, emulator, log, quota, clock);
+  const reports = new ReportsStore(new SharedRecords(shared('reports'), checkTrackedReport), now);
+  void reports.adoptLegacy(state);
+  void quota.tidy(state);
+  const tables = new TablePanels(context.extensionUri);
+  return { clock, connections, clients, log, quota, reports, tables };
+}
+
+/** The reports view and the quota status item, and what keeps reports up to date (watcher, files, cells). */
+function reportViews(services: ExtensionServices, globalStorageUri: vscode.Uri) {
+  const { clock, connections, clients, quota, reports } = services;
+  const now = () => clock.now();
+  const quotaItem = new QuotaStatusItem(
+    quota,
+    () => {
+      const c = connections.active();
+      return { key: quotaKey(c.id, c.org), org: c.org };
+    },
+    now,
+  );
+  const tree = new ReportsTreeProvider(reports, connections, now);
+  tree.startAgeTicker();
+  const view = vscode.window.createTreeView('measurements.reports', { treeDataProvider: tree, showCollapseAll: true });
+  const updateViewTitle = () => {
+    view.description = showAllConnections() ? 'all connections' : connections.active().name;
+  };
+  updateViewTitle();
+  const watcher = new ReportWatcher(reports, clients, connections, clock, pollSchedule, notifyFinished);
+  const files = new ReportFiles(reports, clients, connections, globalStorageUri);
+  const reportCells = new ReportCellStatus(reports);
+  return { quotaItem, tree, view, updateViewTitle, watcher, files, reportCells };
 }
 
 export async function deactivate(): Promise<void> {

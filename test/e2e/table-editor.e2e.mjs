@@ -6,7 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { e2eEnv, eventually, openWorkbench, runCommand, screenshot, screenshotIfFailed } from './workbench.mjs';
+import {
+  e2eEnv,
+  eventually,
+  frameWith,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  screenshotIfFailed,
+} from './workbench.mjs';
 
 const FIXTURE = path.resolve('test/fixtures/public-node-report-hourly-english.csv');
 const FILES = ['part-0.parquet', 'english-report.csv.gz', 'broken.parquet'];
@@ -38,23 +46,8 @@ function parquetFile() {
 }
 
 /** The webview frame holding a table editor whose widget (or error) is on screen. */
-async function editorFrame(page, selector) {
-  return eventually(
-    async () => {
-      for (const f of page.frames()) {
-        if (
-          await f
-            .locator(selector)
-            .count()
-            .catch(() => 0)
-        )
-          return f;
-      }
-      return undefined;
-    },
-    `a table editor frame with ${selector}`,
-    300,
-  );
+function editorFrame(page, selector) {
+  return frameWith(page, selector, `a table editor frame with ${selector}`);
 }
 
 /**

@@ -136,6 +136,29 @@ describe('Reports view tree: nodes kept and updated in place; unknown statuses p
     assert.deepEqual(tree.getChildren(), [n1]);
   });
 
+  it('ages move with the clock: refreshAges updates and fires only the rows whose text changed', async () => {
+    const now = () => new Date(clock.now());
+    const store = new ReportsStore(new SharedRecords(dir, checkTrackedReport), now);
+    const tree = new ReportsTreeProvider(store, a.services.connections, now);
+    disposables.push(store, tree);
+    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    const r = await newReport(client, '16');
+    await store.track(r, connectionId);
+    const [n] = tree.getChildren() as ReportNode[];
+    assert.match(String(n.description), /\b0s ago/, `a new report reads as new (${n.description})`);
+    const fired: (ReportsTreeNode | undefined)[] = [];
+    disposables.push(tree.onDidChangeTreeData((x) => fired.push(x)));
+    assert.deepEqual(tree.refreshAges(), [], 'no time passed: nothing to redraw');
+    assert.equal(fired.length, 0);
+    const before = n.description;
+    clock.advance(7 * 60_000);
+    assert.deepEqual(tree.refreshAges(), [n], 'seven minutes later its age text changed');
+    assert.notEqual(n.description, before);
+    assert.match(String(n.description), /\b7m ago/, `the row says its new age (${n.description})`);
+    assert.deepEqual(fired, [n], 'the one node fired, the very object shown');
+    await store.remove(connectionId, r.reportId);
+  });
+
   it('grouped: a change fires for the report node, whose parent is its (kept) connection group', async () => {
     await vscode.workspace
       .getConfiguration()

@@ -18,6 +18,7 @@ import type { ReportNode } from '../../src/extension/reports/report-nodes';
 import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/reports/report-watcher';
 import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
 import { SharedRecords } from '../../src/extension/state/shared-records';
+import type { TableFileEditor } from '../../src/extension/table/table-editor';
 import type { ShownTable } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
 import { api, eventually } from './helpers';
@@ -48,6 +49,12 @@ async function answerUpToMetricSelect(driver: QuickInputDriver) {
 
 /** The workbench's Back (what the Back button of a step does). */
 const back = () => vscode.commands.executeCommand('workbench.action.quickInputBack');
+
+/** The view type of the active tab when it is a custom editor. */
+function activeCustomViewType(): string | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputCustom ? input.viewType : undefined;
+}
 
 function reportNode(a: MeasurementsApi, reportId: string): ReportNode | undefined {
   // The suite bundles its own copy of the classes: match on the node's kind, not instanceof.
@@ -157,16 +164,20 @@ describe('reports against the emulator, through the commands', function () {
     assert.equal(editor?.document.uri.fsPath, local);
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, local);
 
-    const shown = await vscode.commands.executeCommand<ShownTable>('measurements.openReportFileAsTable', {
+    // Open as Table: the downloaded file in the Measurements Table editor (the bounded, streamed reader).
+    const table = await vscode.commands.executeCommand<TableFileEditor>('measurements.openReportFileAsTable', {
       report: fresh,
       file: fresh.files[0],
     });
-    assert.ok(shown, 'a table panel opened');
-    const view = await shown.shown;
-    console.log(`      table panel: ${view.view}, ${view.rowCount} rows × ${view.columnCount} columns`);
+    assert.ok(table, 'a table editor opened');
+    assert.equal(table.uri.fsPath, local);
+    assert.equal(activeCustomViewType(), 'measurements.csvTable');
+    const view = await table.view.shown;
+    console.log(`      table editor: ${view.view}, ${view.rowCount} rows × ${view.columnCount} columns`);
     const lines = fs.readFileSync(local, 'utf8').trimEnd().split('\n');
     assert.deepEqual(view, { view: 'renderer', rowCount: lines.length - 1, columnCount: lines[0].split(',').length });
-    shown.panel.dispose();
+    assert.equal((await table.loaded).totalRows, lines.length - 1);
+    table.view.panel.dispose();
   });
 
   it('Open on a Parquet report file (the file node’s click, the ready notice’s Open) shows it as a table', async () => {
@@ -186,15 +197,23 @@ describe('reports against the emulator, through the commands', function () {
     await a.services.reports.track(record, connectionId);
     const tracked = a.services.reports.get(connectionId, created.reportId)!;
     assert.match(tracked.files[0].name, /\.parquet$/);
-    const shown = await vscode.commands.executeCommand<ShownTable>('measurements.openReportFile', {
+    const shown = await vscode.commands.executeCommand<TableFileEditor>('measurements.openReportFile', {
       report: tracked,
       file: tracked.files[0],
     });
-    assert.ok(shown?.panel, 'a table panel opened (not nothing, not a binary text editor)');
-    const view = await shown.shown;
+    assert.ok(shown?.view.panel, 'a table opened (not nothing, not a binary text editor)');
+    assert.equal(activeCustomViewType(), 'measurements.tableFile', 'in the Measurements Table editor');
+    const view = await shown.view.shown;
     assert.equal(view.view, 'renderer');
     assert.equal(view.rowCount, 2 * 24, 'two datasources, 24 hours');
-    shown.panel.dispose();
+    const read = await shown.loaded;
+    assert.equal(read.format, 'parquet');
+    assert.equal(read.totalRows, 2 * 24);
+    assert.ok(
+      read.table.columns.some((c) => c.name === 'datasourceId'),
+      'the report columns are read',
+    );
+    shown.view.panel.dispose();
   });
 
   it('a second window creating a report at the same time as this one: both listed here, both counted', async () => {
@@ -707,9 +726,10 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
     assert.equal(cell.document.languageId, 'measq');
     assert.ok(text.startsWith(`# Report ${failed.report.reportId} (failed)`), text);
     assert.ok(!/^org:/m.test(text), 'the org comes from the connection');
-    const parsed = parseCell(text);
+    const now = new Date(clock.now());
+    const parsed = parseCell(text, { now });
     assert.ok(parsed.cell, JSON.stringify(parsed.diagnostics));
-    const resolved = resolveCell(parsed.cell, { now: new Date(clock.now()), org: emu.org });
+    const resolved = resolveCell(parsed.cell, { now, org: emu.org });
     assert.deepEqual(resolved.resolved, { verb: 'report', request: { ...tooBig, org: emu.org } });
 
     // With a measnb notebook active, it asks where: the active one gets the cell at its end.

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileViaPart } from '../../core/api/part-file.node';
-import { DEFAULT_OUTPUT_LIMIT_BYTES, type Notebook, type NotebookCell, serializeNotebook } from '../../core/notebook';
+import {
+  DEFAULT_OUTPUT_LIMIT_BYTES,
+  type Notebook,
+  type NotebookCell,
+  type NotebookOutput,
+  serializeNotebook,
+} from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
 import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
@@ -87,7 +93,10 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
 /** A result name given by two cells: which one a sql cell means is unclear, so nothing runs. */
 function refuseDuplicateNames(ctx: ActionContext, file: string, nb: Notebook): void {
   const code = nb.cells.flatMap((c, i) => (c.kind === 'code' && c.language === LANGUAGE_ID ? [{ c, i }] : []));
-  const byCell = notebookNameDiagnostics(code.map(({ c }) => c.source));
+  const byCell = notebookNameDiagnostics(
+    code.map(({ c }) => c.source),
+    nowDate(ctx.clock),
+  );
   for (const [k, diagnostics] of byCell.entries()) {
     const dup = diagnostics.filter((d) => d.code === 'duplicate-result-name');
     if (!dup.length) continue;
@@ -128,7 +137,7 @@ async function runCells(
   nb: Notebook,
   conn: Connection,
   opts: RunOptions,
-  { limit, outDir, resultsDir, reportDir, sql }: RunPlaces,
+  places: RunPlaces,
 ): Promise<number> {
   let failures = 0;
   let firstFailureCode = 0;
@@ -137,60 +146,19 @@ async function runCells(
     if (cell.kind !== 'code' || cell.language !== LANGUAGE_ID) continue;
     if (failures && !opts.keepGoing) break;
     const title = cellTitle(cell, index);
-    const startTime = ctx.clock.nowMs();
-    order++;
+    const run: CellRun = { ctx, file, cell, index, title, startTime: ctx.clock.nowMs(), order: ++order };
     try {
-      const result = await runCell(cell.source, {
-        client: conn.client,
-        org: conn.org,
-        now: nowDate(ctx.clock),
-        signal: ctx.signal,
-        downloadDir: reportDir,
-        sql,
-        baseDir: resolve(dirname(file)),
-        onProgress: (p) => {
-          const t = describeProgress(p);
-          if (t) ctx.progress.update(`${title}: ${t}`, p.kind !== 'request');
-        },
-      });
-      ctx.progress.clear();
-      const output = resultOutput(result);
-      // Paths in a notebook are relative to it, so the executed notebook and its files move together.
-      const kept = result.report?.dir;
-      if (outDir && kept) output.metadata = { ...output.metadata, fullResultPath: relative(outDir, kept) };
-      const size = output.items.reduce((n, i) => n + i.data.byteLength, 0);
-      if (resultsDir && size > limit && result.table.rowCount > 0) {
-        // Too big to keep in the notebook: the full result goes beside it (Parquet, as the extension
-        // does), and the saved summary says where.
-        await mkdir(resultsDir, { recursive: true });
-        const path = join(resultsDir, `cell-${index + 1}.parquet`);
-        await writeFile(path, writeParquet(result.table));
-        output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
-      }
-      if (opts.results) await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${order}`, result);
-      cell.outputs = [output];
-      cell.execution = { order, success: true, startTime, endTime: ctx.clock.nowMs() };
-      for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
-      ctx.progress.message(`${title}: ${result.summary}`);
-      if (result.notice) ctx.progress.message(`  ${result.notice}`);
-      // In a terminal, each cell's table as `query` shows it; piped, stdout stays empty (--out is the data).
-      if (opts.table || process.stdout.isTTY) await showTable(title, result.table);
+      await runAndRecord(run, conn, opts, places);
     } catch (e) {
       ctx.progress.clear();
       if (ctx.interrupted) throw e;
       failures++;
-      const failure = describeError(e, { ...ctx.errorContext, source: `${file}#${index + 1}` });
-      firstFailureCode ||= failure.exitCode;
-      cell.outputs = [failureOutput(e)];
-      cell.execution = { order, success: false, startTime, endTime: ctx.clock.nowMs() };
-      process.stderr.write(
-        safeForTerminal(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`),
-      );
+      firstFailureCode ||= recordFailure(run, e);
     }
   }
   if (opts.out) {
-    if (outDir) await mkdir(outDir, { recursive: true });
-    await writeFileViaPart(opts.out, serializeNotebook(nb, { outputLimitBytes: limit }));
+    if (places.outDir) await mkdir(places.outDir, { recursive: true });
+    await writeFileViaPart(opts.out, serializeNotebook(nb, { outputLimitBytes: places.limit }));
     ctx.progress.message(`Wrote ${opts.out}`);
   }
   if (failures) {
@@ -198,4 +166,74 @@ async function runCells(
     return firstFailureCode;
   }
   return 0;
+}
+
+/** One code cell being run: where it is, its title in messages, its execution order and start time. */
+interface CellRun {
+  ctx: ActionContext;
+  file: string;
+  cell: NotebookCell;
+  index: number;
+  title: string;
+  order: number;
+  startTime: number;
+}
+
+/** Runs a cell and keeps its result: the cell's output and execution, --results, the terminal. */
+async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, places: RunPlaces): Promise<void> {
+  const { ctx, file, cell, index, title } = run;
+  const result = await runCell(cell.source, {
+    client: conn.client,
+    org: conn.org,
+    now: nowDate(ctx.clock),
+    signal: ctx.signal,
+    downloadDir: places.reportDir,
+    sql: places.sql,
+    baseDir: resolve(dirname(file)),
+    onProgress: (p) => {
+      const t = describeProgress(p);
+      if (t) ctx.progress.update(`${title}: ${t}`, p.kind !== 'request');
+    },
+  });
+  ctx.progress.clear();
+  const output = await cellOutput(result, index, places);
+  if (opts.results) await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${run.order}`, result);
+  cell.outputs = [output];
+  cell.execution = { order: run.order, success: true, startTime: run.startTime, endTime: ctx.clock.nowMs() };
+  for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
+  ctx.progress.message(`${title}: ${result.summary}`);
+  if (result.notice) ctx.progress.message(`  ${result.notice}`);
+  // In a terminal, each cell's table as `query` shows it; piped, stdout stays empty (--out is the data).
+  if (opts.table || process.stdout.isTTY) await showTable(title, result.table);
+}
+
+/** The output saved in the executed notebook; a result too big for it goes beside the notebook. */
+async function cellOutput(
+  result: RunResult,
+  index: number,
+  { limit, outDir, resultsDir }: RunPlaces,
+): Promise<NotebookOutput> {
+  const output = resultOutput(result);
+  // Paths in a notebook are relative to it, so the executed notebook and its files move together.
+  const kept = result.report?.dir;
+  if (outDir && kept) output.metadata = { ...output.metadata, fullResultPath: relative(outDir, kept) };
+  const size = output.items.reduce((n, i) => n + i.data.byteLength, 0);
+  if (resultsDir && size > limit && result.table.rowCount > 0) {
+    // Too big to keep in the notebook: the full result goes beside it (Parquet, as the extension
+    // does), and the saved summary says where.
+    await mkdir(resultsDir, { recursive: true });
+    const path = join(resultsDir, `cell-${index + 1}.parquet`);
+    await writeFile(path, writeParquet(result.table));
+    output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
+  }
+  return output;
+}
+
+/** A failed cell: its failure output and execution, the reason on stderr; the failure's exit code. */
+function recordFailure({ ctx, file, cell, index, title, order, startTime }: CellRun, e: unknown): number {
+  const failure = describeError(e, { ...ctx.errorContext, source: `${file}#${index + 1}` });
+  cell.outputs = [failureOutput(e)];
+  cell.execution = { order, success: false, startTime, endTime: ctx.clock.nowMs() };
+  process.stderr.write(safeForTerminal(`measnb: ${title} failed:\n${failure.lines.map((l) => `  ${l}`).join('\n')}\n`));
+  return failure.exitCode;
 }

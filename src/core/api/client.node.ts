@@ -81,6 +81,8 @@ export interface PingResult {
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export class MeasurementsClient {
+  /** The clock of this client's calls (durations, 429 reset times, URL expiry of its reports' files). */
+  readonly clock: Clock;
   private readonly transport: Transport;
   private readonly base: URL;
 
@@ -110,6 +112,7 @@ export class MeasurementsClient {
     base.search = '';
     base.hash = '';
     this.base = base;
+    this.clock = options.clock ?? systemClock;
     this.transport = new Transport({
       baseUrl: base,
       apiKey: options.apiKey,
@@ -117,7 +120,7 @@ export class MeasurementsClient {
       retry: retryPolicy(options.retry),
       log: options.log,
       dispatcher: options.dispatcher,
-      clock: options.clock ?? systemClock,
+      clock: this.clock,
     });
   }
 
@@ -132,7 +135,7 @@ export class MeasurementsClient {
 
   /** Connectivity check: GET {base_url} must answer 200. Sends no key. */
   async ping(options?: CallOptions): Promise<PingResult> {
-    const started = Date.now();
+    const started = this.clock.nowMs();
     const status = await this.transport.call(
       {
         method: 'GET',
@@ -147,7 +150,7 @@ export class MeasurementsClient {
       },
       options,
     );
-    return { status, durationMs: Date.now() - started };
+    return { status, durationMs: this.clock.nowMs() - started };
   }
 
   /** Creates a historical report. Never retried once the request may have reached the server. */

@@ -115,13 +115,14 @@ function continuedListKey(lines: SourceLine[], lineNo: number): FieldName | unde
 export interface CompletionOptions {
   /** The connection's datasources (GET /v2/datasources, cached by the caller): ids for the id keys. */
   datasources?: () => Promise<DatasourceInfo[]> | DatasourceInfo[];
-  now?: Date;
+  /** The instant today's date and relative times are shown for (the caller's Clock). */
+  now: Date;
 }
 
 export async function completeAt(
   text: string,
   position: Position,
-  options: CompletionOptions = {},
+  options: CompletionOptions,
 ): Promise<CompletionItem[]> {
   const ctx = completionContextAt(text, position);
   switch (ctx.kind) {
@@ -176,7 +177,7 @@ async function valueCompletions(
     case 'string':
       return [];
     case 'time':
-      return timeCompletions(options.now ?? new Date());
+      return timeCompletions(options.now);
     case 'metricSelect':
       return metricSelectCompletions(ctx.prefix, ctx.frequency);
     case 'list':
@@ -244,7 +245,7 @@ export interface Hover {
 }
 
 /** Documentation for the word under the position: a verb, report kind, key, value or metric label. */
-export function hoverAt(text: string, position: Position, options: { now?: Date } = {}): Hover | undefined {
+export function hoverAt(text: string, position: Position, options: { now: Date }): Hover | undefined {
   const s = shape(text);
   const line = s.lines[position.line];
   if (!line) return undefined;
@@ -283,7 +284,7 @@ export function hoverAt(text: string, position: Position, options: { now?: Date 
     if (FIELDS[kv.key].type === 'time') {
       const p = parseTime(kv.value);
       if ('value' in p && p.value.kind !== 'absolute') {
-        const at = new Date(timeToMs(p.value, options.now ?? new Date())).toISOString();
+        const at = new Date(timeToMs(p.value, options.now)).toISOString();
         return { contents: `\`${kv.value}\` is resolved when the cell runs (now it would be ${at})`, range: tr };
       }
       return undefined;

@@ -20,8 +20,8 @@ import { didYouMean } from './suggest';
 import { parseInterval, parseTime } from './time';
 
 export interface ParseOptions {
-  /** The clock used to compare relative times in combination checks (default: the current time). */
-  now?: Date;
+  /** The instant relative times are read at in combination checks (the caller's Clock). */
+  now: Date;
 }
 
 export interface ParseResult {
@@ -42,7 +42,7 @@ interface Entry {
   segments: Segment[];
 }
 
-export function parseCell(text: string, options: ParseOptions = {}): ParseResult {
+export function parseCell(text: string, options: ParseOptions): ParseResult {
   const diagnostics: Diagnostic[] = [];
   const lines = scanLines(typeof text === 'string' ? text : '');
   const content = lines.filter((l) => l.code.trim() !== '');
@@ -79,7 +79,7 @@ export function parseCell(text: string, options: ParseOptions = {}): ParseResult
     ...(verbLine.name ? { name: verbLine.name, nameRange: verbLine.nameRange } : {}),
   };
   checkMetricSelectEntry(cell, entries, diagnostics);
-  checkCombinations(cell, diagnostics, options.now ?? new Date());
+  checkCombinations(cell, diagnostics, options.now);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
   return hasErrors(diagnostics) ? { diagnostics } : { cell, diagnostics };
 }

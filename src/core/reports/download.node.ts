@@ -5,10 +5,13 @@ import type { CallOptions } from '../api/client.node';
 import type { DownloadResult } from '../api/download.node';
 import { MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
+import type { Clock } from '../time/clock';
 import { confinedFile, confinedFolder, reportFolderName, safeFileName } from './local-paths.node';
 import { reportState, urlsExpired } from './status';
 
 export interface ReportFileClient {
+  /** Whether the files' URLs have expired is read on this clock (the client's). */
+  readonly clock: Clock;
   downloadReportFile(url: string, dest: string, options?: CallOptions): Promise<DownloadResult>;
   getReport(reportId: string, options?: CallOptions): Promise<ReportRecord>;
 }
@@ -23,7 +26,6 @@ export interface DownloadedFile {
 export interface DownloadFilesOptions extends CallOptions {
   /** Called before each file starts and after it is written. */
   onFile?: (event: { index: number; total: number; displayUrl: string; path: string; bytes?: number }) => void;
-  now?: () => number;
 }
 
 /** The URL without query and fragment: what may be shown or logged. */
@@ -83,7 +85,7 @@ export async function downloadReportFiles(
     refreshed = true;
     current = await client.getReport(record.reportId, options);
   };
-  if (urlsExpired(current, options.now?.() ?? Date.now())) await refresh();
+  if (urlsExpired(current, client.clock.nowMs())) await refresh();
   const folder = await confinedFolder(dir);
   const used = new Set<string>();
   const out: DownloadedFile[] = [];

@@ -40,7 +40,7 @@ export type ReportProgress =
     }
   | { kind: 'download'; reportId: string; file: string; index: number; total: number };
 
-type ReportClient = Pick<MeasurementsClient, 'createReport' | 'getReport' | 'downloadReportFile'>;
+type ReportClient = Pick<MeasurementsClient, 'clock' | 'createReport' | 'getReport' | 'downloadReportFile'>;
 
 export interface RunReportOptions {
   client: ReportClient;

@@ -5,7 +5,7 @@ import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';
 import { parseCell } from '../query/parse';
-import { resolveCell } from '../query/resolve';
+import { type ResolvedCell, resolveCell } from '../query/resolve';
 import { EngineQueryError } from '../sql/engine.node';
 import { engineErrorDiagnostic } from '../sql/errors';
 import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
@@ -17,6 +17,7 @@ import type { RunResult } from './run-result';
 
 export type RunClient = Pick<
   MeasurementsClient,
+  | 'clock'
   | 'recentQuery'
   | 'recentQueryCsv'
   | 'continueQuery'
@@ -32,8 +33,8 @@ export interface RunCellOptions {
   client: RunClient;
   /** The connection's org (a cell's `org:` wins). */
   org?: string;
-  /** The run's clock, for relative times (default: now). */
-  now?: Date;
+  /** The instant relative times are read at (the caller's Clock). */
+  now: Date;
   signal?: AbortSignal;
   onProgress?: (p: RunProgress) => void;
   /** follow: the cursor of the previous run of this cell. */
@@ -62,14 +63,14 @@ export function tableSummary(table: Table): string {
 }
 
 /** Parses cell text; throws CellError with the diagnostics when it has errors. */
-export function parseCellOrThrow(text: string, now?: Date): { cell: ParsedCell; warnings: Diagnostic[] } {
+export function parseCellOrThrow(text: string, now: Date): { cell: ParsedCell; warnings: Diagnostic[] } {
   const parsed = parseCell(text, { now });
   if (!parsed.cell) throw new CellError(parsed.diagnostics);
   return { cell: parsed.cell, warnings: parsed.diagnostics };
 }
 
 export async function runCell(cell: ParsedCell | string, options: RunCellOptions): Promise<RunResult> {
-  const now = options.now ?? new Date();
+  const { now } = options;
   let warnings: Diagnostic[] = [];
   if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now));
   const result = await runParsed(cell, warnings, now, options);
@@ -113,68 +114,71 @@ async function runParsed(
   const resolved = resolveCell(cell, { now, org: options.org });
   if (!resolved.resolved) throw new CellError(resolved.diagnostics);
   const r = resolved.resolved;
-  const { client, signal } = options;
-  const progress = (message: string) => options.onProgress?.({ kind: 'request', message });
-
   switch (r.verb) {
     case 'sql':
       return runSql(r.sql, warnings, options);
-    case 'datasources': {
-      progress(`Listing the datasources of ${r.org}…`);
-      const list = await client.listDatasources(r.org, { signal });
-      const table = datasourcesTable(list);
-      return { verb: 'datasources', table, summary: tableSummary(table), request: { org: r.org }, warnings };
-    }
-    case 'recent': {
-      progress('Running the recent query…');
-      if (options.csvOut && r.request.format === 'csv-wide') {
-        const { bytes } = await client.recentQueryCsv(r.request, options.csvOut, { signal });
-        const summary = `${bytes} bytes of CSV`;
-        return {
-          verb: 'recent',
-          table: emptyTable(),
-          summary,
-          request: r.request,
-          format: 'csv-wide',
-          warnings,
-          csvBytes: bytes,
-        };
-      }
-      const res = await client.recentQuery(r.request, { signal });
-      return {
-        verb: 'recent',
-        table: res.table,
-        summary: tableSummary(res.table),
-        request: r.request,
-        format: res.format,
-        warnings,
-      };
-    }
-    case 'follow': {
-      progress(options.followState ? 'Fetching new measurements…' : 'Starting to follow…');
-      const step = await followStep({ client, request: r.request, state: options.followState, now, signal });
-      const n = step.table.rowCount;
-      return {
-        verb: 'follow',
-        table: step.table,
-        summary: `${n} new row${n === 1 ? '' : 's'} (${step.state.rowsSeen} since the start)`,
-        request: r.request,
-        format: step.state.format,
-        followState: step.state,
-        followMode: step.mode,
-        notice: step.notice,
-        warnings,
-      };
-    }
+    case 'datasources':
+      return runDatasources(r.org, warnings, options);
+    case 'recent':
+      return runRecent(r.request, warnings, options);
+    case 'follow':
+      return runFollow(r.request, warnings, now, options);
     case 'report': {
-      const out = await runReport(r.request, {
-        client,
-        signal,
-        onProgress: options.onProgress,
-        downloadDir: options.downloadDir,
-        wait: options.wait ?? true,
-      });
+      const { client, signal, onProgress, downloadDir } = options;
+      const out = await runReport(r.request, { client, signal, onProgress, downloadDir, wait: options.wait ?? true });
       return { verb: 'report', ...out, request: r.request, warnings };
     }
   }
+}
+
+type Resolved<V extends ResolvedCell['verb']> = Extract<ResolvedCell, { verb: V }>;
+
+function progress(options: RunCellOptions, message: string): void {
+  options.onProgress?.({ kind: 'request', message });
+}
+
+async function runDatasources(org: string, warnings: Diagnostic[], options: RunCellOptions): Promise<RunResult> {
+  progress(options, `Listing the datasources of ${org}…`);
+  const list = await options.client.listDatasources(org, { signal: options.signal });
+  const table = datasourcesTable(list);
+  return { verb: 'datasources', table, summary: tableSummary(table), request: { org }, warnings };
+}
+
+async function runRecent(
+  request: Resolved<'recent'>['request'],
+  warnings: Diagnostic[],
+  options: RunCellOptions,
+): Promise<RunResult> {
+  const { client, signal } = options;
+  progress(options, 'Running the recent query…');
+  if (options.csvOut && request.format === 'csv-wide') {
+    const { bytes } = await client.recentQueryCsv(request, options.csvOut, { signal });
+    const summary = `${bytes} bytes of CSV`;
+    return { verb: 'recent', table: emptyTable(), summary, request, format: 'csv-wide', warnings, csvBytes: bytes };
+  }
+  const res = await client.recentQuery(request, { signal });
+  return { verb: 'recent', table: res.table, summary: tableSummary(res.table), request, format: res.format, warnings };
+}
+
+async function runFollow(
+  request: Resolved<'follow'>['request'],
+  warnings: Diagnostic[],
+  now: Date,
+  options: RunCellOptions,
+): Promise<RunResult> {
+  const { client, signal, followState } = options;
+  progress(options, followState ? 'Fetching new measurements…' : 'Starting to follow…');
+  const step = await followStep({ client, request, state: followState, now, signal });
+  const n = step.table.rowCount;
+  return {
+    verb: 'follow',
+    table: step.table,
+    summary: `${n} new row${n === 1 ? '' : 's'} (${step.state.rowsSeen} since the start)`,
+    request,
+    format: step.state.format,
+    followState: step.state,
+    followMode: step.mode,
+    notice: step.notice,
+    warnings,
+  };
 }

@@ -11,9 +11,9 @@ export interface NamedCell {
   cell: ParsedCell;
 }
 
-/** The parsed cells of a notebook (undefined where a cell has errors of its own). */
-export function parseCells(texts: readonly string[]): (ParsedCell | undefined)[] {
-  return texts.map((t) => parseCell(t).cell);
+/** The parsed cells of a notebook (undefined where a cell has errors of its own), relative times read at `now`. */
+export function parseCells(texts: readonly string[], now: Date): (ParsedCell | undefined)[] {
+  return texts.map((t) => parseCell(t, { now }).cell);
 }
 
 export function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCell[] {
@@ -25,8 +25,8 @@ export function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCel
 }
 
 /** Diagnostics that need the whole notebook: a name given twice, a sql cell naming no result. */
-export function notebookNameDiagnostics(texts: readonly string[]): Diagnostic[][] {
-  const cells = parseCells(texts);
+export function notebookNameDiagnostics(texts: readonly string[], now: Date): Diagnostic[][] {
+  const cells = parseCells(texts, now);
   const out: Diagnostic[][] = texts.map(() => []);
   const first = new Map<string, number>();
   const spelled: string[] = [];

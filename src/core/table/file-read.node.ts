@@ -1,14 +1,16 @@
 // A local table file (.csv, .csv.gz, .parquet) -> its first rows as a Table and its row count, streamed:
 // a CSV goes through the reader chunk by chunk (gunzipped by content), a Parquet file is read through
-// positioned reads (its footer, then only the row groups of the rows kept). Memory is bounded by the rows
-// kept, whatever the file's size.
+// positioned reads (its footer, then only the pages of the rows kept; a file whose pages are far longer than
+// that, as DuckDB writes them, through the SQL engine). Memory is bounded by the rows kept, whatever the
+// file's size.
 
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { AsyncBuffer } from 'hyparquet';
 import { gunzipIfGzipped } from '../api/gzip.node';
+import { quoteString, SqlEngine } from '../sql/engine.node';
 import { readCsvWideHead } from './csv-read.node';
-import { readParquetHead } from './parquet';
+import { ParquetPagesTooLarge, readParquetHead } from './parquet';
 import type { Table } from './table';
 
 export type TableFileFormat = 'csv' | 'csv.gz' | 'parquet';
@@ -25,6 +27,11 @@ export interface TableFileOptions {
   signal?: AbortSignal;
   /** Bytes of the file read so far (of `total`), as the read goes. */
   onProgress?: (read: number, total: number) => void;
+  /**
+   * Parquet: the most rows the pages holding the kept rows may hold (all are decoded) before the file is
+   * read through the SQL engine instead; default max(2 × maxRows, 1,000,000).
+   */
+  maxDecodedRows?: number;
   /** A CSV with more than maxRows rows: its kept rows, as soon as they are read (the count goes on). */
   onFirstRows?: (table: Table) => void;
 }
@@ -87,9 +94,30 @@ async function readParquetFile(
 ): Promise<{ table: Table; totalRows: number }> {
   const handle = await fs.promises.open(filePath, 'r');
   try {
-    return await readParquetHead(fileBuffer(handle, size, options), options.maxRows);
+    // Pages far longer than the rows kept (DuckDB writes one page per column and row group) would all be
+    // decoded in JavaScript: those files are read by the SQL engine instead, streaming, up to the limit.
+    const maxDecodedRows = options.maxDecodedRows ?? Math.max(2 * options.maxRows, MIN_DECODED_ROWS);
+    return await readParquetHead(fileBuffer(handle, size, options), options.maxRows, { maxDecodedRows });
+  } catch (e) {
+    if (!(e instanceof ParquetPagesTooLarge)) throw e;
+    return { table: await readParquetWithEngine(filePath, options), totalRows: e.totalRows };
   } finally {
     await handle.close();
+  }
+}
+
+/** Rows a Parquet read may decode beyond the ones kept before the SQL engine reads the file instead. */
+const MIN_DECODED_ROWS = 1_000_000;
+
+async function readParquetWithEngine(filePath: string, options: TableFileOptions): Promise<Table> {
+  const engine = await SqlEngine.open();
+  try {
+    const limit = Math.max(0, Math.floor(options.maxRows));
+    return await engine.query(`SELECT * FROM read_parquet(${quoteString(filePath)}) LIMIT ${limit}`, {
+      signal: options.signal,
+    });
+  } finally {
+    engine.close();
   }
 }
 

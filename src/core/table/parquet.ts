@@ -9,6 +9,7 @@ import {
   parquetRead,
   parquetSchema,
 } from 'hyparquet';
+import { parquetHeader } from 'hyparquet/src/column.js';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
@@ -31,17 +32,109 @@ export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Tabl
   return readRows(file, metadata, Number(metadata.num_rows));
 }
 
+/** The pages holding the rows asked for hold many more (e.g. one page per column for millions of rows). */
+export class ParquetPagesTooLarge extends Error {
+  readonly code = 'PARQUET_PAGES_TOO_LARGE';
+  constructor(
+    readonly totalRows: number,
+    readonly decodedRows: number,
+  ) {
+    super(`The first rows of this Parquet file are in pages of ${decodedRows} rows.`);
+  }
+}
+
 /**
- * The first `maxRows` rows of a parquet-wide file read through `file` (only the row groups they are in are
- * read), and the file's row count (from its footer).
+ * The first `maxRows` rows of a parquet-wide file read through `file` (only the pages they are in are
+ * read), and the file's row count (from its footer). When those pages hold more than `maxDecodedRows`
+ * rows (all of which would be decoded), rejects with ParquetPagesTooLarge before decoding any.
  */
 export async function readParquetHead(
   file: AsyncBuffer,
   maxRows: number,
+  options: { maxDecodedRows?: number } = {},
 ): Promise<{ table: Table; totalRows: number }> {
   const metadata = await parquetMetadataAsync(file);
   const totalRows = Number(metadata.num_rows);
-  return { table: await readRows(file, metadata, Math.min(totalRows, Math.max(0, maxRows))), totalRows };
+  const rowCount = Math.min(totalRows, Math.max(0, maxRows));
+  const cut = await cutToRows(file, metadata, rowCount);
+  if (cut.decodedRows > (options.maxDecodedRows ?? Number.POSITIVE_INFINITY)) {
+    throw new ParquetPagesTooLarge(totalRows, cut.decodedRows);
+  }
+  return { table: await readRows(file, cut.metadata, rowCount), totalRows };
+}
+
+/**
+ * The metadata to read the first `rowCount` rows through: in the row group they end in, each column chunk
+ * is cut after the page holding its last needed row (found by reading the page headers), so that hyparquet
+ * reads those pages and not the whole chunk (a file written as one row group is not read whole). Columns
+ * that are not flat are left whole. `decodedRows`: the rows the read will decode (whole pages).
+ */
+async function cutToRows(
+  file: AsyncBuffer,
+  metadata: FileMetaData,
+  rowCount: number,
+): Promise<{ metadata: FileMetaData; decodedRows: number }> {
+  const flat = new Set(
+    parquetSchema(metadata)
+      .children.filter((c) => c.children.length === 0 && c.element.repetition_type !== 'REPEATED')
+      .map((c) => c.element.name),
+  );
+  let groupStart = 0;
+  let decodedRows = 0;
+  const groups = [];
+  for (const group of metadata.row_groups) {
+    const need = rowCount - groupStart;
+    groupStart += Number(group.num_rows);
+    if (need <= 0 || need >= Number(group.num_rows)) {
+      if (need > 0) decodedRows = groupStart;
+      groups.push(group);
+      continue;
+    }
+    const groupFirst = groupStart - Number(group.num_rows);
+    const columns = await Promise.all(
+      group.columns.map(async (chunk) => {
+        const meta = chunk.meta_data;
+        if (meta?.path_in_schema.length !== 1 || !flat.has(meta.path_in_schema[0])) return chunk;
+        const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+        const cut = await bytesForRows(file, start, Number(meta.total_compressed_size), need);
+        decodedRows = Math.max(decodedRows, groupFirst + cut.rows);
+        return { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(cut.bytes) } };
+      }),
+    );
+    groups.push({ ...group, columns });
+  }
+  return { metadata: { ...metadata, row_groups: groups }, decodedRows };
+}
+
+/**
+ * The bytes of a flat column chunk (at `start`, `size` long) up to the end of the page holding row `rows`,
+ * and the rows of those pages.
+ */
+async function bytesForRows(
+  file: AsyncBuffer,
+  start: number,
+  size: number,
+  rows: number,
+): Promise<{ bytes: number; rows: number }> {
+  let at = 0;
+  let counted = 0;
+  let window = 1024;
+  while (at < size && counted < rows) {
+    const length = Math.min(window, size - at);
+    const reader = { view: new DataView(await file.slice(start + at, start + at + length)), offset: 0 };
+    let header: ReturnType<typeof parquetHeader>;
+    try {
+      header = parquetHeader(reader);
+    } catch (e) {
+      // A header longer than the window (large statistics): read more of it.
+      if (length === size - at) throw e;
+      window *= 8;
+      continue;
+    }
+    at += reader.offset + header.compressed_page_size;
+    counted += header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
+  }
+  return { bytes: Math.min(at, size), rows: counted };
 }
 
 async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: number): Promise<Table> {
@@ -52,6 +145,8 @@ async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: num
     await parquetRead({
       file,
       metadata,
+      // Named columns: their byte ranges are fetched apart (hyparquet joins unnamed ones over any gap).
+      columns: names,
       rowStart: 0,
       rowEnd: rowCount,
       onChunk: ({ columnName, columnData, rowStart }) => {

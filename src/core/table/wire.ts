@@ -26,7 +26,8 @@ interface WireHeader {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-export function encodeTable(table: Table): Uint8Array {
+/** The header and where each column's bytes go in the data section (8-byte aligned). */
+function layout(table: Table): { header: Uint8Array; buffers: Uint8Array[]; columns: WireColumn[]; dataBytes: number } {
   const buffers: Uint8Array[] = [];
   const columns: WireColumn[] = [];
   let offset = 0;
@@ -42,8 +43,19 @@ export function encodeTable(table: Table): Uint8Array {
     offset = align8(offset + bytes.length);
   }
   const header = new TextEncoder().encode(JSON.stringify({ rowCount: table.rowCount, columns } satisfies WireHeader));
+  return { header, buffers, columns, dataBytes: offset };
+}
+
+/** encodeTable(table).byteLength, without making the bytes (a million rows are 100+ MB). */
+export function encodedTableBytes(table: Table): number {
+  const { header, dataBytes } = layout(table);
+  return align8(PRELUDE + header.length) + dataBytes;
+}
+
+export function encodeTable(table: Table): Uint8Array {
+  const { header, buffers, columns, dataBytes } = layout(table);
   const dataStart = align8(PRELUDE + header.length);
-  const out = new Uint8Array(dataStart + offset);
+  const out = new Uint8Array(dataStart + dataBytes);
   out.set(MAGIC, 0);
   new DataView(out.buffer).setUint32(4, header.length, true);
   out.set(header, PRELUDE);

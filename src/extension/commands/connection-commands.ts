@@ -27,102 +27,107 @@ async function pickConnection(s: ExtensionServices, title: string, filter: (c: C
 }
 
 export function registerConnectionCommands(s: ExtensionServices): vscode.Disposable[] {
-  const title = 'Add Measurements Connection';
   return [
-    registerCommand('measurements.addConnection', async () => {
-      const name = await inputText({
-        title,
-        step: 1,
-        totalSteps: 4,
-        prompt: 'A name for this connection',
-        validate: (t) => (t.trim() ? undefined : 'A name is required'),
-      });
-      if (name === undefined) return undefined;
-      const baseUrl = await inputText({
-        title,
-        step: 2,
-        totalSteps: 4,
-        prompt: 'Base URL of the measurements service',
-        placeholder: 'https://api.example.com',
-        validate: baseUrlProblem,
-      });
-      if (baseUrl === undefined) return undefined;
-      const org = await inputText({
-        title,
-        step: 3,
-        totalSteps: 4,
-        prompt: 'Your org id',
-        validate: (t) => (t.trim() ? undefined : 'The org is required'),
-      });
-      if (org === undefined) return undefined;
-      const key = await inputText({
-        title,
-        step: 4,
-        totalSteps: 4,
-        prompt: 'API key (kept in the OS keychain only)',
-        password: true,
-        validate: (t) => (t.trim() ? undefined : 'The API key is required'),
-      });
-      if (key === undefined) return undefined;
-      const connection = await s.connections.add(
-        { name: name.trim(), baseUrl: baseUrl.trim(), org: org.trim() },
-        key.trim(),
-      );
-      await s.connections.select(connection.id);
-      const warning = insecureUrlWarning(connection.baseUrl);
-      if (warning) void notify('warning', warning);
-      void vscode.window
-        .showInformationMessage(`Connection "${connection.name}" added and selected.`, 'Test Connection')
-        .then((a) => {
-          if (a) void vscode.commands.executeCommand('measurements.testConnection', connection.id);
-        });
-      return connection.id;
-    }),
-
-    registerCommand('measurements.setApiKey', async (id?: string) => {
-      const connection = id
-        ? s.connections.get(id)
-        : await pickConnection(s, 'Set API Key', (c) => !isLocalEmulator(c));
-      if (!connection) return;
-      if (isLocalEmulator(connection)) {
-        void vscode.window.showInformationMessage('The local emulator needs no key.');
-        return;
-      }
-      const key = await inputText({
-        title: `API key for ${connection.name}`,
-        prompt: 'Stored in the OS keychain (SecretStorage) only',
-        password: true,
-        validate: (t) => (t.trim() ? undefined : 'The API key is required'),
-      });
-      if (key === undefined) return;
-      await s.connections.keys.set(connection.id, key.trim());
-      void vscode.window.showInformationMessage(`API key saved for "${connection.name}".`);
-    }),
-
-    registerCommand('measurements.removeConnection', async (id?: string) => {
-      const connection = id
-        ? s.connections.get(id)
-        : await pickConnection(s, 'Remove Connection', (c) => !isLocalEmulator(c));
-      if (!connection) return;
-      await s.connections.remove(connection.id);
-      void vscode.window.showInformationMessage(`Connection "${connection.name}" and its API key were removed.`);
-    }),
-
-    registerCommand('measurements.selectConnection', async (id?: string) => {
-      const connection = id ? s.connections.get(id) : await pickConnection(s, 'Select Connection');
-      if (!connection) return;
-      await s.connections.select(connection.id);
-    }),
-
-    registerCommand('measurements.testConnection', async (id?: string) => {
-      const connection = id ? s.connections.get(id) : s.connections.active();
-      if (!connection) return undefined;
-      const result = await testConnection(s, connection);
-      if (result.ok) void vscode.window.showInformationMessage(result.message);
-      else void vscode.window.showErrorMessage(result.message);
-      return result;
-    }),
+    registerCommand('measurements.addConnection', () => addConnection(s)),
+    registerCommand('measurements.setApiKey', (id?: string) => setApiKey(s, id)),
+    registerCommand('measurements.removeConnection', (id?: string) => removeConnection(s, id)),
+    registerCommand('measurements.selectConnection', (id?: string) => selectConnection(s, id)),
+    registerCommand('measurements.testConnection', (id?: string) => testConnectionCommand(s, id)),
   ];
+}
+
+const required = (what: string) => (t: string) => (t.trim() ? undefined : `${what} is required`);
+
+/** The four steps of Add Connection: name, base URL, org, API key (undefined when cancelled). */
+async function askNewConnection(): Promise<{ name: string; baseUrl: string; org: string; key: string } | undefined> {
+  const step = { title: 'Add Measurements Connection', totalSteps: 4 };
+  const name = await inputText({
+    ...step,
+    step: 1,
+    prompt: 'A name for this connection',
+    validate: required('A name'),
+  });
+  if (name === undefined) return undefined;
+  const baseUrl = await inputText({
+    ...step,
+    step: 2,
+    prompt: 'Base URL of the measurements service',
+    placeholder: 'https://api.example.com',
+    validate: baseUrlProblem,
+  });
+  if (baseUrl === undefined) return undefined;
+  const org = await inputText({ ...step, step: 3, prompt: 'Your org id', validate: required('The org') });
+  if (org === undefined) return undefined;
+  const key = await inputText({
+    ...step,
+    step: 4,
+    prompt: 'API key (kept in the OS keychain only)',
+    password: true,
+    validate: required('The API key'),
+  });
+  if (key === undefined) return undefined;
+  return { name, baseUrl, org, key };
+}
+
+async function addConnection(s: ExtensionServices): Promise<string | undefined> {
+  const answers = await askNewConnection();
+  if (!answers) return undefined;
+  const { name, baseUrl, org, key } = answers;
+  const connection = await s.connections.add(
+    { name: name.trim(), baseUrl: baseUrl.trim(), org: org.trim() },
+    key.trim(),
+  );
+  await s.connections.select(connection.id);
+  const warning = insecureUrlWarning(connection.baseUrl);
+  if (warning) void notify('warning', warning);
+  void vscode.window
+    .showInformationMessage(`Connection "${connection.name}" added and selected.`, 'Test Connection')
+    .then((a) => {
+      if (a) void vscode.commands.executeCommand('measurements.testConnection', connection.id);
+    });
+  return connection.id;
+}
+
+async function setApiKey(s: ExtensionServices, id?: string): Promise<void> {
+  const connection = id ? s.connections.get(id) : await pickConnection(s, 'Set API Key', (c) => !isLocalEmulator(c));
+  if (!connection) return;
+  if (isLocalEmulator(connection)) {
+    void vscode.window.showInformationMessage('The local emulator needs no key.');
+    return;
+  }
+  const key = await inputText({
+    title: `API key for ${connection.name}`,
+    prompt: 'Stored in the OS keychain (SecretStorage) only',
+    password: true,
+    validate: required('The API key'),
+  });
+  if (key === undefined) return;
+  await s.connections.keys.set(connection.id, key.trim());
+  void vscode.window.showInformationMessage(`API key saved for "${connection.name}".`);
+}
+
+async function removeConnection(s: ExtensionServices, id?: string): Promise<void> {
+  const connection = id
+    ? s.connections.get(id)
+    : await pickConnection(s, 'Remove Connection', (c) => !isLocalEmulator(c));
+  if (!connection) return;
+  await s.connections.remove(connection.id);
+  void vscode.window.showInformationMessage(`Connection "${connection.name}" and its API key were removed.`);
+}
+
+async function selectConnection(s: ExtensionServices, id?: string): Promise<void> {
+  const connection = id ? s.connections.get(id) : await pickConnection(s, 'Select Connection');
+  if (!connection) return;
+  await s.connections.select(connection.id);
+}
+
+async function testConnectionCommand(s: ExtensionServices, id?: string): Promise<TestResult | undefined> {
+  const connection = id ? s.connections.get(id) : s.connections.active();
+  if (!connection) return undefined;
+  const result = await testConnection(s, connection);
+  if (result.ok) void vscode.window.showInformationMessage(result.message);
+  else void vscode.window.showErrorMessage(result.message);
+  return result;
 }
 
 export interface TestResult {

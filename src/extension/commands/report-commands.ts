@@ -126,9 +126,7 @@ export function registerReportCommands(
     registerCommand('measurements.openReportFileAsTable', async (arg?: FileArg) => {
       const picked = await pickFile(s, 'Open Report File as Table', arg);
       if (!picked) return undefined;
-      const local = await files.ensureLocal(picked.report, picked.file);
-      const table = await files.readTable(local);
-      return s.tables.show(picked.file.name, table);
+      return files.openAsTable(await files.ensureLocal(picked.report, picked.file));
     }),
 
     registerCommand('measurements.revealReportFile', async (arg?: FileArg) => {

@@ -41,5 +41,5 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 }
 
 export function newConnectionId(): string {
-  return `conn-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return `conn-${crypto.randomUUID()}`;
 }

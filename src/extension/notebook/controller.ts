@@ -12,7 +12,7 @@ import { type ParsedCell, parseCell } from '../../core/query';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
 import { findColumn, isNumeric, type Table } from '../../core/table/table';
-import { decodeTable, encodeTable } from '../../core/table/wire';
+import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import { sleep } from '../../core/time/clock';
 import type { ExtensionServices } from '../services';
 import { CellWriter, fileName } from './cell-writer';
@@ -97,7 +97,7 @@ export class MeasnbController implements vscode.Disposable {
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const parsed = parseCell(cell.document.getText());
+    const parsed = parseCell(cell.document.getText(), { now: this.clock.now() });
     const isFollow = parsed.cell?.verb === 'follow';
     // follow appends to what the cell already shows; other verbs replace it.
     const out = new CellWriter(
@@ -223,7 +223,7 @@ export class MeasnbController implements vscode.Disposable {
     report?: ReportRef,
   ): Promise<vscode.NotebookCellOutput> {
     let fullResultPath: string | undefined;
-    if (encodeTable(table).byteLength > savedOutputLimitBytes()) {
+    if (encodedTableBytes(table) > savedOutputLimitBytes()) {
       fullResultPath = (await this.results.write(cell, table)).fsPath;
     }
     const referenceSites = await this.referenceSites(table, cell.notebook);

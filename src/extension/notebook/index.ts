@@ -42,6 +42,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     registerSaveHandler(writeParquet),
     ...registerNotebookCommands(connections, () => services.clock.now()),
     ...registerLanguageFeatures(
+      services.clock,
       (doc) => {
         const nb = notebookOf(doc);
         return nb ? connections.datasources(nb) : undefined;

@@ -17,6 +17,7 @@ import { completeSql } from '../../core/sql/completion';
 import { engineErrorDiagnostic } from '../../core/sql/errors';
 import { notebookNameDiagnostics } from '../../core/sql/names';
 import type { SqlSession } from '../../core/sql/session.node';
+import { type Clock, nowDate } from '../../core/time/clock';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -73,100 +74,28 @@ function isMeasqCell(doc: vscode.TextDocument): boolean {
 export type DatasourceSource = (doc: vscode.TextDocument) => DatasourceLookup | undefined;
 
 export function registerLanguageFeatures(
+  clock: Clock,
   datasources: DatasourceSource,
   notebooks?: NotebookContext,
 ): vscode.Disposable[] {
   const collection = vscode.languages.createDiagnosticCollection('measq');
-  const pending = new Map<string, ReturnType<typeof setTimeout>>();
-  const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) => {
-    // A blank cell (just added, or only comments) is not a problem yet: running it still says what to write.
-    const text = doc.getText();
-    const parsed = parseCell(text);
-    const diagnostics = isBlankCell(text) ? extra : [...parsed.diagnostics, ...extra];
-    collection.set(doc.uri, diagnostics.map(toVsDiagnostic));
-    const sql = parsed.cell?.sql;
-    const nb = notebooks?.notebookOf(doc);
-    if (!sql || !nb || !notebooks) return;
-    // DuckDB's own parser (the engine loads with the notebook's first sql cell), at the cell's line and column.
-    const version = doc.version;
-    void notebooks
-      .sessionOf(nb)
-      .check(sql.text)
-      .then((err) => {
-        if (!err || doc.isClosed || doc.version !== version) return;
-        collection.set(doc.uri, [...diagnostics, engineErrorDiagnostic(err, sql)].map(toVsDiagnostic));
-      })
-      .catch(() => undefined);
-  };
-  const check = (doc: vscode.TextDocument) => {
-    if (!isMeasqCell(doc)) return;
-    const nb = notebooks?.notebookOf(doc);
-    if (!nb) {
-      checkOne(doc);
-      return;
-    }
-    // Result names tie cells together: a change in one cell re-checks all of its notebook.
-    const cells = measqCells(nb);
-    const byCell = notebookNameDiagnostics(cells.map((d) => d.getText()));
-    for (const [i, d] of cells.entries()) checkOne(d, byCell[i]);
-  };
-  // A short debounce: typing stays smooth, diagnostics follow within a moment.
-  const schedule = (doc: vscode.TextDocument) => {
-    const key = doc.uri.toString();
-    clearTimeout(pending.get(key));
-    pending.set(
-      key,
-      setTimeout(() => {
-        pending.delete(key);
-        check(doc);
-      }, 150),
-    );
-  };
+  const check = notebookChecker(collection, clock, notebooks);
+  const schedule = debounced(check, 150);
   vscode.workspace.textDocuments.forEach(check);
   const selector: vscode.DocumentSelector = { language: LANGUAGE_ID };
   return [
     collection,
+    schedule,
     vscode.workspace.onDidOpenTextDocument(check),
-    vscode.workspace.onDidChangeTextDocument((e) => schedule(e.document)),
+    vscode.workspace.onDidChangeTextDocument((e) => schedule.run(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
-        async provideCompletionItems(doc, position) {
+        provideCompletionItems(doc, position) {
           const nb = notebooks?.notebookOf(doc);
-          if (nb && notebooks && isSqlCell(doc.getText())) {
-            const session = notebooks.sessionOf(nb);
-            const results = measqCells(nb).flatMap((d, i) => {
-              const c = parseCell(d.getText()).cell;
-              return c?.name ? [{ name: c.name, detail: `${c.verb} · cell ${i + 1}` }] : [];
-            });
-            const sqlItems = await completeSql(
-              doc.getText(),
-              { line: position.line, column: position.character },
-              results,
-              (name) => session.columns(name).catch(() => []),
-            );
-            return sqlItems.map((i) => {
-              const item = new vscode.CompletionItem(
-                i.label,
-                i.kind === 'result' ? vscode.CompletionItemKind.Struct : vscode.CompletionItemKind.Field,
-              );
-              if (i.insertText) item.insertText = i.insertText;
-              if (i.detail) item.detail = i.detail;
-              return item;
-            });
-          }
-          const items = await completeAt(
-            doc.getText(),
-            { line: position.line, column: position.character },
-            {
-              datasources: async () =>
-                (await datasources(doc)
-                  ?.list()
-                  .catch(() => [])) ?? [],
-            },
-          );
-          return items.map((i) => toCompletionItem(i));
+          if (nb && notebooks && isSqlCell(doc.getText())) return sqlCompletions(doc, position, nb, notebooks, clock);
+          return measqCompletions(doc, position, datasources, clock);
         },
       },
       ':',
@@ -175,17 +104,158 @@ export function registerLanguageFeatures(
       '.',
     ),
     vscode.languages.registerHoverProvider(selector, {
-      async provideHover(doc, position) {
-        const at = { line: position.line, column: position.character };
-        const id = idAt(doc.getText(), at);
-        const lookup = id && datasources(doc);
-        if (id && lookup)
-          return new vscode.Hover(serviceMarkdown(await describeId(id.key, id.id, lookup)), toRange(id.range));
-        const hover = hoverAt(doc.getText(), at);
-        return hover ? new vscode.Hover(serviceMarkdown(hover.contents), toRange(hover.range)) : undefined;
-      },
+      provideHover: (doc, pos) => hover(doc, pos, datasources, clock),
     }),
   ];
+}
+
+/**
+ * Checks a measq cell: its own diagnostics, plus (in a notebook) the result-name diagnostics of the whole
+ * notebook, since a change in one cell can make a name in another valid or duplicate.
+ */
+function notebookChecker(
+  collection: vscode.DiagnosticCollection,
+  clock: Clock,
+  notebooks: NotebookContext | undefined,
+): (doc: vscode.TextDocument) => void {
+  const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) =>
+    checkCell(collection, doc, nowDate(clock), extra, notebooks);
+  return (doc) => {
+    if (!isMeasqCell(doc)) return;
+    const nb = notebooks?.notebookOf(doc);
+    if (!nb) {
+      checkOne(doc);
+      return;
+    }
+    // Result names tie cells together: a change in one cell re-checks all of its notebook.
+    const cells = measqCells(nb);
+    const byCell = notebookNameDiagnostics(
+      cells.map((d) => d.getText()),
+      nowDate(clock),
+    );
+    for (const [i, d] of cells.entries()) checkOne(d, byCell[i]);
+  };
+}
+
+/** One cell's diagnostics; a sql cell's SQL is then checked by DuckDB's own parser as well. */
+function checkCell(
+  collection: vscode.DiagnosticCollection,
+  doc: vscode.TextDocument,
+  now: Date,
+  extra: Diagnostic[],
+  notebooks: NotebookContext | undefined,
+): void {
+  // A blank cell (just added, or only comments) is not a problem yet: running it still says what to write.
+  const text = doc.getText();
+  const parsed = parseCell(text, { now });
+  const diagnostics = isBlankCell(text) ? extra : [...parsed.diagnostics, ...extra];
+  collection.set(doc.uri, diagnostics.map(toVsDiagnostic));
+  const sql = parsed.cell?.sql;
+  const nb = notebooks?.notebookOf(doc);
+  if (!sql || !nb || !notebooks) return;
+  // DuckDB's own parser (the engine loads with the notebook's first sql cell), at the cell's line and column.
+  const version = doc.version;
+  void notebooks
+    .sessionOf(nb)
+    .check(sql.text)
+    .then((err) => {
+      if (!err || doc.isClosed || doc.version !== version) return;
+      collection.set(doc.uri, [...diagnostics, engineErrorDiagnostic(err, sql)].map(toVsDiagnostic));
+    })
+    .catch(() => undefined);
+}
+
+/** Runs `fn` for a document `ms` after its last change (typing stays smooth, diagnostics follow at once). */
+function debounced(
+  fn: (doc: vscode.TextDocument) => void,
+  ms: number,
+): vscode.Disposable & { run(doc: vscode.TextDocument): void } {
+  const pending = new Map<string, ReturnType<typeof setTimeout>>();
+  return {
+    run(doc) {
+      const key = doc.uri.toString();
+      clearTimeout(pending.get(key));
+      pending.set(
+        key,
+        setTimeout(() => {
+          pending.delete(key);
+          fn(doc);
+        }, ms),
+      );
+    },
+    dispose() {
+      for (const timer of pending.values()) clearTimeout(timer);
+      pending.clear();
+    },
+  };
+}
+
+/** Completion in a sql cell: the notebook's result names, and their columns from the SQL session. */
+async function sqlCompletions(
+  doc: vscode.TextDocument,
+  position: vscode.Position,
+  nb: vscode.NotebookDocument,
+  notebooks: NotebookContext,
+  clock: Clock,
+): Promise<vscode.CompletionItem[]> {
+  const session = notebooks.sessionOf(nb);
+  const now = nowDate(clock);
+  const results = measqCells(nb).flatMap((d, i) => {
+    const c = parseCell(d.getText(), { now }).cell;
+    return c?.name ? [{ name: c.name, detail: `${c.verb} · cell ${i + 1}` }] : [];
+  });
+  const sqlItems = await completeSql(
+    doc.getText(),
+    { line: position.line, column: position.character },
+    results,
+    (name) => session.columns(name).catch(() => []),
+  );
+  return sqlItems.map((i) => {
+    const item = new vscode.CompletionItem(
+      i.label,
+      i.kind === 'result' ? vscode.CompletionItemKind.Struct : vscode.CompletionItemKind.Field,
+    );
+    if (i.insertText) item.insertText = i.insertText;
+    if (i.detail) item.detail = i.detail;
+    return item;
+  });
+}
+
+/** Completion in a measq cell: verbs, keys, values, and the connection's ids for the id keys. */
+async function measqCompletions(
+  doc: vscode.TextDocument,
+  position: vscode.Position,
+  datasources: DatasourceSource,
+  clock: Clock,
+): Promise<vscode.CompletionItem[]> {
+  const items = await completeAt(
+    doc.getText(),
+    { line: position.line, column: position.character },
+    {
+      now: nowDate(clock),
+      datasources: async () =>
+        (await datasources(doc)
+          ?.list()
+          .catch(() => [])) ?? [],
+    },
+  );
+  return items.map((i) => toCompletionItem(i));
+}
+
+/** Hover: an id (described from the connection's datasources), else the word's documentation. */
+async function hover(
+  doc: vscode.TextDocument,
+  position: vscode.Position,
+  datasources: DatasourceSource,
+  clock: Clock,
+): Promise<vscode.Hover | undefined> {
+  const at = { line: position.line, column: position.character };
+  const id = idAt(doc.getText(), at);
+  const lookup = id && datasources(doc);
+  if (id && lookup)
+    return new vscode.Hover(serviceMarkdown(await describeId(id.key, id.id, lookup)), toRange(id.range));
+  const h = hoverAt(doc.getText(), at, { now: nowDate(clock) });
+  return h ? new vscode.Hover(serviceMarkdown(h.contents), toRange(h.range)) : undefined;
 }
 
 function toCompletionItem(i: CompletionItem): vscode.CompletionItem {

@@ -96,7 +96,8 @@ async function copyAsRequest(
   arg: unknown,
 ) {
   const cell = cellFrom(arg);
-  const parsed = parseCell(cell.document.getText());
+  const at = now();
+  const parsed = parseCell(cell.document.getText(), { now: at });
   if (!parsed.cell) throw new Error('This cell has errors; fix them first (see the Problems panel).');
   // The emulator's address is known once it runs; a real service's is the connection's base URL.
   const connection = connections.connectionFor(cell.notebook);
@@ -104,7 +105,7 @@ async function copyAsRequest(
     connection,
     org: connection.org,
   }));
-  const resolved = resolveCell(parsed.cell, { now: now(), org });
+  const resolved = resolveCell(parsed.cell, { now: at, org });
   if (!resolved.resolved) throw new Error(resolved.diagnostics[0]?.message ?? 'This cell cannot be sent as it is.');
   const text = requestSnippet(resolved.resolved, effective.baseUrl, language);
   await vscode.env.clipboard.writeText(text);

@@ -5,12 +5,10 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { downloadReportFiles } from '../../core/reports/download.node';
 import { confinedFolder, reportFolderName } from '../../core/reports/local-paths.node';
-import { parseCsvWide } from '../../core/table/csv-read.node';
-import { readParquet } from '../../core/table/parquet';
-import type { Table } from '../../core/table/table';
+import { tableFileFormat } from '../../core/table/file-read.node';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
-import type { ShownTable, TablePanels } from '../table/table-panel';
+import type { TableFileEditor } from '../table/table-editor';
 import type { ReportsStore } from './reports-store';
 import type { TrackedFile, TrackedReport } from './tracked-report';
 
@@ -20,7 +18,6 @@ export class ReportFiles {
     private readonly clients: ClientProvider,
     private readonly connections: ConnectionStore,
     private readonly globalStorage: vscode.Uri,
-    private readonly tables: TablePanels,
   ) {}
 
   /**
@@ -106,19 +103,27 @@ export class ReportFiles {
     return local;
   }
 
-  /** Opens a file the readable way: Parquet (binary) as a table, CSV as text (Open as Table is beside it). */
-  async open(report: TrackedReport, file: TrackedFile): Promise<vscode.TextEditor | ShownTable> {
+  /** Opens a file the readable way: Parquet and csv.gz (binary) as a table, CSV as text (Open as Table is beside it). */
+  async open(report: TrackedReport, file: TrackedFile): Promise<vscode.TextEditor | TableFileEditor> {
     const local = await this.ensureLocal(report, file);
-    if (/\.parquet$/i.test(local)) return this.tables.show(file.name, await this.readTable(local));
+    const format = tableFileFormat(local);
+    if (format === 'parquet' || format === 'csv.gz') return this.openAsTable(local);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(local));
     return vscode.window.showTextDocument(doc, { preview: false });
   }
 
-  async readTable(local: string): Promise<Table> {
-    if (/\.parquet$/i.test(local)) {
-      return readParquet(new Uint8Array(await fs.promises.readFile(local)));
-    }
-    return parseCsvWide(fs.createReadStream(local));
+  /**
+   * A downloaded file in the Measurements Table editor, as any local table file opens: streamed, the first
+   * measurements.tableFile.maxRows rows kept and the rest counted, whatever the file's size.
+   */
+  async openAsTable(local: string): Promise<TableFileEditor> {
+    const uri = vscode.Uri.file(local);
+    const editor = await vscode.commands.executeCommand<TableFileEditor | undefined>(
+      'measurements.openFileAsTable',
+      uri,
+    );
+    if (!editor) throw new Error(`${path.basename(local)} could not be opened as a table.`);
+    return editor;
   }
 
   async reveal(local: string): Promise<void> {

@@ -65,6 +65,30 @@ export class ReportsTreeProvider implements vscode.TreeDataProvider<ReportsTreeN
     ];
   }
 
+  /**
+   * Ages ("5m ago") and link expiry move with time, not with the store: the listed report nodes whose
+   * description or tooltip text changed since they were drawn are updated and fired, the rest left as
+   * they are. Called once a minute (startAgeTicker) and by tests after moving the clock.
+   */
+  refreshAges(): ReportNode[] {
+    const now = this.now();
+    const changed: ReportNode[] = [];
+    for (const n of this.nodes.values()) {
+      const before = n.description;
+      n.update(n.report, now);
+      if (n.description !== before) changed.push(n);
+    }
+    for (const n of changed) this.changed.fire(n);
+    return changed;
+  }
+
+  /** refreshAges() every minute while the provider lives. */
+  startAgeTicker(everyMs = 60_000): void {
+    const timer = setInterval(() => this.refreshAges(), everyMs);
+    timer.unref?.();
+    this.subs.push({ dispose: () => clearInterval(timer) });
+  }
+
   /** Everything again (the connections or the grouping changed); the nodes of reports still listed stay. */
   refresh(): void {
     this.listing = undefined;

@@ -39,7 +39,8 @@ export class SaveClient {
 
   /** Resolves with a line for the status area: where it was saved, or that it was cancelled. */
   save(table: Table, rows: Uint32Array, format: SaveFormat, suggestedName: string): Promise<string> {
-    const requestId = `${Date.now().toString(36)}-${++this.seq}`;
+    // Unique among the outputs sharing the host's channel: a random part, and this client's counter.
+    const requestId = `${Math.random().toString(36).slice(2, 10)}-${++this.seq}`;
     return new Promise<string>((resolve, reject) => {
       this.pending.set(requestId, (message) => {
         switch (message.type) {

@@ -1,5 +1,5 @@
 // The layer and platform arrows of docs/ARCHITECTURE.md are lint rules (biome.json overrides): a file
-// that breaks one fails `npm run lint`. Each case writes a small module into the folder it claims to
+// that breaks one fails `npm run lint`. So is "time is an input" (scripts/lint/wall-clock.grit). Each case writes a small module into the folder it claims to
 // be in, runs Biome's linter on it with the project's configuration, and removes it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -110,6 +110,31 @@ describe('architecture: the lint enforces the layer and platform arrows', functi
     ]) {
       const r = lintAs(where, source);
       assert.ok(r.ok, `${where} should pass:\n${r.output}`);
+    }
+  });
+});
+
+describe('architecture: the lint keeps time an input (only the Clock reads the wall clock)', function () {
+  this.timeout(60_000);
+
+  it('rejects Date.now() and new Date() (no arguments) anywhere in src but the two clock modules', () => {
+    const reads = 'export const a = Date.now();\nexport const b = new Date();\nexport const c = Date.now;\n';
+    for (const where of ['src/core/query/zz-probe.ts', 'src/extension/zz-probe.ts', 'src/renderer/model/zz-probe.ts']) {
+      const r = lintAs(where, reads);
+      assert.equal(r.ok, false, `expected a lint error in ${where}:\n${r.output}`);
+      assert.equal(r.output.match(/Time is an input/g)?.length, 3, r.output);
+    }
+  });
+
+  it('accepts dates made from a value, and the clock modules themselves', () => {
+    const r = lintAs(
+      'src/core/query/zz-probe.ts',
+      "export const x = [new Date(0), new Date('2026-11-20T10:30:00Z'), Date.parse('2026-11-20'), Date.UTC(2026, 10)];\n",
+    );
+    assert.ok(r.ok, r.output);
+    for (const home of ['src/core/time/clock.ts', 'src/emulator/clock.ts']) {
+      const lint = spawnSync(process.execPath, [BIOME, 'lint', home], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(lint.status, 0, `${home}:\n${lint.stdout}${lint.stderr}`);
     }
   });
 });

@@ -49,6 +49,7 @@ describe('MeasurementsClient against the emulator', function () {
       apiKey: emu.apiKey,
       log: (e) => logs.push(e),
       retry: { baseDelayMs: 1 },
+      clock: { nowMs: () => clock.now() },
     });
     ids = emu.facts.datasources.map((d) => d.datasourceId);
   });
@@ -194,7 +195,7 @@ describe('MeasurementsClient against the emulator', function () {
     assert.ok(done.urls.length > 0);
     assert.ok(progress.includes('in-progress') && progress.at(-1) === 'succeeded');
     const dir = await mkdtemp(join(tmpdir(), 'measnb-emu-'));
-    const files = await downloadReportFiles(client, done, dir, { now: () => clock.now() });
+    const files = await downloadReportFiles(client, done, dir);
     assert.ok(files.every((f) => !f.path.includes('?')));
     const table = await parseCsvWide(await readFile(files[0].path));
     assert.equal(table.rowCount, 2 * 6, 'two datasources × six hours');
@@ -206,7 +207,7 @@ describe('MeasurementsClient against the emulator', function () {
     const created = await client.createReport(report({ fileFormat: 'parquet' }));
     const done = await waitForReport(client, created.reportId, { initial: created, clock: emulatorPollClock(clock) });
     const dir = await mkdtemp(join(tmpdir(), 'measnb-emu-'));
-    const [file] = await downloadReportFiles(client, done, dir, { now: () => clock.now() });
+    const [file] = await downloadReportFiles(client, done, dir);
     const table = await readParquet(await readFile(file.path));
     assert.equal(table.rowCount, 12);
     assert.equal(findColumn(table, 'startOfPeriod')?.kind, 'time');
@@ -224,9 +225,9 @@ describe('MeasurementsClient against the emulator', function () {
     const e = await rejection(client.createReport(report()));
     assert.equal(e.code, 'quota-exceeded');
     assert.equal(e.status, 429);
+    // The next UTC midnight on the client's clock (the emulator's), not the machine's.
+    assert.equal(e.resetAt?.toISOString(), new Date(clock.now() + 13.5 * 3_600_000).toISOString());
     assert.equal(e.resetAt?.getUTCHours(), 0);
-    assert.equal(e.resetAt?.getUTCMinutes(), 0);
-    assert.ok((e.resetAt?.getTime() ?? 0) > Date.now());
     assert.equal(e.retryAfterSeconds, 13.5 * 3600, 'the server says: until its UTC midnight');
     assert.equal(logs.length, before + 1);
     assert.equal(logs.at(-1)?.retries, 0);

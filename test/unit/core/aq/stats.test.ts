@@ -9,21 +9,13 @@ import {
   quantileSorted,
   quantilesInPlace,
 } from '../../../../src/core/aq/stats';
+import { seededRandom } from '../../../../src/emulator/hash';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 10, 16, 0, 0, 0);
 
-/** A small seeded generator (mulberry32): the same numbers on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same numbers on every run: the emulator's seeded generator (mulberry32). */
+const random = seededRandom;
 
 describe('core aq stats: quantiles by selection', () => {
   const QS = [0.5, 0.98, 0.25, 0.75, 0, 1, 0.01];

@@ -1,18 +1,20 @@
 import assert from 'node:assert/strict';
 import type { DatasourceInfo } from '../../../../src/core/api/types';
 import { completeAt, completionContextAt, hoverAt, idAt } from '../../../../src/core/query';
+import { NOW } from '../../../support/now';
 
 const at = (line: number, column: number) => ({ line, column });
+const now = new Date(NOW);
 
 describe('query language: completion and hover', () => {
   it('offers verbs on the first line', async () => {
-    const items = await completeAt('', at(0, 0));
+    const items = await completeAt('', at(0, 0), { now });
     const labels = items.map((i) => i.label);
     for (const v of ['recent', 'follow', 'datasources', 'report node-measurements']) assert.ok(labels.includes(v), v);
   });
 
   it('offers report kinds after report', async () => {
-    const items = await completeAt('report ', at(0, 7));
+    const items = await completeAt('report ', at(0, 7), { now });
     assert.deepEqual(
       items.map((i) => i.label),
       ['datasource-measurements', 'node-measurements', 'reference-site-measurements'],
@@ -20,7 +22,7 @@ describe('query language: completion and hover', () => {
   });
 
   it('offers only the keys of the verb that are not written yet, with docs', async () => {
-    const items = await completeAt('recent\nformat: csv-wide\n', at(2, 0));
+    const items = await completeAt('recent\nformat: csv-wide\n', at(2, 0), { now });
     const labels = items.map((i) => i.label);
     assert.ok(labels.includes('datasourceIds'));
     assert.ok(labels.includes('locationRounding'));
@@ -29,28 +31,30 @@ describe('query language: completion and hover', () => {
     assert.ok(!labels.includes('metricLabelStyle'));
     const ds = items.find((i) => i.label === 'datasourceIds');
     assert.match(ds?.documentation ?? '', /GET \/v2\/datasources/);
-    const rep = (await completeAt('report node-measurements\n', at(1, 0))).map((i) => i.label);
+    const rep = (await completeAt('report node-measurements\n', at(1, 0), { now })).map((i) => i.label);
     assert.ok(rep.includes('nodeIds') && rep.includes('endTime') && !rep.includes('datasourceIds'));
   });
 
   it('offers enum values, booleans, times and metric labels for the key', async () => {
-    const freq = await completeAt('recent\noutputFrequency: ', at(1, 17));
+    const freq = await completeAt('recent\noutputFrequency: ', at(1, 17), { now });
     assert.deepEqual(
       freq.map((i) => i.label),
       ['minute', 'hour', 'day'],
     );
     assert.deepEqual(
-      (await completeAt('recent\nqcFlags: ', at(1, 9))).map((i) => i.label),
+      (await completeAt('recent\nqcFlags: ', at(1, 9), { now })).map((i) => i.label),
       ['true', 'false'],
     );
-    const times = (await completeAt('recent\nstartTime: ', at(1, 11))).map((i) => i.label);
+    const times = (await completeAt('recent\nstartTime: ', at(1, 11), { now })).map((i) => i.label);
     assert.ok(times.includes('-6h') && times.includes('today'));
-    const metrics = (await completeAt('recent\noutputFrequency: hour\nmetricSelect: only ', at(2, 19))).map(
+    // Today's date is the clock's (the caller's `now`), not the machine's.
+    assert.ok(times.includes('2026-11-20') && times.includes('2026-11-20T00:00:00Z'), times.join());
+    const metrics = (await completeAt('recent\noutputFrequency: hour\nmetricSelect: only ', at(2, 19), { now })).map(
       (i) => i.label,
     );
     assert.ok(metrics.includes('pm2_5ConcMassNowcast'));
     assert.ok(metrics.includes(':pollutant'));
-    const minute = (await completeAt('recent\nmetricSelect: only ', at(1, 19))).map((i) => i.label);
+    const minute = (await completeAt('recent\nmetricSelect: only ', at(1, 19), { now })).map((i) => i.label);
     assert.ok(!minute.includes('pm2_5ConcMassNowcast'), 'no NowCast at minute output');
   });
 
@@ -60,7 +64,7 @@ describe('query language: completion and hover', () => {
       ds('D2', 'REFERENCE_SITE', 'R2'),
       ds('D3', 'SERVICE_NODE', 'A3'),
     ];
-    const items = await completeAt('recent\ndatasourceIds: D1, ', at(1, 19), { datasources: provider });
+    const items = await completeAt('recent\ndatasourceIds: D1, ', at(1, 19), { now, datasources: provider });
     assert.deepEqual(
       items.map((i) => i.label),
       ['D2', 'D3'],
@@ -76,7 +80,10 @@ describe('query language: completion and hover', () => {
       ds('D3', 'SERVICE_NODE', 'A3'),
       ds('D4', 'SERVICE_NODE', ''),
     ];
-    const nodes = await completeAt('report node-measurements\nnodeIds: A3, ', at(1, 13), { datasources: provider });
+    const nodes = await completeAt('report node-measurements\nnodeIds: A3, ', at(1, 13), {
+      now,
+      datasources: provider,
+    });
     assert.deepEqual(
       nodes.map((i) => [i.label, i.insertText]),
       [['A1', 'A1']],
@@ -84,13 +91,14 @@ describe('query language: completion and hover', () => {
     assert.equal(nodes[0].detail, 'Roof · SERVICE_NODE · Downtown');
     assert.match(nodes[0].documentation ?? '', /Datasource: D1/);
     const sites = await completeAt('report reference-site-measurements\nrefSiteIds: ', at(1, 12), {
+      now,
       datasources: provider,
     });
     assert.deepEqual(
       sites.map((i) => i.label),
       ['R2'],
     );
-    const all = await completeAt('recent\ndatasourceIds: ', at(1, 15), { datasources: provider });
+    const all = await completeAt('recent\ndatasourceIds: ', at(1, 15), { now, datasources: provider });
     assert.deepEqual(
       all.map((i) => i.label),
       ['D1', 'D2', 'D3', 'D4'],
@@ -111,19 +119,19 @@ describe('query language: completion and hover', () => {
   });
 
   it('offers nothing inside comments', async () => {
-    assert.deepEqual(await completeAt('recent\n# datasourceIds: ', at(1, 18)), []);
+    assert.deepEqual(await completeAt('recent\n# datasourceIds: ', at(1, 18), { now }), []);
   });
 
   it('hovers keys with the interface documentation, verbs, and relative times', () => {
-    const h = hoverAt('recent\nlocationRounding: 3', at(1, 3));
+    const h = hoverAt('recent\nlocationRounding: 3', at(1, 3), { now });
     assert.match(h?.contents ?? '', /Default 5 for json-long, 6 for csv-wide/);
     assert.deepEqual(h?.range, { start: { line: 1, column: 0 }, end: { line: 1, column: 16 } });
-    const r = hoverAt('report node-measurements\nstartTime: -1d', at(1, 2));
+    const r = hoverAt('report node-measurements\nstartTime: -1d', at(1, 2), { now });
     assert.match(r?.contents ?? '', /inclusive/);
-    assert.match(hoverAt('follow every 5m', at(0, 2))?.contents ?? '', /continuation token/);
+    assert.match(hoverAt('follow every 5m', at(0, 2), { now })?.contents ?? '', /continuation token/);
     const t = hoverAt('recent\nstartTime: -6h', at(1, 12), { now: new Date('2026-11-21T12:00:00Z') });
     assert.match(t?.contents ?? '', /2026-11-21T06:00:00.000Z/);
-    const m = hoverAt('recent\nmetricSelect: only pm2_5ConcMassNowcastUsEpaAqi', at(1, 25));
+    const m = hoverAt('recent\nmetricSelect: only pm2_5ConcMassNowcastUsEpaAqi', at(1, 25), { now });
     assert.match(m?.contents ?? '', /PM 2.5 mass concentration/);
   });
 });

@@ -136,7 +136,9 @@ describe('metricSelect: one grammar for the checker and the emulator', () => {
       'relHumidInternalIndividual',
     ]);
     assert.deepEqual(checkMetricSelect('only + :pm25 + :internal', 'minute'), []);
-    const cell = parseCell('recent\nallDatasources: true\nmetricSelect: only + :pm25 + :internal');
+    const cell = parseCell('recent\nallDatasources: true\nmetricSelect: only + :pm25 + :internal', {
+      now: new Date(NOW),
+    });
     assert.deepEqual(cell.diagnostics, []);
     assert.deepEqual(
       await emulatorSelection('only + :pm25 + :internal', 'minute'),
@@ -150,7 +152,7 @@ describe('metricSelect: one grammar for the checker and the emulator', () => {
       // CPU time, not wall time: a shared machine may deschedule the process, which says nothing about the code.
       const cpu = process.cpuUsage();
       checkMetricSelect(pattern, undefined);
-      parseCell(`recent\nallDatasources: true\nmetricSelect: ${pattern}`);
+      parseCell(`recent\nallDatasources: true\nmetricSelect: ${pattern}`, { now: new Date(NOW) });
       selectMetrics(pattern, 'hour');
       const used = process.cpuUsage(cpu);
       const ms = (used.user + used.system) / 1000;

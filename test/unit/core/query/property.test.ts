@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { DatasourceInfo } from '../../../../src/core/api/types';
 import { completeAt, hoverAt, idAt, parseCell, resolveCell } from '../../../../src/core/query';
+import { NOW } from '../../../support/now';
+
+const now = new Date(NOW);
 
 const DATASOURCE: DatasourceInfo = {
   datasourceId: 'D1',
@@ -41,12 +44,12 @@ describe('query language: arbitrary text never throws', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fragment, { maxLength: 12 }), fc.nat(), fc.nat(), async (parts, l, c) => {
         const text = parts.join('\n');
-        const r = parseCell(text);
+        const r = parseCell(text, { now });
         assert.ok(r.cell || r.diagnostics.some((d) => d.severity === 'error'));
-        if (r.cell) resolveCell(r.cell, { now: new Date(), org: 'o' });
+        if (r.cell) resolveCell(r.cell, { now, org: 'o' });
         const pos = { line: l % (parts.length + 1), column: c % 40 };
-        await completeAt(text, pos, { datasources: () => [DATASOURCE] });
-        hoverAt(text, pos);
+        await completeAt(text, pos, { now, datasources: () => [DATASOURCE] });
+        hoverAt(text, pos, { now });
         idAt(text, pos);
       }),
       { numRuns: 1500 },

@@ -41,9 +41,10 @@ describe('copy a cell as a request (curl, Python)', () => {
   let client: MeasurementsClient;
   let dir: string;
   const resolve = (text: string): ResolvedCell => {
-    const parsed = parseCell(text);
+    const now = new Date(emu.clock.now());
+    const parsed = parseCell(text, { now });
     assert.ok(parsed.cell, JSON.stringify(parsed.diagnostics));
-    const r = resolveCell(parsed.cell, { now: new Date(emu.clock.now()), org: emu.org });
+    const r = resolveCell(parsed.cell, { now, org: emu.org });
     assert.ok(r.resolved, JSON.stringify(r.diagnostics));
     return r.resolved;
   };

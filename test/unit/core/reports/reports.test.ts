@@ -284,17 +284,25 @@ describe('reports: downloadReportFiles', () => {
     await rejects(downloadReportFiles(client, rec('in-progress'), tmpdir()), 'invalid-request');
   });
 
-  it('refreshes expired file URLs once before downloading', async () => {
+  it("refreshes file URLs once before downloading when they expired by the client's clock", async () => {
     const fresh = `${files.url}/reports/r-1/fresh.csv?sig=new`;
     api.handle((_q, res) =>
-      sendJson(res, 200, rec('succeeded', { urls: [fresh], urlsExpireAt: '2999-01-01T00:00:00Z' })),
+      sendJson(res, 200, rec('succeeded', { urls: [fresh], urlsExpireAt: '2026-11-20T12:00:00Z' })),
     );
+    const at = (iso: string) => new MeasurementsClient({ baseUrl: api.url, clock: { nowMs: () => Date.parse(iso) } });
+    const stale = rec('succeeded', { urls: [`${files.url}/old.csv`], urlsExpireAt: '2026-11-20T10:00:00Z' });
     const dir = await mkdtemp(join(tmpdir(), 'measnb-rep-'));
-    const stale = rec('succeeded', { urls: [`${files.url}/old.csv`], urlsExpireAt: '2020-01-01T00:00:00Z' });
-    const out = await downloadReportFiles(client, stale, dir);
+    const out = await downloadReportFiles(at('2026-11-20T10:30:00Z'), stale, dir);
     assert.equal(api.requests.length, 1);
     assert.deepEqual(await readdir(dir), ['fresh.csv']);
     assert.equal(out[0].displayUrl, `${files.url}/reports/r-1/fresh.csv`);
+
+    // The same record read half an hour earlier: its URLs are still valid, so no status call.
+    const early = await mkdtemp(join(tmpdir(), 'measnb-rep-'));
+    const valid = rec('succeeded', { urls: [`${files.url}/still.csv`], urlsExpireAt: '2026-11-20T10:00:00Z' });
+    await downloadReportFiles(at('2026-11-20T09:30:00Z'), valid, early);
+    assert.equal(api.requests.length, 1);
+    assert.deepEqual(await readdir(early), ['still.csv']);
   });
 
   it('refreshes the URLs once when the file host cannot be reached (it moved, say a restarted emulator)', async () => {

@@ -4,6 +4,9 @@ import { completeSql } from '../../../../src/core/sql/completion';
 import { engineErrorDiagnostic, readEngineError } from '../../../../src/core/sql/errors';
 import { notebookNameDiagnostics } from '../../../../src/core/sql/names';
 import { tableReferences } from '../../../../src/core/sql/references';
+import { NOW } from '../../../support/now';
+
+const now = new Date(NOW);
 
 describe('sql cells and result names: the language', () => {
   it('any verb line may name its result with `as <name>`', () => {
@@ -20,14 +23,14 @@ describe('sql cells and result names: the language', () => {
       ['# a comment first\nrecent as _pm_2\ndatasourceIds: A', '_pm_2', { verb: 'recent' }],
     ];
     for (const [text, name, expected] of cases) {
-      const r = parseCell(text);
+      const r = parseCell(text, { now });
       assert.ok(r.cell, `${text}: ${JSON.stringify(r.diagnostics)}`);
       assert.equal(r.cell.name, name);
       for (const [k, v] of Object.entries(expected)) assert.deepEqual((r.cell as never)[k], v, `${text}: ${k}`);
     }
-    const named = parseCell('recent as pm\ndatasourceIds: A').cell;
+    const named = parseCell('recent as pm\ndatasourceIds: A', { now }).cell;
     assert.deepEqual(named?.nameRange, { start: { line: 0, column: 10 }, end: { line: 0, column: 12 } });
-    assert.equal(parseCell('recent\ndatasourceIds: A').cell?.name, undefined);
+    assert.equal(parseCell('recent\ndatasourceIds: A', { now }).cell?.name, undefined);
   });
 
   it('refuses names that are not identifiers, a missing name, and text after it', () => {
@@ -39,7 +42,7 @@ describe('sql cells and result names: the language', () => {
       ['sql as x y\nSELECT 1', /Unexpected text after the result name/, 9],
     ];
     for (const [text, message, column] of bad) {
-      const r = parseCell(text);
+      const r = parseCell(text, { now });
       assert.equal(r.cell, undefined, text);
       const d = r.diagnostics.find((x) => x.code === 'bad-result-name');
       assert.ok(d, `${text}: ${JSON.stringify(r.diagnostics)}`);
@@ -50,16 +53,16 @@ describe('sql cells and result names: the language', () => {
 
   it('a sql cell keeps its SQL as written (-- comments, # is not a comment, key: value is not a field)', () => {
     const text = 'sql as daily\n-- days\nSELECT "a#b", x::DOUBLE AS startTime: FROM pm # not a comment';
-    const r = parseCell(text);
+    const r = parseCell(text, { now });
     assert.ok(r.cell, JSON.stringify(r.diagnostics));
     assert.deepEqual(r.cell.sql, {
       text: '-- days\nSELECT "a#b", x::DOUBLE AS startTime: FROM pm # not a comment',
       line: 1,
     });
-    const empty = parseCell('sql as x\n\n  ');
+    const empty = parseCell('sql as x\n\n  ', { now });
     assert.equal(empty.cell, undefined);
     assert.equal(empty.diagnostics[0].code, 'missing-sql');
-    assert.match(parseCell('sql SELECT 1').diagnostics[0].message, /'sql' takes only 'as <name>'/);
+    assert.match(parseCell('sql SELECT 1', { now }).diagnostics[0].message, /'sql' takes only 'as <name>'/);
   });
 
   it('finds the tables a query reads (not CTEs, table functions, strings or comments)', () => {
@@ -84,7 +87,7 @@ describe('sql cells and result names: the language', () => {
       'sql\nSELECT * FROM pm\nJOIN dss USING (datasourceId)',
       'sql as later\nSELECT * FROM ds',
     ];
-    const d = notebookNameDiagnostics(cells);
+    const d = notebookNameDiagnostics(cells, now);
     assert.deepEqual(d[0], []);
     assert.deepEqual(d[1], []);
     assert.equal(d[2][0].code, 'duplicate-result-name');

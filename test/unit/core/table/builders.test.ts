@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isPlainNumber, parseDecimal } from '../../../../src/core/table/builders';
+import {
+  DictBuilder,
+  grow,
+  isPlainNumber,
+  NumberBuilder,
+  parseDecimal,
+  TimeBuilder,
+  trimTo,
+} from '../../../../src/core/table/builders';
+import type { DictColumn, NumericColumn } from '../../../../src/core/table/table';
 
 describe('table: cell parsing fast paths', () => {
   it('parseDecimal agrees with Number() on every decimal text', () => {
@@ -26,5 +35,58 @@ describe('table: cell parsing fast paths', () => {
   it('isPlainNumber accepts numbers and refuses ids that look numeric', () => {
     for (const ok of ['0', '-1.5', '12', '0.25', '1e5', '3.']) assert.ok(isPlainNumber(ok), ok);
     for (const no of ['007', '+5', ' 5', '0x10', '', '-', '1,5', 'Infinity']) assert.ok(!isPlainNumber(no), no);
+  });
+});
+
+describe('table: column growth', () => {
+  const resizable = (a: ArrayBufferView) => (a.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true;
+
+  it('grows large columns in place and keeps every value (same column as before)', () => {
+    const n = 200_000; // past the in-place threshold, under one reservation
+    const nums = new NumberBuilder();
+    const times = new TimeBuilder();
+    const ids = new DictBuilder('identifier');
+    for (let i = 0; i < n; i++) {
+      if (i % 7 === 0) nums.pushEmpty(1);
+      else nums.pushNumber(i / 4);
+      times.pushTime(1_700_000_000_000 + i * 60_000);
+      ids.push(i % 5 === 0 ? '' : `D${i % 3}`);
+    }
+    const v = nums.finish({ name: 'v' }) as NumericColumn;
+    const t = times.finish({ name: 't' }) as NumericColumn;
+    const d = ids.finish({ name: 'd' }) as DictColumn;
+    for (const col of [v.values, t.values, d.codes]) {
+      assert.equal(col.length, n);
+      assert.ok(resizable(col), 'grown in place');
+    }
+    for (let i = 0; i < n; i++) {
+      assert.ok(i % 7 === 0 ? Number.isNaN(v.values[i]) : v.values[i] === i / 4, `value ${i}`);
+      assert.equal(t.values[i], 1_700_000_000_000 + i * 60_000);
+      assert.equal(d.codes[i] < 0 ? '' : d.dict[d.codes[i]], i % 5 === 0 ? '' : `D${i % 3}`);
+    }
+  });
+
+  it('keeps small columns in plain arrays', () => {
+    const nums = new NumberBuilder();
+    for (let i = 0; i < 5000; i++) nums.pushNumber(i);
+    const v = nums.finish({ name: 'v' }) as NumericColumn;
+    assert.ok(!resizable(v.values));
+    assert.deepEqual([...v.values.subarray(4995)], [4995, 4996, 4997, 4998, 4999]);
+  });
+
+  it('moves a column that outgrows its reservation into a larger one, values kept', () => {
+    const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
+    const small = new Float64Array(new Resizable(8 * 1024, { maxByteLength: 8 * 2048 }));
+    for (let i = 0; i < small.length; i++) small[i] = i + 0.5;
+    const same = grow(small, 2048);
+    assert.equal(same, small, 'within the reservation: the same array, longer');
+    assert.equal(same.length, 2048);
+    const moved = grow(same, 5000);
+    assert.notEqual(moved, same);
+    assert.ok(resizable(moved) && moved.length >= 5000);
+    for (let i = 0; i < 1024; i++) assert.equal(moved[i], i + 0.5);
+    const trimmed = trimTo(moved, 3000);
+    assert.equal(trimmed.length, 3000);
+    assert.equal(trimmed[1023], 1023.5);
   });
 });

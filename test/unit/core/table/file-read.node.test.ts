@@ -76,6 +76,20 @@ describe('core table: local table files (first rows kept, the rest counted)', ()
     assert.ok(progress > 0);
   });
 
+  it('a Parquet file whose pages are far longer than the rows kept is read by the SQL engine', async () => {
+    const whole = await readTableFile(write('long.csv', csv(3000)), { maxRows: 5000 });
+    // One row group, one page per column (as DuckDB writes them).
+    const p = write('long.parquet', writeParquet(whole.table));
+    const r = await readTableFile(p, { maxRows: 100, maxDecodedRows: 1000 });
+    assert.equal(r.totalRows, 3000);
+    assert.equal(r.table.rowCount, 100);
+    assert.equal(cellText(r.table.columns[0], 99), 'N99');
+    const start = columnByName(r.table, 'Start of Period') as NumericColumn;
+    assert.equal(start.kind, 'time');
+    assert.equal(start.values[1], Date.parse('2026-03-01T01:00:00Z'));
+    assert.equal((r.table.columns[5] as NumericColumn).values[99], 99.5);
+  });
+
   it('a CSV that is no measurement file opens as a generic table; a malformed one is a TableFileError', async () => {
     const r = await readTableFile(write('other.csv', 'name,count\nalpha,3\nbeta,4\n'), { maxRows: 10 });
     assert.deepEqual(

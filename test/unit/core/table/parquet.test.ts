@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import type { AsyncBuffer } from 'hyparquet';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { ParquetPagesTooLarge, readParquetHead } from '../../../../src/core/table/parquet';
+import { cellText, type NumericColumn } from '../../../../src/core/table/table';
+
+/** An in-memory file that records the byte ranges read from it. */
+function recorded(body: ArrayBuffer): { file: AsyncBuffer; reads: number[] } {
+  const reads: number[] = [];
+  const file = {
+    byteLength: body.byteLength,
+    slice(start: number, end = body.byteLength) {
+      reads.push(end - start);
+      return body.slice(start, end);
+    },
+  };
+  return { file, reads };
+}
+
+describe('core table: parquet head', () => {
+  it('a row group larger than the limit: only the pages of the first rows are read, not the whole group', async () => {
+    const n = 40_000;
+    const ids = Array.from({ length: n }, (_, i) => `N${i % 500}`);
+    const values = Float64Array.from({ length: n }, (_, i) => i / 4);
+    // One row group of small pages, without an offset index (as DuckDB writes) and with one.
+    for (const offsetIndex of [false, true]) {
+      const body = parquetWriteBuffer({
+        columnData: [
+          { name: 'datasourceId', data: ids, type: 'STRING', offsetIndex },
+          { name: 'pm2_5ConcMass.value', data: values, type: 'DOUBLE', offsetIndex },
+        ],
+        rowGroupSize: n,
+        pageSize: 4096,
+      });
+      const { file, reads } = recorded(body);
+      const r = await readParquetHead(file, 1000);
+      assert.equal(r.totalRows, n);
+      assert.equal(r.table.rowCount, 1000);
+      assert.equal(cellText(r.table.columns[0], 999), 'N499');
+      const pm = r.table.columns[1] as NumericColumn;
+      assert.deepEqual(Array.from(pm.values.slice(997, 1000)), [249.25, 249.5, 249.75]);
+      // The first read is the footer's (the last 512 KB: all of this small file); the rest are the rows'.
+      const rowBytes = reads.slice(1).reduce((a, b) => a + b, 0);
+      assert.ok(rowBytes < body.byteLength / 5, `read ${rowBytes} of ${body.byteLength} bytes for the rows`);
+
+      const all = await readParquetHead(file, n);
+      assert.equal(all.table.rowCount, n, 'the whole group when every row is wanted');
+      assert.equal((all.table.columns[1] as NumericColumn).values[n - 1], (n - 1) / 4);
+    }
+  });
+
+  it('pages holding far more rows than asked for: says so before decoding them', async () => {
+    const n = 20_000;
+    const body = parquetWriteBuffer({
+      columnData: [
+        { name: 'pm2_5ConcMass.value', data: Float64Array.from({ length: n }, (_, i) => i), type: 'DOUBLE' },
+      ],
+      rowGroupSize: n,
+      pageSize: 1 << 24,
+    });
+    const { file, reads } = recorded(body);
+    await assert.rejects(readParquetHead(file, 10, { maxDecodedRows: 1000 }), (e) => {
+      assert.ok(e instanceof ParquetPagesTooLarge);
+      assert.equal(e.totalRows, n);
+      assert.equal(e.decodedRows, n);
+      return true;
+    });
+    assert.ok(reads.length <= 2, 'the footer and one page header, no page');
+    const r = await readParquetHead(file, 10, { maxDecodedRows: n });
+    assert.deepEqual(Array.from((r.table.columns[0] as NumericColumn).values), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
