@@ -10,18 +10,16 @@ import * as esbuild from 'esbuild';
 import { CACHE, ROOT } from '../host/toolchain.mjs';
 import { drawnRows } from './notebook-renderer-page.mjs';
 import {
-  answer,
   e2eEnv,
   eventually,
+  notebookList,
   openNotebook,
-  openWorkbench,
-  revealInNotebook,
   runAll,
   runCommand,
   SHOTS,
   screenshot,
-  screenshotIfFailed,
   tableFrames,
+  useWorkbench,
 } from './workbench.mjs';
 
 const near = (a, b, eps = 1e-6) => Math.abs(a - b) <= eps * Math.max(1, Math.abs(b));
@@ -41,54 +39,136 @@ async function loadSavedModel() {
   return createRequire(import.meta.url)(out).savedModel;
 }
 
-/** The rendered table whose headers satisfy `match`, scrolling the notebook until its output is drawn. */
-async function findTable(page, match, what) {
-  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
+const exactly = (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+/**
+ * The rendered output table with every header of `has` and none of `hasNot`, scrolling the notebook until
+ * its output is drawn. The locator names the table by its headers (not by its place among the outputs,
+ * which changes as outputs are drawn); tables inside a view (Summary, ...) are not candidates.
+ */
+async function findTable(page, { has, hasNot = [] }, what) {
+  const list = await notebookList(page);
   let step = 0;
   return eventually(
     async () => {
-      for (const { frame } of await tableFrames(page))
-        for (const t of await frame.locator('.measnb-table').all()) {
-          const headers = await t.locator('.mt-hrow .mt-hname').allTextContents();
-          if (match(headers)) return { frame, table: t };
-        }
+      for (const { frame } of await tableFrames(page)) {
+        let table = frame.locator('.measnb-table:not(.mt-panel .measnb-table)');
+        for (const n of has) table = table.filter({ has: frame.locator('.mt-hname', { hasText: exactly(n) }) });
+        for (const n of hasNot) table = table.filter({ hasNot: frame.locator('.mt-hname', { hasText: exactly(n) }) });
+        if ((await table.count()) > 0) return { frame, table: table.first() };
+      }
       await page.mouse.move(list.x + 14, list.y + list.height / 2);
       await page.mouse.wheel(0, ++step % 40 === 0 ? -40_000 : 500);
       return undefined;
     },
-    what,
+    async () => {
+      const seen = [];
+      for (const { frame } of await tableFrames(page))
+        for (const t of await frame.locator('.measnb-table:not(.mt-panel .measnb-table)').all())
+          seen.push((await t.locator('.mt-hrow .mt-hname').allTextContents()).slice(0, 6).join(','));
+      return `${what} (tables drawn: ${seen.join(' | ')})`;
+    },
     240,
     500,
   );
 }
 
-/** Opens a view by its button in the output (the same button again goes back to the table). */
-async function openView(page, table, name) {
-  const button = table.locator(name === 'chart' ? '.mt-view-toggle' : `.mt-view-${name}`).first();
-  await revealInNotebook(page, button);
-  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+/** Scrolls the notebook (wheel over the list's left gutter) until `locator` starts just below the list's top. */
+async function revealTop(page, locator) {
+  const list = await notebookList(page);
+  let last;
+  for (let i = 0; i < 25; i++) {
+    const box = await locator.boundingBox();
+    if (!box) return;
+    const delta = Math.round(box.y - (list.y + 8));
+    if (Math.abs(delta) < 6 || box.y === last) return;
+    last = box.y;
+    await page.mouse.move(list.x + 14, list.y + list.height / 2);
+    await page.mouse.wheel(0, delta);
+    await page.waitForTimeout(250);
+  }
 }
 
-async function shotOf(locator, name) {
+/**
+ * Opens a view by its button in the output (the same button again goes back to the table). Output webviews
+ * sit under the workbench's cell list, which takes real pointer hits: the click is dispatched in the frame.
+ */
+async function openView(page, table, name) {
+  await revealTop(page, table); // an output out of view is hidden by the workbench
+  const button = table.locator(name === 'chart' ? '.mt-view-toggle' : `.mt-view-${name}`).first();
+  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.dispatchEvent('click');
+  await eventually(async () => (await button.getAttribute('aria-pressed')) === 'true', `the ${name} view open`, 50);
+}
+
+/**
+ * A screenshot of the output as the user sees it: the page clipped to the output within the cell list (an
+ * element screenshot would scroll the notebook's webview by itself and show the wrong place).
+ */
+async function shotOf(page, locator, name) {
+  await revealTop(page, locator);
+  await page.waitForTimeout(300);
+  const list = await notebookList(page);
+  const box = await locator.boundingBox();
+  const x = Math.max(box.x - 4, list.x);
+  const y = Math.max(box.y - 4, list.y);
+  const right = Math.min(box.x + box.width + 4, list.x + list.width - 14); // not the list's scrollbar
+  const bottom = Math.min(box.y + box.height + 4, list.y + list.height);
+  if (right <= x || bottom <= y)
+    throw new Error(`${name}: the output is not in the notebook's view (${JSON.stringify({ box, list })})`);
   const file = path.join(SHOTS, `aq-wb-${name}.png`);
-  await locator.screenshot({ path: file });
+  await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
   return file;
+}
+
+/** From any view back to the rows (the Chart/Table button reads "Table" while a view is open). */
+async function backToTable(table) {
+  const toggle = table.locator('.mt-view-toggle').first();
+  if ((await toggle.textContent()) === 'Table') await toggle.dispatchEvent('click');
+  await table.locator('.mt-viewport:not([hidden])').first().waitFor({ state: 'attached', timeout: 10_000 });
+}
+
+/** Picks a colour theme by its name in the theme picker and waits for the workbench to wear it. */
+async function setTheme(page, label) {
+  // The palette's first row for "Preferences: Color Theme" may be "Browse Color Themes in Marketplace"
+  // (Enter would take it): click the command, then the theme.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill('>Preferences: Color Theme');
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: /^Preferences: Color Theme/ })
+    .first()
+    .click({ timeout: 10_000 });
+  await eventually(async () => (await input.inputValue()) === '', 'the theme picker', 50);
+  await input.fill(label);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+  const dark = /dark/i.test(label);
+  await eventually(
+    async () => (await page.locator('.monaco-workbench.vs-dark').count()) === (dark ? 1 : 0),
+    `the ${label} theme`,
+    50,
+  );
+  await page.waitForTimeout(1500); // the output webviews take the new colours
 }
 
 describe('e2e: air-quality views on notebook outputs in the workbench', function () {
   this.timeout(1_200_000);
-  let browser;
   let page;
-  before(async () => {
-    ({ browser, page } = await openWorkbench());
+  useWorkbench(async (p) => {
+    page = p;
+    // Tall enough for a view below its toolbar; the side bar closed for the notebook's width.
+    await page.setViewportSize({ width: 1400, height: 1200 });
     await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
     await page.keyboard.press('Escape');
-  });
-  afterEach(async function () {
-    await screenshotIfFailed(this.currentTest, page);
+    await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
   });
   after(async () => {
-    await browser?.close();
+    // The theme and the side bar are the profile's, shared with the suites after this one: put them back.
+    await setTheme(page, 'Dark Modern').catch(() => {});
+    await runCommand(page, 'View: Toggle Primary Side Bar Visibility').catch(() => {});
   });
 
   it('compare-data-versions: legacy and v2026-11-10 NowCast of one datasource in one chart, a line per dataVersion', async () => {
@@ -96,10 +176,9 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     await runAll(page);
     const { table } = await findTable(
       page,
-      (h) => h.includes('dataVersion') && h.includes('pm2_5ConcMassNowcast'),
+      { has: ['dataVersion', 'pm2_5ConcMassNowcast'] },
       'the sql output with a dataVersion column',
     );
-    await revealInNotebook(page, table);
     await openView(page, table, 'chart');
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
     const linesBy = await table.locator('.mt-chart .mt-lines-by option:checked').textContent();
@@ -109,7 +188,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     assert.match(await table.locator('.mt-chart-note').textContent(), / 2 lines/);
     const legend = await table.locator('.mt-chart .mt-aqi-legend').textContent();
     assert.ok(legend.includes('Unhealthy') && legend.includes('Good'), legend);
-    console.log(`      ${await shotOf(table, 'compare-versions-dark')}`);
+    console.log(`      ${await shotOf(page, table, 'compare-versions-dark')}`);
   });
 
   it('air-quality.measnb: each view on the first result in dark and light; Summary and Collocation equal the model of the saved rows', async () => {
@@ -118,7 +197,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     await runAll(page);
     const { table } = await findTable(
       page,
-      (h) => h.includes('pm2_5ConcMass24HourRollingMean.value'),
+      { has: ['pm2_5ConcMass24HourRollingMean.value'] },
       'the first recent output (NowCast, 24-hour mean, NO2 with QC)',
     );
     // Saved now, the file holds the rows this output shows (later cells may still run; they are not read).
@@ -131,42 +210,87 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       60,
       1000,
     );
-    await revealInNotebook(page, table);
     assert.equal(
       await table.locator('.mt-count').first().textContent(),
       `${model.rowCount.toLocaleString('en-US')} rows`,
     );
     const [sensor, reference] = ['DCZZDK8X', 'D789SKH9'];
-    assert.deepEqual(model.references.includes(reference), true, `references: ${model.references}`);
+    assert.ok(model.references.includes(reference), `references: ${model.references}`);
 
     for (const theme of ['dark', 'light']) {
-      if (theme === 'light') {
-        await runCommand(page, 'Preferences: Color Theme');
-        await answer(page, 'Light Modern');
-        await page.waitForTimeout(1500);
-        await revealInNotebook(page, table);
-      }
-      console.log(`      ${await shotOf(table, `table-${theme}`)}`);
-      await openView(page, table, 'chart');
-      await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
-      await table.locator('.mt-chart .mt-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
-      await page.waitForTimeout(500);
-      console.log(`      ${await shotOf(table, `chart-${theme}`)}`);
-      await openView(page, table, 'chart'); // back to the table
+      if (theme === 'light') await setTheme(page, 'Light Modern');
+      await checkTable(table);
+      console.log(`      ${await shotOf(page, table, `table-${theme}`)}`);
+      await checkChart(page, table);
+      console.log(`      ${await shotOf(page, table, `chart-${theme}`)}`);
       for (const view of VIEWS) {
         await openView(page, table, view);
         await table.locator(`.mt-${view}`).first().waitFor({ timeout: 30_000 });
         if (view === 'summary') await checkSummary(table, model);
         if (view === 'collocation') await checkCollocation(table, model, sensor, reference);
-        await page.waitForTimeout(400);
-        await revealInNotebook(page, table);
-        console.log(`      ${await shotOf(table, `${view}-${theme}`)}`);
+        if (view === 'profiles') await checkProfiles(table, model);
+        if (view === 'map') await checkMap(table, model);
+        await page.waitForTimeout(600);
+        console.log(`      ${await shotOf(page, table, `${view}-${theme}`)}`);
       }
-      await openView(page, table, 'map'); // closes the last view
+      await backToTable(table);
     }
     await screenshot(page, 'aq-wb-notebook-light');
   });
+
+  it('air-quality.measnb: the json-long result knows its reference site from the connection (Collocation)', async () => {
+    // The json-long pair: DCZZDK8X and D789SKH9, one metric, no sourceType column (run by the test before).
+    await openNotebook(page, 'air-quality.measnb');
+    const { table } = await findTable(
+      page,
+      { has: ['datasourceId', 'time', 'pm2_5ConcMass1HourMean.value'], hasNot: ['sourceType'] },
+      'the json-long pair output (no sourceType column)',
+    );
+    await openView(page, table, 'collocation');
+    const panel = table.locator('.mt-collocation');
+    await panel.locator('.mt-reference option').first().waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await panel.locator('.mt-reference').inputValue(), 'D789SKH9', 'the reference site is picked first');
+    assert.equal(await panel.locator('.mt-reference option:checked').textContent(), 'D789SKH9 (reference site)');
+    assert.equal(await panel.locator('.mt-sensor').inputValue(), 'DCZZDK8X', 'the sensor is the other one');
+    await panel.locator('.mt-colloc-table').waitFor({ timeout: 30_000 });
+    console.log(`      ${await shotOf(page, table, 'collocation-json-long')}`);
+  });
 });
+
+/** Units in the headers and AQI chips (category named in the tooltip) on the table. */
+async function checkTable(table) {
+  await backToTable(table);
+  const unit = await table
+    .locator('.mt-hcell')
+    .evaluateAll(
+      (cells) =>
+        cells
+          .find((c) => c.querySelector('.mt-hname')?.textContent === 'pm2_5ConcMassNowcast.value')
+          ?.querySelector('.mt-unit')?.textContent,
+    );
+  assert.equal(unit, 'µg/m³');
+  const chip = table.locator('.mt-body .mt-row:not([hidden]) .mt-cell.mt-aqi').first();
+  assert.match(
+    await chip.getAttribute('title'),
+    /AQI category: (Good|Moderate|Unhealthy for Sensitive Groups|Unhealthy|Very Unhealthy|Hazardous)$/,
+  );
+}
+
+/** The NowCast chart: AQI bands with their legend, QC-invalid points counted, the QC legend opened. */
+async function checkChart(page, table) {
+  await openView(page, table, 'chart');
+  const chart = table.locator(':scope > .mt-chart'); // not the Exceedances view's chart
+  await chart.locator('canvas').first().waitFor({ timeout: 30_000 });
+  await chart.locator('.mt-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
+  await page.waitForTimeout(500);
+  const legend = await chart.locator('.mt-aqi-legend').textContent();
+  assert.ok(legend.includes('Good') && legend.includes('Unhealthy'), legend);
+  const invalid = await chart.locator('.mt-invalid-count').textContent();
+  assert.ok(Number(/\((\d[\d,]*)\)/.exec(invalid)?.[1].replace(/,/g, '')) > 0, `QC-invalid count: ${invalid}`);
+  const qc = chart.locator('.mt-qc-legend');
+  if (!(await qc.evaluate((d) => d.open))) await qc.locator('summary').dispatchEvent('click');
+  assert.match(await qc.textContent(), /QC\.I\.OOB\.001: invalid, out of bounds/);
+}
 
 async function checkSummary(table, model) {
   await table.locator('.mt-summary .mt-body .mt-row:not([hidden])').first().waitFor({ timeout: 30_000 });
@@ -186,6 +310,25 @@ async function checkSummary(table, model) {
       else assert.ok(near(Number(cells[k]), w), `${name} row ${i}: shown ${cells[k]}, model ${w}`);
     });
   });
+}
+
+/** Two profile charts; with more datasources than lines drawn, the note says so. */
+async function checkProfiles(table, model) {
+  await table.locator('.mt-profiles .mt-weekday canvas').first().waitFor({ timeout: 30_000 });
+  assert.equal(await table.locator('.mt-profiles canvas').count(), 2);
+  const note = await table.locator('.mt-profiles .mt-status').first().textContent();
+  if (model.datasources > 12)
+    assert.match(note, new RegExp(`Only the first 12 of ${model.datasources} datasources \\(by name\\) are drawn`));
+  else assert.doesNotMatch(note, /Only the first/);
+}
+
+/** The map: every datasource of the rows placed, the moved one counted. */
+async function checkMap(table, model) {
+  await table.locator('.mt-map canvas').first().waitFor({ timeout: 30_000 });
+  assert.match(
+    await table.locator('.mt-map-note').textContent(),
+    new RegExp(`^${model.mapPoints} datasources, 1 moved`),
+  );
 }
 
 async function checkCollocation(table, model, sensor, reference) {

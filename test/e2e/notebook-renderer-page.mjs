@@ -237,11 +237,13 @@ export async function checkRendererPage(ROWS = 1_000_000) {
 
 const near = (a, b, eps = 1e-6) => Math.abs(a - b) <= eps * Math.max(1, Math.abs(b));
 
-/** The cells of the drawn rows of the table widget inside `scope`, as text. */
-export async function drawnRows(page, scope) {
-  return page.$$eval(`${scope} .mt-body .mt-row:not([hidden])`, (rows) =>
-    rows.map((r) => [...r.querySelectorAll('.mt-cell:not(.mt-gutter)')].map((c) => c.textContent)),
-  );
+/** The cells of the drawn rows of the table widget inside `scope`, as text (`within`: a page, frame or locator). */
+export async function drawnRows(within, scope) {
+  return within
+    .locator(`${scope} .mt-body .mt-row:not([hidden])`)
+    .evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll('.mt-cell:not(.mt-gutter)')].map((c) => c.textContent)),
+    );
 }
 
 /**

@@ -227,9 +227,25 @@ export async function screenshotIfFailed(test, page) {
   console.log(`      failure screenshot: ${await screenshot(page, name).catch((e) => e.message)}`);
 }
 
+/**
+ * The box of the shown notebook's cell list. A notebook open in a tab that is not shown keeps its editor,
+ * moved far off screen: the list on screen is the one to scroll and clip to.
+ */
+export async function notebookList(page) {
+  const boxes = await page.locator('.notebook-editor .monaco-list').evaluateAll((lists) =>
+    lists.map((l) => {
+      const r = l.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    }),
+  );
+  const shown = boxes.find((b) => b.x >= 0 && b.y >= 0 && b.width > 0 && b.height > 0);
+  if (!shown) throw new Error(`no notebook on screen (cell lists at ${JSON.stringify(boxes)})`);
+  return shown;
+}
+
 /** Scrolls the notebook (wheel over the cell list's left gutter) until `locator` (inside an output) is on screen. */
 export async function revealInNotebook(page, locator) {
-  const list = await page.locator('.notebook-editor .monaco-list').first().boundingBox();
+  const list = await notebookList(page);
   for (let i = 0; i < 20; i++) {
     const box = await locator.boundingBox();
     if (!box) return;

@@ -117,10 +117,31 @@ describe('notebook controller against the emulator', function () {
     );
     assert.ok(findColumn(table, 'pm2_5ConcMassNowcast'));
     assert.equal(metadata.rowCount, table.rowCount);
+    const info = metadata.measnb as { referenceSites?: string[] };
+    assert.equal(info.referenceSites, undefined, 'csv-wide has its sourceType column: no lookup');
     const csv = nb.cellAt(0).outputs[0].items.find((i) => i.mime === MIME.csv);
     assert.ok(csv, 'a text/csv fallback item');
     assert.equal(new TextDecoder().decode(csv.data).trimEnd().split('\n').length, table.rowCount + 1);
     assert.equal(nb.cellAt(0).outputs[0].items[0].mime, MIME.table, 'the table item comes first');
+  });
+
+  it("json-long: the output names the result's reference sites from the connection's datasources", async () => {
+    const all = (await client.listDatasources(emu.org)).datasources;
+    const ref = all.find((d) => d.sourceType === 'REFERENCE_SITE')!.datasourceId;
+    const other = all.find((d) => d.sourceType !== 'REFERENCE_SITE')!.datasourceId;
+    const cell = [
+      'recent',
+      `datasourceIds: ${other}, ${ref}`,
+      'outputFrequency: hour',
+      'metricSelect: only pm2_5ConcMass1HourMean',
+      'startTime: -6h',
+    ].join('\n');
+    const nb = await openCells([cell]);
+    const s = await runCell(nb, 0);
+    assert.equal(s.success, true, outputText(nb.cellAt(0)));
+    const { table, metadata } = tableOf(nb.cellAt(0));
+    assert.equal(findColumn(table, 'sourceType'), undefined, 'json-long: no sourceType column');
+    assert.deepEqual((metadata.measnb as { referenceSites?: string[] }).referenceSites, [ref]);
   });
 
   it('follow: each run appends only newer rows, without gap or duplicate, also across a token expiry', async () => {

@@ -83,3 +83,14 @@ export class DatasourceDirectory {
     return { at: this.clock.nowMs(), value };
   }
 }
+
+/**
+ * The ids among `ids` whose datasource is a reference site (sourceType REFERENCE_SITE), sorted: what a
+ * result without a sourceType column (json-long) tells the renderer's Collocation view.
+ */
+export function referenceSites(datasources: readonly DatasourceInfo[], ids: Iterable<string>): string[] {
+  const refs = new Set(datasources.filter((d) => d.sourceType === 'REFERENCE_SITE').map((d) => d.datasourceId));
+  const out = new Set<string>();
+  for (const id of ids) if (refs.has(id)) out.add(id);
+  return [...out].sort();
+}

@@ -13,6 +13,12 @@ export interface ResultInfo {
   truncated?: { totalRows: number; shownRows: number; fullResultPath?: string; reason: string };
   /** Free notes shown under the toolbar (e.g. "follow: 12 new rows"). */
   notes?: string[];
+  /**
+   * Datasource ids of the rows that are reference sites (sourceType REFERENCE_SITE), as the connection's
+   * datasources say: set for results without a sourceType column (json-long), so that Collocation knows
+   * the reference. Read from a saved notebook too: the renderer uses only strings that name its rows.
+   */
+  referenceSites?: string[];
 }
 
 export type SaveFormat = 'csv' | 'parquet' | 'json';

@@ -4,14 +4,16 @@
 // live progress, then their files as a table, and join the Reports view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { referenceSites } from '../../core/api/datasource-directory';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type ParsedCell, parseCell } from '../../core/query';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
-import type { Table } from '../../core/table/table';
+import { findColumn, isNumeric, type Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
+import { sleep } from '../../core/time/clock';
 import type { ExtensionServices } from '../services';
 import { CellWriter, fileName } from './cell-writer';
 import type { FollowStore } from './follow-store';
@@ -25,6 +27,8 @@ import type { SqlSessions } from './sql-sessions';
 export { progressText } from './cell-writer';
 
 export const CONTROLLER_ID = 'measnb-controller';
+/** How long a result's output waits for the connection's datasources (reference sites) before it shows without. */
+const REFERENCE_LOOKUP_MS = 3000;
 
 export interface ControllerDeps {
   services: ExtensionServices;
@@ -222,7 +226,31 @@ export class MeasnbController implements vscode.Disposable {
     if (encodedTableBytes(table) > savedOutputLimitBytes()) {
       fullResultPath = (await this.results.write(cell, table)).fsPath;
     }
-    return tableOutput(table, { info, csvMaxRows: csvFallbackMaxRows(), fullResultPath, report });
+    const referenceSites = await this.referenceSites(table, cell.notebook);
+    const withRefs = referenceSites ? { ...info, referenceSites } : info;
+    return tableOutput(table, { info: withRefs, csvMaxRows: csvFallbackMaxRows(), fullResultPath, report });
+  }
+
+  /**
+   * The result's reference-site datasources, from the connection's datasources (kept for a while), when the
+   * result has datasource ids but no sourceType column (json-long); undefined when that is not known in time.
+   */
+  private async referenceSites(table: Table, notebook: vscode.NotebookDocument): Promise<string[] | undefined> {
+    const ids = findColumn(table, 'datasourceId');
+    if (!ids || isNumeric(ids) || ids.kind === 'qcFlags' || findColumn(table, 'sourceType')) return undefined;
+    const stop = new AbortController();
+    const late = sleep(REFERENCE_LOOKUP_MS, stop.signal).then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      const list = await Promise.race([this.deps.connections.datasources(notebook).list(), late]);
+      return list && referenceSites(list, ids.dict);
+    } catch {
+      return undefined; // unknown: the renderer falls back to a sourceType column
+    } finally {
+      stop.abort();
+    }
   }
 
   dispose(): void {

@@ -30,6 +30,8 @@ export interface PanelContext {
   table: Table;
   rows: () => Uint32Array;
   timeZone: () => TimeZoneMode;
+  /** Reference-site datasource ids the host knows (ResultInfo.referenceSites; results without sourceType). */
+  referenceSites?: readonly unknown[];
   /** Shows a derived table with the table widget (sortable, filterable, copyable, savable). */
   nestedTable: (table: Table, title: string) => NestedTable;
 }
@@ -224,9 +226,14 @@ export class ProfilesPanel implements Panel {
     const local = this.ctx.timeZone() === 'local';
     // The renderer's local mode is the browser's zone, as the table's times (format.ts).
     const offset = local ? cachedOffset((ms: number) => -new Date(ms).getTimezoneOffset()) : undefined;
-    this.note.textContent = `hours in ${local ? 'local time' : 'UTC'} (the table's UTC/Local button)`;
     const unit = unitOf(this.ctx.table.columns[col]);
-    const all = profiles(this.ctx.table, this.ctx.rows(), col, offset, MAX_PROFILE_LINES);
+    const { shown: all, datasources } = profiles(this.ctx.table, this.ctx.rows(), col, offset, MAX_PROFILE_LINES);
+    const zone = `hours in ${local ? 'local time' : 'UTC'} (the table's UTC/Local button)`;
+    this.note.textContent =
+      datasources > all.length
+        ? `${zone}. Only the first ${all.length} of ${datasources.toLocaleString('en-US')} datasources (by name) are drawn: filter the table to pick others.`
+        : zone;
+    this.note.classList.toggle('mt-profiles-capped', datasources > all.length);
     for (const [by, host] of [
       ['hour', this.diurnalHost],
       ['weekday', this.weekdayHost],
@@ -269,9 +276,12 @@ export class ProfilesPanel implements Panel {
           host,
         ),
       );
-      // The quartile series only bound the bands: out of the legend.
-      host.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row, i) => {
-        if (i > 0 && (i - 1) % 3 !== 0) row.style.display = 'none';
+      // The quartile series only bound the bands: out of the legend (a key without live values has no
+      // row for the x series: the rows are the groups' mean, q75, q25 in turn).
+      const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
+      const first = rows.length === series.length ? 1 : 0;
+      rows.forEach((row, i) => {
+        if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
       });
     }
   }
@@ -319,7 +329,7 @@ export class CollocationPanel implements Panel {
   private fillChoices(): void {
     const rows = this.ctx.rows();
     const groups = groupRows(this.ctx.table, rows).map((g) => g.group);
-    const refs = referenceDatasources(this.ctx.table, rows);
+    const refs = referenceDatasources(this.ctx.table, rows, this.ctx.referenceSites);
     const keep = (select: HTMLSelectElement, options: string[], preferred?: string) => {
       const current = select.value;
       select.textContent = '';
@@ -387,6 +397,8 @@ export class CollocationPanel implements Panel {
           },
           { label: '1:1', stroke: muted, width: 1, dash: [4, 4], points: { show: false } },
         ],
+        // A key to the marks, not live values ("--" until hovered means nothing on a scatter); no x row.
+        legend: { show: true, live: false },
       },
       [xs, ys, line, xs] as uPlot.AlignedData,
       this.plotHost,

@@ -144,6 +144,7 @@ export class MapPanel implements Panel {
       ctx.fill();
       ctx.stroke();
     }
+    const marks = new Map<string, { x: number; y: number; names: string[] }>();
     for (const p of this.points) {
       if (p.track.length > 1) {
         ctx.strokeStyle = fg;
@@ -172,9 +173,24 @@ export class MapPanel implements Panel {
       ctx.strokeStyle = fg;
       ctx.lineWidth = 1.5;
       ctx.stroke();
-      ctx.fillStyle = fg;
-      ctx.font = `11px ${themeVar(this.element, '--vscode-font-family', 'sans-serif')}`;
-      ctx.fillText(p.group, x + 9, y + 4);
+      // Datasources at one place (a sensor at its reference site) share one label.
+      const key = `${Math.round(x / 3)},${Math.round(y / 3)}`;
+      const same = marks.get(key);
+      if (same) same.names.push(p.group);
+      else marks.set(key, { x, y, names: [p.group] });
+    }
+    ctx.fillStyle = fg;
+    ctx.font = `11px ${themeVar(this.element, '--vscode-font-family', 'sans-serif')}`;
+    // Labels never overlap each other or a marker: right of the marker, else left, else none (hover names it).
+    const taken: Box[] = [...marks.values()].map((m) => ({ x: m.x - 8, y: m.y - 8, w: 16, h: 16 }));
+    for (const m of marks.values()) {
+      const text = m.names.join(', ');
+      const w = ctx.measureText(text).width;
+      const at = freeSpot(taken, [
+        { x: m.x + 10, y: m.y - 7, w, h: 13 },
+        { x: m.x - 10 - w, y: m.y - 7, w, h: 13 },
+      ]);
+      if (at) ctx.fillText(text, at.x, at.y + 10);
     }
   }
 
@@ -266,4 +282,20 @@ export class MapPanel implements Panel {
   }
 
   destroy(): void {}
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** The first of `choices` that overlaps none of `taken` (then taken too). */
+function freeSpot(taken: Box[], choices: Box[]): Box | undefined {
+  const free = choices.find(
+    (b) => !taken.some((t) => b.x < t.x + t.w && t.x < b.x + b.w && b.y < t.y + t.h && t.y < b.y + b.h),
+  );
+  if (free) taken.push(free);
+  return free;
 }

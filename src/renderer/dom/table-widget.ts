@@ -7,7 +7,7 @@ import { categoryOf, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { markdownOfRows } from '../model/markdown-copy';
-import { isQcInvalid, qcAssessmentTone, qcSiblings, statusTone } from '../model/qc';
+import { qcAssessmentTone, qcInvalidLookup, statusTone } from '../model/qc';
 import {
   clickSelect,
   emptySelection,
@@ -78,7 +78,8 @@ export class TableWidget {
   private readonly state: ViewState = emptyViewState();
   private viewRows: Uint32Array;
   private selection: Selection = emptySelection();
-  private readonly siblings;
+  /** Is the value in (column, row) QC-invalid (model/qc: one decision, per-column tests kept). */
+  private readonly qcInvalid;
   private readonly viewport: HTMLElement;
   private readonly header: HTMLElement;
   private readonly body: HTMLElement;
@@ -112,7 +113,7 @@ export class TableWidget {
     private readonly table: Table,
     private readonly options: TableWidgetOptions = {},
   ) {
-    this.siblings = qcSiblings(table);
+    this.qcInvalid = qcInvalidLookup(table);
     // A view's derived table (Summary, Exceedances) is already in the order it should be read in.
     this.order = options.plain ? table.columns.map((_, i) => i) : defaultColumnOrder(table);
     this.pins = pinnedColumns(this.order, this.hiddenColumns);
@@ -228,6 +229,7 @@ export class TableWidget {
       table: this.table,
       rows: () => this.viewRows,
       timeZone: () => this.state.timeZone,
+      referenceSites: Array.isArray(this.options.info?.referenceSites) ? this.options.info.referenceSites : undefined,
       nestedTable: (table: Table, title: string) => {
         const save = this.options.saveTable;
         return new TableWidget(table, {
@@ -500,7 +502,7 @@ export class TableWidget {
     let tone = '';
     if (column.kind === 'status' && text) tone = statusTone(text);
     else if (column.kind === 'qcAssessment' && text) tone = qcAssessmentTone(text);
-    const invalid = isQcInvalid(this.table, this.siblings, col, row);
+    const invalid = this.qcInvalid(col, row);
     cell.classList.toggle('mt-invalid', invalid && column.kind === 'number');
     cell.classList.toggle('mt-tone-bad', tone === 'bad' || (invalid && column.kind === 'qcFlags'));
     cell.classList.toggle('mt-tone-warn', tone === 'warn');

@@ -244,6 +244,13 @@ export interface GroupProfiles {
   weekday: ProfilePoint[];
 }
 
+export interface Profiles {
+  /** The first `maxGroups` datasources by name, each with its profiles. */
+  shown: GroupProfiles[];
+  /** Datasources in the rows (shown or not). */
+  datasources: number;
+}
+
 /** Diurnal and weekday profiles of the metric for the first `maxGroups` datasources by name. */
 export function profiles(
   table: Table,
@@ -251,12 +258,14 @@ export function profiles(
   metricCol: number,
   offsetMinutes?: (ms: number) => number,
   maxGroups = Number.POSITIVE_INFINITY,
-): GroupProfiles[] {
-  return seriesOf(table, groupRows(table, rows).slice(0, maxGroups), metricCol).map((s) => ({
+): Profiles {
+  const groups = groupRows(table, rows);
+  const shown = seriesOf(table, groups.slice(0, maxGroups), metricCol).map((s) => ({
     group: s.group,
     hour: profile(s.times, s.values, 'hour', offsetMinutes),
     weekday: profile(s.times, s.values, 'weekday', offsetMinutes),
   }));
+  return { shown, datasources: groups.length };
 }
 
 /**
@@ -284,22 +293,37 @@ export function cachedOffset(offsetMinutes: (ms: number) => number): (ms: number
   };
 }
 
-/** Datasource ids whose sourceType is REFERENCE_SITE (the reference candidates of collocation). */
-export function referenceDatasources(table: Table, rows: ArrayLike<number>): Set<string> {
-  const st = findColumn(table, 'sourceType');
+/**
+ * The datasources of the rows that are reference sites (the reference candidates of collocation): by the
+ * result's sourceType column, and the ids `known` to be reference sites (the host's, for results without
+ * that column; anything else in it, or ids not in the rows, is ignored).
+ */
+export function referenceDatasources(
+  table: Table,
+  rows: ArrayLike<number>,
+  known: readonly unknown[] = [],
+): Set<string> {
   const gi = chartGroupColumn(table);
   const out = new Set<string>();
-  if (!st || isNumeric(st) || st.kind === 'qcFlags' || gi < 0) return out;
-  const ref = st.dict.indexOf('REFERENCE_SITE');
-  const group = table.columns[gi];
-  if (ref < 0 || isNumeric(group)) return out;
-  // Marked per group code in one pass; names looked up once per group.
+  const group = gi >= 0 ? table.columns[gi] : undefined;
+  if (!group || isNumeric(group)) return out;
+  const st = findColumn(table, 'sourceType');
+  const sourceType = st && !isNumeric(st) && st.kind !== 'qcFlags' ? st : undefined;
+  const ref = sourceType ? sourceType.dict.indexOf('REFERENCE_SITE') : -1;
+  const knownIds = new Set(known.filter((k): k is string => typeof k === 'string'));
+  if (ref < 0 && knownIds.size === 0) return out;
+  // Per group code in one pass: 1 = in the rows, 2 = a row says reference site. Names looked up once per group.
   const marked = new Uint8Array(group.dict.length + 1);
-  for (let i = 0; i < rows.length; i++) if (st.codes[rows[i]] === ref) marked[group.codes[rows[i]] + 1] = 1;
+  for (let i = 0; i < rows.length; i++) {
+    const k = group.codes[rows[i]] + 1;
+    if (ref >= 0 && sourceType?.codes[rows[i]] === ref) marked[k] = 2;
+    else if (!marked[k]) marked[k] = 1;
+  }
   for (let c = -1; c < group.dict.length; c++) {
     if (!marked[c + 1]) continue;
     const d = c < 0 ? '(none)' : group.dict[c];
-    out.add(typeof d === 'string' ? d : d.join(','));
+    const name = typeof d === 'string' ? d : d.join(',');
+    if (marked[c + 1] === 2 || knownIds.has(name)) out.add(name);
   }
   return out;
 }

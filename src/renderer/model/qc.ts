@@ -1,5 +1,5 @@
 // Status and QC readability: which cells are marked, and the tone of a status value.
-import { type Column, type DictColumn, type FlagsColumn, isNumeric, type Table } from '../../core/table/table';
+import { type Column, isNumeric, type Table } from '../../core/table/table';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
@@ -64,40 +64,11 @@ export function qcSiblings(table: Table): { assessment: Int32Array; flags: Int32
   return { assessment, flags };
 }
 
-/** Is the value in (column, row) QC-invalid, judged by its own column or its metric's QC columns? */
-export function isQcInvalid(
-  table: Table,
-  siblings: { assessment: Int32Array; flags: Int32Array },
-  col: number,
-  row: number,
-): boolean {
-  const column = table.columns[col];
-  if (column.kind === 'qcAssessment') {
-    const c = column.codes[row];
-    return c >= 0 && column.dict[c] === 'invalid';
-  }
-  if (column.kind === 'qcFlags') {
-    const c = column.codes[row];
-    return c >= 0 && hasInvalidFlag(column.dict[c]);
-  }
-  const a = siblings.assessment[col];
-  if (a >= 0) {
-    const ac = table.columns[a] as DictColumn;
-    const code = ac.codes[row];
-    return code >= 0 && ac.dict[code] === 'invalid';
-  }
-  const f = siblings.flags[col];
-  if (f >= 0) {
-    const fc = table.columns[f] as FlagsColumn;
-    const code = fc.codes[row];
-    return code >= 0 && hasInvalidFlag(fc.dict[code]);
-  }
-  return false;
-}
-
 /**
- * isQcInvalid for one column as a per-row test that looks the answer up by dictionary code (decided once
- * per distinct assessment or flag list): for passes over every row. Undefined when the column has no QC.
+ * The one decision of QC-invalid values: for one column, a per-row test. A value is invalid when its own
+ * column (qcAssessment `invalid`, qcFlags with a severity-I flag) or its metric's qcAssessment column (else
+ * its qcFlags column) says so. Decided once per distinct assessment or flag list, then looked up by
+ * dictionary code, so passes over every row stay fast. Undefined when the column has no QC.
  */
 export function qcInvalidTest(
   table: Table,
@@ -118,5 +89,22 @@ export function qcInvalidTest(
   return (row) => {
     const c = codes[row];
     return c >= 0 && bad[c] === 1;
+  };
+}
+
+/**
+ * qcInvalidTest for any column of a table, each column's test built on first use and kept (the table
+ * widget asks per drawn cell). `(col, row) => boolean`.
+ */
+export function qcInvalidLookup(table: Table): (col: number, row: number) => boolean {
+  const siblings = qcSiblings(table);
+  const tests = new Map<number, ((row: number) => boolean) | undefined>();
+  return (col, row) => {
+    let test = tests.get(col);
+    if (test === undefined && !tests.has(col)) {
+      test = qcInvalidTest(table, siblings, col);
+      tests.set(col, test);
+    }
+    return test?.(row) === true;
   };
 }

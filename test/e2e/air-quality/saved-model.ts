@@ -4,7 +4,13 @@ import fs from 'node:fs';
 import { MIME, parseNotebook } from '../../../src/core/notebook';
 import { cellText, isNumeric, type Table } from '../../../src/core/table/table';
 import { decodeTable } from '../../../src/core/table/wire';
-import { collocation, referenceDatasources, summaryTable } from '../../../src/renderer/model/aq-views';
+import {
+  collocation,
+  groupRows,
+  mapPoints,
+  referenceDatasources,
+  summaryTable,
+} from '../../../src/renderer/model/aq-views';
 import { identityRows } from '../../../src/renderer/model/sort';
 
 function savedTable(file: string, cellIndex: number): Table {
@@ -25,6 +31,10 @@ export function savedModel(file: string, cellIndex: number, metric: string) {
       Object.fromEntries(summary.columns.map((c) => [c.name, isNumeric(c) ? c.values[i] : cellText(c, i)])),
     ),
     references: [...referenceDatasources(table, rows)].sort(),
+    /** Datasources in the rows (Profiles draws the first 12). */
+    datasources: groupRows(table, rows).length,
+    /** Datasources placed on the map (of the chosen metric: the NowCast). */
+    mapPoints: mapPoints(table, rows, metricCol).length,
     collocation: (sensor: string, reference: string) => {
       const c = collocation(table, rows, metricCol, sensor, reference);
       return c && { ...c.fit, completeness: c.pairs.completenessPercent, targets: c.targets };

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { DatasourceDirectory, type DatasourceFetcher } from '../../../../src/core/api/datasource-directory';
+import {
+  DatasourceDirectory,
+  type DatasourceFetcher,
+  referenceSites,
+} from '../../../../src/core/api/datasource-directory';
 import type { DatasourceInfo } from '../../../../src/core/api/types';
 
 function info(id: string): DatasourceInfo {
@@ -67,5 +71,15 @@ describe('datasource directory: list and details cached by time, bounded, failur
     assert.equal((await dir.list()).length, 2);
     assert.equal((await dir.detail('D1')).datasourceId, 'D1');
     assert.deepEqual(r.calls, ['list', 'D1', 'list', 'D1']);
+  });
+
+  it('referenceSites: the ids of a result that are reference sites, sorted, each once', () => {
+    const list = [
+      info('D1'),
+      { ...info('R2'), sourceType: 'REFERENCE_SITE' },
+      { ...info('R1'), sourceType: 'REFERENCE_SITE' },
+    ];
+    assert.deepEqual(referenceSites(list, ['R2', 'D1', 'R1', 'R2', 'X9']), ['R1', 'R2']);
+    assert.deepEqual(referenceSites(list, ['D1']), []);
   });
 });

@@ -106,6 +106,19 @@ describe('renderer aq views: model', () => {
     );
   });
 
+  it('Collocation without a sourceType column (json-long): the reference from the ids the host knows, only ids of the rows', () => {
+    const long = { ...table, columns: table.columns.filter((c) => c.name !== 'sourceType') };
+    assert.deepEqual([...referenceDatasources(long, rows)], [], 'unknown without the host');
+    assert.deepEqual([...referenceDatasources(long, rows, ['REF', 'ELSEWHERE', 42, null])], ['REF']);
+    const sensorOnly = rows.filter((r) => r % 2 === 0); // SENSOR's rows
+    assert.deepEqual([...referenceDatasources(long, sensorOnly, ['REF'])], [], 'not in the rows shown');
+    assert.deepEqual(
+      [...referenceDatasources(table, rows, ['SENSOR'])].sort(),
+      ['REF', 'SENSOR'],
+      'both sources count',
+    );
+  });
+
   it('Collocation: REFERENCE_SITE found; pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1; 5 of 6 hours = 83 % ≥ 75 %', () => {
     assert.deepEqual([...referenceDatasources(table, rows)], ['REF']);
     const c = collocation(table, rows, metricCol, 'SENSOR', 'REF')!;
@@ -136,7 +149,8 @@ describe('renderer aq views: model', () => {
   });
 
   it('Profiles: hour and weekday per datasource from one gathering, the first datasources by name only', () => {
-    const all = profiles(table, rows, metricCol);
+    const { shown: all, datasources } = profiles(table, rows, metricCol);
+    assert.equal(datasources, 2);
     assert.deepEqual(
       all.map((g) => g.group),
       ['REF', 'SENSOR'],
@@ -148,10 +162,12 @@ describe('renderer aq views: model', () => {
     );
     assert.equal(all[0].weekday[4].n, 5);
     assert.equal(all[0].weekday[4].mean, 34);
+    const first = profiles(table, rows, metricCol, undefined, 1);
     assert.deepEqual(
-      profiles(table, rows, metricCol, undefined, 1).map((g) => g.group),
+      first.shown.map((g) => g.group),
       ['REF'],
     );
+    assert.equal(first.datasources, 2, 'the datasources left out are counted');
   });
 
   it('cachedOffset answers as the zone does, also across a transition inside a quarter hour', () => {

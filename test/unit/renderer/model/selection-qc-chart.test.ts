@@ -8,7 +8,7 @@ import {
   chartMetricColumns,
   chartTimeColumn,
 } from '../../../../src/renderer/model/chart-series';
-import { hasInvalidFlag, isQcInvalid, qcSiblings, statusTone } from '../../../../src/renderer/model/qc';
+import { hasInvalidFlag, qcInvalidLookup, statusTone } from '../../../../src/renderer/model/qc';
 import {
   clickSelect,
   emptySelection,
@@ -50,14 +50,14 @@ describe('renderer selection and copy', () => {
 describe('renderer QC and status', () => {
   it('marks a value invalid through its metric qcAssessment column, and flags of severity I', () => {
     const t = syntheticTable(200, 5);
-    const sib = qcSiblings(t);
+    const invalid = qcInvalidLookup(t);
     const value = t.columns.findIndex((c) => c.name === 'pm2_5ConcMassIndividual.value');
     const other = t.columns.findIndex((c) => c.name === 'no2ConcIndividual.value');
     const flags = t.columns.findIndex((c) => c.name === 'pm2_5ConcMassIndividual.qcFlags');
-    assert.ok(isQcInvalid(t, sib, value, 97));
-    assert.ok(!isQcInvalid(t, sib, value, 98));
-    assert.ok(!isQcInvalid(t, sib, other, 97), 'a metric without QC columns is never marked');
-    assert.ok(isQcInvalid(t, sib, flags, 97));
+    assert.ok(invalid(value, 97));
+    assert.ok(!invalid(value, 98));
+    assert.ok(!invalid(other, 97), 'a metric without QC columns is never marked');
+    assert.ok(invalid(flags, 97));
     assert.equal(cellText(t.columns[flags], 97), '["QC.I.OOB.001"]');
     assert.ok(hasInvalidFlag(['QC.I.OOB.001']) && !hasInvalidFlag(['QC.W.X.1']));
   });
