@@ -8,18 +8,20 @@ import { type Json, NOW, type Ping, pingDuring, startTestEmulator, type TestEmul
 const STACK = /\n\s+at |\.ts:\d+|\.js:\d+/;
 
 /**
- * Every ping is answered within 250 ms of the process's CPU time. CPU time rather than wall time: on a
- * loaded machine (2 cores shared by many test runs) the process is descheduled for whole time slices, which
- * says nothing about the emulator; a blocked event loop burns CPU for as long as it blocks.
+ * Every ping is answered within 250 ms of blocking. A ping held up by a blocked event loop takes at least
+ * the block in wall time AND in the process's CPU time (the loop burns CPU while it blocks), so the block
+ * is at most the smaller of the two. Either alone misleads: on a loaded machine (2 cores shared by many
+ * test runs) the process is descheduled for whole time slices, which inflates wall time; the process's CPU
+ * time also counts its other threads working in parallel (zlib's pool, GC helpers), which inflates CPU time.
  */
 function assertAnswered(pings: Ping[], took: number): void {
   // The heavy request ran long enough to matter, and the pings kept coming throughout.
   assert.ok(took > 300, `the heavy request took only ${Math.round(took)} ms; make it heavier`);
   assert.ok(pings.length >= took / 500, `${pings.length} pings in ${Math.round(took)} ms`);
-  const worstCpu = Math.max(...pings.map((p) => p.cpuMs));
-  const worstWall = Math.max(...pings.map((p) => p.wallMs));
-  const detail = `worst ping: ${Math.round(worstCpu)} ms CPU, ${Math.round(worstWall)} ms wall, of ${pings.length} in ${Math.round(took)} ms`;
-  assert.ok(worstCpu < 250, detail);
+  const worst = pings.reduce((w, p) => (Math.min(p.cpuMs, p.wallMs) > Math.min(w.cpuMs, w.wallMs) ? p : w));
+  const blocked = Math.min(worst.cpuMs, worst.wallMs);
+  const detail = `worst ping: ${Math.round(worst.cpuMs)} ms CPU, ${Math.round(worst.wallMs)} ms wall, of ${pings.length} in ${Math.round(took)} ms`;
+  assert.ok(blocked < 250, detail);
 }
 
 /** Creates a datasource-measurements report, lets it finish, then downloads its file while GET / is pinged. */
@@ -42,7 +44,7 @@ describe('emulator: one request never blocks the others for long', () => {
   let emu: TestEmulator;
   afterEach(() => emu.close());
 
-  it('a sparse minute report over 30 years streams while GET / answers every ping within 250 ms of CPU time', async function () {
+  it('a sparse minute report over 30 years streams while GET / answers every ping within 250 ms of blocking', async function () {
     this.timeout(60_000);
     emu = await startTestEmulator();
     // Subscribed only from an hour after the anchor: every minute of the range is invisible, no row is written.
