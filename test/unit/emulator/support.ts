@@ -84,6 +84,23 @@ export interface Ping {
   cpuMs: number;
 }
 
+/**
+ * How long a ping was held up by a blocked event loop, at most: a block costs both wall time and the
+ * process's CPU time, so it is bounded by the smaller. Wall time alone also counts the process being
+ * descheduled on a loaded machine; CPU time alone also counts other threads working in parallel (zlib's
+ * pool, GC helpers).
+ */
+export function blockedMs(p: Ping): number {
+  return Math.min(p.cpuMs, p.wallMs);
+}
+
+/** The ping held up longest (blockedMs), with a line describing it. */
+export function worstPing(pings: Ping[]): { blocked: number; detail: string } {
+  const worst = pings.reduce((w, p) => (blockedMs(p) > blockedMs(w) ? p : w));
+  const detail = `worst ping: ${Math.round(worst.cpuMs)} ms CPU, ${Math.round(worst.wallMs)} ms wall, of ${pings.length}`;
+  return { blocked: blockedMs(worst), detail };
+}
+
 /** Runs `heavy` while pinging GET / back to back (client and emulator share this process's event loop). */
 export async function pingDuring(
   emu: TestEmulator,
