@@ -12,15 +12,7 @@ import { codeCell, MIME, markdownCell } from '../../src/core/notebook';
 import { decodeTable } from '../../src/core/table/wire';
 import type { RunningEmulator } from '../../src/emulator/index';
 import { COPY_CURL_COMMAND, COPY_PYTHON_COMMAND, EXPORT_COMMAND } from '../../src/extension/notebook/notebook-commands';
-import {
-  EXTENSION_ID,
-  eventually,
-  type HostEmulator,
-  openNotebook,
-  runCell,
-  startHostEmulator,
-  stopHostEmulator,
-} from './helpers';
+import { EXTENSION_ID, type HostEmulator, openNotebook, runCell, startHostEmulator, stopHostEmulator } from './helpers';
 
 const CONNECTION = 'Export test emulator';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-export-'));
@@ -45,7 +37,6 @@ describe('notebook commands: export with results, copy a cell as a request', fun
         codeCell(
           `report datasource-measurements\ndatasourceIds: ${ids[0]}\noutputFrequency: hour\nstartTime: -2d\nendTime: today`,
         ),
-        codeCell('sql\nSELECT 1 AS one'),
       ],
     });
     assert.equal((await runCell(nb, 1)).success, true, 'the query cell runs');
@@ -73,33 +64,6 @@ describe('notebook commands: export with results, copy a cell as a request', fun
         assert.match(m.when, /notebookCellResource not in measurements\.sqlCells/);
       }
     }
-  });
-
-  it('sql cells: the menu context lists them (and only them), and the commands say why there is nothing to copy', async () => {
-    const sqlUri = nb.cellAt(4).document.uri.toString();
-    await eventually(() => host.a.notebooks.sqlCells.uris.includes(sqlUri), 'the sql cell in the context key');
-    for (const i of [1, 2, 3]) {
-      assert.ok(
-        !host.a.notebooks.sqlCells.uris.includes(nb.cellAt(i).document.uri.toString()),
-        `cell ${i} is no sql cell`,
-      );
-    }
-    await vscode.env.clipboard.writeText('before');
-    assert.equal(await vscode.commands.executeCommand(COPY_CURL_COMMAND, nb.cellAt(4)), undefined);
-    assert.equal(await vscode.commands.executeCommand(COPY_PYTHON_COMMAND, nb.cellAt(4)), undefined);
-    assert.equal(await vscode.env.clipboard.readText(), 'before', 'nothing copied');
-    // A cell edited into a sql cell joins the list; edited back, it leaves it.
-    const edit = new vscode.WorkspaceEdit();
-    const doc = nb.cellAt(2).document;
-    const all = new vscode.Range(0, 0, doc.lineCount, 0);
-    const text = doc.getText();
-    edit.replace(doc.uri, all, 'sql\nSELECT 2');
-    await vscode.workspace.applyEdit(edit);
-    await eventually(() => host.a.notebooks.sqlCells.uris.includes(doc.uri.toString()), 'the edited cell listed');
-    const back = new vscode.WorkspaceEdit();
-    back.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
-    await vscode.workspace.applyEdit(back);
-    await eventually(() => !host.a.notebooks.sqlCells.uris.includes(doc.uri.toString()), 'the cell unlisted again');
   });
 
   it('copies a follow cell as curl: times resolved, key only as $MEASUREMENTS_API_KEY, and it runs', async () => {
