@@ -12,15 +12,18 @@ describe('report commands follow the extension clock', function () {
   this.timeout(120_000);
   let host: HostEmulator;
   let driver: QuickInputDriver;
+  let previous: string;
 
   before(async () => {
     host = await startHostEmulator('Clock test emulator', START);
+    previous = host.a.services.connections.activeId();
     await host.a.services.connections.select(host.connectionId);
     driver = new QuickInputDriver(host.a);
   });
 
   after(async () => {
     driver?.dispose();
+    if (previous) await host.a.services.connections.select(previous);
     await stopHostEmulator(host);
   });
 
