@@ -113,6 +113,28 @@ export function zipEntries(file) {
   return names;
 }
 
+/**
+ * What a .vsix must carry, missing from `listing` (paths inside `extension/`): the manifest, the README, the
+ * LICENSE (vsce may name it LICENSE.txt), the four bundles, and every local image README.md shows (a
+ * local .vsix's page and a published README's base URL both point at them).
+ */
+export function missingPackageFiles(listing, readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')) {
+  const has = (re) => listing.some((f) => re.test(f));
+  const missing = [];
+  if (!has(/^package\.json$/)) missing.push('package.json');
+  if (!has(/^readme\.md$/i)) missing.push('README.md');
+  if (!has(/^LICENSE(\.txt|\.md)?$/i)) missing.push('LICENSE');
+  for (const b of ['extension', 'cli', 'renderer', 'emulator']) {
+    if (!listing.includes(`dist/${b}.js`)) missing.push(`dist/${b}.js`);
+  }
+  for (const { src } of readmeImages(readme)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src)) continue;
+    const rel = path.posix.normalize(src.replace(/^\.\//, ''));
+    if (!listing.includes(rel)) missing.push(rel);
+  }
+  return missing;
+}
+
 /** Where packageVsix() puts the .vsix: .artifacts/<name>-<version>.vsix. */
 export function vsixPath() {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -145,6 +167,8 @@ export function packageVsix(target = vsixTarget()) {
       ),
   );
   if (unexpected.length) throw new Error(`the .vsix would carry unexpected files: ${unexpected.join(', ')}`);
+  const missing = missingPackageFiles(listing);
+  if (missing.length) throw new Error(`the .vsix lacks ${missing.join(', ')}`);
   const binary = `dist/node_modules/@duckdb/node-bindings-${target}/duckdb.node`;
   if (!listing.includes(binary)) throw new Error(`the .vsix lacks the SQL engine's native binary (${binary})`);
   const size = fs.statSync(out).size;

@@ -30,7 +30,14 @@ describe('notebook commands: export with results, copy a cell as a request', fun
     const cell = `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -12h`;
     nb = await openNotebook(path.join(scratch, 'pm.measnb'), {
       metadata: { connection: CONNECTION },
-      cells: [markdownCell('# Morning PM2.5'), codeCell(cell)],
+      cells: [
+        markdownCell('# Morning PM2.5'),
+        codeCell(cell),
+        codeCell(`follow every 5m\ndatasourceIds: ${ids[0]}\noutputFrequency: hour\nstartTime: -3h`),
+        codeCell(
+          `report datasource-measurements\ndatasourceIds: ${ids[0]}\noutputFrequency: hour\nstartTime: -2d\nendTime: today`,
+        ),
+      ],
     });
     assert.equal((await runCell(nb, 1)).success, true, 'the query cell runs');
   });
@@ -51,6 +58,48 @@ describe('notebook commands: export with results, copy a cell as a request', fun
     assert.ok(menus['notebook/toolbar'].some((m: { command: string }) => m.command === EXPORT_COMMAND));
     const cellMenu = menus['notebook/cell/title'].map((m: { command: string }) => m.command);
     assert.ok(cellMenu.includes(COPY_CURL_COMMAND) && cellMenu.includes(COPY_PYTHON_COMMAND));
+    // Hidden on sql cells: they send no request.
+    for (const m of menus['notebook/cell/title'] as { command: string; when: string }[]) {
+      if (m.command === COPY_CURL_COMMAND || m.command === COPY_PYTHON_COMMAND) {
+        assert.match(m.when, /notebookCellResource not in measurements\.sqlCells/);
+      }
+    }
+  });
+
+  it('copies a follow cell as curl: times resolved, key only as $MEASUREMENTS_API_KEY, and it runs', async () => {
+    const text = await vscode.commands.executeCommand<string>(COPY_CURL_COMMAND, nb.cellAt(2));
+    assert.ok(text, 'copied');
+    assert.ok(!text.includes(emu.apiKey), 'never the key');
+    assert.match(text, /-H "x-api-key: \$MEASUREMENTS_API_KEY"/i);
+    assert.match(text, /^# then POST .*continuation/m, 'says how to continue');
+    const body = JSON.parse(/--data-raw '([^']*)'/.exec(text)?.[1] ?? '{}');
+    assert.equal(Date.parse(body.startTime), Date.parse('2026-11-20T06:00:00Z'), `-3h: ${body.startTime}`);
+    assert.equal(body.replyWithContinuationToken, true);
+    const out = await promisify(execFile)('bash', ['-c', text], {
+      env: { ...process.env, MEASUREMENTS_API_KEY: emu.apiKey },
+    });
+    assert.ok((JSON.parse(out.stdout) as { data: unknown[] }).data.length > 0, 'the service answered');
+    const py = await vscode.commands.executeCommand<string>(COPY_PYTHON_COMMAND, nb.cellAt(2));
+    assert.match(py, /os\.environ\["MEASUREMENTS_API_KEY"\]/);
+    assert.ok(py.includes('2026-11-20T06:00:00') && !py.includes(emu.apiKey));
+  });
+
+  it('copies a report cell as curl: -2d and today resolved, and run it creates the report', async () => {
+    const text = await vscode.commands.executeCommand<string>(COPY_CURL_COMMAND, nb.cellAt(3));
+    assert.ok(text, 'copied');
+    assert.ok(!text.includes(emu.apiKey), 'never the key');
+    const body = JSON.parse(/--data-raw '([^']*)'/.exec(text)?.[1] ?? '{}');
+    assert.equal(Date.parse(body.startTime), Date.parse('2026-11-18T09:00:00Z'), `-2d: ${body.startTime}`);
+    assert.equal(Date.parse(body.endTime), Date.parse('2026-11-20T00:00:00Z'), `today: ${body.endTime}`);
+    assert.ok(!/"-2d"|"today"/.test(text), 'no relative time left');
+    const out = await promisify(execFile)('bash', ['-c', text], {
+      env: { ...process.env, MEASUREMENTS_API_KEY: emu.apiKey },
+    });
+    const record = JSON.parse(out.stdout) as { reportId: string; reportStatus: string };
+    assert.ok(record.reportId, `the emulator created a report: ${out.stdout}`);
+    const py = await vscode.commands.executeCommand<string>(COPY_PYTHON_COMMAND, nb.cellAt(3));
+    assert.match(py, /os\.environ\["MEASUREMENTS_API_KEY"\]/);
+    assert.ok(!py.includes(emu.apiKey));
   });
 
   it('exports the notebook with the results it shows: HTML, Markdown and .ipynb', async () => {

@@ -11,6 +11,7 @@ import { codeCell, MIME } from '../../src/core/notebook';
 import { cellText, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
 import type { ManualClock, RunningEmulator } from '../../src/emulator/index';
+import { COPY_CURL_COMMAND, COPY_PYTHON_COMMAND } from '../../src/extension/notebook/notebook-commands';
 import {
   eventually,
   extension,
@@ -143,5 +144,29 @@ describe('sql cells in the extension host', function () {
     assert.ok(first > 0 && shown > first, `rows appended (${first} then ${shown})`);
     assert.equal((await runCell(nb, 1)).success, true, text(nb.cellAt(1)));
     assert.equal(cellText(table(nb.cellAt(1)).columns[0], 0), String(shown));
+  });
+
+  it('Copy Cell as curl / Python: hidden on sql cells (the menu context lists them, and only them), and say why there is nothing to copy', async () => {
+    const id = emu.facts.datasources[0].datasourceId;
+    const nb = await open([`recent\ndatasourceIds: ${id}\nstartTime: -1h`, 'sql\nSELECT 1 AS one']);
+    const sqlUri = nb.cellAt(1).document.uri.toString();
+    await eventually(() => host.a.notebooks.sqlCells.uris.includes(sqlUri), 'the sql cell in the context key');
+    assert.ok(!host.a.notebooks.sqlCells.uris.includes(nb.cellAt(0).document.uri.toString()), 'a recent cell is not');
+    await vscode.env.clipboard.writeText('before');
+    assert.equal(await vscode.commands.executeCommand(COPY_CURL_COMMAND, nb.cellAt(1)), undefined);
+    assert.equal(await vscode.commands.executeCommand(COPY_PYTHON_COMMAND, nb.cellAt(1)), undefined);
+    assert.equal(await vscode.env.clipboard.readText(), 'before', 'nothing copied');
+    // A cell edited into a sql cell joins the list; edited back, it leaves it.
+    const edit = new vscode.WorkspaceEdit();
+    const doc = nb.cellAt(0).document;
+    const all = new vscode.Range(0, 0, doc.lineCount, 0);
+    const before = doc.getText();
+    edit.replace(doc.uri, all, 'sql\nSELECT 2');
+    await vscode.workspace.applyEdit(edit);
+    await eventually(() => host.a.notebooks.sqlCells.uris.includes(doc.uri.toString()), 'the edited cell listed');
+    const back = new vscode.WorkspaceEdit();
+    back.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), before);
+    await vscode.workspace.applyEdit(back);
+    await eventually(() => !host.a.notebooks.sqlCells.uris.includes(doc.uri.toString()), 'the cell unlisted again');
   });
 });

@@ -501,9 +501,11 @@ function checkMetricSelectEntry(cell: ParsedCell, entries: Entry[], diagnostics:
   const seg = entry.segments[0];
   const frequency: OutputFrequency | undefined =
     cell.fields.outputFrequency ?? (cell.verb === 'report' ? undefined : 'minute');
+  // What the service refuses (a grammar slip, an unknown label or category) is an error that keeps the cell from
+  // being sent; a pattern matching nothing is only a hint.
   for (const p of checkMetricSelect(text, frequency)) {
     diagnostics.push({
-      severity: 'warning',
+      severity: p.rejected ? 'error' : 'warning',
       code: 'unknown-metric',
       message: p.message,
       range: range(seg.line, seg.start + p.start, seg.start + p.end),

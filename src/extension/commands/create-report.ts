@@ -32,7 +32,7 @@ import { metricCatalog } from '../../core/metrics/catalog';
 import { METRIC_CATEGORIES, parseTime, type TimeValue, timeToMs, timeToWire } from '../../core/query';
 import { checkMetricSelect } from '../../core/query/metric-select';
 import { TIME_HELP } from '../../core/query/time';
-import { type Clock, nowDate, systemClock } from '../../core/time/clock';
+import { type Clock, nowDate } from '../../core/time/clock';
 import { quotaKey } from '../connections/client-provider';
 import type { ExtensionServices } from '../services';
 import { notify } from '../ui/notices';
@@ -118,7 +118,8 @@ export function metricSelectProblem(text: string, frequency: OutputFrequency): s
   return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
 }
 
-export async function createReportFlow(s: ExtensionServices, clock: Clock = systemClock) {
+/** `clock` defaults to the extension's one clock, so `today` and `-1d` follow the clock host tests set. */
+export async function createReportFlow(s: ExtensionServices, clock: Clock = s.clock) {
   const { connection, client } = await s.clients.forConnection();
   if (!(await quotaAllows(s, connection.id, connection.org))) return undefined;
   const a: Partial<Answers> = {};

@@ -7,7 +7,7 @@ import type { ReportRecord, ReportRequest } from '../../core/api/types';
 import { describeIssues, validateReportRequest } from '../../core/api/validate';
 import { reportCellText } from '../../core/query/report-cell';
 import { reportRequestFromRecord } from '../../core/reports/request-echo';
-import { type Clock, nowDate, systemClock } from '../../core/time/clock';
+import { type Clock, nowDate } from '../../core/time/clock';
 import type { Connection } from '../connections/connection';
 import { notebookConnection, orgOf, setNotebookConnection } from '../notebook/notebook-connection';
 import { NOTEBOOK_TYPE } from '../notebook/serializer';
@@ -64,7 +64,7 @@ export async function askReportDates(title: string, was: { startTime: string; en
 export async function rerunReport(
   s: ExtensionServices,
   t: TrackedReport,
-  clock: Clock = systemClock,
+  clock: Clock = s.clock,
 ): Promise<ReportRecord | undefined> {
   const request = requestOf(s, t);
   const connection = s.connections.get(t.connectionId);

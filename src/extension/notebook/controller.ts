@@ -68,7 +68,9 @@ export class MeasnbController implements vscode.Disposable {
 
   private async cellId(cell: vscode.NotebookCell): Promise<string> {
     const existing = cell.metadata?.id;
-    if (typeof existing === 'string' && existing) return existing;
+    // A copied cell keeps its original's id: it gets its own before it shares a result file or follow state.
+    const shared = cell.notebook.getCells().some((c) => c.index !== cell.index && c.metadata?.id === existing);
+    if (typeof existing === 'string' && existing && !shared) return existing;
     const id = `c${this.clock.nowMs().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const edit = new vscode.WorkspaceEdit();
     edit.set(cell.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, id })]);

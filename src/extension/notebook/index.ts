@@ -6,7 +6,7 @@ import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
 import { registerLanguageFeatures } from './language';
-import { registerNotebookCommands } from './notebook-commands';
+import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
@@ -16,12 +16,15 @@ export interface NotebookApi {
   controller: MeasnbController;
   connections: NotebookConnections;
   follow: FollowStore;
+  /** Which cells the Copy as curl / Python menu items hide on (sql cells). */
+  sqlCells: SqlCellContext;
 }
 
 export function registerNotebooks(context: vscode.ExtensionContext, services: ExtensionServices): NotebookApi {
   const connections = new NotebookConnections(services);
   const follow = new FollowStore(context.workspaceState);
   const sql = new SqlSessions();
+  const sqlCells = new SqlCellContext();
   const controller = new MeasnbController({
     services,
     connections,
@@ -40,7 +43,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     controller,
     sql,
     registerSaveHandler(writeParquet),
-    ...registerNotebookCommands(connections, () => services.clock.now()),
+    ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
     ...registerLanguageFeatures(
       services.clock,
       (doc) => {
@@ -50,5 +53,5 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
       { notebookOf, sessionOf: (nb) => sql.for(nb) },
     ),
   );
-  return { controller, connections, follow };
+  return { controller, connections, follow, sqlCells };
 }

@@ -43,7 +43,7 @@ export interface NotebookContext {
 }
 
 /** A cell whose verb line is `sql` (also while its SQL is still empty or wrong). */
-function isSqlCell(text: string): boolean {
+export function isSqlCell(text: string): boolean {
   const verbLine = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   return verbLine?.trim().split(/\s+/)[0] === 'sql';
 }

@@ -6,12 +6,70 @@ import { parseCell } from '../../core/query/parse';
 import { requestSnippet, type SnippetLanguage } from '../../core/query/request-snippet';
 import { resolveCell } from '../../core/query/resolve';
 import { registerCommand } from '../ui/register-command';
+import { isSqlCell } from './language';
 import type { NotebookConnections } from './notebook-connection';
 import { fromNotebookData, NOTEBOOK_TYPE } from './serializer';
 
 export const EXPORT_COMMAND = 'measurements.notebook.export';
 export const COPY_CURL_COMMAND = 'measurements.notebook.copyCellAsCurl';
 export const COPY_PYTHON_COMMAND = 'measurements.notebook.copyCellAsPython';
+
+/** Context key: the URIs of open sql cells; the Copy as curl / Python menu items hide on them (package.json). */
+export const SQL_CELLS_CONTEXT = 'measurements.sqlCells';
+
+/**
+ * Keeps SQL_CELLS_CONTEXT up to date as notebooks open, close and cells change (a sql cell runs in the
+ * notebook's SQL engine: it has no request to copy). Read by the menus through `notebookCellResource`.
+ */
+export class SqlCellContext implements vscode.Disposable {
+  private readonly sql = new Set<string>();
+  private readonly subs: vscode.Disposable[];
+
+  constructor() {
+    this.subs = [
+      vscode.workspace.onDidOpenNotebookDocument((nb) => this.update(nb.getCells())),
+      vscode.workspace.onDidCloseNotebookDocument((nb) => this.update(nb.getCells(), true)),
+      vscode.workspace.onDidChangeNotebookDocument((e) => {
+        this.update(
+          e.contentChanges.flatMap((c) => c.removedCells),
+          true,
+        );
+        this.update([...e.contentChanges.flatMap((c) => c.addedCells), ...e.cellChanges.map((c) => c.cell)]);
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.scheme !== 'vscode-notebook-cell') return;
+        const cell = vscode.workspace.notebookDocuments
+          .flatMap((nb) => (nb.notebookType === NOTEBOOK_TYPE ? nb.getCells() : []))
+          .find((c) => c.document === e.document);
+        if (cell) this.update([cell]);
+      }),
+    ];
+    this.update(vscode.workspace.notebookDocuments.flatMap((nb) => nb.getCells()));
+  }
+
+  /** The sql cells' URIs, as the context key holds them. */
+  get uris(): string[] {
+    return [...this.sql];
+  }
+
+  private update(cells: readonly vscode.NotebookCell[], closed = false): void {
+    let changed = false;
+    for (const cell of cells) {
+      if (cell.notebook.notebookType !== NOTEBOOK_TYPE) continue;
+      const uri = cell.document.uri.toString();
+      const sql = !closed && cell.kind === vscode.NotebookCellKind.Code && isSqlCell(cell.document.getText());
+      if (sql === this.sql.has(uri)) continue;
+      if (sql) this.sql.add(uri);
+      else this.sql.delete(uri);
+      changed = true;
+    }
+    if (changed) void vscode.commands.executeCommand('setContext', SQL_CELLS_CONTEXT, this.uris);
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}
 
 const FORMAT_PICKS: Array<vscode.QuickPickItem & { format: ExportFormat }> = [
   { label: 'HTML', description: 'one self-contained page: tables, static charts, no script', format: 'html' },
@@ -96,6 +154,11 @@ async function copyAsRequest(
   arg: unknown,
 ) {
   const cell = cellFrom(arg);
+  if (isSqlCell(cell.document.getText())) {
+    throw new Error(
+      "Copy as curl / Python is for query cells: a sql cell runs in the notebook's SQL engine over earlier results and sends no request.",
+    );
+  }
   const at = now();
   const parsed = parseCell(cell.document.getText(), { now: at });
   if (!parsed.cell) throw new Error('This cell has errors; fix them first (see the Problems panel).');
@@ -116,8 +179,13 @@ async function copyAsRequest(
 }
 
 /** `now` is the notebook controller's clock: a copied request resolves times as running the cell would. */
-export function registerNotebookCommands(connections: NotebookConnections, now: () => Date): vscode.Disposable[] {
+export function registerNotebookCommands(
+  connections: NotebookConnections,
+  now: () => Date,
+  sqlCells: SqlCellContext,
+): vscode.Disposable[] {
   return [
+    sqlCells,
     registerCommand(EXPORT_COMMAND, exportCommand),
     registerCommand(COPY_CURL_COMMAND, (cell?: unknown) => copyAsRequest(connections, now, 'curl', cell)),
     registerCommand(COPY_PYTHON_COMMAND, (cell?: unknown) => copyAsRequest(connections, now, 'python', cell)),

@@ -49,6 +49,9 @@ export class ResultStore implements vscode.Disposable {
   async forget(cell: vscode.NotebookCell): Promise<void> {
     const id = cell.metadata?.id;
     if (typeof id !== 'string' || !SAFE_ID.test(id)) return;
+    // A copy not yet run still carries its original's id: the file is the original's, and it stays.
+    const uri = cell.document.uri.toString();
+    if (cell.notebook.getCells().some((c) => c.document.uri.toString() !== uri && c.metadata?.id === id)) return;
     await vscode.workspace.fs.delete(this.fileOf(cell.notebook.uri, id)).then(
       () => undefined,
       () => undefined,

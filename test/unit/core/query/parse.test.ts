@@ -134,12 +134,60 @@ describe('query language: parseCell', () => {
   it('warns about recent queries older than the cache and unknown metrics', () => {
     assert.match(warnings('recent\nallDatasources: true\nstartTime: -2d')[0].message, /24 hours for minute output/);
     assert.deepEqual(warnings('recent\nallDatasources: true\noutputFrequency: hour\nstartTime: -2d'), []);
-    const [m] = warnings('recent\nallDatasources: true\nmetricSelect: only pm2_5ConcMasNowcast');
-    assert.equal(m.code, 'unknown-metric');
-    const [f] = warnings('recent\nallDatasources: true\nmetricSelect: only pm2_5ConcMassNowcast');
-    assert.match(f.message, /only for hour output/);
     assert.deepEqual(warnings('recent\nallDatasources: true\nmetricSelect: default - *aqi* + :pollutant'), []);
-    assert.match(warnings('recent\nallDatasources: true\nmetricSelect: only :pollutants')[0].message, /category/);
+    // A pattern that matches nothing is only a hint: the service accepts it.
+    const [p] = warnings('recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only *nosuch*');
+    assert.equal(p.code, 'unknown-metric');
+    assert.deepEqual(errors('recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only *nosuch*'), []);
+  });
+
+  it('metricSelect the service refuses is an error: the cell is not sent', () => {
+    const cases: [string, RegExp][] = [
+      ['only pm2_5ConcMasNowcast', /unknown metric label/],
+      ['only pm2_5ConcMassNowcast', /only for hour output/],
+      ['only :pollutants', /category/],
+      ['only', /'only' must be followed by a metric/],
+      ['ONLY  ', /'only' must be followed by a metric/],
+      ['only - :pm25', /'only' must be followed/],
+      ['default +', /a metric term is missing at the end/],
+      ['only pm2_5* pm10*', /expected '\+' or '-'/],
+    ];
+    for (const [value, message] of cases) {
+      const r = parse(`recent\nallDatasources: true\nmetricSelect: ${value}`);
+      const e = r.diagnostics.filter((d) => d.severity === 'error');
+      assert.equal(e.length, 1, value);
+      assert.equal(e[0].code, 'unknown-metric', value);
+      assert.match(e[0].message, message, value);
+      assert.deepEqual(warnings(`recent\nallDatasources: true\nmetricSelect: ${value}`), [], value);
+    }
+  });
+
+  it('valid metricSelect forms of real clients stay free of errors and warnings', () => {
+    for (const [freq, value] of [
+      ['minute', 'only no2*'],
+      ['hour', 'only :pollutant'],
+      ['hour', 'default - *aqi*'],
+      ['hour', 'only *nowcast*'],
+      ['hour', 'only pm2_5* + pm10*'],
+      ['hour', 'only + :pm25 + :internal'],
+      ['hour', 'ONLY PM2_5CONCMASSNOWCAST'],
+      ['minute', 'all - :gas'],
+      ['day', 'only :node2 - :internal'],
+      ['minute', 'none'],
+      ['minute', 'default'],
+      ['hour', 'only pm2_5ConcMassNowcastUsEpaAqi + no2Conc1HourMeanUsEpaAqi'],
+    ]) {
+      const text = `recent\nallDatasources: true\noutputFrequency: ${freq}\nmetricSelect: ${value}`;
+      assert.deepEqual(parse(text).diagnostics, [], value);
+    }
+    // A report without outputFrequency checks labels against every frequency.
+    const report = parse(
+      'report node-measurements\nnodeIds: N1\nstartTime: 2026-11-01\nendTime: 2026-11-02\nmetricSelect: only pm2_5ConcMassNowcast',
+    );
+    assert.deepEqual(
+      report.diagnostics.filter((d) => d.code === 'unknown-metric'),
+      [],
+    );
   });
 
   it('diagnoses verb lines', () => {

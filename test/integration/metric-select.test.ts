@@ -1,0 +1,81 @@
+// metricSelect in the real host: a selection the service would refuse (a bare `only`, an unknown label or
+// category) is an error in the Problems panel and the cell's output, and running the cell sends nothing.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { codeCell } from '../../src/core/notebook';
+import type { MeasurementsApi } from '../../src/extension/extension';
+import { api, eventually, openNotebook, runCell } from './helpers';
+
+const CONNECTION = 'Counting service';
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-metric-select-'));
+
+const outputText = (cell: vscode.NotebookCell) =>
+  cell.outputs.flatMap((o) => o.items.map((i) => new TextDecoder().decode(i.data))).join('\n');
+
+describe('metricSelect the service refuses: an error, and the cell sends nothing', function () {
+  this.timeout(60_000);
+  let a: MeasurementsApi;
+  let server: Server;
+  let connectionId: string;
+  /** Query requests that reached the service (completion or hover may list datasources: not counted). */
+  let queries = 0;
+
+  before(async () => {
+    a = await api();
+    server = createServer((req, res) => {
+      if (req.method === 'POST') queries++;
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"counted"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    connectionId = (await a.services.connections.add({ name: CONNECTION, baseUrl: url, org: 'o' }, 'k')).id;
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors', { save: false });
+    await a.services.connections.remove(connectionId);
+    await new Promise((r) => server.close(r));
+  });
+
+  it('a bare only, a misspelt label, an unknown category: error diagnostics, a diagnostics output, no request', async () => {
+    const cells = [
+      'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only',
+      'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMasNowcast',
+      'follow\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only :pollutants',
+      'report datasource-measurements\nallDatasources: true\noutputFrequency: day\nstartTime: 2026-11-01\nendTime: 2026-11-02\nmetricSelect: default +',
+    ];
+    const nb = await openNotebook(path.join(scratch, 'bad.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [
+        ...cells.map((c) => codeCell(c)),
+        codeCell(`recent\nallDatasources: true\nmetricSelect: only + :pm25 + :internal\noutputFrequency: hour`),
+      ],
+    });
+    for (let i = 0; i < cells.length; i++) {
+      const uri = nb.cellAt(i).document.uri;
+      const diags = await eventually(() => {
+        const d = vscode.languages.getDiagnostics(uri).filter((x) => x.code === 'unknown-metric');
+        return d.length > 0 && d;
+      }, `the metricSelect diagnostic of cell ${i}`);
+      assert.equal(diags[0].severity, vscode.DiagnosticSeverity.Error, cells[i]);
+      const summary = await runCell(nb, i);
+      assert.equal(summary.success, false, cells[i]);
+      const text = outputText(nb.cellAt(i));
+      assert.match(text, /The cell has errors; nothing was sent/, text);
+      assert.match(text, /line \d: .*('only' must be followed|unknown metric|metric term is missing)/, text);
+    }
+    assert.equal(queries, 0, 'no query reached the service');
+    // The valid form real clients send is sent (the counting service answers 500).
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(nb.cellAt(cells.length).document.uri).filter((d) => d.severity === 0),
+      [],
+    );
+    await runCell(nb, cells.length);
+    assert.ok(queries > 0, 'a valid selection is sent');
+  });
+});
