@@ -154,8 +154,11 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
       void editor.loaded.then(() => {
         counted = true;
       });
+      // Streamed: the first rows go to the view while the rest of the file is still being counted (when
+      // the page paints them depends on the webview, which a loaded machine may hold up past the count).
+      await editor.firstRows;
+      const countedWhenHandedOver = counted;
       const shown = await editor.view.shown;
-      const countedWhenShown = counted;
       const firstMs = performance.now() - started;
       const read = await editor.loaded;
       const totalMs = performance.now() - started;
@@ -166,7 +169,7 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
       assert.equal(shown.rowCount, maxRows, 'the first rows are shown');
       assert.equal(read.table.rowCount, maxRows);
       assert.equal(read.totalRows, rows, 'every row of the file counted');
-      assert.equal(countedWhenShown, false, 'the first rows were on screen before the rest was counted');
+      assert.equal(countedWhenHandedOver, false, 'the first rows went to the view before the rest was counted');
       assert.ok(maxLag < 1000, `the extension host stalled ${Math.round(maxLag)} ms`);
       assert.ok(grew < 160 * 1024 * 1024, `memory grew ${mb(grew)} MB reading a ${mb(read.bytes)} MB file`);
     } finally {

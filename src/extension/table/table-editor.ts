@@ -29,6 +29,8 @@ export interface TableFileEditor {
   uri: vscode.Uri;
   view: TableView;
   loaded: Promise<TableFileRead>;
+  /** Resolves when the first rows of a file longer than the limit are handed to the view (before the rest is counted). */
+  firstRows: Promise<void>;
 }
 
 export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvider {
@@ -51,7 +53,11 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
       disposed = true;
       abort.abort();
     });
-    const state: LoadState = {};
+    let handedOver: () => void = () => undefined;
+    const firstRows = new Promise<void>((resolve) => {
+      handedOver = resolve;
+    });
+    const state: LoadState = { handedOver };
     const loaded = this.load(document.uri, name, view, abort, state);
     loaded.catch((e: Error) => {
       if (disposed) return;
@@ -64,7 +70,7 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
           notes: [`First ${fmt(state.early.rowCount)} rows shown; counting the rest was cancelled.`],
         });
     });
-    this.opened.fire({ uri: document.uri, view, loaded });
+    this.opened.fire({ uri: document.uri, view, loaded, firstRows });
   }
 
   private load(
@@ -101,6 +107,7 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
             title: name,
             notes: [`First ${fmt(table.rowCount)} rows; counting the rest of the file…`],
           });
+          state.handedOver();
         },
       });
       const info = fileInfo(name, read, maxRows);
@@ -124,6 +131,8 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
 /** What a load has shown so far: the first rows of a file longer than the limit, while the rest is counted. */
 interface LoadState {
   early?: Table;
+  /** Called once the first rows went to the view. */
+  handedOver: () => void;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
