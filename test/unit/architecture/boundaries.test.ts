@@ -51,7 +51,7 @@ const violations: Array<[where: string, source: string, message: RegExp]> = [
   [
     'src/core/time/zz-probe.ts',
     "import { showPanel } from '../../renderer/panel';\nexport const s = showPanel;\n",
-    /never imports the extension, the CLI or the renderer/,
+    /never imports the extension, the CLI, the renderer or the emulator/,
   ],
   [
     'src/core/run/zz-probe.node.ts',
@@ -77,6 +77,41 @@ const violations: Array<[where: string, source: string, message: RegExp]> = [
     'src/emulator/zz-probe.ts',
     "import { main } from '../cli/main';\nexport const m = main;\n",
     /emulator never imports/,
+  ],
+  [
+    'src/core/reports/zz-probe.ts',
+    "import { startEmulator } from '../../emulator/index';\nexport const s = startEmulator;\n",
+    /never imports the extension, the CLI, the renderer or the emulator/,
+  ],
+  [
+    'src/core/api/zz-probe.node.ts',
+    "import { ManualClock } from '../../emulator/clock';\nexport const c = ManualClock;\n",
+    /never imports the extension, the CLI, the renderer or the emulator/,
+  ],
+  [
+    'src/extension/notebook/zz-probe.ts',
+    "import { showPanel } from '../../renderer/panel';\nexport const s = showPanel;\n",
+    /src\/extension never imports the CLI or the renderer/,
+  ],
+  [
+    'src/extension/zz-probe.ts',
+    "import { main } from '../cli/main';\nexport const m = main;\n",
+    /src\/extension never imports the CLI or the renderer/,
+  ],
+  [
+    'src/cli/commands/zz-probe.ts',
+    "import { activate } from '../../extension/extension';\nexport const a = activate;\n",
+    /src\/cli never imports the extension or the renderer/,
+  ],
+  [
+    'src/cli/zz-probe.ts',
+    "import { showPanel } from '../renderer/panel';\nexport const s = showPanel;\n",
+    /src\/cli never imports the extension or the renderer/,
+  ],
+  [
+    'src/cli/zz-probe.ts',
+    "import * as vscode from 'vscode';\nexport const v = vscode;\n",
+    /src\/cli runs without VS Code/,
   ],
 ];
 
@@ -107,6 +142,11 @@ describe('architecture: the lint enforces the layer and platform arrows', functi
         "import { tableToMarkdown } from '../../core/table/markdown';\nexport const x = tableToMarkdown;\n",
       ],
       ['src/emulator/zz-probe.ts', "import { parseIsoMs } from '../core/time/iso';\nexport const x = parseIsoMs;\n"],
+      ['src/cli/zz-probe.ts', "import { startEmulator } from '../emulator/index';\nexport const x = startEmulator;\n"],
+      [
+        'src/extension/zz-probe.ts',
+        "import * as vscode from 'vscode';\nimport { RENDERER_ID } from '../core/notebook/renderer-protocol';\nexport const x = [vscode, RENDERER_ID];\n",
+      ],
     ]) {
       const r = lintAs(where, source);
       assert.ok(r.ok, `${where} should pass:\n${r.output}`);
