@@ -15,7 +15,7 @@
 import type { CallOptions } from '../api/client-types';
 import { isTransientError, MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
-import { systemClock, type WaitClock } from '../time/clock';
+import type { WaitClock } from '../time/clock';
 import { repeat } from '../time/repeat';
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule, pollDelayMs } from './schedule';
 import { isTerminal, type ReportState, reportState, unknownStatusLimit } from './status';
@@ -46,8 +46,8 @@ export interface PollOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PollProgress) => void;
   schedule?: Partial<PollSchedule>;
-  /** Time source; tests pass a virtual clock so nothing waits for real. */
-  clock?: WaitClock;
+  /** Time source (required: the caller's one clock; the client's in core/run); tests pass a virtual clock. */
+  clock: WaitClock;
   /** The record createReport returned: reported at once, and the first check waits one delay. */
   initial?: ReportRecord;
   /** Epoch ms the report was created: elapsed times and the schedule survive a restart. */
@@ -69,10 +69,10 @@ export class ReportPoller {
   constructor(
     private readonly source: ReportStatusSource,
     readonly reportId: string,
-    private readonly options: PollOptions = {},
+    private readonly options: PollOptions,
   ) {
     this.schedule = { ...DEFAULT_POLL_SCHEDULE, ...options.schedule };
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
   }
 
   /** Polls until succeeded or failed (resolves with that record), or until a bound (see the notes above). */
@@ -170,7 +170,7 @@ export class ReportPoller {
 export function waitForReport(
   source: ReportStatusSource,
   reportId: string,
-  options?: PollOptions,
+  options: PollOptions,
 ): Promise<ReportRecord> {
   return new ReportPoller(source, reportId, options).run();
 }
