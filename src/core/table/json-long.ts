@@ -5,6 +5,7 @@ import type { JsonLongBody, LocationEntry, MetricObject } from '../api/types';
 import { parseCanonicalLabel } from '../metrics/labels';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, TimeBuilder } from './builders';
+import { Interner } from './interner';
 import type { Column, Table } from './table';
 
 interface MetricColumns {
@@ -32,20 +33,8 @@ export function pivotJsonLong(body: Pick<JsonLongBody, 'data'> & { locations?: L
   }
   const rowCount = rowDatasource.length;
 
-  const statusDict = new Map<string, number>();
-  const statuses: string[] = [];
-  const assessDict = new Map<string, number>();
-  const assessments: string[] = [];
-  const code = (map: Map<string, number>, list: string[], v: string | undefined | null): number => {
-    if (v === undefined || v === null || v === '') return -1;
-    let c = map.get(v);
-    if (c === undefined) {
-      c = list.length;
-      list.push(v);
-      map.set(v, c);
-    }
-    return c;
-  };
+  const statuses = new Interner();
+  const assessments = new Interner();
 
   const metrics = new Map<string, MetricColumns>();
   for (const m of data) {
@@ -62,10 +51,10 @@ export function pivotJsonLong(body: Pick<JsonLongBody, 'data'> & { locations?: L
     const row = rowOf.get(`${m.datasourceId}\u0000${m.time}`)!;
     cols.value[row] = numberOrNaN(m.value);
     cols.raw[row] = numberOrNaN(m.raw);
-    cols.status[row] = code(statusDict, statuses, m.status);
+    cols.status[row] = statuses.codeOrEmpty(m.status);
     if (m.qcAssessment !== undefined) {
       cols.qcAssessment ??= new Int32Array(rowCount).fill(-1);
-      cols.qcAssessment[row] = code(assessDict, assessments, m.qcAssessment);
+      cols.qcAssessment[row] = assessments.codeOrEmpty(m.qcAssessment);
     }
     if (m.qcFlags !== undefined) {
       cols.qcFlags ??= new Array(rowCount).fill(undefined);
@@ -101,9 +90,14 @@ export function pivotJsonLong(body: Pick<JsonLongBody, 'data'> & { locations?: L
     };
     columns.push({ ...meta('value'), kind: 'number', values: cols.value });
     columns.push({ ...meta('raw'), kind: 'number', values: cols.raw });
-    columns.push({ ...meta('status'), kind: 'status', dict: statuses, codes: cols.status });
+    columns.push({ ...meta('status'), kind: 'status', dict: statuses.values, codes: cols.status });
     if (cols.qcAssessment) {
-      columns.push({ ...meta('qcAssessment'), kind: 'qcAssessment', dict: assessments, codes: cols.qcAssessment });
+      columns.push({
+        ...meta('qcAssessment'),
+        kind: 'qcAssessment',
+        dict: assessments.values,
+        codes: cols.qcAssessment,
+      });
     }
     if (cols.qcFlags) {
       const flags = new FlagsBuilder();
