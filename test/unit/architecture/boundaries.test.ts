@@ -25,7 +25,18 @@ function lintAs(relPath: string, source: string): { ok: boolean; output: string 
   }
 }
 
-const violations: Array<[where: string, source: string, message: RegExp]> = [
+type Case = [where: string, source: string, message: RegExp];
+
+/** Cases that import `name` from `from` in the file `where`, each failing with `message`. */
+function layerCases(message: RegExp, ...imports: Array<[where: string, from: string, name: string]>): Case[] {
+  return imports.map(([where, from, name]) => [
+    where,
+    `import { ${name} } from '${from}';\nexport const x = ${name};\n`,
+    message,
+  ]);
+}
+
+const violations: Case[] = [
   [
     'src/core/table/zz-probe.ts',
     "import * as vscode from 'vscode';\nexport const v = vscode;\n",
@@ -78,36 +89,21 @@ const violations: Array<[where: string, source: string, message: RegExp]> = [
     "import { main } from '../cli/main';\nexport const m = main;\n",
     /emulator never imports/,
   ],
-  [
-    'src/core/reports/zz-probe.ts',
-    "import { startEmulator } from '../../emulator/index';\nexport const s = startEmulator;\n",
+  ...layerCases(
     /never imports the extension, the CLI, the renderer or the emulator/,
-  ],
-  [
-    'src/core/api/zz-probe.node.ts',
-    "import { ManualClock } from '../../emulator/clock';\nexport const c = ManualClock;\n",
-    /never imports the extension, the CLI, the renderer or the emulator/,
-  ],
-  [
-    'src/extension/notebook/zz-probe.ts',
-    "import { showPanel } from '../../renderer/panel';\nexport const s = showPanel;\n",
+    ['src/core/reports/zz-probe.ts', '../../emulator/index', 'startEmulator'],
+    ['src/core/api/zz-probe.node.ts', '../../emulator/clock', 'ManualClock'],
+  ),
+  ...layerCases(
     /src\/extension never imports the CLI or the renderer/,
-  ],
-  [
-    'src/extension/zz-probe.ts',
-    "import { main } from '../cli/main';\nexport const m = main;\n",
-    /src\/extension never imports the CLI or the renderer/,
-  ],
-  [
-    'src/cli/commands/zz-probe.ts',
-    "import { activate } from '../../extension/extension';\nexport const a = activate;\n",
+    ['src/extension/notebook/zz-probe.ts', '../../renderer/panel', 'showPanel'],
+    ['src/extension/zz-probe.ts', '../cli/main', 'main'],
+  ),
+  ...layerCases(
     /src\/cli never imports the extension or the renderer/,
-  ],
-  [
-    'src/cli/zz-probe.ts',
-    "import { showPanel } from '../renderer/panel';\nexport const s = showPanel;\n",
-    /src\/cli never imports the extension or the renderer/,
-  ],
+    ['src/cli/commands/zz-probe.ts', '../../extension/extension', 'activate'],
+    ['src/cli/zz-probe.ts', '../renderer/panel', 'showPanel'],
+  ),
   [
     'src/cli/zz-probe.ts',
     "import * as vscode from 'vscode';\nexport const v = vscode;\n",
