@@ -2,7 +2,7 @@
 // allDatasources following subscription changes).
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, CONTINUATION_TOKEN_HEADER, PATHS } from '../../../src/core/api/paths';
-import { csvObjects, HOUR, type Json, MINUTE, NOW, startTestEmulator, type TestEmulator } from './support';
+import { csvObjects, HOUR, type Json, MINUTE, NOW, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 interface Reply {
   status: number;

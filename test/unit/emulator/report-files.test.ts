@@ -12,7 +12,7 @@ import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { PATHS } from '../../../src/core/api/paths';
 import { systemClock } from '../../../src/core/time/clock';
 import type { ReportFileEncoding } from '../../../src/emulator/index';
-import { type Json, startTestEmulator, type TestEmulator } from './support';
+import { type Json, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 const isGzip = (b: Buffer) => b[0] === 0x1f && b[1] === 0x8b;
 

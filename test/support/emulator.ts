@@ -1,12 +1,13 @@
-// Shared helpers of the emulator tests: a started emulator on a frozen clock, and raw HTTP calls.
+// Shared helpers of the emulator tests (test/unit/emulator, and core tests that need a raw emulator): a
+// started emulator on a frozen clock, and raw HTTP calls.
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator/index';
+import { API_KEY_HEADER, PATHS } from '../../src/core/api/paths';
+import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 
-import { NOW } from '../../support/now';
+import { NOW } from './now';
 
-export { HOUR, MINUTE, NOW } from '../../support/now';
+export { HOUR, MINUTE, NOW } from './now';
 
 /** Parsed JSON replies: tests inspect them field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked by assertions, not by types
