@@ -45,15 +45,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       await res.arrayBuffer();
     },
     async recent(body) {
-      const res = await post(PATHS.recentQuery, { org: emu.org, ...body });
-      const text = await res.text();
-      let parsed: Json;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, body: parsed, text, headers: res.headers };
+      return readReply(await post(PATHS.recentQuery, { org: emu.org, ...body }));
     },
   };
 }
@@ -129,4 +121,18 @@ export async function pingDuring(
     await pinger;
   }
   return { pings, took: performance.now() - started };
+}
+
+/** A reply's status, text, headers and its body parsed as JSON (undefined when it is not JSON). */
+export async function readReply(
+  res: Response,
+): Promise<{ status: number; body: Json; text: string; headers: Headers }> {
+  const text = await res.text();
+  let body: Json;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text, headers: res.headers };
 }
