@@ -3,6 +3,7 @@
 
 import { keepWasmOnBaselineCompiler } from '../../src/cli/v8-tuning';
 import { MeasurementsClient } from '../../src/core/api/client.node';
+import { systemClock } from '../../src/core/time/clock';
 
 // The process measnb runs downloads in: the CLI's V8 settings (see src/cli/v8-tuning.ts).
 keepWasmOnBaselineCompiler();
@@ -10,7 +11,12 @@ keepWasmOnBaselineCompiler();
 async function main(): Promise<void> {
   const [url, dest] = process.argv.slice(2);
   // The client is configured with a key, as in real use; the file URL must be fetched without it.
-  const client = new MeasurementsClient({ baseUrl: 'http://127.0.0.1:1/', apiKey: 'bench-key', timeoutMs: 3_600_000 });
+  const client = new MeasurementsClient({
+    clock: systemClock,
+    baseUrl: 'http://127.0.0.1:1/',
+    apiKey: 'bench-key',
+    timeoutMs: 3_600_000,
+  });
   const { bytes } = await client.downloadReportFile(url, dest);
   process.stderr.write(`@@bytes=${bytes}\n`);
 }

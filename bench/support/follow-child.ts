@@ -4,6 +4,7 @@
 // CPU time of each poll and the heap after a full GC at the first and the last poll.
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { type FollowState, followStep } from '../../src/core/follow';
+import { systemClock } from '../../src/core/time/clock';
 
 const [baseUrl, org, pollsText] = process.argv.slice(2);
 const polls = Number(pollsText);
@@ -24,7 +25,12 @@ function heapMb(): number {
 }
 
 async function main(): Promise<void> {
-  const client = new MeasurementsClient({ baseUrl, apiKey: process.env.MEASUREMENTS_API_KEY, timeoutMs: 120_000 });
+  const client = new MeasurementsClient({
+    clock: systemClock,
+    baseUrl,
+    apiKey: process.env.MEASUREMENTS_API_KEY,
+    timeoutMs: 120_000,
+  });
   const now = await clock();
   const request = {
     org,

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { waitForReport } from '../../src/core/reports';
 import { downloadReportFiles } from '../../src/core/reports/download.node';
+import { systemClock } from '../../src/core/time/clock';
 
 async function main(): Promise<void> {
   const [mode, baseUrl, org, datasourceId, delayMsText] = process.argv.slice(2);
   const delayMs = Number(delayMsText);
-  const client = new MeasurementsClient({ baseUrl, apiKey: process.env.MEASUREMENTS_API_KEY });
+  const client = new MeasurementsClient({ clock: systemClock, baseUrl, apiKey: process.env.MEASUREMENTS_API_KEY });
   const end = new Date(Math.floor(Date.now() / 3600_000) * 3600_000);
   const created = await client.createReport({
     org,
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
       record = await client.getReport(created.reportId);
     }
   } else {
-    record = await waitForReport(client, created.reportId, { initial: created });
+    record = await waitForReport(client, created.reportId, { initial: created, clock: systemClock });
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-poll-'));
   await downloadReportFiles(client, record, dir);

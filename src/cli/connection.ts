@@ -2,6 +2,7 @@
 // key from MEASUREMENTS_API_KEY only, or --emulator (an in-process local emulator).
 import type { Command } from 'commander';
 import { MeasurementsClient } from '../core/api/client.node';
+import type { WaitClock } from '../core/time/clock';
 import { UsageError } from './errors';
 
 export const API_KEY_ENV = 'MEASUREMENTS_API_KEY';
@@ -34,17 +35,19 @@ export function addConnectionOptions(cmd: Command): Command {
     .option('--emulator-report-delay <duration>', 'with --emulator: how long reports stay in progress (default 3s)');
 }
 
-export async function openConnection(flags: ConnectionFlags): Promise<Connection> {
+/** A connection whose client reads and waits on `clock` (the action's; an emulator started here starts there). */
+export async function openConnection(flags: ConnectionFlags, clock: WaitClock): Promise<Connection> {
   if (flags.emulator) {
     const { startEmulator, parseDuration } = await import('../emulator/index');
     const emu = await startEmulator({
       reportDelayMs: flags.emulatorReportDelay ? parseDuration(flags.emulatorReportDelay) : undefined,
+      clock: clock.nowMs(),
     });
     return {
       baseUrl: emu.url,
       org: flags.org ?? emu.org,
       apiKey: emu.apiKey,
-      client: new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey }),
+      client: new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, clock }),
       label: `local emulator (${emu.url})`,
       close: () => emu.close(),
     };
@@ -58,7 +61,7 @@ export async function openConnection(flags: ConnectionFlags): Promise<Connection
   const apiKey = process.env[API_KEY_ENV] || undefined;
   let client: MeasurementsClient;
   try {
-    client = new MeasurementsClient({ baseUrl, apiKey });
+    client = new MeasurementsClient({ baseUrl, apiKey, clock });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }

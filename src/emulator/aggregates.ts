@@ -97,6 +97,8 @@ export class Aggregator {
   private readonly hourlyRaw = new Float64Array(12);
   private readonly hourlyValue = new Float64Array(12);
   private readonly dayStats = new Float64Array(STATS_SIZE);
+  /** The hour cell being computed (raw value, QC-invalid flag): evalHour's helpers write it, nothing allocated. */
+  private readonly cell = { raw: Number.NaN, invalid: 0 };
 
   constructor(private readonly maxEntries = 60_000) {
     this.slab = new Float64Array(maxEntries * STATS_SIZE);
@@ -170,64 +172,30 @@ export class Aggregator {
     out: RowValues,
   ): boolean {
     const h0 = this.hourOffset(ds, hourIndex);
-    const s = this.slab;
-    if (s[h0 + MINUTES_SLOT] === 0) return false;
+    if (this.slab[h0 + MINUTES_SLOT] === 0) return false;
     const needWindow = metrics.length > 0 ? windowHours(metrics) : 0;
     const win = this.window;
     win[0] = h0;
     for (let k = 1; k < needWindow; k++) win[k] = this.hourOffset(ds, hourIndex - k);
     // Offsets of the sums to use: all values (legacy) or only QC-valid ones (v2026-11-10).
     const sumOffset = qcVersion ? 2 : 0;
+    const cell = this.cell;
     for (let j = 0; j < metrics.length; j++) {
       const m = metrics[j];
       const q = m.q;
       const o = q * F;
       const a = ds.calA[q];
       const b = ds.calB[q];
-      const calibrated = ds.valueless[q] === 0;
-      let r = Number.NaN;
-      let v = Number.NaN;
-      let invalid = 0;
-      if (m.agg === AGG_HOUR) {
-        const n = s[h0 + o + 1];
-        if (n > 0) r = s[h0 + o] / n;
-        invalid = n > s[h0 + o + 3] ? 1 : 0;
-        if (calibrated) v = a * r + b;
-      } else if (m.agg === AGG_ROLLING) {
-        const so = o + sumOffset;
-        let sum = 0;
-        let n = 0;
-        let hours = 0;
-        for (let k = 0; k < 24; k++) {
-          const w = win[k];
-          const hn = s[w + so + 1];
-          if (hn > 0) {
-            hours++;
-            sum += s[w + so];
-            n += hn;
-          }
-          if (s[w + o + 1] > s[w + o + 3]) invalid = 1;
-        }
-        if (hours >= ROLLING_MIN_HOURS) r = sum / n;
-        if (calibrated) v = a * r + b;
-        // Under v2026-11-10 the invalid values are left out, so their flags are not inherited.
-        if (qcVersion) invalid = 0;
-      } else if (m.agg === AGG_NOWCAST) {
-        const so = o + sumOffset;
-        const hr = this.hourlyRaw;
-        const hv = this.hourlyValue;
-        for (let k = 0; k < 12; k++) {
-          const w = win[k];
-          const hn = s[w + so + 1];
-          const mean = hn > 0 ? s[w + so] / hn : Number.NaN;
-          hr[k] = mean;
-          hv[k] = a * mean + b;
-          if (s[w + o + 1] > s[w + o + 3]) invalid = 1;
-        }
-        r = nowcast(hr);
-        if (calibrated && !Number.isNaN(r)) v = nowcast(hv);
-        if (qcVersion) invalid = 0;
-      }
+      cell.raw = Number.NaN;
+      cell.invalid = 0;
+      if (m.agg === AGG_HOUR) this.hourMean(h0 + o);
+      else if (m.agg === AGG_ROLLING) this.rollingMean(o, sumOffset);
+      else if (m.agg === AGG_NOWCAST) this.nowcastOf(o, sumOffset, a, b);
+      let r = cell.raw;
+      const calibrated = ds.valueless[q] === 0 && !Number.isNaN(r);
+      let v = !calibrated ? Number.NaN : m.agg === AGG_NOWCAST ? nowcast(this.hourlyValue) : a * r + b;
+      // Under v2026-11-10 the invalid values are left out of rolling means and NowCast: no flag inherited.
+      const invalid = qcVersion && m.agg !== AGG_HOUR ? 0 : cell.invalid;
       if (m.aqi !== undefined) {
         r = usEpaAqi(m.aqi, r);
         v = usEpaAqi(m.aqi, v);
@@ -237,6 +205,49 @@ export class Aggregator {
       out.invalid[j] = Number.isNaN(r) ? 0 : invalid;
     }
     return true;
+  }
+
+  /** The 1-hour mean of the stats at offset at: cell.raw, and whether any minute was QC-invalid. */
+  private hourMean(at: number): void {
+    const s = this.slab;
+    const n = s[at + 1];
+    if (n > 0) this.cell.raw = s[at] / n;
+    this.cell.invalid = n > s[at + 3] ? 1 : 0;
+  }
+
+  /** The 24-hour rolling mean over the window (at least ROLLING_MIN_HOURS hours with values). */
+  private rollingMean(o: number, sumOffset: number): void {
+    const s = this.slab;
+    const so = o + sumOffset;
+    let sum = 0;
+    let n = 0;
+    let hours = 0;
+    for (let k = 0; k < 24; k++) {
+      const w = this.window[k];
+      const hn = s[w + so + 1];
+      if (hn > 0) {
+        hours++;
+        sum += s[w + so];
+        n += hn;
+      }
+      if (s[w + o + 1] > s[w + o + 3]) this.cell.invalid = 1;
+    }
+    if (hours >= ROLLING_MIN_HOURS) this.cell.raw = sum / n;
+  }
+
+  /** NowCast of the last 12 hourly means (raw in cell.raw; calibrated hourly means left in hourlyValue). */
+  private nowcastOf(o: number, sumOffset: number, a: number, b: number): void {
+    const s = this.slab;
+    const so = o + sumOffset;
+    for (let k = 0; k < 12; k++) {
+      const w = this.window[k];
+      const hn = s[w + so + 1];
+      const mean = hn > 0 ? s[w + so] / hn : Number.NaN;
+      this.hourlyRaw[k] = mean;
+      this.hourlyValue[k] = a * mean + b;
+      if (s[w + o + 1] > s[w + o + 3]) this.cell.invalid = 1;
+    }
+    this.cell.raw = nowcast(this.hourlyRaw);
   }
 
   /** Day row (24-hour means and their AQI) for the UTC day starting at `dayIndex` (days since the epoch). */

@@ -48,9 +48,14 @@ export type ClockOption = EmulatorClock | string | number | Date;
 export function toClock(option: ClockOption | undefined): EmulatorClock {
   if (option === undefined) return new OffsetClock();
   if (typeof option === 'object' && !(option instanceof Date)) return option;
+  return new OffsetClock(timeOptionMs(option, 'clock'));
+}
+
+/** Epoch ms of a time option (a Date, epoch ms, or ISO text read by core/time: zone-less is UTC). */
+export function timeOptionMs(option: string | number | Date, what: string): number {
   const ms = option instanceof Date ? option.getTime() : typeof option === 'number' ? option : isoToMs(option);
-  if (!Number.isFinite(ms)) throw new Error(`clock: not a time: ${String(option)}`);
-  return new OffsetClock(ms);
+  if (!Number.isFinite(ms)) throw new Error(`${what}: not a time: ${String(option)}`);
+  return ms;
 }
 
 /** A duration in the one grammar of core/time ("500ms", "5s", "90m", "1h30m", "-1h"), or a number of ms. */

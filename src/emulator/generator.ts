@@ -163,29 +163,54 @@ export function fillMinute(ds: Datasource, minute: number, raw: Float64Array, in
   raw[I_WD] = m[I_WD] ? round2(200 + 90 * s2 + 12 * n3) : Number.NaN;
   raw[I_AP] = m[I_AP] ? round2(1013 + 6 * s2 + 0.2 * n1) : Number.NaN;
   raw[I_APN] = m[I_APN] ? round2(1011.5 + 6 * s2 + 0.4 * n3) : Number.NaN;
-  if (m[I_BC_ALL]) {
-    const fossil = Math.max(0.05, ds.level * 0.9 * traffic * (1 + 0.3 * s1) + 0.05 * n1);
-    const biomass = Math.max(0.02, ds.level * 0.35 * (1 + 0.4 * s2) + 0.03 * n2);
-    raw[I_BC_FOSSIL] = round2(fossil);
-    raw[I_BC_BIO] = round2(biomass);
-    raw[I_BC_ALL] = round2(fossil + biomass);
-    for (const [q, f] of BC_SPECTRAL) raw[q] = round2((fossil + biomass) * f + 0.02 * n3);
-  } else {
+  fillBlackCarbon(ds, raw, traffic, s1, s2, n1, n2, n3);
+  flagStuckSensor(ds, minute, raw, invalid, n1, n2);
+  return true;
+}
+
+/** Black carbon (fossil, biomass, total and the spectral channels), or NaN where it is not measured. */
+function fillBlackCarbon(
+  ds: Datasource,
+  raw: Float64Array,
+  traffic: number,
+  s1: number,
+  s2: number,
+  n1: number,
+  n2: number,
+  n3: number,
+): void {
+  if (!ds.measures[I_BC_ALL]) {
     raw[I_BC_ALL] = raw[I_BC_BIO] = raw[I_BC_FOSSIL] = Number.NaN;
     for (const [q] of BC_SPECTRAL) raw[q] = Number.NaN;
+    return;
   }
+  const fossil = Math.max(0.05, ds.level * 0.9 * traffic * (1 + 0.3 * s1) + 0.05 * n1);
+  const biomass = Math.max(0.02, ds.level * 0.35 * (1 + 0.4 * s2) + 0.03 * n2);
+  raw[I_BC_FOSSIL] = round2(fossil);
+  raw[I_BC_BIO] = round2(biomass);
+  raw[I_BC_ALL] = round2(fossil + biomass);
+  for (const [q, f] of BC_SPECTRAL) raw[q] = round2((fossil + biomass) * f + 0.02 * n3);
+}
+
+/** The QC-invalid minutes of a datasource with a stuck sensor: PM mass far out of range, and flagged. */
+function flagStuckSensor(
+  ds: Datasource,
+  minute: number,
+  raw: Float64Array,
+  invalid: Uint8Array,
+  n1: number,
+  n2: number,
+): void {
   // Only PM mass can be flagged (cheaper than clearing the whole array).
   invalid[I_PM25] = 0;
   invalid[I_PM10] = 0;
-  if (ds.qcInvalid) {
-    const mh = minute % 60;
-    if (mh >= QC_INVALID_MINUTES[0] && mh <= QC_INVALID_MINUTES[QC_INVALID_MINUTES.length - 1]) {
-      // A stuck optical sensor: far above the plausible range, flagged out of bounds.
-      raw[I_PM25] = round2(PM_MASS_UPPER_BOUND + 500 + 20 * n1);
-      raw[I_PM10] = round2(PM_MASS_UPPER_BOUND + 700 + 20 * n2);
-      invalid[I_PM25] = 1;
-      invalid[I_PM10] = 1;
-    }
+  if (!ds.qcInvalid) return;
+  const mh = minute % 60;
+  if (mh >= QC_INVALID_MINUTES[0] && mh <= QC_INVALID_MINUTES[QC_INVALID_MINUTES.length - 1]) {
+    // A stuck optical sensor: far above the plausible range, flagged out of bounds.
+    raw[I_PM25] = round2(PM_MASS_UPPER_BOUND + 500 + 20 * n1);
+    raw[I_PM10] = round2(PM_MASS_UPPER_BOUND + 700 + 20 * n2);
+    invalid[I_PM25] = 1;
+    invalid[I_PM10] = 1;
   }
-  return true;
 }

@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Aggregator } from './aggregates';
-import { type ClockOption, type EmulatorClock, floorTo, HOUR_MS, parseDuration, toClock } from './clock';
+import { type ClockOption, type EmulatorClock, floorTo, HOUR_MS, parseDuration, timeOptionMs, toClock } from './clock';
 import type { EmulatorContext } from './context';
 import { type FaultConfig, FaultInjector } from './faults';
 import { ReportQuota } from './quota';
@@ -108,8 +108,7 @@ function facts(world: World): RunningEmulator['facts'] {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const clock = toClock(options.clock);
   const seed = options.seed ?? DEFAULT_SEED;
-  const anchor =
-    options.anchor === undefined ? floorTo(clock.now(), HOUR_MS) : floorTo(new Date(options.anchor).getTime(), HOUR_MS);
+  const anchor = floorTo(options.anchor === undefined ? clock.now() : timeOptionMs(options.anchor, 'anchor'), HOUR_MS);
   const datasourceCount = options.datasources ?? 20;
   const world = buildWorld(seed, anchor, datasourceCount);
   const stateFile = options.stateFile ? new EmulatorStateFile(options.stateFile, seed, datasourceCount) : undefined;

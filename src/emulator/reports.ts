@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import {
   DATA_VERSIONS,
   FILE_FORMATS,
+  ID_FIELD_SOURCES,
   METRIC_LABEL_STYLES,
   type MetricLabelStyle,
   OUTPUT_FREQUENCIES,
@@ -13,6 +14,7 @@ import {
   REPORT_KINDS,
   type ReportKind,
   type ReportRecord,
+  reportIdColumn,
 } from '../core/api/types';
 import { selectMetrics } from '../core/query/metric-select';
 import { Aggregator, compileMetrics } from './aggregates';
@@ -208,8 +210,7 @@ export class ReportService {
       qcAssessment,
       qcFlags,
       qcVersion: dataVersion === 'v2026-11-10',
-      idColumn:
-        kind === 'node-measurements' ? 'nodeId' : kind === 'reference-site-measurements' ? 'refSiteId' : 'datasourceId',
+      idColumn: reportIdColumn(kind),
       fileDatasourceIds: chunk(datasources, DATASOURCES_PER_FILE).map((f) => f.map((d) => d.id)),
     };
     // Parquet files are built in memory: refuse (as a failed report) what would not fit comfortably.
@@ -322,11 +323,10 @@ export class ReportService {
       return resolveDatasources(org, 'datasourceIds', f.stringList('datasourceIds', true) ?? []);
     }
     const field = REPORT_ID_FIELD[kind];
-    const type = kind === 'node-measurements' ? 'SERVICE_NODE' : 'REFERENCE_SITE';
-    const what = kind === 'node-measurements' ? 'node' : 'reference site';
+    const { sourceType, noun } = ID_FIELD_SOURCES[field];
     return (f.stringList(field, true) ?? []).flatMap((id) => {
-      const found = org.datasources.filter((d) => d.sourceType === type && d.sourceId === id);
-      if (found.length === 0) throw badRequest(`${field}: unknown ${what} '${id}' for org '${org.org}'`);
+      const found = org.datasources.filter((d) => d.sourceType === sourceType && d.sourceId === id);
+      if (found.length === 0) throw badRequest(`${field}: unknown ${noun} '${id}' for org '${org.org}'`);
       return found;
     });
   }

@@ -1,6 +1,7 @@
 // The HTTP server: routing, the API key, fault injection, and the test-only control endpoints.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { API_KEY_HEADER, PATHS } from '../core/api/paths';
+import { sleep } from '../core/time/clock';
 import { parseIsoMs } from '../core/time/iso';
 import { parseDuration } from './clock';
 import type { EmulatorContext } from './context';
@@ -31,8 +32,6 @@ export interface ServerParts {
 }
 
 export type ReportFileEncoding = 'content-encoding' | 'plain-gzip';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function endpointOf(method: string, path: string): FaultEndpoint | undefined {
   if (path === PATHS.root) return 'root';

@@ -2,6 +2,7 @@
 // command, a .measnb notebook or the query language opens it); nothing here talks to the network.
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { pollDelayMs } from '../core/reports/schedule';
 import { SettableClock } from '../core/time/clock';
 import { registerCliCommand } from './commands/cli-command';
 import { registerConnectionCommands } from './commands/connection-commands';
@@ -17,7 +18,6 @@ import { RequestLog } from './log/request-log';
 import { type NotebookApi, registerNotebooks } from './notebook/index';
 import { QuotaStatusItem } from './quota/quota-status';
 import { checkQuotaMark, QuotaTracker } from './quota/quota-tracker';
-import { pollSchedule } from './reports/poll-schedule';
 import { ReportCellStatus } from './reports/report-cell-status';
 import { ReportFiles } from './reports/report-files';
 import { notifyFinished, ReportWatcher } from './reports/report-watcher';
@@ -153,7 +153,7 @@ function reportViews(services: ExtensionServices, globalStorageUri: vscode.Uri) 
     view.description = showAllConnections() ? 'all connections' : connections.active().name;
   };
   updateViewTitle();
-  const watcher = new ReportWatcher(reports, clients, connections, clock, pollSchedule, notifyFinished);
+  const watcher = new ReportWatcher(reports, clients, connections, clock, pollDelayMs, notifyFinished);
   const files = new ReportFiles(reports, clients, connections, globalStorageUri);
   const reportCells = new ReportCellStatus(reports);
   return { quotaItem, tree, view, updateViewTitle, watcher, files, reportCells };

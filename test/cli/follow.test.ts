@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MeasurementsClient } from '../../src/core/api/client.node';
 import { parseCsvWide } from '../../src/core/table/csv-read.node';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
+import { systemClock } from '../../src/core/time/clock';
 import { OffsetClock, type RunningEmulator } from '../../src/emulator';
 import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
@@ -69,7 +70,7 @@ describe('measnb follow (built CLI against the emulator)', function () {
 
     const all = [...k1, ...k2, ...k3];
     assert.equal(new Set(all).size, all.length, 'no duplicate row over the runs');
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const truth = await client.recentQuery({
       org: emu.org,
       datasourceIds: [ds],

@@ -6,6 +6,7 @@ import { API_KEY_HEADER, PATHS } from '../../src/core/api/paths';
 import { datasourcesTable } from '../../src/core/run/index.node';
 import { tableToCsv } from '../../src/core/table/csv-export';
 import { readParquet } from '../../src/core/table/parquet';
+import { systemClock } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator } from '../../src/emulator';
 import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
@@ -21,7 +22,7 @@ describe('measnb query (built CLI against the emulator)', function () {
 
   before(async () => {
     ({ emu, conn, dir } = await startCliEmulator({ clock: new ManualClock(NOW), seed: 5 }));
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     ds = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
   });
   after(() => stopCliEmulator(emu, dir));

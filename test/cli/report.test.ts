@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../src/core/api/client.node';
+import { systemClock } from '../../src/core/time/clock';
 import { OffsetClock, type RunningEmulator, startEmulator } from '../../src/emulator';
 import { type Connection, connection, runCli, startCliEmulator, stopCliEmulator } from './support';
 
@@ -63,7 +64,7 @@ describe('measnb report cells and report commands (built CLI against the emulato
 
   async function noWaitThenStatusThenDownload(emu: RunningEmulator, clock: OffsetClock): Promise<void> {
     const conn = connection(emu);
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const created = await runCli(['query', '-e', reportCell(), '--no-wait', ...conn.args], { env: conn.env });
     assert.equal(created.code, 0, created.stderr);
     const id = created.stdout.toString().trim();
@@ -175,7 +176,7 @@ describe('measnb report cells and report commands (built CLI against the emulato
   it('the daily limit: exit 5 and one clear line with the reset time', async () => {
     const other = await startEmulator({ clock: '2026-11-20T20:47:00Z', seed: 9, reportDelayMs: 60_000 });
     try {
-      const c = new MeasurementsClient({ baseUrl: other.url, apiKey: other.apiKey, retry: false });
+      const c = new MeasurementsClient({ clock: systemClock, baseUrl: other.url, apiKey: other.apiKey, retry: false });
       const req = {
         org: other.org,
         report: 'datasource-measurements' as const,

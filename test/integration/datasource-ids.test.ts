@@ -10,6 +10,7 @@ import { MeasurementsClient } from '../../src/core/api/client.node';
 import { PATHS } from '../../src/core/api/paths';
 import type { DatasourceInfo } from '../../src/core/api/types';
 import { codeCell, serializeNotebook } from '../../src/core/notebook';
+import { systemClock } from '../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { api } from './helpers';
@@ -65,8 +66,11 @@ describe('ids: completion and hover from the connection', function () {
     a = await api();
     emu = await startEmulator({ port: 0, onRequest: (r) => requests.push(r.path) });
     added.push((await a.services.connections.add({ name: CONNECTION, baseUrl: emu.url, org: emu.org }, emu.apiKey)).id);
-    list = (await new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey }).listDatasources(emu.org))
-      .datasources;
+    list = (
+      await new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey }).listDatasources(
+        emu.org,
+      )
+    ).datasources;
   });
 
   after(async () => {

@@ -12,6 +12,7 @@ import { codeCell, MIME } from '../../src/core/notebook';
 import { timeColumn } from '../../src/core/run/index.node';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
+import { systemClock } from '../../src/core/time/clock';
 import type { ManualClock, RunningEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
@@ -73,7 +74,7 @@ describe('notebook controller against the emulator', function () {
   before(async () => {
     host = await startHostEmulator(CONNECTION, '2026-11-20T09:00:00Z', { reportDelayMs: 5 * 60_000 });
     ({ a, emu, clock, connectionId } = host);
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
     ids = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
   });
 

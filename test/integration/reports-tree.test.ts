@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/api/client.node';
-import { sleep, type WaitClock } from '../../src/core/time/clock';
+import { pollDelayMs } from '../../src/core/reports/schedule';
+import { sleep, systemClock, type WaitClock } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
-import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode, ReportsTreeNode } from '../../src/extension/reports/report-nodes';
 import { ReportWatcher } from '../../src/extension/reports/report-watcher';
 import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
@@ -71,7 +71,7 @@ describe('Reports view tree: nodes kept and updated in place; unknown statuses p
     const store = new ReportsStore(new SharedRecords(dir, checkTrackedReport), now);
     const tree = new ReportsTreeProvider(store, a.services.connections, now);
     disposables.push(store, tree);
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
     const first = await newReport(client, '10');
     await store.track(first, connectionId);
     clock.advance(5 * 60_000);
@@ -141,7 +141,7 @@ describe('Reports view tree: nodes kept and updated in place; unknown statuses p
     const store = new ReportsStore(new SharedRecords(dir, checkTrackedReport), now);
     const tree = new ReportsTreeProvider(store, a.services.connections, now);
     disposables.push(store, tree);
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
     const r = await newReport(client, '16');
     await store.track(r, connectionId);
     const [n] = tree.getChildren() as ReportNode[];
@@ -168,7 +168,7 @@ describe('Reports view tree: nodes kept and updated in place; unknown statuses p
       const store = new ReportsStore(new SharedRecords(dir, checkTrackedReport), now);
       const tree = new ReportsTreeProvider(store, a.services.connections, now);
       disposables.push(store, tree);
-      const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+      const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
       const r = await newReport(client, '14');
       await store.track(r, connectionId);
       const group = tree.getChildren().find((g) => g.kind === 'connection' && g.label === 'Tree emulator');
@@ -211,7 +211,7 @@ describe('Reports view tree: nodes kept and updated in place; unknown statuses p
       const store = new ReportsStore(new SharedRecords(dir, checkTrackedReport), now);
       const tree = new ReportsTreeProvider(store, a.services.connections, now);
       disposables.push(store, tree);
-      const client = new MeasurementsClient({ baseUrl: odd.url, apiKey: odd.apiKey });
+      const client = new MeasurementsClient({ clock: systemClock, baseUrl: odd.url, apiKey: odd.apiKey });
       const r = await client.createReport({
         report: 'datasource-measurements',
         org: odd.org,
@@ -225,7 +225,7 @@ describe('Reports view tree: nodes kept and updated in place; unknown statuses p
         a.services.clients,
         a.services.connections,
         waitClock,
-        pollSchedule,
+        pollDelayMs,
         () => {},
         focused,
       );

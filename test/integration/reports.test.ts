@@ -7,13 +7,13 @@ import { nextUtcMidnight } from '../../src/core/api/errors';
 import type { ReportRecord } from '../../src/core/api/types';
 import { parseCell } from '../../src/core/query/parse';
 import { resolveCell } from '../../src/core/query/resolve';
-import { sleep } from '../../src/core/time/clock';
+import { pollDelayMs } from '../../src/core/reports/schedule';
+import { sleep, systemClock } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import { LOCAL_EMULATOR_NAME } from '../../src/extension/connections/connection';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { NOTEBOOK_TYPE } from '../../src/extension/notebook/serializer';
 import { checkQuotaMark, QuotaTracker } from '../../src/extension/quota/quota-tracker';
-import { pollSchedule } from '../../src/extension/reports/poll-schedule';
 import type { ReportNode } from '../../src/extension/reports/report-nodes';
 import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/reports/report-watcher';
 import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
@@ -181,7 +181,7 @@ describe('reports against the emulator, through the commands', function () {
   });
 
   it('Open on a Parquet report file (the file node’s click, the ready notice’s Open) shows it as a table', async () => {
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
     const created = await client.createReport({
       org: emu.org,
       report: 'datasource-measurements',
@@ -228,7 +228,7 @@ describe('reports against the emulator, through the commands', function () {
       const here = vscode.commands.executeCommand<{ reportId: string }>('measurements.createReport');
       const there = (async () => {
         // Its own client: its request is counted by that window only.
-        const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey });
+        const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
         const r = await client.createReport({
           report: 'datasource-measurements',
           org: emu.org,
@@ -376,7 +376,7 @@ describe('reports against the emulator, through the commands', function () {
       a.services.clients,
       a.services.connections,
       a.services.clock,
-      pollSchedule,
+      pollDelayMs,
       () => {},
     );
     try {
@@ -433,8 +433,8 @@ describe('reports against the emulator, through the commands', function () {
         'the check at resume',
       );
       assert.equal(ages[0], 20 * 60_000, 'the next check is planned from the age of the report');
-      assert.ok(pollSchedule(ages[0]) >= 27_000, 'which, on the real schedule, is past the fast phase');
-      assert.ok(pollSchedule(0) <= 2200, 'where a new report is checked within seconds');
+      assert.ok(pollDelayMs(ages[0]) >= 27_000, 'which, on the real schedule, is past the fast phase');
+      assert.ok(pollDelayMs(0) <= 2200, 'where a new report is checked within seconds');
       assert.deepEqual(watcher.scheduled(), [pending.reportId]);
     } finally {
       watcher.dispose();
@@ -514,7 +514,7 @@ describe('reports against the emulator, through the commands', function () {
 
   it('a 429 is explained with the reset time, and the status bar count is corrected to 30/30', async () => {
     // Spend the rest of the org's quota behind the extension's back (another machine, say).
-    const other = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const other = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     let spent = 0;
     for (; spent < 30; spent++) {
       const r = await other
@@ -796,7 +796,7 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
       emu.secondOrg.apiKey,
     );
     try {
-      const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
+      const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
       const theirs = await client.createReport({ ...tooBig, org: emu.secondOrg.org, endTime: '2026-10-02' });
       await a.services.reports.track(theirs, other.id);
       assert.equal(reportNode(a, theirs.reportId), undefined, 'by default: the active connection’s reports only');
@@ -836,7 +836,7 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
       { name: 'Gone org', baseUrl: emu.url, org: emu.secondOrg.org },
       emu.secondOrg.apiKey,
     );
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
     const body = {
       report: 'datasource-measurements' as const,
       org: emu.secondOrg.org,

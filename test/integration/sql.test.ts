@@ -10,6 +10,7 @@ import { MeasurementsClient } from '../../src/core/api/client.node';
 import { codeCell, MIME } from '../../src/core/notebook';
 import { cellText, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
+import { systemClock } from '../../src/core/time/clock';
 import type { ManualClock, RunningEmulator } from '../../src/emulator/index';
 import { COPY_CURL_COMMAND, COPY_PYTHON_COMMAND } from '../../src/extension/notebook/notebook-commands';
 import {
@@ -77,7 +78,11 @@ describe('sql cells in the extension host', function () {
     const t = table(nb.cellAt(2));
     assert.equal(t.rowCount, 1);
     assert.equal(cellText(t.columns[0], 0), id);
-    const list = await new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey }).listDatasources(emu.org);
+    const list = await new MeasurementsClient({
+      clock: systemClock,
+      baseUrl: emu.url,
+      apiKey: emu.apiKey,
+    }).listDatasources(emu.org);
     assert.equal(cellText(t.columns[1], 0), list.datasources.find((x) => x.datasourceId === id)?.orgAnnotations.name);
     assert.ok(Number(cellText(t.columns[2], 0)) >= 2);
 

@@ -109,7 +109,7 @@ async function followAction(ctx: ActionContext, file: string | undefined, opts: 
   const everyMs = intervalMs(cell.every?.ms, opts.every);
   // A recent cell followed from the command line is the same query with a continuation token.
   const followCell = { ...cell, verb: 'follow' as const };
-  const conn = ctx.use(await openConnection(opts));
+  const conn = ctx.use(await openConnection(opts, ctx.clock));
   let state = await loadState(opts.state);
   // Rows are written and handed to the OS before the cursor moves past them: a write that fails (a full
   // disk, a closed pipe) ends the command with the cursor where it was, so the next run prints them again.

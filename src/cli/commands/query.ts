@@ -45,7 +45,7 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
   const now = nowDate(ctx.clock);
   const { cell, warnings } = parseCellOrThrow(src.text, now);
   for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
-  const conn = ctx.use(await openConnection(opts));
+  const conn = ctx.use(await openConnection(opts, ctx.clock));
   if (cell.fields.org) ctx.errorContext.org = cell.fields.org;
   if (opts.csv && opts.table) throw new UsageError('Give either --csv or --table, not both.');
   const csv = !opts.table && wantsCsv(opts.csv);

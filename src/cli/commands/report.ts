@@ -46,7 +46,7 @@ function describeRecord(r: ReportRecord): string {
 }
 
 async function statusAction(ctx: ActionContext, reportId: string, opts: StatusOptions): Promise<number> {
-  const conn = ctx.use(await openConnection(opts));
+  const conn = ctx.use(await openConnection(opts, ctx.clock));
   const record = await conn.client.getReport(reportId, { signal: ctx.signal });
   if (opts.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
   else process.stdout.write(`${safeForTerminal(describeRecord(record))}\n`);
@@ -54,7 +54,7 @@ async function statusAction(ctx: ActionContext, reportId: string, opts: StatusOp
 }
 
 async function downloadAction(ctx: ActionContext, reportId: string, opts: DownloadOptions): Promise<number> {
-  const conn = ctx.use(await openConnection(opts));
+  const conn = ctx.use(await openConnection(opts, ctx.clock));
   let record = await conn.client.getReport(reportId, { signal: ctx.signal });
   if (record.reportStatus === 'in-progress') {
     if (!opts.wait) {

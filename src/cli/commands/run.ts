@@ -74,7 +74,7 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   ctx.errorContext.source = file;
   const nb: Notebook = await readNotebookFile(file);
   refuseDuplicateNames(ctx, file, nb);
-  const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }));
+  const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }, ctx.clock));
   const outDir = opts.out ? dirname(opts.out) : undefined;
   const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
   // Without --out or --dir, report files only live for the run.

@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
 import { safeForTerminalLine } from '../text/terminal';
-import { type Clock, systemClock } from '../time/clock';
+import type { WaitClock } from '../time/clock';
 import type { RecentResult } from './client-types';
 import { readDatasourceDetail, readDatasourceList } from './datasources';
 import { type DownloadResult, writeBody } from './download.node';
@@ -56,8 +56,11 @@ export interface MeasurementsClientOptions {
   /** Receives one entry per call; the key is never part of it. */
   log?: RequestLogger;
   dispatcher?: Dispatcher;
-  /** Reads "now" for call durations and 429 reset times (default: the system clock). */
-  clock?: Clock;
+  /**
+   * Reads "now" for call durations, 429 reset times and URL expiry, and waits for reports: required, passed
+   * from the one owner of the clock (ExtensionServices.clock in the extension, the action's ctx.clock in the CLI).
+   */
+  clock: WaitClock;
 }
 
 export type { RecentResult } from './client-types';
@@ -82,7 +85,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 export class MeasurementsClient {
   /** The clock of this client's calls (durations, 429 reset times, URL expiry of its reports' files). */
-  readonly clock: Clock;
+  readonly clock: WaitClock;
   private readonly transport: Transport;
   private readonly base: URL;
 
@@ -112,7 +115,7 @@ export class MeasurementsClient {
     base.search = '';
     base.hash = '';
     this.base = base;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
     this.transport = new Transport({
       baseUrl: base,
       apiKey: options.apiKey,

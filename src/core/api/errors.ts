@@ -2,6 +2,7 @@
 // Messages say what a user can do next. They never contain the API key: server text is redacted
 // before it is stored, and no raw transport error (which could hold request headers) is attached.
 
+import { parseHttpDate } from '../time/http-date';
 import { DAILY_REPORT_LIMIT } from './paths';
 import type { ValidationIssue } from './validate';
 
@@ -85,6 +86,16 @@ export class IncompleteReplyError extends Error {
   readonly code = 'INCOMPLETE_REPLY';
 }
 
+/**
+ * A reply that arrived whole but cannot be read (malformed CSV: an unclosed quote, a stray quote): the
+ * service's fault, not worth another read. Readers of bodies (core/table/csv-read.node.ts) throw it in
+ * place of their parser's own errors, so the transport decides by this type, not by a parser's codes.
+ */
+export class MalformedReplyError extends Error {
+  override name = 'MalformedReplyError';
+  readonly code = 'MALFORMED_REPLY';
+}
+
 /** Writing a reply into the caller's destination (stdout, a file) failed: never retried, never a network error. */
 export class OutputError extends Error {
   override name = 'OutputError';
@@ -159,8 +170,8 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v);
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) return undefined;
+  const t = parseHttpDate(v, now.getTime());
+  if (t === undefined) return undefined;
   return Math.max(0, Math.ceil((t - now.getTime()) / 1000));
 }
 

@@ -6,7 +6,14 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { type Clock, nowDate } from '../time/clock';
 import type { CallOptions } from './client-types';
-import { errorFromResponse, IncompleteReplyError, MeasurementsError, OutputError, redact } from './errors';
+import {
+  errorFromResponse,
+  IncompleteReplyError,
+  MalformedReplyError,
+  MeasurementsError,
+  OutputError,
+  redact,
+} from './errors';
 import { gunzipIfGzipped } from './gzip.node';
 import { API_KEY_HEADER } from './paths';
 import { failedBeforeSending, type RetryDecision, type RetryPolicy, transportErrorCode, withRetries } from './retry';
@@ -201,7 +208,7 @@ export class Transport {
     } catch (e) {
       if (e instanceof FailedAttempt || signal.aborted) throw e;
       if (e instanceof MeasurementsError || e instanceof OutputError) throw new FailedAttempt(e, { retry: false });
-      if (consuming && transportErrorCode(e)?.startsWith('CSV_')) {
+      if (consuming && e instanceof MalformedReplyError) {
         throw new FailedAttempt(this.malformedBody(e, spec), { retry: false });
       }
       const consumeRetry = spec.retryConsumeFailure;

@@ -4,12 +4,32 @@
 export const REPORT_KINDS = ['datasource-measurements', 'node-measurements', 'reference-site-measurements'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
+export const SOURCE_TYPES = ['SERVICE_NODE', 'REFERENCE_SITE'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+/** A request field that lists ids: of datasources, or of the nodes or reference sites they measure at. */
+export type IdField = 'datasourceIds' | 'nodeIds' | 'refSiteIds';
+
 /** The request field that names what a report of each kind covers. */
-export const REPORT_ID_FIELD: Record<ReportKind, 'datasourceIds' | 'nodeIds' | 'refSiteIds'> = {
+export const REPORT_ID_FIELD: Readonly<Record<ReportKind, IdField>> = {
   'datasource-measurements': 'datasourceIds',
   'node-measurements': 'nodeIds',
   'reference-site-measurements': 'refSiteIds',
 };
+
+/** What the ids of each id field name: the datasources' source type (any for datasource ids), in words. */
+export const ID_FIELD_SOURCES: Readonly<Record<IdField, { sourceType?: SourceType; noun: string }>> = {
+  datasourceIds: { noun: 'datasource' },
+  nodeIds: { sourceType: 'SERVICE_NODE', noun: 'node' },
+  refSiteIds: { sourceType: 'REFERENCE_SITE', noun: 'reference site' },
+};
+
+/** The id column of a report's files: its id field in the singular (datasourceId, nodeId, refSiteId). */
+export type ReportIdColumn = 'datasourceId' | 'nodeId' | 'refSiteId';
+
+export function reportIdColumn(kind: ReportKind): ReportIdColumn {
+  return REPORT_ID_FIELD[kind].slice(0, -1) as ReportIdColumn;
+}
 
 export const OUTPUT_FREQUENCIES = ['minute', 'hour', 'day'] as const;
 export type OutputFrequency = (typeof OUTPUT_FREQUENCIES)[number];
@@ -26,9 +46,6 @@ export type RecentFormat = (typeof RECENT_FORMATS)[number];
 
 export const DATA_VERSIONS = ['legacy', 'v2026-11-10'] as const;
 export type DataVersion = (typeof DATA_VERSIONS)[number];
-
-export const SOURCE_TYPES = ['SERVICE_NODE', 'REFERENCE_SITE'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /** Known report statuses; any other string is kept as-is (the service may add more). */
 export const KNOWN_REPORT_STATUSES = ['in-progress', 'succeeded', 'failed'] as const;

@@ -267,20 +267,20 @@ export function validateReportRequest(req: unknown): ValidationIssue[] {
 }
 
 /** Every problem of a recent query; empty when it may be sent. */
-export function validateRecentQuery(req: unknown): ValidationIssue[] {
+/** The issues of a request that is one record of the given fields (`what` names it in messages). */
+function validateRecord(req: unknown, specs: readonly FieldSpec[], what: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const r = asRecord(req, issues);
-  if (!r) return issues;
-  checkFields(RECENT_QUERY_FIELDS, r, 'a recent query', issues);
+  if (r) checkFields(specs, r, what, issues);
   return issues;
 }
 
+export function validateRecentQuery(req: unknown): ValidationIssue[] {
+  return validateRecord(req, RECENT_QUERY_FIELDS, 'a recent query');
+}
+
 export function validateContinuation(req: unknown): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const r = asRecord(req, issues);
-  if (!r) return issues;
-  checkFields(CONTINUATION_FIELDS, r, 'a continuation request', issues);
-  return issues;
+  return validateRecord(req, CONTINUATION_FIELDS, 'a continuation request');
 }
 
 function withoutKeys(r: Record<string, unknown>, keys: string[]): Record<string, unknown> {

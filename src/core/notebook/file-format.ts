@@ -1,6 +1,8 @@
 // The .measnb file: readable, diff-friendly JSON. Stable key order, cell source and text outputs
 // as arrays of lines, binary outputs as base64, outputs over a size limit replaced by a summary.
 // The one home of the format: the CLI and the extension's serializer both use it.
+
+import { base64ToBytes, bytesToBase64 } from '../text/base64';
 import {
   type CellExecution,
   type CellKind,
@@ -112,7 +114,7 @@ function serializeItem(item: OutputItem): Record<string, unknown> {
       // not UTF-8 after all: fall through to base64
     }
   }
-  return { mime: item.mime, base64: Buffer.from(item.data).toString('base64') };
+  return { mime: item.mime, base64: bytesToBase64(item.data) };
 }
 
 function outputBytes(output: NotebookOutput): number {
@@ -185,7 +187,7 @@ function parseItem(v: unknown, where: string): OutputItem {
   if ('lines' in v) return textItem(v.mime, readText(v.lines, `${where}.lines`));
   if (typeof v.base64 === 'string') {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v.base64)) throw new NotebookFormatError(`${where}.base64`, 'is not base64');
-    return { mime: v.mime, data: new Uint8Array(Buffer.from(v.base64, 'base64')) };
+    return { mime: v.mime, data: base64ToBytes(v.base64) };
   }
   throw new NotebookFormatError(where, 'an output item needs "lines" or "base64"');
 }

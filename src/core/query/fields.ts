@@ -1,7 +1,7 @@
 // The keys of the language: the API's own field names. Which request takes which field, its type and
 // its allowed values come from the one home of the field rules (src/core/api/validate.ts); this module
 // only adds where each key may be written (per verb) and how its text is read.
-import { REPORT_KINDS, type ReportKind, type SourceType } from '../api/types';
+import { ID_FIELD_SOURCES, type IdField, REPORT_KINDS, type ReportKind, type SourceType } from '../api/types';
 import { RECENT_QUERY_FIELDS, REPORT_FIELDS, type FieldSpec as RuleSpec } from '../api/validate';
 
 export const VERBS = ['recent', 'follow', 'report', 'datasources', 'sql'] as const;
@@ -45,12 +45,17 @@ export interface IdKeySpec {
   noun: string;
 }
 
-export type IdKey = 'datasourceIds' | 'nodeIds' | 'refSiteIds';
+export type IdKey = IdField;
+
+function idKey(key: IdKey, idField: IdKeySpec['idField']): IdKeySpec {
+  const { sourceType, noun } = ID_FIELD_SOURCES[key];
+  return sourceType ? { idField, sourceType, noun: `${noun} id` } : { idField, noun: `${noun} id` };
+}
 
 export const ID_KEYS: Readonly<Record<IdKey, IdKeySpec>> = {
-  datasourceIds: { idField: 'datasourceId', noun: 'datasource id' },
-  nodeIds: { idField: 'currentSourceId', sourceType: 'SERVICE_NODE', noun: 'node id' },
-  refSiteIds: { idField: 'currentSourceId', sourceType: 'REFERENCE_SITE', noun: 'reference site id' },
+  datasourceIds: idKey('datasourceIds', 'datasourceId'),
+  nodeIds: idKey('nodeIds', 'currentSourceId'),
+  refSiteIds: idKey('refSiteIds', 'currentSourceId'),
 };
 
 export function isIdKey(key: string): key is IdKey {

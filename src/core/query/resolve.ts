@@ -1,6 +1,6 @@
 // resolveCell: a parsed cell + the run's clock and org -> the concrete request, checked by the one
 // home of the field rules (src/core/api/validate.ts). Nothing that fails those rules is returned.
-import type { RecentQueryRequest, ReportRequest } from '../api/types';
+import { REPORT_ID_FIELD, type RecentQueryRequest, type ReportRequest } from '../api/types';
 import { type ValidationIssue, validateRecentQuery, validateReportRequest } from '../api/validate';
 import type { ParsedCell } from './cell';
 import type { Diagnostic } from './diagnostics';
@@ -54,12 +54,11 @@ export function buildRequest(cell: ParsedCell, options: ResolveOptions): Resolve
       qcFlags: f.qcFlags,
       dataVersion: f.dataVersion,
     };
+    const idField = REPORT_ID_FIELD[kind];
     const ids =
-      kind === 'datasource-measurements'
+      idField === 'datasourceIds'
         ? { allDatasources: f.allDatasources, datasourceIds: f.datasourceIds }
-        : kind === 'node-measurements'
-          ? { nodeIds: f.nodeIds }
-          : { refSiteIds: f.refSiteIds };
+        : { [idField]: f[idField] };
     return { verb: 'report', request: defined({ ...common, ...ids }) as ReportRequest };
   }
   const request: RecentQueryRequest = defined({

@@ -15,8 +15,8 @@
 import type { CallOptions } from '../api/client-types';
 import { isTransientError, MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
-import { systemClock, type WaitClock } from '../time/clock';
-import { repeat } from '../time/repeat';
+import type { WaitClock } from '../time/clock';
+import { type RepeatOptions, repeat } from '../time/repeat';
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule, pollDelayMs } from './schedule';
 import { isTerminal, type ReportState, reportState, unknownStatusLimit } from './status';
 
@@ -46,8 +46,8 @@ export interface PollOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PollProgress) => void;
   schedule?: Partial<PollSchedule>;
-  /** Time source; tests pass a virtual clock so nothing waits for real. */
-  clock?: WaitClock;
+  /** Time source (required: the caller's one clock; the client's in core/run); tests pass a virtual clock. */
+  clock: WaitClock;
   /** The record createReport returned: reported at once, and the first check waits one delay. */
   initial?: ReportRecord;
   /** Epoch ms the report was created: elapsed times and the schedule survive a restart. */
@@ -60,7 +60,18 @@ export interface PollOptions {
 /** The poller's own deadline passed: not a transient timeout of one call, so not retried. */
 class DeadlineError extends MeasurementsError {}
 
-type Emit = (p: Omit<PollProgress, 'reportId' | 'elapsedMs' | 'checks' | 'state'>, next?: number) => void;
+type ProgressPart = Omit<PollProgress, 'reportId' | 'elapsedMs' | 'checks' | 'state'>;
+
+/** One run of the poller: when it started, how many checks so far, the last record seen. */
+interface PollRun {
+  start: number;
+  checks: number;
+  last: ReportRecord | undefined;
+}
+
+function shown(r: ReportRecord): ProgressPart {
+  return { status: r.reportStatus, message: r.message, record: r };
+}
 
 export class ReportPoller {
   private readonly schedule: PollSchedule;
@@ -69,74 +80,78 @@ export class ReportPoller {
   constructor(
     private readonly source: ReportStatusSource,
     readonly reportId: string,
-    private readonly options: PollOptions = {},
+    private readonly options: PollOptions,
   ) {
     this.schedule = { ...DEFAULT_POLL_SCHEDULE, ...options.schedule };
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
   }
 
   /** Polls until succeeded or failed (resolves with that record), or until a bound (see the notes above). */
   async run(): Promise<ReportRecord> {
     const o = this.options;
-    const start = o.startedAt ?? this.clock.nowMs();
-    let checks = 0;
-    let last = o.initial;
-    const emit: Emit = (p, next) => {
-      const now = this.clock.nowMs();
-      o.onProgress?.({
-        reportId: this.reportId,
-        state: reportState(p.status),
-        elapsedMs: now - start,
-        checks,
-        ...p,
-        ...(next === undefined ? {} : { nextCheckInMs: next, nextCheckAt: new Date(now + next) }),
-      });
-    };
-    const shown = (r: ReportRecord) => ({ status: r.reportStatus, message: r.message, record: r });
-
+    const run: PollRun = { start: o.startedAt ?? this.clock.nowMs(), checks: 0, last: o.initial };
     let firstDelayMs = 0;
-    if (last) {
-      if (isTerminal(last.reportStatus)) {
-        emit(shown(last));
-        return last;
+    if (run.last) {
+      if (isTerminal(run.last.reportStatus)) {
+        this.emit(run, shown(run.last));
+        return run.last;
       }
-      firstDelayMs = this.nextDelay(start);
-      emit(shown(last), firstDelayMs);
+      firstDelayMs = this.nextDelay(run.start);
+      this.emit(run, shown(run.last), firstDelayMs);
     }
-    const unknownTooLong = unknownStatusLimit(o.unknownStatusLimitMs);
-    const stopAt = (r: ReportRecord) => unknownTooLong(r.reportStatus, this.clock.nowMs());
-    const end = await repeat({
-      clock: this.clock,
-      signal: o.signal,
-      firstDelayMs,
-      round: async () => {
-        this.checkDeadline(start);
-        try {
-          last = await this.source.getReport(this.reportId, { signal: o.signal });
-          return last;
-        } finally {
-          checks++;
-        }
-      },
-      next: (record) => {
-        if (isTerminal(record.reportStatus) || stopAt(record)) {
-          emit(shown(record));
-          return undefined;
-        }
-        const delay = this.nextDelay(start);
-        emit(shown(record), delay);
-        return delay;
-      },
-      isTransient: (e) => isTransientError(e) && !(e instanceof DeadlineError),
-      onTransientError: (e, retry) => {
-        const status = { status: last?.reportStatus ?? 'in-progress', message: last?.message ?? '', record: last };
-        emit({ ...status, error: e as MeasurementsError }, retry.delayMs);
-      },
-    }).done.catch((e) => {
+    const end = await repeat(this.rounds(run, firstDelayMs)).done.catch((e) => {
       throw o.signal?.aborted ? this.cancelled() : e;
     });
     if (end.cancelled || !end.last) throw this.cancelled();
     return end.last;
+  }
+
+  /** The loop's rounds: one check each, the next delay from the schedule, transient errors ridden out. */
+  private rounds(run: PollRun, firstDelayMs: number): RepeatOptions<ReportRecord> {
+    const o = this.options;
+    const unknownTooLong = unknownStatusLimit(o.unknownStatusLimitMs);
+    return {
+      clock: this.clock,
+      signal: o.signal,
+      firstDelayMs,
+      round: async () => {
+        this.checkDeadline(run.start);
+        try {
+          run.last = await this.source.getReport(this.reportId, { signal: o.signal });
+          return run.last;
+        } finally {
+          run.checks++;
+        }
+      },
+      next: (record) => {
+        if (isTerminal(record.reportStatus) || unknownTooLong(record.reportStatus, this.clock.nowMs())) {
+          this.emit(run, shown(record));
+          return undefined;
+        }
+        const delay = this.nextDelay(run.start);
+        this.emit(run, shown(record), delay);
+        return delay;
+      },
+      isTransient: (e) => isTransientError(e) && !(e instanceof DeadlineError),
+      onTransientError: (e, retry) => {
+        const last = run.last;
+        const status = { status: last?.reportStatus ?? 'in-progress', message: last?.message ?? '', record: last };
+        this.emit(run, { ...status, error: e as MeasurementsError }, retry.delayMs);
+      },
+    };
+  }
+
+  /** Reports progress: the record's status, and when the next check is (`next` ms from now) if there is one. */
+  private emit(run: PollRun, p: ProgressPart, next?: number): void {
+    const now = this.clock.nowMs();
+    this.options.onProgress?.({
+      reportId: this.reportId,
+      state: reportState(p.status),
+      elapsedMs: now - run.start,
+      checks: run.checks,
+      ...p,
+      ...(next === undefined ? {} : { nextCheckInMs: next, nextCheckAt: new Date(now + next) }),
+    });
   }
 
   /** The next delay from the report's age, bounded by the deadline (past it: a timeout error). */
@@ -170,7 +185,7 @@ export class ReportPoller {
 export function waitForReport(
   source: ReportStatusSource,
   reportId: string,
-  options?: PollOptions,
+  options: PollOptions,
 ): Promise<ReportRecord> {
   return new ReportPoller(source, reportId, options).run();
 }

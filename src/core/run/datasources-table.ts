@@ -1,25 +1,12 @@
 // The org's datasources (GET /v2/datasources) as a Table, so the `datasources` verb renders like any result.
 import type { DatasourceList } from '../api/types';
+import { Interner } from '../table/interner';
 import type { Column, DictColumn, Table } from '../table/table';
 
 function textColumn(name: string, kind: DictColumn['kind'], values: (string | null | undefined)[]): Column {
-  const dict: string[] = [];
-  const index = new Map<string, number>();
-  const codes = new Int32Array(values.length);
-  values.forEach((v, i) => {
-    if (v === null || v === undefined || v === '') {
-      codes[i] = -1;
-      return;
-    }
-    let code = index.get(v);
-    if (code === undefined) {
-      code = dict.length;
-      dict.push(v);
-      index.set(v, code);
-    }
-    codes[i] = code;
-  });
-  return { name, kind, dict, codes };
+  const dict = new Interner();
+  const codes = Int32Array.from(values, (v) => dict.codeOrEmpty(v));
+  return { name, kind, dict: dict.values, codes };
 }
 
 export function datasourcesTable(list: DatasourceList): Table {

@@ -75,11 +75,12 @@ export async function runReport(request: ReportRequest, options: RunReportOption
 
 /** Waits for a report (created or looked up) until it succeeds or fails, with progress. */
 export function waitForReportProgress(
-  client: Pick<MeasurementsClient, 'getReport'>,
+  client: Pick<MeasurementsClient, 'getReport' | 'clock'>,
   initial: ReportRecord,
   options: Pick<RunReportOptions, 'signal' | 'onProgress'>,
 ): Promise<ReportRecord> {
   return waitForReport(client, initial.reportId, {
+    clock: client.clock,
     initial,
     signal: options.signal,
     onProgress: (p) =>

@@ -1,5 +1,7 @@
 // Row selection and concatenation over the columnar Table (no per-row objects): follow keeps new
 // rows only and appends them; report cells join the tables of several files.
+
+import { Interner } from '../table/interner';
 import { type Column, findColumn, type NumericColumn, type Table } from '../table/table';
 
 /** A table of the given rows of `table`, in that order. */
@@ -41,28 +43,18 @@ export function concatTables(tables: readonly Table[]): Table {
       continue;
     }
     // Dictionaries are merged; text and flag dictionaries are keyed by their JSON text.
-    const dict: unknown[] = [];
-    const index = new Map<string, number>();
+    const dict = new Interner<unknown>((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
     const codes = new Int32Array(rowCount).fill(-1);
     let at = 0;
     for (const t of nonEmpty) {
       const c = t.columns.find((x) => x.name === name);
       if (c && !(c.kind === 'number' || c.kind === 'time') && c.kind === template.kind) {
-        const remap = (c.dict as unknown[]).map((v) => {
-          const key = typeof v === 'string' ? v : JSON.stringify(v);
-          let code = index.get(key);
-          if (code === undefined) {
-            code = dict.length;
-            dict.push(v);
-            index.set(key, code);
-          }
-          return code;
-        });
+        const remap = (c.dict as unknown[]).map((v) => dict.code(v));
         for (let i = 0; i < t.rowCount; i++) codes[at + i] = c.codes[i] < 0 ? -1 : remap[c.codes[i]];
       }
       at += t.rowCount;
     }
-    columns.push({ ...template, dict, codes } as Column);
+    columns.push({ ...template, dict: dict.values, codes } as Column);
   }
   return { columns, rowCount };
 }

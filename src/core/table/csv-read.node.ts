@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
 import { type Parser, parse } from 'csv-parse';
-import { IncompleteReplyError } from '../api/errors';
+import { IncompleteReplyError, MalformedReplyError } from '../api/errors';
 import { CsvWideReader, wrongFieldCount } from './csv-wide-reader';
 import type { Table } from './table';
 
@@ -66,16 +66,27 @@ async function readInto(
   const lines = new PlainLines(reader, complete);
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
     typeof input === 'string' || input instanceof Uint8Array ? [input] : (input as AsyncIterable<string | Uint8Array>);
-  for await (const chunk of chunks) {
+  try {
+    for await (const chunk of chunks) {
+      signal?.throwIfAborted();
+      const parser = lines.write(chunk);
+      if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
+      // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
+      if (parser?.writableNeedDrain) await once(parser, 'drain');
+      if (yieldEach) await setImmediate();
+    }
     signal?.throwIfAborted();
-    const parser = lines.write(chunk);
-    if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
-    // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
-    if (parser?.writableNeedDrain) await once(parser, 'drain');
-    if (yieldEach) await setImmediate();
+    await lines.end();
+  } catch (e) {
+    throw malformed(e);
   }
-  signal?.throwIfAborted();
-  await lines.end();
+}
+
+/** csv-parse's own errors (codes CSV_*) as a MalformedReplyError: callers never see the parser's codes. */
+function malformed(e: unknown): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('CSV_')) return e;
+  return new MalformedReplyError((e as Error).message, { cause: e });
 }
 
 const LF = 10;

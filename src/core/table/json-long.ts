@@ -5,6 +5,7 @@ import type { JsonLongBody, LocationEntry, MetricObject } from '../api/types';
 import { parseCanonicalLabel } from '../metrics/labels';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, TimeBuilder } from './builders';
+import { Interner } from './interner';
 import type { Column, Table } from './table';
 
 interface MetricColumns {
@@ -19,34 +20,48 @@ interface MetricColumns {
 /** Pivots a json-long reply. Rows keep the service's order (first appearance); a missing `locations` is empty. */
 export function pivotJsonLong(body: Pick<JsonLongBody, 'data'> & { locations?: LocationEntry[] | null }): Table {
   const data: MetricObject[] = Array.isArray(body?.data) ? body.data : [];
-  const rowOf = new Map<string, number>();
-  const rowDatasource: string[] = [];
-  const rowTime: string[] = [];
+  const rows = rowsOf(data);
+  const dicts: MetricDicts = { statuses: new Interner(), assessments: new Interner() };
+  const metrics = metricColumns(data, rows, dicts);
+  const locations = Array.isArray(body?.locations) ? body.locations : [];
+  const columns = [...identifyingColumns(rows, locations)];
+  for (const cols of metrics.values()) columns.push(...metricTableColumns(cols, dicts));
+  return { columns, rowCount: rows.datasource.length };
+}
+
+/** The rows: one per datasource × time, in order of first appearance. */
+interface Rows {
+  of: Map<string, number>;
+  datasource: string[];
+  time: string[];
+}
+
+/** The dictionaries every metric's status and qcAssessment columns share. */
+interface MetricDicts {
+  statuses: Interner;
+  assessments: Interner;
+}
+
+function rowKey(m: MetricObject): string {
+  return `${m.datasourceId}\u0000${m.time}`;
+}
+
+function rowsOf(data: MetricObject[]): Rows {
+  const rows: Rows = { of: new Map(), datasource: [], time: [] };
   for (const m of data) {
-    const key = `${m.datasourceId}\u0000${m.time}`;
-    if (!rowOf.has(key)) {
-      rowOf.set(key, rowDatasource.length);
-      rowDatasource.push(m.datasourceId);
-      rowTime.push(m.time);
+    const key = rowKey(m);
+    if (!rows.of.has(key)) {
+      rows.of.set(key, rows.datasource.length);
+      rows.datasource.push(m.datasourceId);
+      rows.time.push(m.time);
     }
   }
-  const rowCount = rowDatasource.length;
+  return rows;
+}
 
-  const statusDict = new Map<string, number>();
-  const statuses: string[] = [];
-  const assessDict = new Map<string, number>();
-  const assessments: string[] = [];
-  const code = (map: Map<string, number>, list: string[], v: string | undefined | null): number => {
-    if (v === undefined || v === null || v === '') return -1;
-    let c = map.get(v);
-    if (c === undefined) {
-      c = list.length;
-      list.push(v);
-      map.set(v, c);
-    }
-    return c;
-  };
-
+/** Each metric's columns, filled from its objects. */
+function metricColumns(data: MetricObject[], rows: Rows, dicts: MetricDicts): Map<string, MetricColumns> {
+  const rowCount = rows.datasource.length;
   const metrics = new Map<string, MetricColumns>();
   for (const m of data) {
     let cols = metrics.get(m.metric);
@@ -59,59 +74,71 @@ export function pivotJsonLong(body: Pick<JsonLongBody, 'data'> & { locations?: L
       };
       metrics.set(m.metric, cols);
     }
-    const row = rowOf.get(`${m.datasourceId}\u0000${m.time}`)!;
+    const row = rows.of.get(rowKey(m))!;
     cols.value[row] = numberOrNaN(m.value);
     cols.raw[row] = numberOrNaN(m.raw);
-    cols.status[row] = code(statusDict, statuses, m.status);
+    cols.status[row] = dicts.statuses.codeOrEmpty(m.status);
     if (m.qcAssessment !== undefined) {
       cols.qcAssessment ??= new Int32Array(rowCount).fill(-1);
-      cols.qcAssessment[row] = code(assessDict, assessments, m.qcAssessment);
+      cols.qcAssessment[row] = dicts.assessments.codeOrEmpty(m.qcAssessment);
     }
     if (m.qcFlags !== undefined) {
       cols.qcFlags ??= new Array(rowCount).fill(undefined);
       cols.qcFlags[row] = Array.isArray(m.qcFlags) ? m.qcFlags : undefined;
     }
   }
+  return metrics;
+}
 
+/** datasourceId, time, and the location in force at each row's time. */
+function identifyingColumns(rows: Rows, locations: LocationEntry[]): Column[] {
   const ds = new DictBuilder('identifier');
   const time = new TimeBuilder();
   const lat = new NumberBuilder();
   const lon = new NumberBuilder();
-  const locate = locator(Array.isArray(body?.locations) ? body.locations : []);
-  for (let r = 0; r < rowCount; r++) {
-    ds.push(rowDatasource[r]);
-    const t = isoToMs(rowTime[r]);
+  const locate = locator(locations);
+  for (let r = 0; r < rows.datasource.length; r++) {
+    ds.push(rows.datasource[r]);
+    const t = isoToMs(rows.time[r]);
     time.pushTime(t);
-    const loc = locate(rowDatasource[r], t);
+    const loc = locate(rows.datasource[r], t);
     lat.pushNumber(loc ? loc.lat : Number.NaN);
     lon.pushNumber(loc ? loc.lon : Number.NaN);
   }
-
-  const columns: Column[] = [
+  return [
     ds.finish({ name: 'datasourceId', canonical: 'datasourceId' }),
     time.finish({ name: 'time', canonical: 'time' }),
     lat.finish({ name: 'locationLatitude', canonical: 'locationLatitude' }),
     lon.finish({ name: 'locationLongitude', canonical: 'locationLongitude' }),
   ];
-  for (const cols of metrics.values()) {
-    const parts = parseCanonicalLabel(cols.label);
-    const meta = (field: 'value' | 'raw' | 'status' | 'qcAssessment' | 'qcFlags') => {
-      const name = `${cols.label}.${field}`;
-      return parts ? { name, canonical: name, metric: { ...parts, field } } : { name };
-    };
-    columns.push({ ...meta('value'), kind: 'number', values: cols.value });
-    columns.push({ ...meta('raw'), kind: 'number', values: cols.raw });
-    columns.push({ ...meta('status'), kind: 'status', dict: statuses, codes: cols.status });
-    if (cols.qcAssessment) {
-      columns.push({ ...meta('qcAssessment'), kind: 'qcAssessment', dict: assessments, codes: cols.qcAssessment });
-    }
-    if (cols.qcFlags) {
-      const flags = new FlagsBuilder();
-      for (const f of cols.qcFlags) flags.pushFlags(f);
-      columns.push(flags.finish(meta('qcFlags')));
-    }
+}
+
+/** A metric's table columns: value, raw, status, and qcAssessment and qcFlags when the reply had them. */
+function metricTableColumns(cols: MetricColumns, dicts: MetricDicts): Column[] {
+  const parts = parseCanonicalLabel(cols.label);
+  const meta = (field: 'value' | 'raw' | 'status' | 'qcAssessment' | 'qcFlags') => {
+    const name = `${cols.label}.${field}`;
+    return parts ? { name, canonical: name, metric: { ...parts, field } } : { name };
+  };
+  const columns: Column[] = [
+    { ...meta('value'), kind: 'number', values: cols.value },
+    { ...meta('raw'), kind: 'number', values: cols.raw },
+    { ...meta('status'), kind: 'status', dict: dicts.statuses.values, codes: cols.status },
+  ];
+  if (cols.qcAssessment) {
+    columns.push({
+      ...meta('qcAssessment'),
+      kind: 'qcAssessment',
+      dict: dicts.assessments.values,
+      codes: cols.qcAssessment,
+    });
   }
-  return { columns, rowCount };
+  if (cols.qcFlags) {
+    const flags = new FlagsBuilder();
+    for (const f of cols.qcFlags) flags.pushFlags(f);
+    columns.push(flags.finish(meta('qcFlags')));
+  }
+  return columns;
 }
 
 function numberOrNaN(v: unknown): number {

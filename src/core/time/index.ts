@@ -21,6 +21,7 @@ export {
   SECOND_MS,
   WEEK_MS,
 } from './duration';
+export { parseHttpDate } from './http-date';
 export {
   daysFromCivil,
   daysInMonth,

@@ -77,41 +77,41 @@ const WOKEN = Symbol('woken');
 
 /** Starts the loop (see the policy above). */
 export function repeat<T>(options: RepeatOptions<T>): Repetition<T> {
-  let waitCtrl: AbortController | undefined;
-  let wakeRequested = false;
-  let ended = false;
+  const loop = new RepeatLoop(options);
+  return { done: loop.done, wake: () => loop.wake(), waiting: () => loop.waiting() };
+}
 
-  /** Waits `ms`; false when the signal cancelled the wait. */
-  const wait = async (ms: number): Promise<boolean> => {
-    const { signal } = options;
-    if (signal?.aborted) return false;
-    if (wakeRequested || ms <= 0) {
-      wakeRequested = false;
-      return true;
-    }
-    const ctrl = new AbortController();
-    const onAbort = () => ctrl.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    waitCtrl = ctrl;
-    try {
-      await options.clock.sleep(ms, ctrl.signal);
-    } catch (e) {
-      if (e !== WOKEN && !signal?.aborted) throw e;
-    } finally {
-      waitCtrl = undefined;
-      wakeRequested = false;
-      signal?.removeEventListener('abort', onAbort);
-    }
-    return !signal?.aborted;
-  };
+/** The state of one repeat(): its rounds, and the wait between them that wake() cuts short. */
+class RepeatLoop<T> {
+  readonly done: Promise<RepeatEnd<T>>;
+  private waitCtrl: AbortController | undefined;
+  private wakeRequested = false;
+  private ended = false;
 
-  const loop = async (): Promise<RepeatEnd<T>> => {
+  constructor(private readonly options: RepeatOptions<T>) {
+    this.done = this.loop().finally(() => {
+      this.ended = true;
+    });
+  }
+
+  wake(): void {
+    if (this.ended) return;
+    if (this.waitCtrl) this.waitCtrl.abort(WOKEN);
+    else this.wakeRequested = true;
+  }
+
+  waiting(): boolean {
+    return this.waitCtrl !== undefined;
+  }
+
+  private async loop(): Promise<RepeatEnd<T>> {
+    const options = this.options;
     let last: T | undefined;
     let rounds = 0;
     let errors = 0;
     let delay = options.firstDelayMs ?? 0;
     for (;;) {
-      if (!(await wait(delay))) return { cancelled: true, last, rounds };
+      if (!(await this.wait(delay))) return { cancelled: true, last, rounds };
       let value: T;
       try {
         value = await options.round(rounds++);
@@ -127,18 +127,29 @@ export function repeat<T>(options: RepeatOptions<T>): Repetition<T> {
       if (after === undefined) return { cancelled: false, last, rounds };
       delay = after;
     }
-  };
+  }
 
-  const done = loop().finally(() => {
-    ended = true;
-  });
-  return {
-    done,
-    wake: () => {
-      if (ended) return;
-      if (waitCtrl) waitCtrl.abort(WOKEN);
-      else wakeRequested = true;
-    },
-    waiting: () => waitCtrl !== undefined,
-  };
+  /** Waits `ms`; false when the signal cancelled the wait. */
+  private async wait(ms: number): Promise<boolean> {
+    const { signal } = this.options;
+    if (signal?.aborted) return false;
+    if (this.wakeRequested || ms <= 0) {
+      this.wakeRequested = false;
+      return true;
+    }
+    const ctrl = new AbortController();
+    const onAbort = () => ctrl.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.waitCtrl = ctrl;
+    try {
+      await this.options.clock.sleep(ms, ctrl.signal);
+    } catch (e) {
+      if (e !== WOKEN && !signal?.aborted) throw e;
+    } finally {
+      this.waitCtrl = undefined;
+      this.wakeRequested = false;
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return !signal?.aborted;
+  }
 }

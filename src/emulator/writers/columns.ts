@@ -1,11 +1,11 @@
 // Column layout shared by the csv-wide and parquet-wide writers (SERVICE-FACTS "csv-wide layout").
-import type { MetricLabelStyle, OutputFrequency } from '../../core/api/types';
+import type { MetricLabelStyle, OutputFrequency, ReportIdColumn } from '../../core/api/types';
 import type { MetricField } from '../../core/metrics/catalog';
 import { ENGLISH_IDENTIFYING_COLUMNS, formatMetricLabel } from '../../core/metrics/labels';
 import type { CompiledMetric } from '../aggregates';
 
 /** The first column: datasource reports and the recent query name rows by datasource, others by node or site. */
-export type IdColumn = 'datasourceId' | 'nodeId' | 'refSiteId';
+export type IdColumn = ReportIdColumn;
 
 export interface WideLayout {
   idColumn: IdColumn;

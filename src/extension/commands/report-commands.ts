@@ -57,111 +57,115 @@ export function registerReportCommands(
 ): vscode.Disposable[] {
   return [
     registerCommand('measurements.refreshReports', () => watcher.refreshAll()),
-
-    registerCommand('measurements.addReportById', async (id?: string) => {
-      const reportId =
-        id ??
-        (await inputText({
-          title: 'Add Report by Id',
-          prompt: 'The reportId of an existing report',
-          validate: (t) =>
-            !t.trim()
-              ? 'A report id is required'
-              : isPlainReportId(t.trim())
-                ? undefined
-                : 'A report id has only letters, digits, - and _',
-        }));
-      if (!reportId) return undefined;
-      const { connection, client } = await s.clients.forConnection();
-      const record = await client.getReport(reportId.trim());
-      return s.reports.track(record, connection.id);
-    }),
-
-    registerCommand('measurements.downloadReportFiles', async (arg?: ReportArg) => {
-      const report =
-        arg?.report ??
-        (await pickReport(s, 'Download Report Files', (t) => reportState(t.record.reportStatus) === 'succeeded'));
-      if (!report) return undefined;
-      const choice = await pickOne(
-        [
-          { label: '$(folder) Default folder', description: files.defaultFolder(report), id: 'default' },
-          { label: '$(folder-opened) Choose a folder…', id: 'pick' },
-        ],
-        { title: `Download ${report.files.length} file(s) of ${report.reportId}` },
-      );
-      if (!choice) return undefined;
-      let folder: string | undefined;
-      if (choice.id === 'pick') {
-        const picked = await vscode.window.showOpenDialog({
-          canSelectFolders: true,
-          canSelectFiles: false,
-          openLabel: 'Download here',
-        });
-        if (!picked?.[0]) return undefined;
-        folder = picked[0].fsPath;
-      }
-      const updated = await files.download(report, { folder });
-      const first = updated.files[0]?.localPath;
-      // Say where they went: with "Choose a folder…" that is the user's answer, and a wrong one is seen at once.
-      const where = first ? vscode.workspace.asRelativePath(path.dirname(first), false) : undefined;
-      void vscode.window
-        .showInformationMessage(
-          `Downloaded ${updated.files.length} file(s) of report ${report.reportId}${where ? ` to ${where}` : ''}.`,
-          'Open',
-          'Reveal',
-        )
-        .then((a) => {
-          if (a === 'Open') void files.open(updated, updated.files[0]);
-          if (a === 'Reveal' && first) void files.reveal(first);
-        });
-      return updated;
-    }),
-
+    registerCommand('measurements.addReportById', (id?: string) => addReportById(s, id)),
+    registerCommand('measurements.downloadReportFiles', (arg?: ReportArg) => downloadReportFiles(s, files, arg)),
     registerCommand('measurements.openReportFile', async (arg?: FileArg) => {
       const picked = await pickFile(s, 'Open Report File', arg);
       if (!picked) return undefined;
       return files.open(picked.report, picked.file);
     }),
-
     registerCommand('measurements.openReportFileAsTable', async (arg?: FileArg) => {
       const picked = await pickFile(s, 'Open Report File as Table', arg);
       if (!picked) return undefined;
       return files.openAsTable(await files.ensureLocal(picked.report, picked.file));
     }),
-
     registerCommand('measurements.revealReportFile', async (arg?: FileArg) => {
       const picked = await pickFile(s, 'Reveal Report File', arg);
       if (!picked) return;
       await files.reveal(await files.ensureLocal(picked.report, picked.file));
     }),
-
-    registerCommand('measurements.copyReportId', async (arg?: ReportArg) => {
-      const report = arg?.report ?? (await pickReport(s, 'Copy Report Id'));
-      if (!report) return undefined;
-      await vscode.env.clipboard.writeText(report.reportId);
-      vscode.window.setStatusBarMessage(`Copied report id ${report.reportId}`, 3000);
-      return report.reportId;
-    }),
-
+    registerCommand('measurements.copyReportId', (arg?: ReportArg) => copyReportId(s, arg)),
     registerCommand('measurements.forgetReport', async (arg?: ReportArg) => {
       const report = arg?.report ?? (await pickReport(s, 'Remove Report from View'));
       if (report) await s.reports.remove(report.connectionId, report.reportId);
     }),
-
-    // A group's reports (the "Removed connection" group): asked first; downloaded files stay on disk.
-    registerCommand('measurements.forgetReports', async (arg?: { reports: TrackedReport[] }) => {
-      const reports = arg?.reports ?? [];
-      if (reports.length === 0) return 0;
-      const ok = await pickOne(
-        [
-          { label: `Remove ${reports.length} report(s) from the view`, ok: true },
-          { label: 'Cancel', ok: false },
-        ],
-        { title: 'Remove these reports from the view? Their downloaded files stay on disk.' },
-      );
-      if (!ok?.ok) return 0;
-      for (const r of reports) await s.reports.remove(r.connectionId, r.reportId);
-      return reports.length;
-    }),
+    registerCommand('measurements.forgetReports', (arg?: { reports: TrackedReport[] }) => forgetReports(s, arg)),
   ];
+}
+
+async function addReportById(s: ExtensionServices, id: string | undefined) {
+  const reportId =
+    id ??
+    (await inputText({
+      title: 'Add Report by Id',
+      prompt: 'The reportId of an existing report',
+      validate: (t) =>
+        !t.trim()
+          ? 'A report id is required'
+          : isPlainReportId(t.trim())
+            ? undefined
+            : 'A report id has only letters, digits, - and _',
+    }));
+  if (!reportId) return undefined;
+  const { connection, client } = await s.clients.forConnection();
+  const record = await client.getReport(reportId.trim());
+  return s.reports.track(record, connection.id);
+}
+
+async function downloadReportFiles(s: ExtensionServices, files: ReportFiles, arg: ReportArg) {
+  const report =
+    arg?.report ??
+    (await pickReport(s, 'Download Report Files', (t) => reportState(t.record.reportStatus) === 'succeeded'));
+  if (!report) return undefined;
+  const choice = await pickOne(
+    [
+      { label: '$(folder) Default folder', description: files.defaultFolder(report), id: 'default' },
+      { label: '$(folder-opened) Choose a folder…', id: 'pick' },
+    ],
+    { title: `Download ${report.files.length} file(s) of ${report.reportId}` },
+  );
+  if (!choice) return undefined;
+  let folder: string | undefined;
+  if (choice.id === 'pick') {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      openLabel: 'Download here',
+    });
+    if (!picked?.[0]) return undefined;
+    folder = picked[0].fsPath;
+  }
+  const updated = await files.download(report, { folder });
+  tellDownloaded(files, updated, report.reportId);
+  return updated;
+}
+
+/** Says where the files went (with "Choose a folder…" that is the user's answer: a wrong one is seen at once). */
+function tellDownloaded(files: ReportFiles, updated: TrackedReport, reportId: string): void {
+  const first = updated.files[0]?.localPath;
+  const where = first ? vscode.workspace.asRelativePath(path.dirname(first), false) : undefined;
+  void vscode.window
+    .showInformationMessage(
+      `Downloaded ${updated.files.length} file(s) of report ${reportId}${where ? ` to ${where}` : ''}.`,
+      'Open',
+      'Reveal',
+    )
+    .then((a) => {
+      if (a === 'Open') void files.open(updated, updated.files[0]);
+      if (a === 'Reveal' && first) void files.reveal(first);
+    });
+}
+
+async function copyReportId(s: ExtensionServices, arg: ReportArg) {
+  const report = arg?.report ?? (await pickReport(s, 'Copy Report Id'));
+  if (!report) return undefined;
+  await vscode.env.clipboard.writeText(report.reportId);
+  vscode.window.setStatusBarMessage(`Copied report id ${report.reportId}`, 3000);
+  return report.reportId;
+}
+
+/** A group's reports (the "Removed connection" group): asked first; downloaded files stay on disk. */
+async function forgetReports(s: ExtensionServices, arg: { reports: TrackedReport[] } | undefined) {
+  const reports = arg?.reports ?? [];
+  if (reports.length === 0) return 0;
+  const ok = await pickOne(
+    [
+      { label: `Remove ${reports.length} report(s) from the view`, ok: true },
+      { label: 'Cancel', ok: false },
+    ],
+    { title: 'Remove these reports from the view? Their downloaded files stay on disk.' },
+  );
+  if (!ok?.ok) return 0;
+  for (const r of reports) await s.reports.remove(r.connectionId, r.reportId);
+  return reports.length;
 }

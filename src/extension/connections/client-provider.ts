@@ -5,7 +5,7 @@
 import { MeasurementsClient, type RequestLogEntry } from '../../core/api/client.node';
 import { nextUtcMidnight } from '../../core/api/errors';
 import { PATHS } from '../../core/api/paths';
-import { type Clock, nowDate } from '../../core/time/clock';
+import { nowDate, type WaitClock } from '../../core/time/clock';
 import type { RequestLog } from '../log/request-log';
 import type { QuotaTracker } from '../quota/quota-tracker';
 import { type Connection, isLocalEmulator } from './connection';
@@ -33,7 +33,7 @@ export class ClientProvider {
     private readonly log: RequestLog,
     private readonly quota: QuotaTracker,
     /** The services' clock. */
-    private readonly clock: Clock,
+    private readonly clock: WaitClock,
   ) {
     connections.onDidChange(() => this.cache.clear());
   }

@@ -21,7 +21,7 @@ export interface NotebookApi {
 }
 
 export function registerNotebooks(context: vscode.ExtensionContext, services: ExtensionServices): NotebookApi {
-  const connections = new NotebookConnections(services);
+  const connections = new NotebookConnections(services, services.clock);
   const follow = new FollowStore(context.workspaceState);
   const sql = new SqlSessions();
   const sqlCells = new SqlCellContext();

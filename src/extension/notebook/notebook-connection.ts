@@ -2,7 +2,7 @@
 // bar while a .measnb is active and switchable from there or the notebook toolbar.
 import * as vscode from 'vscode';
 import { DatasourceDirectory } from '../../core/api/datasource-directory';
-import { type Clock, systemClock } from '../../core/time/clock';
+import type { Clock } from '../../core/time/clock';
 import type { ConnectedClient } from '../connections/client-provider';
 import type { Connection } from '../connections/connection';
 import type { ConnectionStore } from '../connections/connection-store';
@@ -26,7 +26,7 @@ export class NotebookConnections implements vscode.Disposable {
 
   constructor(
     private readonly services: ExtensionServices,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Clock,
   ) {
     this.item.name = 'Measurements notebook connection';
     this.item.command = SELECT_CONNECTION_COMMAND;

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as vscode from 'vscode';
 import { DAILY_REPORT_LIMIT } from '../../core/api/paths';
+import { isoToMs } from '../../core/time/iso';
 import type { SharedRecords } from '../state/shared-records';
 
 export interface QuotaMark {
@@ -57,7 +58,8 @@ export class QuotaTracker implements vscode.Disposable {
 
   resetAt(key: string): Date | undefined {
     const at = this.today(key).find((m) => m.kind === 'exhausted' && m.resetAt)?.resetAt;
-    return at ? new Date(at) : undefined;
+    const ms = at ? isoToMs(at) : Number.NaN;
+    return Number.isNaN(ms) ? undefined : new Date(ms);
   }
 
   async recordCreated(key: string): Promise<void> {

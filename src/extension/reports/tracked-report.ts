@@ -79,7 +79,7 @@ function scopeText(q: Record<string, unknown>): string | undefined {
 }
 
 function exactTime(text: string): string {
-  const ms = Date.parse(text);
+  const ms = isoToMs(text);
   if (Number.isNaN(ms)) return text.slice(0, 40);
   return new Date(ms).toISOString().replace(/(:00)?\.\d{3}Z$/, 'Z');
 }
@@ -108,8 +108,8 @@ function dayParts(ms: number, timeZone: string): DayParts {
 }
 
 function shortRange(start: string, end: string, timeZone: string): string {
-  const s = Date.parse(start);
-  const e = Date.parse(end);
+  const s = isoToMs(start);
+  const e = isoToMs(end);
   if (Number.isNaN(s) || Number.isNaN(e)) return `${start.slice(0, 30)} → ${end.slice(0, 30)}`;
   const a = dayParts(s, timeZone);
   const b = dayParts(e, timeZone);

@@ -5,6 +5,7 @@ import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { runCell } from '../../../src/core/run/index.node';
 import { cellText, isNumeric } from '../../../src/core/table/table';
 import { encodeTable } from '../../../src/core/table/wire';
+import { systemClock } from '../../../src/core/time/clock';
 import { startEmulator, WORLD_ROLES } from '../../../src/emulator';
 import { collocation, referenceDatasources, summaryTable } from '../../../src/renderer/model/aq-views';
 import { identityRows } from '../../../src/renderer/model/sort';
@@ -21,7 +22,7 @@ format: csv-wide`;
 export async function encodeEmulatorResult() {
   const emu = await startEmulator({ seed: 1, clock: '2026-11-20T12:00:30Z' });
   try {
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const r = await runCell(AQ_CELL, { client, org: emu.org, now: new Date(emu.clock.now()) });
     const table = r.table;
     const rows = identityRows(table.rowCount);

@@ -25,7 +25,18 @@ function lintAs(relPath: string, source: string): { ok: boolean; output: string 
   }
 }
 
-const violations: Array<[where: string, source: string, message: RegExp]> = [
+type Case = [where: string, source: string, message: RegExp];
+
+/** Cases that import `name` from `from` in the file `where`, each failing with `message`. */
+function layerCases(message: RegExp, ...imports: Array<[where: string, from: string, name: string]>): Case[] {
+  return imports.map(([where, from, name]) => [
+    where,
+    `import { ${name} } from '${from}';\nexport const x = ${name};\n`,
+    message,
+  ]);
+}
+
+const violations: Case[] = [
   [
     'src/core/table/zz-probe.ts',
     "import * as vscode from 'vscode';\nexport const v = vscode;\n",
@@ -51,7 +62,7 @@ const violations: Array<[where: string, source: string, message: RegExp]> = [
   [
     'src/core/time/zz-probe.ts',
     "import { showPanel } from '../../renderer/panel';\nexport const s = showPanel;\n",
-    /never imports the extension, the CLI or the renderer/,
+    /never imports the extension, the CLI, the renderer or the emulator/,
   ],
   [
     'src/core/run/zz-probe.node.ts',
@@ -77,6 +88,26 @@ const violations: Array<[where: string, source: string, message: RegExp]> = [
     'src/emulator/zz-probe.ts',
     "import { main } from '../cli/main';\nexport const m = main;\n",
     /emulator never imports/,
+  ],
+  ...layerCases(
+    /never imports the extension, the CLI, the renderer or the emulator/,
+    ['src/core/reports/zz-probe.ts', '../../emulator/index', 'startEmulator'],
+    ['src/core/api/zz-probe.node.ts', '../../emulator/clock', 'ManualClock'],
+  ),
+  ...layerCases(
+    /src\/extension never imports the CLI or the renderer/,
+    ['src/extension/notebook/zz-probe.ts', '../../renderer/panel', 'showPanel'],
+    ['src/extension/zz-probe.ts', '../cli/main', 'main'],
+  ),
+  ...layerCases(
+    /src\/cli never imports the extension or the renderer/,
+    ['src/cli/commands/zz-probe.ts', '../../extension/extension', 'activate'],
+    ['src/cli/zz-probe.ts', '../renderer/panel', 'showPanel'],
+  ),
+  [
+    'src/cli/zz-probe.ts',
+    "import * as vscode from 'vscode';\nexport const v = vscode;\n",
+    /src\/cli runs without VS Code/,
   ],
 ];
 
@@ -107,6 +138,11 @@ describe('architecture: the lint enforces the layer and platform arrows', functi
         "import { tableToMarkdown } from '../../core/table/markdown';\nexport const x = tableToMarkdown;\n",
       ],
       ['src/emulator/zz-probe.ts', "import { parseIsoMs } from '../core/time/iso';\nexport const x = parseIsoMs;\n"],
+      ['src/cli/zz-probe.ts', "import { startEmulator } from '../emulator/index';\nexport const x = startEmulator;\n"],
+      [
+        'src/extension/zz-probe.ts',
+        "import * as vscode from 'vscode';\nimport { RENDERER_ID } from '../core/notebook/renderer-protocol';\nexport const x = [vscode, RENDERER_ID];\n",
+      ],
     ]) {
       const r = lintAs(where, source);
       assert.ok(r.ok, `${where} should pass:\n${r.output}`);

@@ -2,7 +2,7 @@
 // (the recent query's minute cache is too shallow for whole days).
 import assert from 'node:assert/strict';
 import { PATHS } from '../../../src/core/api/paths';
-import { csvObjects, downloadGzipText, HOUR, startTestEmulator, type TestEmulator } from './support';
+import { csvObjects, downloadGzipText, HOUR, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 describe('emulator aggregates over whole days (via reports)', () => {
   let emu: TestEmulator;

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { runCell } from '../../../src/core/run/index.node';
+import { systemClock } from '../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { COLLOCATED_BIAS, WORLD_ROLES } from '../../../src/emulator/world';
 import { collocation, exceedanceRows, mapPoints, referenceDatasources } from '../../../src/renderer/model/aq-views';
@@ -19,7 +20,7 @@ describe('emulator air-quality roles', () => {
     const ids = emu.facts.datasources.map((d) => d.datasourceId);
     const sensor = ids[WORLD_ROLES.collocatedSensor];
     const reference = ids[WORLD_ROLES.collocatedReference];
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const cell = `recent\ndatasourceIds: ${sensor}, ${reference}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMass1HourMean\nstartTime: -2d\nformat: csv-wide`;
     const { table } = await runCell(cell, { client, org: emu.org, now: new Date(emu.clock.now()) });
     const rows = identityRows(table.rowCount);
@@ -39,7 +40,7 @@ describe('emulator air-quality roles', () => {
     const ids = emu.facts.datasources.map((d) => d.datasourceId);
     const smoky = ids[WORLD_ROLES.smoky];
     const calm = ids[0];
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const cell = `recent\ndatasourceIds: ${smoky}, ${calm}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -2d`;
     const { table } = await runCell(cell, { client, org: emu.org, now: new Date(emu.clock.now()) });
     const metric = table.columns.findIndex((c) => c.name.startsWith('pm2_5ConcMassNowcast'));

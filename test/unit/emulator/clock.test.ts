@@ -1,6 +1,8 @@
 // The controllable clock and durations.
 import assert from 'node:assert/strict';
-import { ManualClock, OffsetClock, parseDuration, toClock } from '../../../src/emulator/clock';
+import { ManualClock, OffsetClock, parseDuration, timeOptionMs, toClock } from '../../../src/emulator/clock';
+import { startEmulator } from '../../../src/emulator/index';
+import { withTimeZone } from '../../support/time-zone';
 
 describe('emulator clock', () => {
   it('parses durations', () => {
@@ -33,5 +35,19 @@ describe('emulator clock', () => {
     c.advance(3_600_000);
     assert.ok(c.now() >= Date.parse('2026-01-01T01:00:00Z'));
     assert.throws(() => toClock('not a time'));
+  });
+
+  it('reads a zone-less start time or anchor as UTC, never as local time (core/time)', async () => {
+    await withTimeZone('Asia/Kolkata', async () => {
+      assert.equal(timeOptionMs('2026-11-20T10:30:00', 'anchor'), Date.UTC(2026, 10, 20, 10, 30));
+      assert.equal(toClock('2026-11-20T10:30:00').now() - Date.UTC(2026, 10, 20, 10, 30) < 60_000, true);
+      assert.throws(() => timeOptionMs('Nov 20 2026', 'anchor'), /anchor: not a time/);
+      const emu = await startEmulator({ clock: new ManualClock(0), anchor: '2026-11-20T10:30:00', datasources: 2 });
+      try {
+        assert.equal(emu.facts.anchor, '2026-11-20T10:00:00.000Z');
+      } finally {
+        await emu.close();
+      }
+    });
   });
 });

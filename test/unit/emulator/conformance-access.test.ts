@@ -1,7 +1,7 @@
 // Conformance over real HTTP: reachability, the API key, org access rules, GET /v2/datasources.
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { startTestEmulator, type TestEmulator } from './support';
+import { startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 describe('emulator conformance: access and datasources', () => {
   let emu: TestEmulator;

@@ -2,7 +2,16 @@
 // allDatasources following subscription changes).
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, CONTINUATION_TOKEN_HEADER, PATHS } from '../../../src/core/api/paths';
-import { csvObjects, HOUR, type Json, MINUTE, NOW, startTestEmulator, type TestEmulator } from './support';
+import {
+  csvObjects,
+  HOUR,
+  type Json,
+  MINUTE,
+  NOW,
+  readReply,
+  startTestEmulator,
+  type TestEmulator,
+} from '../../support/emulator';
 
 interface Reply {
   status: number;
@@ -29,14 +38,8 @@ describe('emulator conformance: continuation', () => {
       { org, continuationToken: token },
       { [API_KEY_HEADER]: key, 'content-type': 'application/json' },
     );
-    const text = await res.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return { status: res.status, body, text, token: res.headers.get(CONTINUATION_TOKEN_HEADER) };
+    const r = await readReply(res);
+    return { ...r, token: r.headers.get(CONTINUATION_TOKEN_HEADER) };
   }
 
   const times = (r: Reply) => r.body.data.map((d: { time: string }) => Date.parse(d.time)) as number[];

@@ -1,7 +1,7 @@
 // The generated data: aggregates from minute data, QC flags and dataVersion, moves, subscriptions, statuses, gaps.
 import assert from 'node:assert/strict';
 import { nowcast } from '../../../src/emulator/air-quality';
-import { csvObjects, HOUR, MINUTE, NOW, startTestEmulator, type TestEmulator } from './support';
+import { csvObjects, HOUR, MINUTE, NOW, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 interface MetricObject {
   datasourceId: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { csvObjects, HOUR, MINUTE, NOW, parseCsv, startTestEmulator, type TestEmulator } from './support';
+import { csvObjects, HOUR, MINUTE, NOW, parseCsv, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 const DAY = 24 * HOUR;
 

@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { csvObjects, downloadGzipText, HOUR, parseCsv, startTestEmulator, type TestEmulator } from './support';
+import {
+  csvObjects,
+  downloadGzipText,
+  HOUR,
+  parseCsv,
+  startTestEmulator,
+  type TestEmulator,
+} from '../../support/emulator';
 
 const START = '2026-11-20T05:00:00Z';
 const END = '2026-11-20T08:00:00Z';

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import type { FaultConfig } from '../../../src/emulator/index';
-import { startTestEmulator, type TestEmulator } from './support';
+import { startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 describe('emulator fault injection', () => {
   let emu: TestEmulator;

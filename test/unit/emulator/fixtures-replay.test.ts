@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PATHS } from '../../../src/core/api/paths';
 import { metricCatalog } from '../../../src/core/metrics/catalog';
-import { csvObjects, type Json, NOW, parseCsv, startTestEmulator, type TestEmulator } from './support';
+import { csvObjects, type Json, NOW, parseCsv, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 const FIXTURES = path.join(__dirname, '../../fixtures');
 const realMinute = parseCsv(readFileSync(path.join(FIXTURES, 'real-minute-csv-wide-qc.csv'), 'utf8'));

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { startTestEmulator, type TestEmulator } from './support';
+import { startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

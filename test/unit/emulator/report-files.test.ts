@@ -10,8 +10,9 @@ import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { PATHS } from '../../../src/core/api/paths';
+import { systemClock } from '../../../src/core/time/clock';
 import type { ReportFileEncoding } from '../../../src/emulator/index';
-import { type Json, startTestEmulator, type TestEmulator } from './support';
+import { type Json, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 const isGzip = (b: Buffer) => b[0] === 0x1f && b[1] === 0x8b;
 
@@ -69,7 +70,12 @@ describe('emulator report files: Content-Encoding gzip by default, plain gzip as
         if (headerExpected === 'gzip') assert.equal(text, csv);
         else assert.notEqual(text.slice(0, 12), 'datasourceId');
 
-        const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+        const client = new MeasurementsClient({
+          clock: systemClock,
+          baseUrl: emu.url,
+          apiKey: emu.apiKey,
+          retry: false,
+        });
         const dest = path.join(dir, 'part-000.csv');
         const saved = await client.downloadReportFile(url, dest);
         const written = readFileSync(dest);

@@ -3,7 +3,15 @@
 import assert from 'node:assert/strict';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import { ManualClock, startEmulator, WORLD_ROLES } from '../../../src/emulator/index';
-import { type Json, NOW, type Ping, pingDuring, startTestEmulator, type TestEmulator, worstPing } from './support';
+import {
+  type Json,
+  NOW,
+  type Ping,
+  pingDuring,
+  startTestEmulator,
+  type TestEmulator,
+  worstPing,
+} from '../../support/emulator';
 
 const STACK = /\n\s+at |\.ts:\d+|\.js:\d+/;
 

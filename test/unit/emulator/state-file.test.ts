@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PATHS } from '../../../src/core/api/paths';
-import { downloadGzipText, HOUR, NOW, startTestEmulator, type TestEmulator } from './support';
+import { downloadGzipText, HOUR, NOW, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 describe('emulator state file: reports and quota across restarts', () => {
   let dir: string;

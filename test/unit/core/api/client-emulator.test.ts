@@ -13,6 +13,7 @@ import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { readParquet } from '../../../../src/core/table/parquet';
 import { cellText, findColumn, type NumericColumn, type Table } from '../../../../src/core/table/table';
 import type { WaitClock } from '../../../../src/core/time/clock';
+import { sleep, systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator/index';
 import { rejection } from '../../../support/core/rejection';
 import { NOW } from '../../../support/now';
@@ -49,7 +50,7 @@ describe('MeasurementsClient against the emulator', function () {
       apiKey: emu.apiKey,
       log: (e) => logs.push(e),
       retry: { baseDelayMs: 1 },
-      clock: { nowMs: () => clock.now() },
+      clock: { nowMs: () => clock.now(), sleep },
     });
     ids = emu.facts.datasources.map((d) => d.datasourceId);
   });
@@ -80,12 +81,12 @@ describe('MeasurementsClient against the emulator', function () {
   });
 
   it('403 for a bad key, and for a key of another org; the key is in neither error', async () => {
-    const bad = new MeasurementsClient({ baseUrl: emu.url, apiKey: 'not-a-key' });
+    const bad = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: 'not-a-key' });
     const e = await rejection(bad.listDatasources(emu.org));
     assert.equal(e.code, 'forbidden');
     assert.equal(e.status, 403);
     assert.ok(!JSON.stringify(e).includes('not-a-key') && !e.message.includes('not-a-key'));
-    const other = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
+    const other = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
     assert.equal((await rejection(other.recentQuery({ org: emu.org, allDatasources: true }))).code, 'forbidden');
     await rejection(client.listDatasources(emu.secondOrg.org), 'forbidden');
   });
@@ -256,6 +257,7 @@ describe('MeasurementsClient against the emulator', function () {
       },
     });
     client = new MeasurementsClient({
+      clock: systemClock,
       baseUrl: emu.url,
       apiKey: emu.apiKey,
       log: (e) => logs.push(e),

@@ -9,6 +9,7 @@ import { MeasurementsClient, type RequestLogEntry } from '../../../../src/core/a
 import { MeasurementsError } from '../../../../src/core/api/errors';
 import type { RecentQueryRequest } from '../../../../src/core/api/types';
 import { type FollowState, followStep } from '../../../../src/core/follow';
+import { systemClock } from '../../../../src/core/time/clock';
 import { gzipWithoutTrailer } from '../../../support/core/cut-replies';
 import { startTestServer, type TestServer } from '../../../support/core/test-server';
 
@@ -82,6 +83,7 @@ describe('MeasurementsClient: incomplete replies are transient failures (real HT
 
   const client = (retry: boolean) =>
     new MeasurementsClient({
+      clock: systemClock,
       baseUrl: server.url,
       apiKey: 'k',
       log: (e) => logs.push(e),

@@ -9,6 +9,7 @@ import { MeasurementsClient, type RequestLogEntry } from '../../../../src/core/a
 import { MeasurementsError, nextUtcMidnight } from '../../../../src/core/api/errors';
 import type { ReportRequest } from '../../../../src/core/api/types';
 import { cellText, findColumn } from '../../../../src/core/table/table';
+import { sleep, systemClock } from '../../../../src/core/time/clock';
 import { rejection } from '../../../support/core/rejection';
 import { refusedOrigin, sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 
@@ -49,7 +50,13 @@ describe('MeasurementsClient (local HTTP server)', () => {
     api = await startTestServer();
     other = await startTestServer();
     logs = [];
-    client = new MeasurementsClient({ baseUrl: api.url, apiKey: KEY, retry: FAST_RETRY, log: (e) => logs.push(e) });
+    client = new MeasurementsClient({
+      clock: systemClock,
+      baseUrl: api.url,
+      apiKey: KEY,
+      retry: FAST_RETRY,
+      log: (e) => logs.push(e),
+    });
   });
   afterEach(async () => {
     await api.close();
@@ -135,7 +142,12 @@ describe('MeasurementsClient (local HTTP server)', () => {
     });
 
     it('is not in network errors', async () => {
-      const c = new MeasurementsClient({ baseUrl: await refusedOrigin(), apiKey: KEY, retry: FAST_RETRY });
+      const c = new MeasurementsClient({
+        clock: systemClock,
+        baseUrl: await refusedOrigin(),
+        apiKey: KEY,
+        retry: FAST_RETRY,
+      });
       const err = await rejection(c.getReport('r-1'));
       assert.equal(err.code, 'network');
       assertNoKey(err);
@@ -213,6 +225,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
     it('retries createReport when the connection was refused (nothing was sent)', async () => {
       const c = new MeasurementsClient({
+        clock: systemClock,
         baseUrl: await refusedOrigin(),
         apiKey: KEY,
         retry: FAST_RETRY,
@@ -224,7 +237,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     });
 
     it('can be switched off', async () => {
-      const c = new MeasurementsClient({ baseUrl: api.url, apiKey: KEY, retry: false });
+      const c = new MeasurementsClient({ clock: systemClock, baseUrl: api.url, apiKey: KEY, retry: false });
       api.handle((_q, res) => sendJson(res, 503, {}));
       await rejection(c.getReport('r-1'));
       assert.equal(api.requests.length, 1);
@@ -257,7 +270,11 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
     it('cancels during the back-off between retries', async () => {
       const ctrl = new AbortController();
-      const c = new MeasurementsClient({ baseUrl: api.url, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+      const c = new MeasurementsClient({
+        clock: systemClock,
+        baseUrl: api.url,
+        retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      });
       api.handle((_q, res) => {
         sendJson(res, 503, {});
         setImmediate(() => ctrl.abort());
@@ -272,7 +289,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('maps 429 on createReport to quota-exceeded with the next UTC midnight', async () => {
       api.handle((_q, res) => sendJson(res, 429, { message: 'Limit Exceeded' }));
       const now = Date.parse('2026-11-20T21:00:00Z');
-      const clocked = new MeasurementsClient({ baseUrl: api.url, apiKey: 'k', clock: { nowMs: () => now } });
+      const clocked = new MeasurementsClient({ baseUrl: api.url, apiKey: 'k', clock: { nowMs: () => now, sleep } });
       const err = await rejection(clocked.createReport(REPORT));
       assert.equal(err.code, 'quota-exceeded');
       assert.equal(err.status, 429);
@@ -342,7 +359,12 @@ describe('MeasurementsClient (local HTTP server)', () => {
   describe('credentials in the base URL', () => {
     it('are refused, and the error never repeats them', () => {
       assert.throws(
-        () => new MeasurementsClient({ baseUrl: 'https://alice:pa55word@api.example.com/v2', apiKey: KEY }),
+        () =>
+          new MeasurementsClient({
+            clock: systemClock,
+            baseUrl: 'https://alice:pa55word@api.example.com/v2',
+            apiKey: KEY,
+          }),
         (e: unknown) => {
           assert.ok(e instanceof MeasurementsError && e.code === 'invalid-request');
           assert.ok(!e.message.includes('pa55word') && !e.message.includes('alice'), e.message);
@@ -351,7 +373,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         },
       );
       assert.throws(
-        () => new MeasurementsClient({ baseUrl: 'https://bob:hunter2@exa mple.com' }),
+        () => new MeasurementsClient({ clock: systemClock, baseUrl: 'https://bob:hunter2@exa mple.com' }),
         (e: unknown) => e instanceof Error && !e.message.includes('hunter2') && /not a URL/.test(e.message),
       );
     });
@@ -400,7 +422,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     });
 
     it('ping checks GET {base_url} (with a path prefix) without the key', async () => {
-      const c = new MeasurementsClient({ baseUrl: `${api.url}/prefix/`, apiKey: KEY });
+      const c = new MeasurementsClient({ clock: systemClock, baseUrl: `${api.url}/prefix/`, apiKey: KEY });
       api.handle((_q, res) => res.end('hello'));
       const p = await c.ping();
       assert.equal(p.status, 200);
@@ -548,7 +570,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         setImmediate(() => q.socket.destroy());
       });
       const dir = await mkdtemp(join(tmpdir(), 'measnb-dl-'));
-      const c = new MeasurementsClient({ baseUrl: api.url, apiKey: KEY, retry: false });
+      const c = new MeasurementsClient({ clock: systemClock, baseUrl: api.url, apiKey: KEY, retry: false });
       const err = await rejection(c.downloadReportFile(`${other.url}/r/x.csv`, join(dir, 'x.csv')));
       assert.equal(err.code, 'network');
       assert.deepEqual(await readdir(dir), []);

@@ -10,6 +10,7 @@ import type { RecentQueryRequest } from '../../../../src/core/api/types';
 import { type FollowState, followStep } from '../../../../src/core/follow';
 import { rowKey } from '../../../../src/core/follow/cursor';
 import type { Table } from '../../../../src/core/table/table';
+import { systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator';
 import { gzipWithoutTrailer } from '../../../support/core/cut-replies';
 
@@ -90,7 +91,12 @@ describe('follow: cut replies never advance the cursor (emulator fault injection
     if (proxy)
       started.push({ close: () => new Promise<void>((r) => proxy.server.close(() => r())) } as RunningEmulator);
     // No retries: every cut reaches followStep.
-    const client = new MeasurementsClient({ baseUrl: proxy?.url ?? emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({
+      clock: systemClock,
+      baseUrl: proxy?.url ?? emu.url,
+      apiKey: emu.apiKey,
+      retry: false,
+    });
     const ds = emu.facts.datasources.slice(0, 3).map((d) => d.datasourceId);
     const request: RecentQueryRequest = {
       org: emu.org,

@@ -4,6 +4,7 @@ import type { RecentQueryRequest } from '../../../../src/core/api/types';
 import { type FollowState, followStep, parseFollowState, serializeFollowState } from '../../../../src/core/follow';
 import { rowKey } from '../../../../src/core/follow/cursor';
 import type { Table } from '../../../../src/core/table/table';
+import { systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 const MIN = 60_000;
@@ -22,7 +23,7 @@ describe('follow: followStep against the emulator', () => {
   beforeEach(async () => {
     clock = new ManualClock(START);
     emu = await startEmulator({ clock, seed: 7 });
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     ds = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
   });
   afterEach(() => emu.close());

@@ -5,6 +5,7 @@ import { exportNotebook } from '../../../../src/core/notebook/export';
 import { resultOutput, runCell } from '../../../../src/core/run/index.node';
 import { tableToCsv } from '../../../../src/core/table/csv-export';
 import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
+import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 const HOSTILE = '<img src=x onerror=alert(1)>|</td><script>alert(2)</script>';
@@ -16,7 +17,7 @@ describe('notebook export (html, md, ipynb)', () => {
 
   before(async () => {
     emu = await startEmulator({ seed: 4, clock: '2026-11-20T12:00:30Z' });
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const now = new Date(emu.clock.now());
     const ids = emu.facts.datasources
       .slice(0, 3)

@@ -19,7 +19,7 @@ import {
   startTestEmulator,
   type TestEmulator,
   worstPing,
-} from '../../emulator/support';
+} from '../../../support/emulator';
 
 function labels(expr: string | undefined, frequency: 'minute' | 'hour' | 'day' = 'hour'): string[] {
   const result = selectMetrics(expr, frequency);

@@ -12,6 +12,7 @@ import { requestSnippet } from '../../../../src/core/query/request-snippet';
 import { type ResolvedCell, resolveCell } from '../../../../src/core/query/resolve';
 import { datasourcesTable } from '../../../../src/core/run/index.node';
 import { tableToCsv } from '../../../../src/core/table/csv-export';
+import { systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 const run = promisify(execFile);
@@ -52,7 +53,7 @@ describe('copy a cell as a request (curl, Python)', () => {
 
   before(async () => {
     emu = await startEmulator({ seed: 2, clock: new ManualClock(Date.parse('2026-11-20T12:00:30Z')) });
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     dir = await mkdtemp(join(tmpdir(), 'measnb-snippet-'));
     await writeFile(join(dir, 'requests.py'), REQUESTS_SHIM);
   });
@@ -138,7 +139,7 @@ describe('copy a cell as a request (curl, Python)', () => {
       'https://api.example.com/prefix//',
       'https://api.example.com/prefix?x=1#f',
     ]) {
-      const c = new MeasurementsClient({ baseUrl: base, apiKey: 'k' });
+      const c = new MeasurementsClient({ clock: systemClock, baseUrl: base, apiKey: 'k' });
       const recent = requestSnippet(resolve('recent\ndatasourceIds: D1'), base, 'curl');
       assert.ok(recent.includes(c.url(PATHS.recentQuery).href), `${base}: ${recent}`);
       const list = requestSnippet(resolve('datasources'), base, 'curl');

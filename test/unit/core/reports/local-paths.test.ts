@@ -17,6 +17,7 @@ import {
   UnsafePathError,
 } from '../../../../src/core/reports/local-paths.node';
 import { downloadReport, runCell } from '../../../../src/core/run/index.node';
+import { systemClock } from '../../../../src/core/time/clock';
 import { sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 
 /** Every file and link under dir, as paths relative to it. */
@@ -196,7 +197,7 @@ describe('local paths: a service answering like the real one with a hostile repo
   });
 
   it('a report cell refuses the id where it arrives: a clear error, no file request, nothing written', async () => {
-    const client = new MeasurementsClient({ baseUrl: service.url, apiKey: 'k', retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: service.url, apiKey: 'k', retry: false });
     await assert.rejects(
       runCell(
         'report datasource-measurements\ndatasourceIds: D1\noutputFrequency: hour\nstartTime: 2026-11-01\nendTime: 2026-11-02',
@@ -218,7 +219,7 @@ describe('local paths: a service answering like the real one with a hostile repo
   });
 
   it('a record that reached the download anyway (kept from before) lands inside the chosen folder, neutralised', async () => {
-    const client = new MeasurementsClient({ baseUrl: service.url, apiKey: 'k', retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: service.url, apiKey: 'k', retry: false });
     const record: ReportRecord = {
       reportId: hostileId,
       reportStatus: 'succeeded',
@@ -243,7 +244,7 @@ describe('local paths: a service answering like the real one with a hostile repo
   });
 
   it('a link planted where the report folder goes is refused: nothing is downloaded through it', async () => {
-    const client = new MeasurementsClient({ baseUrl: service.url, apiKey: 'k', retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: service.url, apiKey: 'k', retry: false });
     const outside = join(base, 'home');
     await mkdir(outside);
     await mkdir(downloads, { recursive: true });

@@ -10,6 +10,7 @@ import { downloadReportFiles, fileNameForUrl } from '../../../../src/core/report
 import { type PollProgress, waitForReport } from '../../../../src/core/reports/poller';
 import { DEFAULT_POLL_SCHEDULE, pollDelayMs } from '../../../../src/core/reports/schedule';
 import { isTerminal, reportState } from '../../../../src/core/reports/status';
+import { sleep, systemClock } from '../../../../src/core/time/clock';
 import { rejection as rejects } from '../../../support/core/rejection';
 import { sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 import { virtualClock } from '../../../support/core/virtual-clock';
@@ -223,7 +224,7 @@ describe('reports: waitForReport', () => {
     try {
       let n = 0;
       server.handle((_q, res) => sendJson(res, 200, rec(++n < 3 ? 'in-progress' : 'succeeded', { urls: ['u'] })));
-      const client = new MeasurementsClient({ baseUrl: server.url, apiKey: 'k' });
+      const client = new MeasurementsClient({ clock: systemClock, baseUrl: server.url, apiKey: 'k' });
       const done = await waitForReport(client, 'r-1', { clock: virtualClock() });
       assert.deepEqual(done.urls, ['u']);
       assert.equal(server.requests.length, 3);
@@ -246,7 +247,7 @@ describe('reports: downloadReportFiles', () => {
       else res.end(csv);
     });
     api = await startTestServer();
-    client = new MeasurementsClient({ baseUrl: api.url, apiKey: 'SECRET-KEY' });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: api.url, apiKey: 'SECRET-KEY' });
   });
   afterEach(async () => {
     await files.close();
@@ -289,7 +290,8 @@ describe('reports: downloadReportFiles', () => {
     api.handle((_q, res) =>
       sendJson(res, 200, rec('succeeded', { urls: [fresh], urlsExpireAt: '2026-11-20T12:00:00Z' })),
     );
-    const at = (iso: string) => new MeasurementsClient({ baseUrl: api.url, clock: { nowMs: () => Date.parse(iso) } });
+    const at = (iso: string) =>
+      new MeasurementsClient({ baseUrl: api.url, clock: { nowMs: () => Date.parse(iso), sleep } });
     const stale = rec('succeeded', { urls: [`${files.url}/old.csv`], urlsExpireAt: '2026-11-20T10:00:00Z' });
     const dir = await mkdtemp(join(tmpdir(), 'measnb-rep-'));
     const out = await downloadReportFiles(at('2026-11-20T10:30:00Z'), stale, dir);
@@ -311,7 +313,7 @@ describe('reports: downloadReportFiles', () => {
     await gone.close();
     api.handle((_q, res) => sendJson(res, 200, rec('succeeded', { urls: [`${files.url}/reports/r-1/a.csv?sig=2`] })));
     const dir = await mkdtemp(join(tmpdir(), 'measnb-rep-'));
-    const fast = new MeasurementsClient({ baseUrl: api.url, apiKey: 'SECRET-KEY', retry: false });
+    const fast = new MeasurementsClient({ clock: systemClock, baseUrl: api.url, apiKey: 'SECRET-KEY', retry: false });
     const out = await downloadReportFiles(fast, rec('succeeded', { urls: [goneUrl] }), dir);
     assert.equal(out[0].bytes, csv.length);
     assert.equal(api.requests.length, 1, 'one status call for fresh URLs');

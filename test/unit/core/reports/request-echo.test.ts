@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import type { ReportRecord, ReportRequest } from '../../../../src/core/api/types';
 import { reportRequestFromRecord } from '../../../../src/core/reports/request-echo';
+import { systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 describe("a report's request from its record's query echo", () => {
@@ -12,7 +13,7 @@ describe("a report's request from its record's query echo", () => {
   after(() => emu.close());
 
   it("the emulator's echo gives back the request sent (defaults it filled in left out)", async () => {
-    const client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const sent: ReportRequest = {
       report: 'datasource-measurements',
       org: emu.org,

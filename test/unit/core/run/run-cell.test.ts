@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import { CellError, type RunProgress, runCell } from '../../../../src/core/run/index.node';
 import { cellText, findColumn } from '../../../../src/core/table/table';
+import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 describe('runCell against the emulator', () => {
@@ -16,7 +17,7 @@ describe('runCell against the emulator', () => {
     // A flowing clock from a fixed instant (midday), and runs resolve relative times on it: the windows
     // (-1d .. today, -30m) never depend on the date or hour the suite runs at.
     emu = await startEmulator({ seed: 3, reportDelayMs: 1500, clock: '2026-11-20T12:00:30Z' });
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     dir = await mkdtemp(join(tmpdir(), 'measnb-run-'));
   });
   after(async () => {

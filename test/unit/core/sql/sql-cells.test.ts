@@ -8,6 +8,7 @@ import { CellError, runCell } from '../../../../src/core/run/index.node';
 import { SqlSession } from '../../../../src/core/sql/session.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
 import { cellText, findColumn, isNumeric, type Table } from '../../../../src/core/table/table';
+import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 function texts(table: Table): string[][] {
@@ -22,7 +23,7 @@ describe('sql cells (DuckDB) against the emulator', function () {
   let session: SqlSession;
   before(async () => {
     emu = await startEmulator({ seed: 3, reportDelayMs: 500, clock: '2026-11-20T12:00:30Z' });
-    client = new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     dir = await mkdtemp(join(tmpdir(), 'measnb-sql-'));
   });
   beforeEach(() => {

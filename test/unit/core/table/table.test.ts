@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { MalformedReplyError } from '../../../../src/core/api/errors';
 import type { JsonLongBody } from '../../../../src/core/api/types';
 import { tableToCsv } from '../../../../src/core/table/csv-export';
 import { writeTableCsv } from '../../../../src/core/table/csv-export.node';
@@ -132,7 +133,10 @@ describe('table: csv-wide', () => {
       yield 'datasourceId,note\nD1,"bad"quote\n';
       for (let i = 0; i < 2000; i++) yield `D${i},${'x'.repeat(1000)}\n`;
     }
-    await assert.rejects(parseCsvWide(chunks()), /quote/i);
+    await assert.rejects(
+      parseCsvWide(chunks()),
+      (e: unknown) => e instanceof MalformedReplyError && e.code === 'MALFORMED_REPLY' && /quote/i.test(e.message),
+    );
   });
 
   it('handles an empty body, a header only, short rows and a BOM', async () => {

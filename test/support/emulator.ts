@@ -1,12 +1,13 @@
-// Shared helpers of the emulator tests: a started emulator on a frozen clock, and raw HTTP calls.
+// Shared helpers of the emulator tests (test/unit/emulator, and core tests that need a raw emulator): a
+// started emulator on a frozen clock, and raw HTTP calls.
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
-import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../../src/emulator/index';
+import { API_KEY_HEADER, PATHS } from '../../src/core/api/paths';
+import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 
-import { NOW } from '../../support/now';
+import { NOW } from './now';
 
-export { HOUR, MINUTE, NOW } from '../../support/now';
+export { HOUR, MINUTE, NOW } from './now';
 
 /** Parsed JSON replies: tests inspect them field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked by assertions, not by types
@@ -44,15 +45,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       await res.arrayBuffer();
     },
     async recent(body) {
-      const res = await post(PATHS.recentQuery, { org: emu.org, ...body });
-      const text = await res.text();
-      let parsed: Json;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, body: parsed, text, headers: res.headers };
+      return readReply(await post(PATHS.recentQuery, { org: emu.org, ...body }));
     },
   };
 }
@@ -128,4 +121,18 @@ export async function pingDuring(
     await pinger;
   }
   return { pings, took: performance.now() - started };
+}
+
+/** A reply's status, text, headers and its body parsed as JSON (undefined when it is not JSON). */
+export async function readReply(
+  res: Response,
+): Promise<{ status: number; body: Json; text: string; headers: Headers }> {
+  const text = await res.text();
+  let body: Json;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text, headers: res.headers };
 }

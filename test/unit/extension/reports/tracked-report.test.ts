@@ -1,25 +1,8 @@
-// Pure helpers of the extension layer (no vscode import): URL checks of a connection, report texts.
+// extension/reports/tracked-report.ts: the texts of a report (pure: no vscode import).
 import assert from 'node:assert/strict';
-import type { ReportRecord } from '../../../src/core/api/types';
-import { baseUrlProblem, insecureUrlWarning } from '../../../src/extension/connections/connection';
-import { ageText, describeReport, expiryText } from '../../../src/extension/reports/tracked-report';
-
-describe('extension: connection URLs', () => {
-  it('warns about http to a host that is not local, and only then', () => {
-    assert.match(String(insecureUrlWarning('http://api.example.com')), /not https/);
-    assert.equal(insecureUrlWarning('https://api.example.com'), undefined);
-    assert.equal(insecureUrlWarning('http://127.0.0.1:8080'), undefined);
-    assert.equal(insecureUrlWarning('http://localhost:3000'), undefined);
-    assert.equal(insecureUrlWarning('http://[::1]:3000'), undefined);
-  });
-
-  it('rejects what is not an http(s) URL, and credentials in the URL', () => {
-    assert.match(String(baseUrlProblem('api.example.com')), /Not a URL/);
-    assert.match(String(baseUrlProblem('ftp://api.example.com')), /https:\/\/ or http:\/\//);
-    assert.match(String(baseUrlProblem('https://user:secret@api.example.com')), /credentials/);
-    assert.equal(baseUrlProblem('https://api.example.com/prefix'), undefined);
-  });
-});
+import type { ReportRecord } from '../../../../src/core/api/types';
+import { ageText, describeReport, expiryText } from '../../../../src/extension/reports/tracked-report';
+import { withTimeZone } from '../../../support/time-zone';
 
 describe('extension: report texts', () => {
   const now = new Date('2026-11-21T12:00:00Z');
@@ -78,5 +61,13 @@ describe('extension: report texts', () => {
     assert.equal(expiryText('2026-11-21T11:00:00Z', now), 'links expired');
     assert.equal(expiryText('2026-11-21T12:30:00Z', now), 'links expire in 30m');
     assert.equal(expiryText('2026-11-22T00:00:00Z', now), 'links expire in 12h');
+  });
+
+  it('reads zone-less times as UTC in any time zone of the machine (never as local time)', () => {
+    withTimeZone('Asia/Kolkata', () => {
+      const d = describeReport(record({ startTime: '2026-11-18T06:00:00', endTime: '2026-11-18T12:30:00' }));
+      assert.equal(d.fullRange, '2026-11-18T06:00Z → 2026-11-18T12:30Z');
+      assert.equal(d.range, 'Nov 18 06:00 – 12:30');
+    });
   });
 });
