@@ -2,9 +2,12 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { type Notebook, serializeNotebook } from '../../src/core/notebook';
+import type { TableFileRead } from '../../src/core/table/file-read.node';
 import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { CONTROLLER_ID } from '../../src/extension/notebook/controller';
+import type { TableFileEditor } from '../../src/extension/table/table-editor';
+import type { PanelShown } from '../../src/extension/table/table-panel';
 
 export const EXTENSION_ID = 'measnb.measurements-notebooks';
 
@@ -105,4 +108,38 @@ export function cellFinished(
 /** Runs cell `index` and waits for it to end. */
 export function runCell(nb: vscode.NotebookDocument, index: number): Promise<vscode.NotebookCellExecutionSummary> {
   return cellFinished(nb, index, startCell(nb, index));
+}
+
+/** A big local file opened as a table, as a user opens it, with when each stage was reached. */
+export interface OpenedTableFile {
+  editor: TableFileEditor;
+  /** Whether the whole file was already counted when the first rows went to the view (streaming says no). */
+  countedWhenHandedOver: boolean;
+  shown: PanelShown;
+  read: TableFileRead;
+  openedMs: number;
+  firstMs: number;
+  totalMs: number;
+}
+
+/** Opens a file in the Measurements Table editor and waits for its first rows, their paint, then the count. */
+export async function openTableFile(file: string): Promise<OpenedTableFile> {
+  const started = performance.now();
+  const editor = await vscode.commands.executeCommand<TableFileEditor>(
+    'measurements.openFileAsTable',
+    vscode.Uri.file(file),
+  );
+  const openedMs = performance.now() - started;
+  let counted = false;
+  void editor.loaded.then(() => {
+    counted = true;
+  });
+  // Streamed: the first rows go to the view while the rest of the file is still being counted (when the
+  // page paints them depends on the webview, which a loaded machine may hold up past the count).
+  await editor.firstRows;
+  const countedWhenHandedOver = counted;
+  const shown = await editor.view.shown;
+  const firstMs = performance.now() - started;
+  const read = await editor.loaded;
+  return { editor, countedWhenHandedOver, shown, read, openedMs, firstMs, totalMs: performance.now() - started };
 }

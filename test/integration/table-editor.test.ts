@@ -11,7 +11,7 @@ import { readTableFile } from '../../src/core/table/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
 import { columnByName, type NumericColumn } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api } from './helpers';
+import { api, openTableFile } from './helpers';
 
 const FIXTURE = path.resolve(__dirname, '../../test/fixtures/public-node-report-hourly-english.csv');
 
@@ -144,24 +144,7 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
       lastTick = now;
     }, 20);
     try {
-      const started = performance.now();
-      const editor = await vscode.commands.executeCommand<TableFileEditor>(
-        'measurements.openFileAsTable',
-        vscode.Uri.file(big),
-      );
-      const openedMs = performance.now() - started;
-      let counted = false;
-      void editor.loaded.then(() => {
-        counted = true;
-      });
-      // Streamed: the first rows go to the view while the rest of the file is still being counted (when
-      // the page paints them depends on the webview, which a loaded machine may hold up past the count).
-      await editor.firstRows;
-      const countedWhenHandedOver = counted;
-      const shown = await editor.view.shown;
-      const firstMs = performance.now() - started;
-      const read = await editor.loaded;
-      const totalMs = performance.now() - started;
+      const { countedWhenHandedOver, shown, read, openedMs, firstMs, totalMs } = await openTableFile(big);
       const grew = peak - base;
       console.log(
         `      ${mb(read.bytes)} MB, ${rows.toLocaleString('en-US')} rows: editor open after ${Math.round(openedMs)} ms, first ${maxRows} shown after ${Math.round(firstMs)} ms, counted after ${Math.round(totalMs)} ms; memory grew at most ${mb(grew)} MB; longest host stall ${Math.round(maxLag)} ms`,

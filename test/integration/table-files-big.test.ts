@@ -10,7 +10,7 @@ import { createGzip } from 'node:zlib';
 import * as vscode from 'vscode';
 import { cellText, columnByName } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api } from './helpers';
+import { api, openTableFile } from './helpers';
 
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 
@@ -76,21 +76,7 @@ describe('Measurements Table editor: a big csv.gz and a multi-row-group DuckDB P
     const writtenMs = performance.now() - t0;
     const memory = memorySampler();
     try {
-      const started = performance.now();
-      const editor = await vscode.commands.executeCommand<TableFileEditor>(
-        'measurements.openFileAsTable',
-        vscode.Uri.file(gz),
-      );
-      let counted = false;
-      void editor.loaded.then(() => {
-        counted = true;
-      });
-      await editor.firstRows;
-      const countedWhenHandedOver = counted;
-      const shown = await editor.view.shown;
-      const firstMs = performance.now() - started;
-      const read = await editor.loaded;
-      const totalMs = performance.now() - started;
+      const { countedWhenHandedOver, shown, read, firstMs, totalMs } = await openTableFile(gz);
       console.log(
         `      csv.gz ${mb(read.bytes)} MB packed, ${rows.toLocaleString('en-US')} rows (written in ${Math.round(writtenMs)} ms): first ${maxRows} shown after ${Math.round(firstMs)} ms, counted after ${Math.round(totalMs)} ms; memory grew at most ${mb(memory.grew())} MB`,
       );
