@@ -123,6 +123,18 @@ abstract class Float64Builder {
     this.length += count;
   }
 
+  /** Appends values read elsewhere (a block parsed on another thread). */
+  appendValues(values: Float64Array): void {
+    this.values = grow(this.values, this.length + values.length);
+    this.values.set(values, this.length);
+    this.length += values.length;
+  }
+
+  /** The values so far (a view, for handing a block's column to another thread). */
+  valuesSoFar(): Float64Array {
+    return trimTo(this.values, this.length);
+  }
+
   /** Each value as text ('' for an empty cell). */
   protected textsOf(text: (v: number) => string): string[] {
     const out = new Array<string>(this.length);
@@ -235,6 +247,35 @@ export class DictBuilder implements ColumnBuilder {
     return out;
   }
 
+  /** The codes so far (a view). */
+  codesSoFar(): Int32Array {
+    return trimTo(this.codes, this.length);
+  }
+
+  /**
+   * Appends the cells of another builder's block (its codes into its dict): each text keeps its code here
+   * or gets the next one, in the block's order of first appearance, as pushing the cells one by one would.
+   */
+  appendCodes(codes: Int32Array, dict: readonly string[]): void {
+    const map = new Int32Array(dict.length);
+    for (let i = 0; i < dict.length; i++) {
+      let code = this.index.get(dict[i]);
+      if (code === undefined) {
+        code = this.dict.length;
+        this.dict.push(dict[i]);
+        this.index.set(dict[i], code);
+      }
+      map[i] = code;
+    }
+    appendMapped(this, codes, map);
+  }
+
+  /** For appendMapped. */
+  reserve(count: number): Int32Array {
+    this.codes = grow(this.codes, this.length + count);
+    return this.codes;
+  }
+
   finish(meta: ColumnMeta): DictColumn {
     return withMeta(meta, {
       name: meta.name,
@@ -306,6 +347,33 @@ export class FlagsBuilder implements ColumnBuilder {
     return out;
   }
 
+  /** The codes so far (a view), their flag lists, and the cell text each list was first read from. */
+  block(): { codes: Int32Array; flags: string[][]; keys: string[] } {
+    const keys = new Array<string>(this.dict.length);
+    for (const [key, code] of this.index) keys[code] = key;
+    return { codes: trimTo(this.codes, this.length), flags: this.dict, keys };
+  }
+
+  /** Appends another builder's block (see block()): a list is known here by the text it was read from. */
+  appendCodes(codes: Int32Array, flags: readonly string[][], keys: readonly string[]): void {
+    const map = new Int32Array(flags.length);
+    for (let i = 0; i < flags.length; i++) {
+      let code = this.index.get(keys[i]);
+      if (code === undefined) {
+        code = this.addFlags(flags[i]);
+        this.index.set(keys[i], code);
+      }
+      map[i] = code;
+    }
+    appendMapped(this, codes, map);
+  }
+
+  /** For appendMapped. */
+  reserve(count: number): Int32Array {
+    this.codes = grow(this.codes, this.length + count);
+    return this.codes;
+  }
+
   finish(meta: ColumnMeta): FlagsColumn {
     return withMeta(meta, {
       name: meta.name,
@@ -314,6 +382,21 @@ export class FlagsBuilder implements ColumnBuilder {
       codes: trimTo(this.codes, this.length),
     });
   }
+}
+
+/** Appends codes through map (-1, an empty cell, stays -1). */
+function appendMapped(
+  to: { length: number; reserve(count: number): Int32Array },
+  codes: Int32Array,
+  map: Int32Array,
+): void {
+  const out = to.reserve(codes.length);
+  const at = to.length;
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i];
+    out[at + i] = c < 0 ? -1 : map[c];
+  }
+  to.length += codes.length;
 }
 
 /** A qcFlags cell: a JSON array of strings; undefined when it is not one. */

@@ -16,6 +16,7 @@ import {
   TimeBuilder,
 } from './builders';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
+import { appendBlockColumn, type BlockResult, blockColumn, builderOf, specOf } from './csv-blocks';
 import type { Table } from './table';
 
 /** Column indices and builders of one builder class, so each inner loop has a single call target. */
@@ -93,6 +94,11 @@ export class CsvWideReader {
   /** maxRows rows are kept: the rest is only counted (skip()). */
   get full(): boolean {
     return this.headers !== undefined && this.rows >= this.maxRows;
+  }
+
+  /** The header is read (data lines come next). */
+  get started(): boolean {
+    return this.headers !== undefined;
   }
 
   /** Every data row seen, kept or not. */
@@ -289,6 +295,44 @@ export class CsvWideReader {
     return e;
   }
 
+  /** Each column's builder class (blocks are parsed elsewhere with the same ones: csv-blocks.ts). */
+  specs(): string[] {
+    return this.builders.map(specOf);
+  }
+
+  /** A reader that takes data lines only (no header), into builders of these classes. */
+  static forBlock(specs: readonly string[], strict: boolean): CsvWideReader {
+    const reader = new CsvWideReader(strict);
+    reader.headers = specs.slice();
+    reader.builders = specs.map(builderOf);
+    reader.regroup();
+    return reader;
+  }
+
+  /** The cells read so far, column by column (views over the builders' arrays), for merge(). */
+  block(): BlockResult {
+    return { rows: this.rows, columns: this.builders.map(blockColumn) };
+  }
+
+  /**
+   * Appends a block read by forBlock(this.specs()) from the lines that follow the ones read here: the
+   * same cells, codes and demotions as reading those lines here. A column the block demoted to text is
+   * demoted here first (its cells so far become text, as at a demotion in addLine).
+   */
+  merge(block: BlockResult): void {
+    for (let c = 0; c < block.columns.length; c++) {
+      const column = block.columns[c];
+      if (column.spec !== specOf(this.builders[c])) {
+        if (column.spec !== 'd:text')
+          throw new Error(`a block read as ${column.spec} merged into ${specOf(this.builders[c])}`);
+        this.builders[c] = demoteToText(this.builders[c]);
+        this.regroup();
+      }
+      appendBlockColumn(this.builders[c], column);
+    }
+    this.rows += block.rows;
+  }
+
   finish(): Table {
     if (this.head) return this.head;
     const headers = this.headers ?? [];
@@ -301,4 +345,35 @@ export class CsvWideReader {
     if (this.full) this.head = table;
     return table;
   }
+}
+
+const LF = 10;
+
+/** Reads the lines of bytes [0, length) (whole lines: no quote, no carriage return) into the reader. */
+export function readLines(reader: CsvWideReader, bytes: Uint8Array, length: number): void {
+  let start = 0;
+  while (start < length) {
+    let nl = bytes.indexOf(LF, start);
+    if (nl < 0 || nl > length) nl = length;
+    if (nl > start) reader.addLine(bytes, start, nl);
+    start = nl + 1;
+  }
+}
+
+/**
+ * Reads a block of lines (see readLines) with builders of these classes. A strict read's wrong row ends
+ * the block with `incomplete` (the rows before it are kept).
+ */
+export function readBlock(bytes: Uint8Array, length: number, specs: readonly string[], strict: boolean): BlockResult {
+  const reader = CsvWideReader.forBlock(specs, strict);
+  let incomplete: string | undefined;
+  try {
+    readLines(reader, bytes, length);
+  } catch (e) {
+    if (!(e instanceof IncompleteReplyError)) throw e;
+    incomplete = e.message;
+  }
+  const block = reader.block();
+  if (incomplete !== undefined) block.incomplete = incomplete;
+  return block;
 }
