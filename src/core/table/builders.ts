@@ -209,7 +209,8 @@ export class DictBuilder implements ColumnBuilder {
   length = 0;
   // Runs of the same text (one datasource's rows, one status) skip the hash lookup.
   private lastText = '';
-  private lastCode = -1;
+  /** The code of the last text pushed (not of an empty cell). */
+  lastCode = -1;
 
   constructor(readonly kind: DictColumn['kind']) {}
 
@@ -233,6 +234,12 @@ export class DictBuilder implements ColumnBuilder {
     this.lastCode = code;
     this.codes[this.length++] = code;
     return true;
+  }
+
+  /** Appends a code this builder gave (lastCode after a push), or -1 for an empty cell. */
+  pushCode(code: number): void {
+    if (this.length === this.codes.length) this.codes = grow(this.codes, this.length + 1);
+    this.codes[this.length++] = code;
   }
 
   pushEmpty(count: number): void {
