@@ -68,6 +68,15 @@ function inPlaceCopy<T extends GrowableArray>(arr: T, bytes: number, reserve: nu
   return next;
 }
 
+/**
+ * arr in a resizable buffer (copied into one unless it is already): it grows in place from now on. For a
+ * column handed to another thread, whose first doubling would leave garbage in that thread's heap.
+ */
+export function inPlace<T extends GrowableArray>(arr: T): T {
+  if (resizable(arr.buffer)) return arr;
+  return inPlaceCopy(arr, arr.byteLength, Math.max(RESERVE_BYTES, arr.byteLength)) ?? arr;
+}
+
 /** arr with room for `needed` elements: grown in place when it can be, else a doubled copy. */
 export function grow<T extends GrowableArray>(arr: T, needed: number): T {
   if (needed <= arr.length) return arr;
@@ -123,15 +132,15 @@ abstract class Float64Builder {
     this.length += count;
   }
 
-  /** Appends values read elsewhere (a block parsed on another thread). */
-  appendValues(values: Float64Array): void {
-    this.values = grow(this.values, this.length + values.length);
-    this.values.set(values, this.length);
-    this.length += values.length;
+  /** Takes over the values another builder read (its valuesSoFar(), from another thread): not copied. */
+  adopt(values: Float64Array): void {
+    this.values = new Float64Array(values.buffer as ArrayBuffer); // all of it: the capacity to grow into
+    this.length = values.length;
   }
 
-  /** The values so far (a view, for handing a block's column to another thread). */
+  /** The values so far (a view, for handing the column to another thread). */
   valuesSoFar(): Float64Array {
+    this.values = inPlace(this.values);
     return trimTo(this.values, this.length);
   }
 
@@ -254,33 +263,24 @@ export class DictBuilder implements ColumnBuilder {
     return out;
   }
 
-  /** The codes so far (a view). */
+  /** The codes so far (a view, for handing the column to another thread). */
   codesSoFar(): Int32Array {
+    this.codes = inPlace(this.codes);
     return trimTo(this.codes, this.length);
   }
 
-  /**
-   * Appends the cells of another builder's block (its codes into its dict): each text keeps its code here
-   * or gets the next one, in the block's order of first appearance, as pushing the cells one by one would.
-   */
-  appendCodes(codes: Int32Array, dict: readonly string[]): void {
-    const map = new Int32Array(dict.length);
-    for (let i = 0; i < dict.length; i++) {
-      let code = this.index.get(dict[i]);
-      if (code === undefined) {
-        code = this.dict.length;
-        this.dict.push(dict[i]);
-        this.index.set(dict[i], code);
-      }
-      map[i] = code;
+  /** Takes over the codes and texts another builder read (codesSoFar() and dict): not copied. */
+  adopt(codes: Int32Array, dict: readonly string[]): void {
+    this.codes = new Int32Array(codes.buffer as ArrayBuffer);
+    this.length = codes.length;
+    this.dict.length = 0;
+    this.index.clear();
+    for (const text of dict) {
+      this.index.set(text, this.dict.length);
+      this.dict.push(text);
     }
-    appendMapped(this, codes, map);
-  }
-
-  /** For appendMapped. */
-  reserve(count: number): Int32Array {
-    this.codes = grow(this.codes, this.length + count);
-    return this.codes;
+    this.lastText = '';
+    this.lastCode = -1;
   }
 
   finish(meta: ColumnMeta): DictColumn {
@@ -358,27 +358,20 @@ export class FlagsBuilder implements ColumnBuilder {
   block(): { codes: Int32Array; flags: string[][]; keys: string[] } {
     const keys = new Array<string>(this.dict.length);
     for (const [key, code] of this.index) keys[code] = key;
+    this.codes = inPlace(this.codes);
     return { codes: trimTo(this.codes, this.length), flags: this.dict, keys };
   }
 
-  /** Appends another builder's block (see block()): a list is known here by the text it was read from. */
-  appendCodes(codes: Int32Array, flags: readonly string[][], keys: readonly string[]): void {
-    const map = new Int32Array(flags.length);
-    for (let i = 0; i < flags.length; i++) {
-      let code = this.index.get(keys[i]);
-      if (code === undefined) {
-        code = this.addFlags(flags[i]);
-        this.index.set(keys[i], code);
-      }
-      map[i] = code;
-    }
-    appendMapped(this, codes, map);
-  }
-
-  /** For appendMapped. */
-  reserve(count: number): Int32Array {
-    this.codes = grow(this.codes, this.length + count);
-    return this.codes;
+  /** Takes over another builder's cells (see block()): not copied. */
+  adopt(codes: Int32Array, flags: readonly string[][], keys: readonly string[]): void {
+    this.codes = new Int32Array(codes.buffer as ArrayBuffer);
+    this.length = codes.length;
+    this.dict.length = 0;
+    this.index.clear();
+    flags.forEach((list, code) => {
+      this.dict.push(list);
+      this.index.set(keys[code], code);
+    });
   }
 
   finish(meta: ColumnMeta): FlagsColumn {
@@ -389,21 +382,6 @@ export class FlagsBuilder implements ColumnBuilder {
       codes: trimTo(this.codes, this.length),
     });
   }
-}
-
-/** Appends codes through map (-1, an empty cell, stays -1). */
-function appendMapped(
-  to: { length: number; reserve(count: number): Int32Array },
-  codes: Int32Array,
-  map: Int32Array,
-): void {
-  const out = to.reserve(codes.length);
-  const at = to.length;
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i];
-    out[at + i] = c < 0 ? -1 : map[c];
-  }
-  to.length += codes.length;
 }
 
 /** A qcFlags cell: a JSON array of strings; undefined when it is not one. */

@@ -1,6 +1,6 @@
-// Blocks of csv-wide lines read apart from the rest of the body (on another thread) and merged back in
-// order: a block is read into builders of the same classes as the main reader's at that point, and its
-// columns are plain data (typed arrays, strings) that cross threads. See csv-parallel.node.ts.
+// Columns of csv-wide read by another reader of the same lines (on another thread) and handed over:
+// builders named by their class (specOf), their cells as plain data (typed arrays, strings) that cross
+// threads. See csv-parallel.node.ts.
 
 import {
   type ColumnBuilder,
@@ -23,13 +23,6 @@ export interface BlockColumn {
   /** qcFlags: the lists, and the cell text each was read from */
   flags?: string[][];
   keys?: string[];
-}
-
-export interface BlockResult {
-  rows: number;
-  columns: BlockColumn[];
-  /** The block's first incomplete-reply error (a row of another width in a strict read). */
-  incomplete?: string;
 }
 
 /** A builder's class as text: n number, i inferred number, t time, f qcFlags, d:<kind> dictionary. */
@@ -67,40 +60,71 @@ export function blockColumn(b: ColumnBuilder): BlockColumn {
   return { spec, codes: d.codesSoFar(), dict: d.dict };
 }
 
-export function appendBlockColumn(b: ColumnBuilder, column: BlockColumn): void {
-  if (column.values) (b as NumberBuilder | TimeBuilder).appendValues(column.values);
-  else if (column.flags) (b as FlagsBuilder).appendCodes(column.codes!, column.flags, column.keys!);
-  else (b as DictBuilder).appendCodes(column.codes!, column.dict!);
+/** A builder holding a column another builder read (its arrays taken over, not copied). */
+export function adoptedBuilder(column: BlockColumn): ColumnBuilder {
+  const b = builderOf(column.spec);
+  if (column.values) (b as NumberBuilder | TimeBuilder).adopt(column.values);
+  else if (column.flags) (b as FlagsBuilder).adopt(column.codes!, column.flags, column.keys!);
+  else (b as DictBuilder).adopt(column.codes!, column.dict!);
+  return b;
 }
 
-/**
- * The typed arrays' buffers of a block, to transfer it to another thread instead of copying it. A column
- * grown in place (a resizable buffer, past 64K rows) is copied first: only fixed buffers are transferred.
- */
-export function blockBuffers(block: BlockResult): ArrayBuffer[] {
+/** The typed arrays' buffers of columns, to transfer them to another thread instead of copying them. */
+export function columnBuffers(columns: readonly BlockColumn[]): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
-  for (const c of block.columns) {
-    if (c.values && (c.values.buffer as { resizable?: boolean }).resizable) c.values = c.values.slice();
-    if (c.codes && (c.codes.buffer as { resizable?: boolean }).resizable) c.codes = c.codes.slice();
+  for (const c of columns) {
     const arr = c.values ?? c.codes;
     if (arr) out.add(arr.buffer as ArrayBuffer);
   }
   return [...out];
 }
 
-/** To a block reader's thread: bytes [0, length) of `bytes` (transferred), read with builders of `specs`. */
-export interface BlockRequest {
-  id: number;
-  bytes: ArrayBuffer;
-  length: number;
+/**
+ * To the worker: read the columns [from, to) of the lines to come (builders of `specs`, as the reader's
+ * now), starting with the cells read so far (`columns`, their buffers transferred).
+ */
+export interface ColumnsInit {
+  type: 'init';
   specs: string[];
+  from: number;
+  to: number;
   strict: boolean;
+  columns?: BlockColumn[];
 }
 
-/** Back: the bytes (transferred back, for reuse) and the block, or what went wrong. */
-export interface BlockReply {
+/**
+ * To the worker: the lines in bytes [0, length) of shared buffer `slot`; answered by a BlockDone of the
+ * same id. `bytes` comes when the slot has a buffer the worker has not seen (posting a shared buffer is
+ * far dearer than a number: ~3 ms a message, measured).
+ */
+export interface LinesBlock {
+  type: 'lines';
   id: number;
-  bytes: ArrayBuffer;
-  block?: BlockResult;
+  slot: number;
+  length: number;
+  bytes?: SharedArrayBuffer;
+}
+
+/** To the worker: no more lines; answered by its columns (their buffers transferred). */
+export interface ColumnsFinish {
+  type: 'finish';
+}
+
+export type ToWorker = ColumnsInit | LinesBlock | ColumnsFinish;
+
+/** From the worker: a block is read (its buffer can be reused); `failure`: the read must fail. */
+export interface BlockDone {
+  type: 'done';
+  id: number;
+  /** A strict read's row of another width (IncompleteReplyError's message). */
+  incomplete?: string;
+  /** Anything else that went wrong. */
   error?: string;
 }
+
+export interface ColumnsDone {
+  type: 'columns';
+  columns: BlockColumn[];
+}
+
+export type FromWorker = 'ready' | BlockDone | ColumnsDone;

@@ -92,8 +92,8 @@ async function readInto(
 }
 
 /**
- * Hands the body to ParallelLines once it is large (startAfterBytes) and a worker is ready, at a line
- * boundary of the sequential reader; hands it back at a line that needs csv-parse, and for the end.
+ * Hands the body to ParallelLines once it is large (startAfterBytes) and the worker is ready, at a line
+ * boundary of the sequential reader; takes it back at a line that needs csv-parse, and for the end.
  */
 class ParallelFeed {
   private seen = 0;
@@ -125,9 +125,9 @@ class ParallelFeed {
     return true;
   }
 
-  /** Whether blocks are cut from now on (workers started past startAfterBytes, and one is ready). */
+  /** Whether blocks are cut from now on (the worker started past startAfterBytes, and ready). */
   private async activate(): Promise<boolean> {
-    if (this.seen < this.opts.startAfterBytes || (this.opts.workers === 0 && !this.opts.localBlocks)) return false;
+    if (this.seen < this.opts.startAfterBytes || (this.opts.workers === 0 && !this.opts.inline)) return false;
     if (!this.par) {
       this.par = new ParallelLines(this.reader, this.complete, this.opts);
       if (!this.par.start()) {
@@ -137,6 +137,7 @@ class ParallelFeed {
       if (this.opts.waitForWorkers) await this.par.whenReady();
     }
     if (!this.par.ready || !this.lines.canHandOff || !this.reader.started) return false;
+    if (this.reader.specs().length < 2) return false; // nothing to split
     this.active = true;
     const tail = this.lines.takeTail();
     if (tail) await this.par.write(tail);
@@ -146,11 +147,10 @@ class ParallelFeed {
   private stop(): void {
     this.active = false;
     this.over = true;
-    this.opts.onStats?.(this.par!.stats);
     this.par!.terminate();
   }
 
-  /** Merges the last blocks and gives the sequential reader the bytes after the last line end. */
+  /** Reads the last blocks and gives the sequential reader the bytes after the last line end. */
   async end(): Promise<void> {
     if (!this.active) return;
     const rest = await this.par!.end();

@@ -16,7 +16,7 @@ import {
   TimeBuilder,
 } from './builders';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
-import { appendBlockColumn, type BlockResult, blockColumn, builderOf, specOf } from './csv-blocks';
+import { adoptedBuilder, type BlockColumn, blockColumn, builderOf, specOf } from './csv-blocks';
 import type { Table } from './table';
 
 /** Column indices and builders of one builder class, so each inner loop has a single call target. */
@@ -303,13 +303,13 @@ export class CsvWideReader {
     return e;
   }
 
-  /** Each column's builder class (blocks are parsed elsewhere with the same ones: csv-blocks.ts). */
+  /** Each column's builder class (for a reader of the same lines on another thread: csv-blocks.ts). */
   specs(): string[] {
     return this.builders.map(specOf);
   }
 
   /** A reader that takes data lines only (no header), into builders of these classes. */
-  static forBlock(specs: readonly string[], strict: boolean): CsvWideReader {
+  static forLines(specs: readonly string[], strict: boolean): CsvWideReader {
     const reader = new CsvWideReader(strict);
     reader.headers = specs.slice();
     reader.builders = specs.map(builderOf);
@@ -317,28 +317,55 @@ export class CsvWideReader {
     return reader;
   }
 
-  /** The cells read so far, column by column (views over the builders' arrays), for merge(). */
-  block(): BlockResult {
-    return { rows: this.rows, columns: this.builders.map(blockColumn) };
+  /** The columns [from, to) as read so far (views over the builders' arrays), for adopt(). */
+  columns(from: number, to: number): BlockColumn[] {
+    return this.builders.slice(from, to).map(blockColumn);
   }
 
   /**
-   * Appends a block read by forBlock(this.specs()) from the lines that follow the ones read here: the
-   * same cells, codes and demotions as reading those lines here. A column the block demoted to text is
-   * demoted here first (its cells so far become text, as at a demotion in addLine).
+   * Takes the columns [from, from + columns.length) that another reader read from the same lines
+   * (addLineRange): their arrays become this reader's, not copied.
    */
-  merge(block: BlockResult): void {
-    for (let c = 0; c < block.columns.length; c++) {
-      const column = block.columns[c];
-      if (column.spec !== specOf(this.builders[c])) {
-        if (column.spec !== 'd:text')
-          throw new Error(`a block read as ${column.spec} merged into ${specOf(this.builders[c])}`);
-        this.builders[c] = demoteToText(this.builders[c]);
-        this.regroup();
-      }
-      appendBlockColumn(this.builders[c], column);
+  adopt(from: number, columns: readonly BlockColumn[]): void {
+    columns.forEach((column, i) => {
+      this.builders[from + i] = adoptedBuilder(column);
+    });
+    this.regroup();
+  }
+
+  /**
+   * The cells [from, to) of a line (as addLine reads them): the cells before `from` are skipped, the
+   * ones after `to` not read. Only a range that ends at the last column checks a strict row's width,
+   * with addLine's message; the row is counted either way.
+   */
+  addLineRange(b: Uint8Array, start: number, end: number, from: number, to: number): void {
+    const n = this.builders.length;
+    const fast = this.fast;
+    let pos = start;
+    let c = 0;
+    let ended = false;
+    while (!ended && c < to) {
+      const kind = c < from ? -1 : fast[c];
+      const p =
+        kind === FAST_NUMBER || kind === FAST_INFERRED
+          ? this.numberCell(c, b, pos, end, kind === FAST_INFERRED)
+          : kind === FAST_TIME
+            ? this.timeCell(c, b, pos, end)
+            : kind === FAST_DICT
+              ? this.dictCell(c, b, pos, end)
+              : kind === -1
+                ? cellEnd(b, pos, end)
+                : this.textCell(c, b, pos, cellEnd(b, pos, end));
+      c++;
+      if (p >= end) ended = true;
+      else pos = p + 1;
     }
-    this.rows += block.rows;
+    if (to === n && this.strict) {
+      if (!ended) throw wrongFieldCount(`${countFields(b, start, end)} fields, the header has ${n}`);
+      if (c < n) throw wrongFieldCount(`${c} fields, the header has ${n}`);
+    }
+    for (let k = Math.max(c, from); k < to; k++) this.builders[k].pushEmpty(1);
+    this.rows++;
   }
 
   finish(): Table {
@@ -357,31 +384,22 @@ export class CsvWideReader {
 
 const LF = 10;
 
-/** Reads the lines of bytes [0, length) (whole lines: no quote, no carriage return) into the reader. */
-export function readLines(reader: CsvWideReader, bytes: Uint8Array, length: number): void {
+/**
+ * Reads the lines of bytes [0, length) (whole lines: no quote, no carriage return): their cells [from, to)
+ * (see addLineRange).
+ */
+export function readLinesRange(
+  reader: CsvWideReader,
+  bytes: Uint8Array,
+  length: number,
+  from: number,
+  to: number,
+): void {
   let start = 0;
   while (start < length) {
     let nl = bytes.indexOf(LF, start);
     if (nl < 0 || nl > length) nl = length;
-    if (nl > start) reader.addLine(bytes, start, nl);
+    if (nl > start) reader.addLineRange(bytes, start, nl, from, to);
     start = nl + 1;
   }
-}
-
-/**
- * Reads a block of lines (see readLines) with builders of these classes. A strict read's wrong row ends
- * the block with `incomplete` (the rows before it are kept).
- */
-export function readBlock(bytes: Uint8Array, length: number, specs: readonly string[], strict: boolean): BlockResult {
-  const reader = CsvWideReader.forBlock(specs, strict);
-  let incomplete: string | undefined;
-  try {
-    readLines(reader, bytes, length);
-  } catch (e) {
-    if (!(e instanceof IncompleteReplyError)) throw e;
-    incomplete = e.message;
-  }
-  const block = reader.block();
-  if (incomplete !== undefined) block.incomplete = incomplete;
-  return block;
 }
