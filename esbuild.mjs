@@ -1,6 +1,5 @@
 // Bundles: dist/extension.js (node, cjs, vscode external), dist/cli.js (node, the measnb bin),
-// dist/emulator.js (node; loaded lazily by the extension's local connection), dist/csv-worker.js (node: the
-// worker thread that reads large csv-wide bodies beside extension.js and cli.js), dist/renderer.js (browser, esm).
+// dist/emulator.js (node; loaded lazily by the extension's local connection), dist/renderer.js (browser, esm).
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -23,8 +22,6 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   { ...node, entryPoints: ['src/emulator/index.ts'], outfile: 'dist/emulator.js' },
-  // The csv-wide block reader's thread, started by core/table/csv-parallel.node.ts from beside the bundle.
-  { ...node, entryPoints: ['src/core/table/csv-worker.node.ts'], outfile: 'dist/csv-worker.js' },
   {
     ...common,
     entryPoints: ['src/renderer/index.ts'],

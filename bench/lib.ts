@@ -146,15 +146,5 @@ export async function bundledChild(entry: string): Promise<string> {
     external: ['@duckdb/node-api'], // native: required from node_modules at run time
     logLevel: 'silent',
   });
-  // The csv-wide worker thread, beside the child as dist/csv-worker.js is beside the product's bundles.
-  await esbuild.build({
-    entryPoints: ['src/core/table/csv-worker.node.ts'],
-    outfile: path.join(path.dirname(outfile), 'csv-worker.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
   return outfile;
 }

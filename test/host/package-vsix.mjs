@@ -140,7 +140,7 @@ export function packageVsix(target = vsixTarget()) {
   const unexpected = listing.filter(
     (f) =>
       !engine.some((p) => f.startsWith(p)) &&
-      !/^(dist\/(extension|emulator|renderer|cli|csv-worker)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
+      !/^(dist\/(extension|emulator|renderer|cli)\.js|package\.json|README\.md|readme\.md|LICENSE.*|CHANGELOG\.md|(media|syntaxes|examples)\/.+|language-configuration.*\.json)$/.test(
         f,
       ),
   );

@@ -68,15 +68,6 @@ function inPlaceCopy<T extends GrowableArray>(arr: T, bytes: number, reserve: nu
   return next;
 }
 
-/**
- * arr in a resizable buffer (copied into one unless it is already): it grows in place from now on. For a
- * column handed to another thread, whose first doubling would leave garbage in that thread's heap.
- */
-export function inPlace<T extends GrowableArray>(arr: T): T {
-  if (resizable(arr.buffer)) return arr;
-  return inPlaceCopy(arr, arr.byteLength, Math.max(RESERVE_BYTES, arr.byteLength)) ?? arr;
-}
-
 /** arr with room for `needed` elements: grown in place when it can be, else a doubled copy. */
 export function grow<T extends GrowableArray>(arr: T, needed: number): T {
   if (needed <= arr.length) return arr;
@@ -130,18 +121,6 @@ abstract class Float64Builder {
     this.values = grow(this.values, this.length + count);
     this.values.fill(Number.NaN, this.length, this.length + count);
     this.length += count;
-  }
-
-  /** Takes over the values another builder read (its valuesSoFar(), from another thread): not copied. */
-  adopt(values: Float64Array): void {
-    this.values = new Float64Array(values.buffer as ArrayBuffer); // all of it: the capacity to grow into
-    this.length = values.length;
-  }
-
-  /** The values so far (a view, for handing the column to another thread). */
-  valuesSoFar(): Float64Array {
-    this.values = inPlace(this.values);
-    return trimTo(this.values, this.length);
   }
 
   /** Each value as text ('' for an empty cell). */
@@ -263,26 +242,6 @@ export class DictBuilder implements ColumnBuilder {
     return out;
   }
 
-  /** The codes so far (a view, for handing the column to another thread). */
-  codesSoFar(): Int32Array {
-    this.codes = inPlace(this.codes);
-    return trimTo(this.codes, this.length);
-  }
-
-  /** Takes over the codes and texts another builder read (codesSoFar() and dict): not copied. */
-  adopt(codes: Int32Array, dict: readonly string[]): void {
-    this.codes = new Int32Array(codes.buffer as ArrayBuffer);
-    this.length = codes.length;
-    this.dict.length = 0;
-    this.index.clear();
-    for (const text of dict) {
-      this.index.set(text, this.dict.length);
-      this.dict.push(text);
-    }
-    this.lastText = '';
-    this.lastCode = -1;
-  }
-
   finish(meta: ColumnMeta): DictColumn {
     return withMeta(meta, {
       name: meta.name,
@@ -352,26 +311,6 @@ export class FlagsBuilder implements ColumnBuilder {
     const out = new Array<string>(this.length);
     for (let i = 0; i < this.length; i++) out[i] = this.codes[i] < 0 ? '' : JSON.stringify(this.dict[this.codes[i]]);
     return out;
-  }
-
-  /** The codes so far (a view), their flag lists, and the cell text each list was first read from. */
-  block(): { codes: Int32Array; flags: string[][]; keys: string[] } {
-    const keys = new Array<string>(this.dict.length);
-    for (const [key, code] of this.index) keys[code] = key;
-    this.codes = inPlace(this.codes);
-    return { codes: trimTo(this.codes, this.length), flags: this.dict, keys };
-  }
-
-  /** Takes over another builder's cells (see block()): not copied. */
-  adopt(codes: Int32Array, flags: readonly string[][], keys: readonly string[]): void {
-    this.codes = new Int32Array(codes.buffer as ArrayBuffer);
-    this.length = codes.length;
-    this.dict.length = 0;
-    this.index.clear();
-    flags.forEach((list, code) => {
-      this.dict.push(list);
-      this.index.set(keys[code], code);
-    });
   }
 
   finish(meta: ColumnMeta): FlagsColumn {

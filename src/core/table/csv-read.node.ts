@@ -6,7 +6,6 @@ import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
 import { type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError } from '../api/errors';
-import { DEFAULT_PARALLEL, ParallelLines, type ParallelOptions } from './csv-parallel.node';
 import { CsvWideReader, wrongFieldCount } from './csv-wide-reader';
 import type { Table } from './table';
 
@@ -22,8 +21,6 @@ export interface CsvReadOptions {
    * (report files), short rows are padded with empty cells.
    */
   complete?: boolean;
-  /** How a streamed body is read on more than one thread (csv-parallel.node.ts; defaults there). */
-  parallel?: Partial<ParallelOptions>;
 }
 
 export interface CsvHeadOptions {
@@ -38,9 +35,7 @@ export interface CsvHeadOptions {
 /** Parses csv-wide text (a whole string/buffer or a stream of chunks) into a Table. */
 export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}): Promise<Table> {
   const reader = new CsvWideReader(options.complete === true);
-  const streamed = typeof input !== 'string' && !(input instanceof Uint8Array);
-  const parallel = streamed ? { ...DEFAULT_PARALLEL, ...options.parallel } : undefined;
-  await readInto(reader, input, options.complete === true, undefined, false, parallel);
+  await readInto(reader, input, options.complete === true);
   return reader.finish();
 }
 
@@ -67,100 +62,20 @@ async function readInto(
   complete: boolean,
   signal?: AbortSignal,
   yieldEach = false,
-  parallel?: ParallelOptions,
 ): Promise<void> {
   const lines = new PlainLines(reader, complete);
-  const feed = parallel ? new ParallelFeed(reader, lines, complete, parallel) : undefined;
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
     typeof input === 'string' || input instanceof Uint8Array ? [input] : (input as AsyncIterable<string | Uint8Array>);
-  try {
-    for await (const chunk of chunks) {
-      signal?.throwIfAborted();
-      if (feed && (await feed.write(chunk))) continue;
-      const parser = lines.write(chunk);
-      if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
-      // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
-      if (parser?.writableNeedDrain) await once(parser, 'drain');
-      if (yieldEach) await setImmediate();
-    }
+  for await (const chunk of chunks) {
     signal?.throwIfAborted();
-    await feed?.end();
-    await lines.end();
-  } finally {
-    feed?.terminate();
+    const parser = lines.write(chunk);
+    if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
+    // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
+    if (parser?.writableNeedDrain) await once(parser, 'drain');
+    if (yieldEach) await setImmediate();
   }
-}
-
-/**
- * Hands the body to ParallelLines once it is large (startAfterBytes) and the worker is ready, at a line
- * boundary of the sequential reader; takes it back at a line that needs csv-parse, and for the end.
- */
-class ParallelFeed {
-  private seen = 0;
-  private par: ParallelLines | undefined;
-  /** Blocks are being cut (the sequential reader waits). */
-  private active = false;
-  /** Parallel reading is over (handed back, or could not start). */
-  private over = false;
-
-  constructor(
-    private readonly reader: CsvWideReader,
-    private readonly lines: PlainLines,
-    private readonly complete: boolean,
-    private readonly opts: ParallelOptions,
-  ) {}
-
-  /** Takes the chunk when blocks are being cut (true); false: the sequential reader takes it. */
-  async write(chunk: string | Uint8Array): Promise<boolean> {
-    if (this.over) return false;
-    if (!this.active) {
-      this.seen += chunk.length;
-      if (!(await this.activate())) return false;
-    }
-    const back = await this.par!.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-    if (back) {
-      this.stop();
-      this.lines.write(back);
-    }
-    return true;
-  }
-
-  /** Whether blocks are cut from now on (the worker started past startAfterBytes, and ready). */
-  private async activate(): Promise<boolean> {
-    if (this.seen < this.opts.startAfterBytes || (this.opts.workers === 0 && !this.opts.inline)) return false;
-    if (!this.par) {
-      this.par = new ParallelLines(this.reader, this.complete, this.opts);
-      if (!this.par.start()) {
-        this.over = true;
-        return false;
-      }
-      if (this.opts.waitForWorkers) await this.par.whenReady();
-    }
-    if (!this.par.ready || !this.lines.canHandOff || !this.reader.started) return false;
-    if (this.reader.specs().length < 2) return false; // nothing to split
-    this.active = true;
-    const tail = this.lines.takeTail();
-    if (tail) await this.par.write(tail);
-    return true;
-  }
-
-  private stop(): void {
-    this.active = false;
-    this.over = true;
-    this.par!.terminate();
-  }
-
-  /** Reads the last blocks and gives the sequential reader the bytes after the last line end. */
-  async end(): Promise<void> {
-    if (!this.active) return;
-    const rest = await this.par!.end();
-    this.stop();
-    this.lines.resume(rest, this.par!.last);
-  }
-
-  terminate(): void {
-    this.par?.terminate();
-  }
+  signal?.throwIfAborted();
+  await lines.end();
 }
 
 const LF = 10;
@@ -246,25 +161,6 @@ class PlainLines {
       this.parser.end();
       await this.done;
     }
-  }
-
-  /** Nothing is waiting for csv-parse or a byte order mark: the body can go elsewhere at a line boundary. */
-  get canHandOff(): boolean {
-    return !this.parser && !this.head;
-  }
-
-  /** The start of a line without its line end yet (taken: the next bytes go elsewhere). */
-  takeTail(): Buffer | undefined {
-    if (!this.tail.length) return undefined;
-    const tail = Buffer.concat(this.tail);
-    this.tail = [];
-    return tail;
-  }
-
-  /** Takes the body back after canHandOff: the bytes after the last whole line, and the body's last byte. */
-  resume(rest: Buffer, last: number): void {
-    if (rest.length) this.write(rest);
-    this.last = last;
   }
 
   /** A chunk as a Buffer; the first text chunk loses its BOM (text input has no byte BOM to strip). */

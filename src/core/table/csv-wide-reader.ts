@@ -16,7 +16,6 @@ import {
   TimeBuilder,
 } from './builders';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
-import { adoptedBuilder, type BlockColumn, blockColumn, builderOf, specOf } from './csv-blocks';
 import type { Table } from './table';
 
 /** Column indices and builders of one builder class, so each inner loop has a single call target. */
@@ -97,11 +96,6 @@ export class CsvWideReader {
   /** maxRows rows are kept: the rest is only counted (skip()). */
   get full(): boolean {
     return this.headers !== undefined && this.rows >= this.maxRows;
-  }
-
-  /** The header is read (data lines come next). */
-  get started(): boolean {
-    return this.headers !== undefined;
   }
 
   /** Every data row seen, kept or not. */
@@ -303,71 +297,6 @@ export class CsvWideReader {
     return e;
   }
 
-  /** Each column's builder class (for a reader of the same lines on another thread: csv-blocks.ts). */
-  specs(): string[] {
-    return this.builders.map(specOf);
-  }
-
-  /** A reader that takes data lines only (no header), into builders of these classes. */
-  static forLines(specs: readonly string[], strict: boolean): CsvWideReader {
-    const reader = new CsvWideReader(strict);
-    reader.headers = specs.slice();
-    reader.builders = specs.map(builderOf);
-    reader.regroup();
-    return reader;
-  }
-
-  /** The columns [from, to) as read so far (views over the builders' arrays), for adopt(). */
-  columns(from: number, to: number): BlockColumn[] {
-    return this.builders.slice(from, to).map(blockColumn);
-  }
-
-  /**
-   * Takes the columns [from, from + columns.length) that another reader read from the same lines
-   * (addLineRange): their arrays become this reader's, not copied.
-   */
-  adopt(from: number, columns: readonly BlockColumn[]): void {
-    columns.forEach((column, i) => {
-      this.builders[from + i] = adoptedBuilder(column);
-    });
-    this.regroup();
-  }
-
-  /**
-   * The cells [from, to) of a line (as addLine reads them): the cells before `from` are skipped, the
-   * ones after `to` not read. Only a range that ends at the last column checks a strict row's width,
-   * with addLine's message; the row is counted either way.
-   */
-  addLineRange(b: Uint8Array, start: number, end: number, from: number, to: number): void {
-    const n = this.builders.length;
-    const fast = this.fast;
-    let pos = start;
-    let c = 0;
-    let ended = false;
-    while (!ended && c < to) {
-      const kind = c < from ? -1 : fast[c];
-      const p =
-        kind === FAST_NUMBER || kind === FAST_INFERRED
-          ? this.numberCell(c, b, pos, end, kind === FAST_INFERRED)
-          : kind === FAST_TIME
-            ? this.timeCell(c, b, pos, end)
-            : kind === FAST_DICT
-              ? this.dictCell(c, b, pos, end)
-              : kind === -1
-                ? cellEnd(b, pos, end)
-                : this.textCell(c, b, pos, cellEnd(b, pos, end));
-      c++;
-      if (p >= end) ended = true;
-      else pos = p + 1;
-    }
-    if (to === n && this.strict) {
-      if (!ended) throw wrongFieldCount(`${countFields(b, start, end)} fields, the header has ${n}`);
-      if (c < n) throw wrongFieldCount(`${c} fields, the header has ${n}`);
-    }
-    for (let k = Math.max(c, from); k < to; k++) this.builders[k].pushEmpty(1);
-    this.rows++;
-  }
-
   finish(): Table {
     if (this.head) return this.head;
     const headers = this.headers ?? [];
@@ -379,27 +308,5 @@ export class CsvWideReader {
     // Once full, the builders take no more cells: the columns are final (and finished only once).
     if (this.full) this.head = table;
     return table;
-  }
-}
-
-const LF = 10;
-
-/**
- * Reads the lines of bytes [0, length) (whole lines: no quote, no carriage return): their cells [from, to)
- * (see addLineRange).
- */
-export function readLinesRange(
-  reader: CsvWideReader,
-  bytes: Uint8Array,
-  length: number,
-  from: number,
-  to: number,
-): void {
-  let start = 0;
-  while (start < length) {
-    let nl = bytes.indexOf(LF, start);
-    if (nl < 0 || nl > length) nl = length;
-    if (nl > start) reader.addLineRange(bytes, start, nl, from, to);
-    start = nl + 1;
   }
 }
