@@ -107,31 +107,58 @@ function withMeta<T extends Column>(meta: ColumnMeta, column: T): T {
   return column;
 }
 
+/**
+ * Values per flush from the staging array into the column. V8 (node 20) writes one element into a typed
+ * array over a resizable buffer ~1.5-2× slower than into a plain one (16 M writes: 300-390 ms vs 170-215
+ * ms), and columns past 64K rows live in resizable buffers (see IN_PLACE_FROM): cells go to a small plain
+ * array first and reach the column a block at a time (one copy; the column itself still grows in place).
+ */
+const STAGE = 2048;
+
 /** A column of float64 values, grown in place (numbers and times share it: NaN is an empty cell). */
 abstract class Float64Builder {
   protected values = new Float64Array(INITIAL_CAPACITY);
-  length = 0;
+  /** Values in `values`; the next `staged` ones are still in `stage`. */
+  private stored = 0;
+  private readonly stage = new Float64Array(STAGE);
+  private staged = 0;
+
+  get length(): number {
+    return this.stored + this.staged;
+  }
 
   protected append(v: number): void {
-    if (this.length === this.values.length) this.values = grow(this.values, this.length + 1);
-    this.values[this.length++] = v;
+    if (this.staged === STAGE) this.flush();
+    this.stage[this.staged++] = v;
+  }
+
+  /** The staged values into the column. */
+  protected flush(): void {
+    if (this.staged === 0) return;
+    this.values = grow(this.values, this.stored + this.staged);
+    this.values.set(this.staged === STAGE ? this.stage : this.stage.subarray(0, this.staged), this.stored);
+    this.stored += this.staged;
+    this.staged = 0;
   }
 
   pushEmpty(count: number): void {
-    this.values = grow(this.values, this.length + count);
-    this.values.fill(Number.NaN, this.length, this.length + count);
-    this.length += count;
+    this.flush();
+    this.values = grow(this.values, this.stored + count);
+    this.values.fill(Number.NaN, this.stored, this.stored + count);
+    this.stored += count;
   }
 
   /** Each value as text ('' for an empty cell). */
   protected textsOf(text: (v: number) => string): string[] {
-    const out = new Array<string>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = Number.isNaN(this.values[i]) ? '' : text(this.values[i]);
+    this.flush();
+    const out = new Array<string>(this.stored);
+    for (let i = 0; i < this.stored; i++) out[i] = Number.isNaN(this.values[i]) ? '' : text(this.values[i]);
     return out;
   }
 
   protected column(kind: 'number' | 'time', meta: ColumnMeta): NumericColumn {
-    return withMeta(meta, { name: meta.name, kind, values: trimTo(this.values, this.length) });
+    this.flush();
+    return withMeta(meta, { name: meta.name, kind, values: trimTo(this.values, this.stored) });
   }
 }
 
@@ -197,7 +224,8 @@ export class DictBuilder implements ColumnBuilder {
   length = 0;
   // Runs of the same text (one datasource's rows, one status) skip the hash lookup.
   private lastText = '';
-  private lastCode = -1;
+  /** The code of the last text pushed (not of an empty cell). */
+  lastCode = -1;
 
   constructor(readonly kind: DictColumn['kind']) {}
 
@@ -221,6 +249,12 @@ export class DictBuilder implements ColumnBuilder {
     this.lastCode = code;
     this.codes[this.length++] = code;
     return true;
+  }
+
+  /** Appends a code this builder gave (lastCode after a push), or -1 for an empty cell. */
+  pushCode(code: number): void {
+    if (this.length === this.codes.length) this.codes = grow(this.codes, this.length + 1);
+    this.codes[this.length++] = code;
   }
 
   pushEmpty(count: number): void {

@@ -86,8 +86,11 @@ export class CsvWideReader {
   private head: Table | undefined;
   /** Per column, how addLine reads its cells (FAST_*), from its builder's class. */
   private fast = new Uint8Array(0);
-  /** Per dictionary column, its texts by a hash of their bytes (so a repeated id is not decoded again). */
-  private seen: Array<Map<number, string> | undefined> = [];
+  /**
+   * Per dictionary column, codes of its texts by a hash of their bytes: a repeated id is neither decoded
+   * nor looked up by its text again (the code's text is compared with the bytes, for hash collisions).
+   */
+  private seen: Array<Map<number, number> | undefined> = [];
   private readonly utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
   /** maxRows rows are kept: the rest is only counted (skip()). */
@@ -271,14 +274,19 @@ export class CsvWideReader {
       this.textCell(c, b, pos, p); // not ASCII: decoded every time
       return p;
     }
-    const seen = this.seen[c]!;
-    let text = seen.get(h);
-    if (text === undefined || !sameAscii(text, b, pos, p)) {
-      const fresh = p === pos ? '' : this.utf8.decode(b.subarray(pos, p));
-      if (text === undefined && seen.size < SEEN_LIMIT) seen.set(h, fresh);
-      text = fresh;
+    const builder = this.builders[c] as DictBuilder;
+    if (p === pos) {
+      builder.pushCode(-1);
+      return p;
     }
-    (this.builders[c] as DictBuilder).push(text);
+    const seen = this.seen[c]!;
+    const code = seen.get(h);
+    if (code !== undefined && sameAscii(builder.dict[code], b, pos, p)) {
+      builder.pushCode(code);
+      return p;
+    }
+    builder.push(this.utf8.decode(b.subarray(pos, p)));
+    if (code === undefined && seen.size < SEEN_LIMIT) seen.set(h, builder.lastCode);
     return p;
   }
 

@@ -66,6 +66,30 @@ describe('table: column growth', () => {
     }
   });
 
+  it('counts, reads back and finishes values still staged (cells reach the column in blocks)', () => {
+    const nums = new NumberBuilder();
+    const expected: number[] = [];
+    for (let i = 0; i < 70_000; i++) {
+      if (i % 1000 === 999) {
+        nums.pushEmpty(3);
+        expected.push(Number.NaN, Number.NaN, Number.NaN);
+      }
+      nums.pushNumber(i + 0.25);
+      expected.push(i + 0.25);
+      if (i === 5 || i === 4100 || i === 69_999) {
+        assert.equal(nums.length, expected.length);
+        const texts = nums.texts(); // what a demotion reads
+        assert.equal(texts.length, expected.length);
+        assert.equal(texts.at(-1), String(i + 0.25));
+        const first = nums.finish({ name: 'v' }) as NumericColumn; // finished early (a file's first rows)
+        assert.equal(first.values.length, expected.length);
+        assert.equal(first.values.at(-1), i + 0.25);
+      }
+    }
+    const v = nums.finish({ name: 'v' }) as NumericColumn;
+    assert.deepEqual([...v.values], expected);
+  });
+
   it('keeps small columns in plain arrays', () => {
     const nums = new NumberBuilder();
     for (let i = 0; i < 5000; i++) nums.pushNumber(i);

@@ -46,6 +46,8 @@ const CASES: Record<string, string> = {
   'an impossible time demotes the column': 'time,b\n2026-11-01T00:00:00.000Z,1\n2026-02-30T00:00:00.000Z,2\n',
   'times out of range': 'time\n2026-11-01T24:00:00.000Z\n2026-11-01T23:60:00Z\n2026-13-01T00:00:00Z\n',
   'ids: repeated, empty, not ASCII': 'datasourceId,sourceType\nD1,a\nD2,a\n,a\nDé,b\nD1,\nDé,b\n',
+  // "Aa" and "BB" (and "AaAa", "BBBB", "AaBB") have the same hash of their bytes: told apart by their text.
+  'ids with the same hash': 'datasourceId,sourceId\nAa,AaAa\nBB,BBBB\nAa,AaBB\nBB,AaAa\n,BBBB\n',
   'a byte order mark inside': 'a,b\n\uFEFFx,2\n',
   'header only, no line end': 'datasourceId,time',
   'unknown columns inferred': 'code,delta,name\n12,-0.5,x\n007,3,y\n',
