@@ -115,6 +115,18 @@ function withMeta<T extends Column>(meta: ColumnMeta, column: T): T {
  */
 const STAGE = 2048;
 
+/** A number cell's value; undefined when the text is not a number (the text 'NaN' is one). */
+function numberOf(cell: string): number | undefined {
+  const v = parseDecimal(cell);
+  return Number.isNaN(v) && cell.trim() !== 'NaN' ? undefined : v;
+}
+
+/** A time cell's epoch ms; undefined when the text is not an ISO 8601 time. */
+function timeOf(cell: string): number | undefined {
+  const t = isoToMs(cell);
+  return Number.isNaN(t) ? undefined : t;
+}
+
 /** A column of float64 values, grown in place (numbers and times share it: NaN is an empty cell). */
 abstract class Float64Builder {
   protected values = new Float64Array(INITIAL_CAPACITY);
@@ -139,6 +151,14 @@ abstract class Float64Builder {
     this.values.set(this.staged === STAGE ? this.stage : this.stage.subarray(0, this.staged), this.stored);
     this.stored += this.staged;
     this.staged = 0;
+  }
+
+  /** A cell as text: '' is empty (NaN); `read` gives its value, or undefined when it does not fit (demote). */
+  protected pushCell(cell: string, read: (cell: string) => number | undefined): boolean {
+    const v = cell === '' ? Number.NaN : read(cell);
+    if (v === undefined) return false;
+    this.append(v);
+    return true;
   }
 
   pushEmpty(count: number): void {
@@ -166,14 +186,7 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'number' as const;
 
   push(cell: string): boolean {
-    if (cell === '') {
-      this.append(Number.NaN);
-      return true;
-    }
-    const v = parseDecimal(cell);
-    if (Number.isNaN(v) && cell.trim() !== 'NaN') return false; // not a number: demote
-    this.append(v);
-    return true;
+    return this.pushCell(cell, numberOf);
   }
 
   pushNumber(v: number): void {
@@ -194,14 +207,7 @@ export class TimeBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'time' as const;
 
   push(cell: string): boolean {
-    if (cell === '') {
-      this.append(Number.NaN);
-      return true;
-    }
-    const t = isoToMs(cell);
-    if (Number.isNaN(t)) return false;
-    this.append(t);
-    return true;
+    return this.pushCell(cell, timeOf);
   }
 
   pushTime(t: number): void {
