@@ -3,7 +3,7 @@
 
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
-import { categoryOf, unitOf } from '../model/aq-views';
+import { categoryOf, datasourceNameMap, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { markdownOfRows } from '../model/markdown-copy';
@@ -64,7 +64,9 @@ function textWidth(text: string, bold: boolean): number {
 function fittedWidth(column: Column, table: Table, unit: string): number {
   const value = representativeText(column, table.rowCount, 'local');
   const header = unit ? `${column.name} ${unit}` : column.name;
-  return fitWidth(textWidth(value, false) + (unit === 'AQI' ? 16 : 0), textWidth(header, true), column);
+  // A chip column (AQI, EPA concentrations) also holds the category's letters (up to "USG").
+  const chip = column.kind === 'number' && categoryOf(column, 0) !== undefined ? 34 : 0;
+  return fitWidth(textWidth(value, false) + chip, textWidth(header, true), column);
 }
 
 function cellClass(column: Column): string {
@@ -230,6 +232,7 @@ export class TableWidget {
       rows: () => this.viewRows,
       timeZone: () => this.state.timeZone,
       referenceSites: Array.isArray(this.options.info?.referenceSites) ? this.options.info.referenceSites : undefined,
+      datasourceNames: datasourceNameMap(this.table, this.options.info?.datasourceNames),
       nestedTable: (table: Table, title: string) => {
         const save = this.options.saveTable;
         return new TableWidget(table, {
@@ -513,9 +516,14 @@ export class TableWidget {
       const category = text ? categoryOf(column, (column as { values: Float64Array }).values[row]) : undefined;
       if (category) {
         cell.style.setProperty('--mt-aqi', category.colour);
+        cell.style.setProperty('--mt-aqi-text', category.textColour);
         cell.dataset.aqi = category.name;
+        cell.dataset.aqiAbbr = category.abbr;
         title += ` — AQI category: ${category.name}`;
-      } else delete cell.dataset.aqi;
+      } else {
+        delete cell.dataset.aqi;
+        delete cell.dataset.aqiAbbr;
+      }
       cell.classList.toggle('mt-aqi', category !== undefined);
     }
     cell.title = invalid && column.kind === 'number' ? `${title} — QC invalid` : title;

@@ -3,9 +3,10 @@
 // collocation and map points. Numbers come from core/aq; this module only walks the columnar Table.
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
 import { type AqiCategory, aqiCategory, concentrationCategory } from '../../core/aq/aqi';
-import { metricScale } from '../../core/aq/metric-info';
+import { isPm25Concentration, metricScale } from '../../core/aq/metric-info';
 import {
   completenessPercent,
+  type DailyPairs,
   distribution,
   type Exceedances,
   exceedances,
@@ -15,6 +16,7 @@ import {
   type Pairs,
   type ProfilePoint,
   pairByPeriod,
+  pairDaily,
   periodsWithValue,
   pm25SensorTargets,
   profile,
@@ -328,11 +330,26 @@ export function referenceDatasources(
   return out;
 }
 
+/** How collocation pairs: each period of the result, or EPA's 24-hour means (valid with ≥ 18 of 24 hours). */
+export type CollocationAveraging = 'period' | '24h';
+
+/** EPA evaluates PM2.5 sensors on 24-hour means: the default for PM2.5 finer than a day; else the result's periods. */
+export function defaultAveraging(column: Column | undefined, frequency: OutputFrequency): CollocationAveraging {
+  return isPm25Concentration(column?.metric) && frequency !== 'day' ? '24h' : 'period';
+}
+
 export interface Collocation {
-  pairs: Pairs;
+  pairs: Pairs | DailyPairs;
   fit: Regression;
+  /** EPA's PM2.5 sensor targets: empty for other metrics (they are defined for PM2.5 only). */
   targets: TargetCheck[];
+  /** Whether the metric is PM2.5 (the targets apply). */
+  pm25: boolean;
+  /** The result's output frequency. */
   frequency: OutputFrequency;
+  averaging: CollocationAveraging;
+  /** The pairs' period: 'day' for 24-hour means, else the result's frequency. */
+  pairedBy: OutputFrequency;
 }
 
 export function collocation(
@@ -341,15 +358,27 @@ export function collocation(
   metricCol: number,
   sensor: string,
   reference: string,
+  averaging?: CollocationAveraging,
 ): Collocation | undefined {
   const series = seriesByGroup(table, rows, metricCol, new Set([sensor, reference]));
   const s = series.find((x) => x.group === sensor);
   const r = series.find((x) => x.group === reference);
   if (!s || !r) return undefined;
   const frequency = resultFrequency(table);
-  const pairs = pairByPeriod(s, r, frequency);
+  const column = table.columns[metricCol];
+  const how = averaging ?? defaultAveraging(column, frequency);
+  const pairs = how === '24h' ? pairDaily(s, r) : pairByPeriod(s, r, frequency);
   const fit = ols(pairs.reference, pairs.sensor);
-  return { pairs, fit, targets: pm25SensorTargets(fit, pairs.completenessPercent), frequency };
+  const pm25 = isPm25Concentration(column?.metric);
+  return {
+    pairs,
+    fit,
+    targets: pm25 ? pm25SensorTargets(fit, pairs.completenessPercent) : [],
+    pm25,
+    frequency,
+    averaging: how,
+    pairedBy: how === '24h' ? 'day' : frequency,
+  };
 }
 
 /** The AQI category of a value of a metric column, when the metric is an AQI or has EPA breakpoints. */
@@ -407,6 +436,39 @@ export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: numb
       latestValue,
       category: metric ? categoryOf(metric, latestValue) : undefined,
     });
+  }
+  return out;
+}
+
+/**
+ * Datasource names by id: a `datasourceName` or `name` text column of the result (its first name per id),
+ * else the host's (ResultInfo.datasourceNames: only string values, bounded; anything else ignored).
+ */
+export function datasourceNameMap(table: Table, known?: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const gi = chartGroupColumn(table);
+  const group = gi >= 0 ? table.columns[gi] : undefined;
+  const nameCol = findColumn(table, 'datasourceName') ?? findColumn(table, 'name');
+  if (
+    group &&
+    !isNumeric(group) &&
+    group.kind !== 'qcFlags' &&
+    nameCol &&
+    nameCol.kind !== 'qcFlags' &&
+    !isNumeric(nameCol)
+  ) {
+    for (let r = 0; r < table.rowCount; r++) {
+      const g = group.codes[r];
+      const c = nameCol.codes[r];
+      if (g < 0 || c < 0 || out.has(group.dict[g])) continue;
+      const name = nameCol.dict[c];
+      if (name) out.set(group.dict[g], name.slice(0, 80));
+    }
+  }
+  if (out.size || !known || typeof known !== 'object' || Array.isArray(known)) return out;
+  for (const [id, name] of Object.entries(known as Record<string, unknown>)) {
+    if (out.size >= 5000) break;
+    if (typeof name === 'string' && name) out.set(id, name.slice(0, 80));
   }
   return out;
 }

@@ -121,7 +121,7 @@ describe('renderer aq views: model', () => {
 
   it('Collocation: REFERENCE_SITE found; pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1; 5 of 6 hours = 83 % ≥ 75 %', () => {
     assert.deepEqual([...referenceDatasources(table, rows)], ['REF']);
-    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF')!;
+    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF', 'period')!;
     assert.equal(c.fit.n, 5);
     assert.ok(Math.abs(c.fit.slope - 1.2) < 1e-9);
     assert.ok(Math.abs(c.fit.intercept - 2) < 1e-9);
