@@ -10,6 +10,7 @@ import {
   cachedOffset,
   collocation,
   exceedanceRows,
+  type GroupProfiles,
   groupRows,
   profiles,
   referenceDatasources,
@@ -241,53 +242,55 @@ export class ProfilesPanel implements Panel {
     for (const [by, host] of [
       ['hour', this.diurnalHost],
       ['weekday', this.weekdayHost],
-    ] as const) {
-      const groups = all.map((g) => ({ group: g.group, points: g[by] }));
-      const size = by === 'hour' ? 24 : 7;
-      const xs = Array.from({ length: size }, (_, i) => i);
-      const colours = palette(this.element, groups.length);
-      const series: uPlot.Series[] = [{ label: by === 'hour' ? 'hour' : 'weekday' }];
-      const data: Array<Array<number | null>> = [];
-      const bands: uPlot.Band[] = [];
-      const nn = (v: number) => (Number.isNaN(v) ? null : v);
-      groups.forEach((g, i) => {
-        const base = data.length + 1;
-        series.push({ label: g.group, stroke: colours[i], width: 2 });
-        series.push({ label: `${g.group} q75`, stroke: 'transparent', width: 0, points: { show: false } });
-        series.push({ label: `${g.group} q25`, stroke: 'transparent', width: 0, points: { show: false } });
-        data.push(
-          g.points.map((p) => nn(p.mean)),
-          g.points.map((p) => nn(p.q75)),
-          g.points.map((p) => nn(p.q25)),
-        );
-        bands.push({ series: [base + 1, base + 2], fill: withAlpha(colours[i], 0.2) });
-      });
-      host.textContent = '';
-      const xAxis = themedAxis(this.element);
-      if (by === 'weekday') xAxis.values = (_u, ticks) => ticks.map((t) => WEEKDAYS[t] ?? '');
-      this.plots.push(
-        new uPlot(
-          {
-            width: Math.max(320, (this.element.clientWidth || 800) - 14),
-            height: 220,
-            scales: { x: { time: false } },
-            axes: [xAxis, themedAxis(this.element, unit || undefined)],
-            series,
-            bands,
-            legend: { show: true, live: false },
-          },
-          [xs, ...data] as uPlot.AlignedData,
-          host,
-        ),
+    ] as const)
+      this.plots.push(this.profilePlot(by, host, all, unit));
+  }
+
+  /** One profile chart: per datasource its mean line and the interquartile band (in the line's colour, 20 %). */
+  private profilePlot(by: 'hour' | 'weekday', host: HTMLElement, all: GroupProfiles[], unit: string): uPlot {
+    const colours = palette(this.element, all.length);
+    const series: uPlot.Series[] = [{ label: by === 'hour' ? 'hour' : 'weekday' }];
+    const data: Array<Array<number | null>> = [];
+    const bands: uPlot.Band[] = [];
+    const nn = (v: number) => (Number.isNaN(v) ? null : v);
+    all.forEach((g, i) => {
+      const base = data.length + 1;
+      const points = g[by];
+      series.push({ label: g.group, stroke: colours[i], width: 2 });
+      series.push({ label: `${g.group} q75`, stroke: 'transparent', width: 0, points: { show: false } });
+      series.push({ label: `${g.group} q25`, stroke: 'transparent', width: 0, points: { show: false } });
+      data.push(
+        points.map((p) => nn(p.mean)),
+        points.map((p) => nn(p.q75)),
+        points.map((p) => nn(p.q25)),
       );
-      // The quartile series only bound the bands: out of the legend (a key without live values has no
-      // row for the x series: the rows are the groups' mean, q75, q25 in turn).
-      const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
-      const first = rows.length === series.length ? 1 : 0;
-      rows.forEach((row, i) => {
-        if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
-      });
-    }
+      bands.push({ series: [base + 1, base + 2], fill: withAlpha(colours[i], 0.2) });
+    });
+    host.textContent = '';
+    const xAxis = themedAxis(this.element);
+    if (by === 'weekday') xAxis.values = (_u, ticks) => ticks.map((t) => WEEKDAYS[t] ?? '');
+    const xs = Array.from({ length: by === 'hour' ? 24 : 7 }, (_, i) => i);
+    const plot = new uPlot(
+      {
+        width: Math.max(320, (this.element.clientWidth || 800) - 14),
+        height: 220,
+        scales: { x: { time: false } },
+        axes: [xAxis, themedAxis(this.element, unit || undefined)],
+        series,
+        bands,
+        legend: { show: true, live: false },
+      },
+      [xs, ...data] as uPlot.AlignedData,
+      host,
+    );
+    // The quartile series only bound the bands: out of the legend (a key without live values has no
+    // row for the x series: the rows are the groups' mean, q75, q25 in turn).
+    const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
+    const first = rows.length === series.length ? 1 : 0;
+    rows.forEach((row, i) => {
+      if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
+    });
+    return plot;
   }
 
   destroy(): void {

@@ -123,14 +123,6 @@ export class TableWidget {
     this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
     this.viewRows = computeViewRows(table, this.state);
 
-    const filter = h('input', {
-      className: 'mt-filter',
-      attrs: { type: 'search', placeholder: 'Filter rows…', 'aria-label': 'Filter all columns' },
-    });
-    filter.addEventListener('input', () => {
-      this.state.filter.global = filter.value;
-      this.refresh();
-    });
     this.countEl = h('span', { className: 'mt-count', attrs: { 'aria-live': 'polite' } });
     this.statusEl = h('span', { className: 'mt-status', attrs: { role: 'status' } });
     this.timeButton = button('UTC', 'Show times in UTC or local time', () => this.toggleTimeZone());
@@ -139,6 +131,37 @@ export class TableWidget {
       this.show(this.current === 'Table' ? 'Chart' : 'Table'),
     );
     this.viewButton.classList.add('mt-view-toggle');
+    const toolbar = this.buildToolbar();
+
+    this.header = h('div', { className: 'mt-header' }, [this.buildHeaderRow(), this.buildFilterRow()]);
+    this.rowsHost = h('div', { className: 'mt-rows' });
+    this.body = h('div', { className: 'mt-body' }, [this.rowsHost]);
+    this.viewport = h('div', {
+      className: 'mt-viewport',
+      attrs: { tabindex: '0', role: 'grid', 'aria-rowcount': String(table.rowCount) },
+    });
+    this.viewport.append(this.header, this.body);
+    this.listenViewport();
+
+    this.noticeEls = this.notices();
+    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.viewport]);
+    this.table.columns.forEach((c, i) => {
+      this.setWidth(i, fittedWidth(c, table, this.units[i]));
+    });
+    this.setWidth(GUTTER, Math.max(40, String(table.rowCount).length * 9 + 18));
+    this.refresh();
+  }
+
+  /** The toolbar: the filter box, the row count, UTC, Chart, the views, Columns, Copy, Save, the status. */
+  private buildToolbar(): HTMLElement {
+    const filter = h('input', {
+      className: 'mt-filter',
+      attrs: { type: 'search', placeholder: 'Filter rows…', 'aria-label': 'Filter all columns' },
+    });
+    filter.addEventListener('input', () => {
+      this.state.filter.global = filter.value;
+      this.refresh();
+    });
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => void this.copy());
     copy.classList.add('mt-copy');
     const copyMarkdown = button('Copy Markdown', 'Copy the selected rows (or the rows shown) as a Markdown table', () =>
@@ -155,7 +178,7 @@ export class TableWidget {
       copy,
       copyMarkdown,
     ]);
-    if (options.save) {
+    if (this.options.save) {
       for (const format of ['csv', 'parquet', 'json'] as const) {
         const b = button(
           `Save ${SAVE_LABELS[format]}`,
@@ -167,15 +190,11 @@ export class TableWidget {
       }
     }
     toolbar.appendChild(this.statusEl);
+    return toolbar;
+  }
 
-    this.header = h('div', { className: 'mt-header' }, [this.buildHeaderRow(), this.buildFilterRow()]);
-    this.rowsHost = h('div', { className: 'mt-rows' });
-    this.body = h('div', { className: 'mt-body' }, [this.rowsHost]);
-    this.viewport = h('div', {
-      className: 'mt-viewport',
-      attrs: { tabindex: '0', role: 'grid', 'aria-rowcount': String(table.rowCount) },
-    });
-    this.viewport.append(this.header, this.body);
+  /** Scrolling, keys, row clicks, Ctrl+C on the selection, and resizing of the viewport. */
+  private listenViewport(): void {
     this.viewport.addEventListener('scroll', () => this.schedule());
     this.viewport.addEventListener('keydown', (e) => this.onKey(e));
     this.rowsHost.addEventListener('mousedown', (e) => this.onRowClick(e));
@@ -194,14 +213,6 @@ export class TableWidget {
       resize.observe(this.viewport);
       this.disposers.push(() => resize.disconnect());
     }
-
-    this.noticeEls = this.notices();
-    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.viewport]);
-    this.table.columns.forEach((c, i) => {
-      this.setWidth(i, fittedWidth(c, table, this.units[i]));
-    });
-    this.setWidth(GUTTER, Math.max(40, String(table.rowCount).length * 9 + 18));
-    this.refresh();
   }
 
   private aqViewButtons(): HTMLElement | null {
