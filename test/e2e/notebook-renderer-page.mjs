@@ -421,6 +421,7 @@ export async function checkAirQualityViews() {
       await page.selectOption('.mt-collocation .mt-colloc-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
       await page.selectOption('.mt-collocation .mt-reference', reference);
       await page.selectOption('.mt-collocation .mt-sensor', sensor);
+      await page.selectOption('.mt-collocation .mt-colloc-averaging', 'period'); // two days: hourly pairs
       await page.waitForSelector('.mt-collocation .mt-colloc-table');
       const stats = await page.$$eval('.mt-collocation .mt-colloc-table tbody tr', (rows) =>
         Object.fromEntries(rows.map((r) => [r.dataset.stat, [...r.cells].map((c) => c.textContent)])),
