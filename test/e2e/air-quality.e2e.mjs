@@ -200,7 +200,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     console.log(`      ${await shotOf(page, table, 'compare-versions-dark')}`);
   });
 
-  it('air-quality.measnb: each view on the first result in dark and light; Summary and Collocation equal the model of the saved rows', async () => {
+  it('air-quality.measnb (Open Example): each view on the first result in dark and light, chart/Exceedances/map in High Contrast; Summary and Collocation equal the model of the saved rows', async () => {
     const savedModel = await loadSavedModel();
     // Opened as the tour's link and the walkthrough step open it: the Open Example command.
     await runCommand(page, 'Measurements: Open Example');
@@ -230,7 +230,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     const [sensor, reference] = ['DCZZDK8X', 'D789SKH9'];
     assert.ok(model.references.includes(reference), `references: ${model.references}`);
 
-    for (const theme of ['dark', 'light', 'hc']) {
+    for (const theme of ['dark', 'hc', 'light']) {
       if (theme === 'light') await setTheme(page, 'Light Modern');
       if (theme === 'hc') await setTheme(page, 'Dark High Contrast');
       await checkTable(table);
@@ -354,6 +354,11 @@ async function checkMap(table, model) {
   assert.match(
     await table.locator('.mt-map-note').textContent(),
     new RegExp(`^${model.mapPoints} datasources, 1 moved`),
+  );
+  // The collocated pair shares one (split) marker: the canvas's text alternative names both.
+  assert.match(
+    await table.locator('.mt-map canvas').getAttribute('aria-label'),
+    /sharing a place: .*D789SKH9 \+ DCZZDK8X/,
   );
 }
 

@@ -365,7 +365,7 @@ export async function checkAirQualityViews() {
       const invalidShown = Number(/\((\d[\d,]*)\)/.exec(invalidLabel)[1].replace(/,/g, ''));
       const modelInvalid = result.summaryRows
         .filter((r) => r.metric === 'pm2_5ConcMassNowcast.value')
-        .reduce((n, r) => n + r.qcInvalid, 0);
+        .reduce((n, r) => n + r['QC-invalid'], 0);
       assert.equal(invalidShown, modelInvalid, 'QC-invalid count of the chart = the Summary model');
       await page.click('.mt-chart .mt-qc-legend summary');
       await shot('chart');

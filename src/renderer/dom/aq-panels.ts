@@ -73,7 +73,13 @@ export class SummaryPanel implements Panel {
     this.nested?.dispose();
     this.nested = this.ctx.nestedTable(summary, 'summary');
     this.host.appendChild(this.nested.element);
-    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result (computed in ${Math.round(performance.now() - t0)} ms).`;
+    const count = summary.columns.find((c) => c.name === 'count');
+    let empty = 0;
+    if (count?.kind === 'number') for (const v of count.values) if (v === 0) empty++;
+    const noData = empty
+      ? ` ${empty.toLocaleString('en-US')} ${empty === 1 ? 'row has' : 'rows have'} no data (count 0: no value of that metric in the rows shown, so no statistics; "no data" in the note column).`
+      : '';
+    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
   }
 
   destroy(): void {

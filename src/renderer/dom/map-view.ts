@@ -39,6 +39,13 @@ function outline(): Ring[] {
 
 type Cluster = { x: number; y: number; items: MapPoint[] };
 
+/** The canvas's text alternative: how many datasources at how many places, and which share one. */
+function spotsText(datasources: number, clusters: Cluster[]): string {
+  const shared = clusters.filter((c) => c.items.length > 1).map((c) => c.items.map((p) => p.group).join(' + '));
+  const at = shared.length ? `; sharing a place: ${shared.join('; ')}` : '';
+  return `Map of ${datasources} datasources at ${clusters.length} places${at}`;
+}
+
 /** A legend key: the category's colour with its letters. */
 function categoryKey(colour: string, abbr: string, textColour: string): HTMLElement {
   const el = swatch(colour, 'mt-swatch mt-map-key');
@@ -318,6 +325,7 @@ export class MapPanel implements Panel {
     }
     ctx.textAlign = 'start';
     ctx.textBaseline = 'alphabetic';
+    this.canvas.setAttribute('aria-label', spotsText(this.points.length, clusters));
     return clusters;
   }
 
