@@ -291,9 +291,9 @@ export class MapPanel implements Panel {
         return { x, y, item: p };
       }),
     );
-    const r = 9;
     for (const c of clusters) {
       const n = c.items.length;
+      const r = n > 1 ? 12 : 9;
       c.items.forEach((p, i) => {
         const a0 = -Math.PI / 2 + (2 * Math.PI * i) / n;
         const a1 = a0 + (2 * Math.PI) / n;
@@ -308,9 +308,9 @@ export class MapPanel implements Panel {
         ctx.stroke();
         if (!p.category) return;
         const mid = (a0 + a1) / 2;
-        const [lx, ly] = n > 1 ? [c.x + Math.cos(mid) * r * 0.5, c.y + Math.sin(mid) * r * 0.5] : [c.x, c.y];
+        const [lx, ly] = n > 1 ? [c.x + Math.cos(mid) * r * 0.55, c.y + Math.sin(mid) * r * 0.55] : [c.x, c.y];
         ctx.fillStyle = p.category.textColour;
-        ctx.font = `600 ${n > 1 || p.category.abbr.length > 1 ? 7 : 10}px ${font}`;
+        ctx.font = `600 ${n > 2 || p.category.abbr.length > 1 ? 7 : n > 1 ? 9 : 10}px ${font}`;
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
         ctx.fillText(p.category.abbr, lx, ly + 0.5);
@@ -333,13 +333,20 @@ export class MapPanel implements Panel {
   private paintLabels(ctx: CanvasRenderingContext2D, fg: string, font: string): void {
     ctx.fillStyle = fg;
     ctx.font = `11px ${font}`;
-    const taken: Box[] = this.clusters.map((m) => ({ x: m.x - 12, y: m.y - 12, w: 24, h: 24 }));
+    const reach = (m: Cluster) => (m.items.length > 1 ? 16 : 12);
+    const taken: Box[] = this.clusters.map((m) => ({
+      x: m.x - reach(m),
+      y: m.y - reach(m),
+      w: 2 * reach(m),
+      h: 2 * reach(m),
+    }));
     for (const m of this.clusters) {
       const text = m.items.map((p) => p.group).join(' + ');
       const w = ctx.measureText(text).width;
+      const off = reach(m) + 2;
       const at = freeSpot(taken, [
-        { x: m.x + 14, y: m.y - 7, w, h: 13 },
-        { x: m.x - 14 - w, y: m.y - 7, w, h: 13 },
+        { x: m.x + off, y: m.y - 7, w, h: 13 },
+        { x: m.x - off - w, y: m.y - 7, w, h: 13 },
       ]);
       if (at) ctx.fillText(text, at.x, at.y + 10);
     }
