@@ -1,5 +1,6 @@
-// The Getting Started walkthrough (package.json `contributes.walkthroughs`): the command that opens the
-// tour, and the context keys that complete its steps when the user really does each thing.
+// The Getting Started walkthrough (package.json `contributes.walkthroughs`): the commands that open the
+// tour and the other bundled examples, and the context keys that complete its steps when the user really does
+// each thing.
 import * as vscode from 'vscode';
 import { RENDERER_ID, type ViewChanged } from '../core/notebook/renderer-protocol';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './notebook/serializer';
@@ -16,25 +17,70 @@ export const WALKTHROUGH_CONTEXT = {
 
 const TOUR = 'tour.measnb';
 
+/** The bundled examples the Open Example command opens (by name: nothing from outside this list is read). */
+export const BUNDLED_EXAMPLES = {
+  'air-quality': 'Air quality: Chart, Summary, Exceedances, Profiles, Collocation, Map',
+  'compare-data-versions': 'Two data versions of one metric in one chart (a sql cell)',
+  datasources: 'The datasources of the connection',
+  follow: 'Follow new measurements',
+  quickstart: 'Quick start',
+  recent: 'Recent measurements with quality control',
+  report: 'A historical report',
+  sql: 'sql cells over earlier results',
+  tour: 'The tour: one cell per verb',
+} as const;
+export type ExampleName = keyof typeof BUNDLED_EXAMPLES;
+
+export function isExampleName(name: unknown): name is ExampleName {
+  return typeof name === 'string' && Object.hasOwn(BUNDLED_EXAMPLES, name);
+}
+
 const setKey = (key: string) => void vscode.commands.executeCommand('setContext', key, true);
 
 const isTour = (nb: vscode.NotebookDocument) => nb.notebookType === NOTEBOOK_TYPE && nb.uri.path.endsWith(`/${TOUR}`);
 
 /**
- * Opens the workspace's tour.measnb when there is one; otherwise an untitled copy of the tour shipped
- * with the extension (saved wherever the user likes; the extension's own folder is never written).
+ * Opens the workspace's copy of a bundled example (e.g. tour.measnb) when there is one; otherwise an untitled
+ * copy of the one shipped with the extension (saved wherever the user likes; the extension's folder is never
+ * written). `file` is always a name of BUNDLED_EXAMPLES plus .measnb, never a path from outside.
  */
-async function openTour(extensionUri: vscode.Uri): Promise<vscode.NotebookDocument> {
-  const [inWorkspace] = await vscode.workspace.findFiles(`**/${TOUR}`, '**/node_modules/**', 1);
+async function openBundled(extensionUri: vscode.Uri, file: string): Promise<vscode.NotebookDocument> {
+  const [inWorkspace] = await vscode.workspace.findFiles(`**/${file}`, '**/node_modules/**', 1);
   let doc: vscode.NotebookDocument;
   if (inWorkspace) doc = await vscode.workspace.openNotebookDocument(inWorkspace);
   else {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'examples', TOUR));
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'examples', file));
     doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new MeasnbSerializer().deserializeNotebook(bytes));
   }
   await vscode.window.showNotebookDocument(doc);
+  return doc;
+}
+
+async function openTour(extensionUri: vscode.Uri): Promise<vscode.NotebookDocument> {
+  const doc = await openBundled(extensionUri, TOUR);
   setKey(WALKTHROUGH_CONTEXT.tourOpened);
   return doc;
+}
+
+/**
+ * Opens a bundled example by name (a command: link passes it, e.g. ["air-quality"]); without one, asks.
+ * A name not in BUNDLED_EXAMPLES is refused (nothing is read).
+ */
+async function openExample(extensionUri: vscode.Uri, name?: unknown): Promise<vscode.NotebookDocument | undefined> {
+  let pick: ExampleName | undefined;
+  if (name === undefined) {
+    const items = Object.entries(BUNDLED_EXAMPLES).map(([label, detail]) => ({ label, detail }));
+    const chosen = await vscode.window.showQuickPick(items, { placeHolder: 'Open a bundled example notebook' });
+    pick = chosen?.label as ExampleName | undefined;
+  } else if (isExampleName(name)) pick = name;
+  else {
+    void vscode.window.showErrorMessage(
+      `There is no bundled example named ${JSON.stringify(String(name)).slice(0, 80)}: ${Object.keys(BUNDLED_EXAMPLES).join(', ')}.`,
+    );
+    return undefined;
+  }
+  if (!pick) return undefined;
+  return pick === 'tour' ? openTour(extensionUri) : openBundled(extensionUri, `${pick}.measnb`);
 }
 
 export function registerWalkthrough(extensionUri: vscode.Uri, reports: ReportsStore): vscode.Disposable[] {
@@ -43,6 +89,7 @@ export function registerWalkthrough(extensionUri: vscode.Uri, reports: ReportsSt
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   return [
     registerCommand('measurements.openTour', () => openTour(extensionUri)),
+    registerCommand('measurements.openExample', (name?: unknown) => openExample(extensionUri, name)),
     vscode.workspace.onDidOpenNotebookDocument((nb) => {
       if (isTour(nb)) setKey(WALKTHROUGH_CONTEXT.tourOpened);
     }),

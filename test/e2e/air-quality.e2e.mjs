@@ -1,7 +1,9 @@
 // The air-quality views on real notebook outputs in the browser workbench (code-server, the installed .vsix,
 // the built-in Local emulator): the compare-data-versions example draws legacy and v2026-11-10 NowCast in
-// one chart; on air-quality.measnb every view opens on the first result, in the dark and the light theme,
-// and the Summary and Collocation numbers equal the model's on the rows the workbench saved in the file.
+// one chart; air-quality.measnb, opened by Measurements: Open Example, shows every view on the first result in
+// the dark and the light theme (the chart, Exceedances and the map in High Contrast too), and the Summary and
+// Collocation numbers equal the model's on the rows the workbench saved in the file; the json-long pair pairs
+// PM2.5 on 24-hour means and names its datasources (the connection's names).
 // Screenshots: .artifacts/screenshots/aq-wb-<view>-<theme>.png (the output element only).
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -10,6 +12,7 @@ import * as esbuild from 'esbuild';
 import { CACHE, ROOT } from '../host/toolchain.mjs';
 import { drawnRows } from './notebook-renderer-page.mjs';
 import {
+  answer,
   e2eEnv,
   eventually,
   notebookList,
@@ -145,9 +148,15 @@ async function setTheme(page, label) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: 10_000 });
   await row.click();
-  const dark = /dark/i.test(label);
+  const kind = /high contrast/i.test(label)
+    ? /light/i.test(label)
+      ? 'hc-light'
+      : 'hc-black'
+    : /dark/i.test(label)
+      ? 'vs-dark'
+      : 'vs';
   await eventually(
-    async () => (await page.locator('.monaco-workbench.vs-dark').count()) === (dark ? 1 : 0),
+    async () => (await page.locator(`.monaco-workbench.${kind}`).count()) === 1,
     `the ${label} theme`,
     50,
   );
@@ -191,9 +200,13 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     console.log(`      ${await shotOf(page, table, 'compare-versions-dark')}`);
   });
 
-  it('air-quality.measnb: each view on the first result in dark and light; Summary and Collocation equal the model of the saved rows', async () => {
+  it('air-quality.measnb (Open Example): each view on the first result in dark and light, chart/Exceedances/map in High Contrast; Summary and Collocation equal the model of the saved rows', async () => {
     const savedModel = await loadSavedModel();
-    await openNotebook(page, 'air-quality.measnb');
+    // Opened as the tour's link and the walkthrough step open it: the Open Example command.
+    await runCommand(page, 'Measurements: Open Example');
+    await answer(page, 'air-quality', { expect: 'Open a bundled example notebook' });
+    await page.locator('.tab.active', { hasText: 'air-quality.measnb' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.notebook-editor .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
     await runAll(page);
     const { table } = await findTable(
       page,
@@ -217,13 +230,14 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     const [sensor, reference] = ['DCZZDK8X', 'D789SKH9'];
     assert.ok(model.references.includes(reference), `references: ${model.references}`);
 
-    for (const theme of ['dark', 'light']) {
+    for (const theme of ['dark', 'hc', 'light']) {
       if (theme === 'light') await setTheme(page, 'Light Modern');
+      if (theme === 'hc') await setTheme(page, 'Dark High Contrast');
       await checkTable(table);
       console.log(`      ${await shotOf(page, table, `table-${theme}`)}`);
       await checkChart(page, table);
       console.log(`      ${await shotOf(page, table, `chart-${theme}`)}`);
-      for (const view of VIEWS) {
+      for (const view of theme === 'hc' ? ['exceedances', 'map'] : VIEWS) {
         await openView(page, table, view);
         await table.locator(`.mt-${view}`).first().waitFor({ timeout: 30_000 });
         if (view === 'summary') await checkSummary(table, model);
@@ -250,9 +264,37 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     const panel = table.locator('.mt-collocation');
     await panel.locator('.mt-reference option').first().waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await panel.locator('.mt-reference').inputValue(), 'D789SKH9', 'the reference site is picked first');
-    assert.equal(await panel.locator('.mt-reference option:checked').textContent(), 'D789SKH9 (reference site)');
+    // Named from the connection's datasources (ResultInfo.datasourceNames).
+    assert.match(
+      await panel.locator('.mt-reference option:checked').textContent(),
+      /^D789SKH9 Reference site \d+.* \(reference site\)$/,
+    );
     assert.equal(await panel.locator('.mt-sensor').inputValue(), 'DCZZDK8X', 'the sensor is the other one');
-    await panel.locator('.mt-colloc-table').waitFor({ timeout: 30_000 });
+    assert.match(
+      await panel.locator('.mt-sensor option:checked').textContent(),
+      /^DCZZDK8X Node \d+ \(at Reference site/,
+    );
+    // PM2.5 pairs on EPA's 24-hour means (≥ 18 of 24 hours) by default: two days of recent hours hold one or two
+    // valid days (by the hour of the day the test runs), so either the table of paired days or the reason it has none.
+    assert.equal(await panel.locator('.mt-colloc-averaging').inputValue(), 'auto');
+    const daily = await eventually(
+      async () => {
+        const text = String(await panel.locator('.mt-colloc-stats').textContent());
+        return text.includes('n (paired days)') || text.includes('valid 24-hour mean (≥ 18 of 24 hours)')
+          ? text
+          : undefined;
+      },
+      'the 24-hour pairing',
+      60,
+      500,
+    );
+    if (daily.includes('n (paired days)')) {
+      assert.match(daily, /Days left out \(< 18 of 24 hours\)/);
+      assert.equal(await panel.locator('.mt-colloc-table th').count(), 4, 'with the EPA PM2.5 target columns');
+    } else assert.match(daily, /^Fewer than two days where both have a valid 24-hour mean/);
+    await panel.locator('.mt-colloc-averaging').selectOption('period');
+    await panel.locator('.mt-colloc-table tr[data-stat="n (paired periods)"]').waitFor({ timeout: 30_000 });
+    assert.match(await panel.locator('.mt-colloc-verdict').textContent(), /EPA evaluates them on 24-hour means/);
     console.log(`      ${await shotOf(page, table, 'collocation-json-long')}`);
   });
 });
@@ -329,6 +371,11 @@ async function checkMap(table, model) {
     await table.locator('.mt-map-note').textContent(),
     new RegExp(`^${model.mapPoints} datasources, 1 moved`),
   );
+  // The collocated pair shares one (split) marker: the canvas's text alternative names both.
+  assert.match(
+    await table.locator('.mt-map canvas').getAttribute('aria-label'),
+    /sharing a place: .*D789SKH9 \+ DCZZDK8X/,
+  );
 }
 
 async function checkCollocation(table, model, sensor, reference) {
@@ -336,12 +383,14 @@ async function checkCollocation(table, model, sensor, reference) {
   await panel.locator('.mt-colloc-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
   await panel.locator('.mt-reference').selectOption(reference);
   await panel.locator('.mt-sensor').selectOption(sensor);
+  // Two days hold one full day: the hourly pairs (the 24-hour default is checked on the week-long pair).
+  await panel.locator('.mt-colloc-averaging').selectOption('period');
   assert.match(await panel.locator('.mt-reference option:checked').textContent(), /\(reference site\)$/);
   await panel.locator('.mt-colloc-table').waitFor({ timeout: 30_000 });
   const rows = await panel
     .locator('.mt-colloc-table tbody tr')
     .evaluateAll((trs) => Object.fromEntries(trs.map((r) => [r.dataset.stat, [...r.cells].map((c) => c.textContent)])));
-  const fit = model.collocation(sensor, reference);
+  const fit = model.collocation(sensor, reference, 'period');
   const r3 = (v) => Math.round(v * 1000) / 1000;
   assert.equal(Number(rows['n (paired periods)'][1]), fit.n);
   assert.ok(near(Number.parseFloat(rows.Slope[1]), r3(fit.slope)), `slope ${rows.Slope[1]} vs ${fit.slope}`);

@@ -365,7 +365,7 @@ export async function checkAirQualityViews() {
       const invalidShown = Number(/\((\d[\d,]*)\)/.exec(invalidLabel)[1].replace(/,/g, ''));
       const modelInvalid = result.summaryRows
         .filter((r) => r.metric === 'pm2_5ConcMassNowcast.value')
-        .reduce((n, r) => n + r.qcInvalid, 0);
+        .reduce((n, r) => n + r['QC-invalid'], 0);
       assert.equal(invalidShown, modelInvalid, 'QC-invalid count of the chart = the Summary model');
       await page.click('.mt-chart .mt-qc-legend summary');
       await shot('chart');
@@ -421,6 +421,7 @@ export async function checkAirQualityViews() {
       await page.selectOption('.mt-collocation .mt-colloc-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
       await page.selectOption('.mt-collocation .mt-reference', reference);
       await page.selectOption('.mt-collocation .mt-sensor', sensor);
+      await page.selectOption('.mt-collocation .mt-colloc-averaging', 'period'); // two days: hourly pairs
       await page.waitForSelector('.mt-collocation .mt-colloc-table');
       const stats = await page.$$eval('.mt-collocation .mt-colloc-table tbody tr', (rows) =>
         Object.fromEntries(rows.map((r) => [r.dataset.stat, [...r.cells].map((c) => c.textContent)])),

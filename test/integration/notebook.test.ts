@@ -118,8 +118,9 @@ describe('notebook controller against the emulator', function () {
     );
     assert.ok(findColumn(table, 'pm2_5ConcMassNowcast'));
     assert.equal(metadata.rowCount, table.rowCount);
-    const info = metadata.measnb as { referenceSites?: string[] };
-    assert.equal(info.referenceSites, undefined, 'csv-wide has its sourceType column: no lookup');
+    const info = metadata.measnb as { referenceSites?: string[]; datasourceNames?: Record<string, string> };
+    assert.equal(info.referenceSites, undefined, 'csv-wide has its sourceType column: not sent');
+    assert.deepEqual(Object.keys(info.datasourceNames ?? {}).sort(), [ids[0], ids[1]].sort(), 'names of its ids only');
     const csv = nb.cellAt(0).outputs[0].items.find((i) => i.mime === MIME.csv);
     assert.ok(csv, 'a text/csv fallback item');
     assert.equal(new TextDecoder().decode(csv.data).trimEnd().split('\n').length, table.rowCount + 1);
@@ -142,7 +143,10 @@ describe('notebook controller against the emulator', function () {
     assert.equal(s.success, true, outputText(nb.cellAt(0)));
     const { table, metadata } = tableOf(nb.cellAt(0));
     assert.equal(findColumn(table, 'sourceType'), undefined, 'json-long: no sourceType column');
-    assert.deepEqual((metadata.measnb as { referenceSites?: string[] }).referenceSites, [ref]);
+    const info = metadata.measnb as { referenceSites?: string[]; datasourceNames?: Record<string, string> };
+    assert.deepEqual(info.referenceSites, [ref]);
+    const refName = all.find((d) => d.datasourceId === ref)!.orgAnnotations.name;
+    assert.equal(info.datasourceNames?.[ref], refName, "the reference site's name for the Map and Collocation");
   });
 
   it('follow: each run appends only newer rows, without gap or duplicate, also across a token expiry', async () => {

@@ -1,9 +1,20 @@
-// A synthetic measurements Table for renderer tests and the renderer page: minute rows for many
-// datasources, metric value/status/QC columns, and a hostile datasource id that must stay text.
+// A synthetic measurements Table for renderer tests, the renderer page and the benchmarks: minute rows for
+// many (or few, with long series) datasources, metric value/status/QC columns, a PM2.5 NowCast with EPA
+// breakpoints (so Exceedances has a default threshold and the Map has AQI categories: values from Good to
+// Unhealthy, with smoke episodes), and a hostile datasource id that must stay text. 20 columns.
 import { parseCanonicalLabel } from '../../src/core/metrics/labels';
 import type { Column, Table } from '../../src/core/table/table';
 
 export const HOSTILE_ID = '<img src=x onerror=alert(1)>';
+
+/** A PM2.5 NowCast (µg/m³) of row r: a daily swing by datasource, 4 to 40, and a smoke episode (to ~90) every 3 days. */
+function nowcast(r: number, datasources: number): number {
+  const ds = r % datasources;
+  const minute = Math.floor(r / datasources);
+  const day = (minute / 1440 + ds / 97) % 3;
+  const smoke = day > 2.5 ? 50 * Math.sin((day - 2.5) * 2 * Math.PI) : 0;
+  return 22 + 18 * Math.sin(minute / 229 + ds) + Math.max(0, smoke) + (ds % 5);
+}
 
 export function syntheticTable(rowCount: number, datasources = 500): Table {
   const ids = Array.from({ length: datasources }, (_, i) => (i === 3 ? HOSTILE_ID : `D${String(i).padStart(6, '0')}`));
@@ -39,15 +50,24 @@ export function syntheticTable(rowCount: number, datasources = 500): Table {
     { name: 'locationLatitude', kind: 'number', values: lat },
     { name: 'locationLongitude', kind: 'number', values: lon },
   ];
-  const quantities = ['pm2_5ConcMass', 'pm10ConcMass', 'no2Conc', 'o3Conc', 'temperatureAmbient'];
-  for (const [qi, q] of quantities.entries()) {
-    const label = `${q}Individual`;
+  // The fourth is a NowCast (EPA breakpoints): no Individual suffix.
+  const labels = [
+    'pm2_5ConcMassIndividual',
+    'pm10ConcMassIndividual',
+    'no2ConcIndividual',
+    'pm2_5ConcMassNowcast',
+    'temperatureAmbientIndividual',
+  ];
+  for (const [qi, label] of labels.entries()) {
     const value = new Float64Array(rowCount);
     const raw = new Float64Array(rowCount);
     const status = new Int32Array(rowCount);
     const assessment = new Int32Array(rowCount);
     for (let r = 0; r < rowCount; r++) {
-      const v = 10 + qi * 5 + 8 * Math.sin(r / datasources / 30 + (r % datasources)) + (r % 13) / 10;
+      const v =
+        qi === 3
+          ? nowcast(r, datasources)
+          : 10 + qi * 5 + 8 * Math.sin(r / datasources / 30 + (r % datasources)) + (r % 13) / 10;
       const invalid = r % 97 === 0;
       value[r] = r % 211 === 0 ? Number.NaN : Math.round((invalid ? v * 40 : v) * 10) / 10;
       raw[r] = Math.round(v * 1.1 * 100) / 100;

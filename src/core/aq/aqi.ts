@@ -113,6 +113,8 @@ export interface AqiCategory {
   name: string;
   /** Short name for narrow places (chips); the full name is always in the tooltip or legend. */
   short: string;
+  /** One to three letters that name the category without its colour (map markers, table chips). */
+  abbr: string;
   colour: string;
   /** Text colour with enough contrast on `colour` (EPA's yellow needs dark text, maroon needs light). */
   textColour: string;
@@ -121,11 +123,21 @@ export interface AqiCategory {
 }
 
 export const AQI_CATEGORIES: readonly AqiCategory[] = [
-  { level: 0, name: 'Good', short: 'Good', colour: '#00e400', textColour: '#000000', indexLow: 0, indexHigh: 50 },
+  {
+    level: 0,
+    name: 'Good',
+    short: 'Good',
+    abbr: 'G',
+    colour: '#00e400',
+    textColour: '#000000',
+    indexLow: 0,
+    indexHigh: 50,
+  },
   {
     level: 1,
     name: 'Moderate',
     short: 'Moderate',
+    abbr: 'M',
     colour: '#ffff00',
     textColour: '#000000',
     indexLow: 51,
@@ -135,6 +147,7 @@ export const AQI_CATEGORIES: readonly AqiCategory[] = [
     level: 2,
     name: 'Unhealthy for Sensitive Groups',
     short: 'USG',
+    abbr: 'USG',
     colour: '#ff7e00',
     textColour: '#000000',
     indexLow: 101,
@@ -144,6 +157,7 @@ export const AQI_CATEGORIES: readonly AqiCategory[] = [
     level: 3,
     name: 'Unhealthy',
     short: 'Unhealthy',
+    abbr: 'U',
     colour: '#ff0000',
     textColour: '#ffffff',
     indexLow: 151,
@@ -153,6 +167,7 @@ export const AQI_CATEGORIES: readonly AqiCategory[] = [
     level: 4,
     name: 'Very Unhealthy',
     short: 'Very Unh.',
+    abbr: 'VU',
     colour: '#8f3f97',
     textColour: '#ffffff',
     indexLow: 201,
@@ -162,6 +177,7 @@ export const AQI_CATEGORIES: readonly AqiCategory[] = [
     level: 5,
     name: 'Hazardous',
     short: 'Hazardous',
+    abbr: 'H',
     colour: '#7e0023',
     textColour: '#ffffff',
     indexLow: 301,

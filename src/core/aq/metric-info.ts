@@ -58,3 +58,13 @@ export function defaultThreshold(parts: MetricLabelParts | undefined): number | 
   if (scale.pollutant === 'pm10') return daily ? 150 : 154;
   return 100;
 }
+
+/**
+ * Whether a metric is a PM2.5 mass concentration (any averaging, not an index): the metrics EPA's PM2.5
+ * sensor performance targets are defined for.
+ */
+export function isPm25Concentration(parts: MetricLabelParts | undefined): boolean {
+  if (!parts || parts.index) return false;
+  if (parts.field && parts.field !== 'value' && parts.field !== 'raw') return false;
+  return quantityInfo(parts.quantity)?.id === 'pm2_5ConcMass';
+}

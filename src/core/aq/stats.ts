@@ -406,3 +406,72 @@ export function pm25SensorTargets(fit: Regression, pairingCompleteness: number):
     },
   ];
 }
+
+/** EPA's rule for a valid 24-hour average: at least 75 % of its hours, 18 of 24. */
+export const MIN_HOURS_PER_DAY = 18;
+
+/**
+ * 24-hour (UTC day) means of a series, each valid only when at least `minHours` of its 24 hours have a value
+ * (EPA: 18 of 24). Finer values (minutes) are first averaged into their hour; a day's mean is the mean of its
+ * hourly means. Returns the valid days' means by day index (days since the epoch) and the days dropped.
+ */
+export function dailyMeans(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  minHours = MIN_HOURS_PER_DAY,
+): { means: Map<number, number>; incompleteDays: number } {
+  const days = new Map<number, [number, number]>();
+  for (const [hour, [sum, n]] of meanByPeriod(times, values, 'hour')) {
+    const day = Math.floor(hour / 24);
+    const d = days.get(day);
+    if (d) {
+      d[0] += sum / n;
+      d[1]++;
+    } else days.set(day, [sum / n, 1]);
+  }
+  const means = new Map<number, number>();
+  let incompleteDays = 0;
+  for (const [day, [sum, hours]] of days) {
+    if (hours >= minHours) means.set(day, sum / hours);
+    else incompleteDays++;
+  }
+  return { means, incompleteDays };
+}
+
+export interface DailyPairs extends Pairs {
+  /** Days with some values but fewer than the minimum hours, per side (left out of the pairs). */
+  incompleteDays: { sensor: number; reference: number };
+}
+
+/**
+ * Pairs a sensor's valid 24-hour means with a reference's (EPA's evaluation of PM2.5 sensors): only days both
+ * have a valid mean (≥ `minHours` hours each). Expected: the days from the first to the last day either
+ * series has any value in; completeness = paired days / expected.
+ */
+export function pairDaily(
+  sensor: { times: ArrayLike<number>; values: ArrayLike<number> },
+  reference: { times: ArrayLike<number>; values: ArrayLike<number> },
+  minHours = MIN_HOURS_PER_DAY,
+): DailyPairs {
+  const s = dailyMeans(sensor.times, sensor.values, minHours);
+  const r = dailyMeans(reference.times, reference.values, minHours);
+  const days = [...s.means.keys()].filter((d) => r.means.has(d)).sort((a, b) => a - b);
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const side of [sensor, reference])
+    for (let i = 0; i < side.times.length; i++) {
+      if (Number.isNaN(side.times[i]) || Number.isNaN(side.values[i])) continue;
+      const d = periodOf(side.times[i], 'day');
+      if (d < lo) lo = d;
+      if (d > hi) hi = d;
+    }
+  const expected = hi >= lo ? hi - lo + 1 : 0;
+  return {
+    times: Float64Array.from(days, (d) => d * PERIOD_MS.day),
+    sensor: Float64Array.from(days, (d) => s.means.get(d)!),
+    reference: Float64Array.from(days, (d) => r.means.get(d)!),
+    expected,
+    completenessPercent: completenessPercent(days.length, expected),
+    incompleteDays: { sensor: s.incompleteDays, reference: r.incompleteDays },
+  };
+}

@@ -19,6 +19,11 @@ export interface ResultInfo {
    * the reference. Read from a saved notebook too: the renderer uses only strings that name its rows.
    */
   referenceSites?: string[];
+  /**
+   * Datasource names by id (the connection's datasources; only ids of the rows, bounded): the Map's hover and
+   * the Collocation choices name them. Read from a saved notebook too: the renderer keeps only strings.
+   */
+  datasourceNames?: Record<string, string>;
 }
 
 export type SaveFormat = 'csv' | 'parquet' | 'json';

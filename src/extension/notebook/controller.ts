@@ -4,7 +4,7 @@
 // live progress, then their files as a table, and join the Reports view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { referenceSites } from '../../core/api/datasource-directory';
+import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
@@ -228,18 +228,18 @@ export class MeasnbController implements vscode.Disposable {
     if (encodedTableBytes(table) > savedOutputLimitBytes()) {
       fullResultPath = (await this.results.write(cell, table)).fsPath;
     }
-    const referenceSites = await this.referenceSites(table, cell.notebook);
-    const withRefs = referenceSites ? { ...info, referenceSites } : info;
+    const fromDirectory = await this.referenceSites(table, cell.notebook);
+    const withRefs = fromDirectory ? { ...info, ...fromDirectory } : info;
     return tableOutput(table, { info: withRefs, csvMaxRows: csvFallbackMaxRows(), fullResultPath, report });
   }
 
   /**
-   * The result's reference-site datasources, from the connection's datasources (kept for a while), when the
-   * result has datasource ids but no sourceType column (json-long); undefined when that is not known in time.
+   * The result's datasource names and, without a sourceType column (json-long), its reference sites, from the
+   * connection's datasources (kept for a while); undefined when that is not known in time.
    */
-  private async referenceSites(table: Table, notebook: vscode.NotebookDocument): Promise<string[] | undefined> {
+  private async referenceSites(table: Table, notebook: vscode.NotebookDocument): Promise<ResultInfo | undefined> {
     const ids = findColumn(table, 'datasourceId');
-    if (!ids || isNumeric(ids) || ids.kind === 'qcFlags' || findColumn(table, 'sourceType')) return undefined;
+    if (!ids || isNumeric(ids) || ids.kind === 'qcFlags') return undefined;
     const stop = new AbortController();
     const late = sleep(REFERENCE_LOOKUP_MS, stop.signal).then(
       () => undefined,
@@ -247,7 +247,7 @@ export class MeasnbController implements vscode.Disposable {
     );
     try {
       const list = await Promise.race([this.deps.connections.datasources(notebook).list(), late]);
-      return list && referenceSites(list, ids.dict);
+      return list && resultDatasourceInfo(list, ids.dict, !!findColumn(table, 'sourceType'));
     } catch {
       return undefined; // unknown: the renderer falls back to a sourceType column
     } finally {

@@ -6,9 +6,11 @@ import { defaultThreshold } from '../../core/aq/metric-info';
 import type { Column, Table } from '../../core/table/table';
 import {
   type Collocation,
+  type CollocationAveraging,
   cachedOffset,
   collocation,
   exceedanceRows,
+  type GroupProfiles,
   groupRows,
   profiles,
   referenceDatasources,
@@ -16,6 +18,7 @@ import {
   summaryTable,
   unitOf,
 } from '../model/aq-views';
+import { withAlpha } from '../model/colour';
 import { formatNumber, type TimeZoneMode } from '../model/format';
 import { ChartView, palette, themedAxis, themeVar } from './chart-view';
 import { h } from './h';
@@ -32,6 +35,8 @@ export interface PanelContext {
   timeZone: () => TimeZoneMode;
   /** Reference-site datasource ids the host knows (ResultInfo.referenceSites; results without sourceType). */
   referenceSites?: readonly unknown[];
+  /** Datasource names by id (ResultInfo.datasourceNames or a name column), for choices and hovers. */
+  datasourceNames?: ReadonlyMap<string, string>;
   /** Shows a derived table with the table widget (sortable, filterable, copyable, savable). */
   nestedTable: (table: Table, title: string) => NestedTable;
 }
@@ -68,7 +73,13 @@ export class SummaryPanel implements Panel {
     this.nested?.dispose();
     this.nested = this.ctx.nestedTable(summary, 'summary');
     this.host.appendChild(this.nested.element);
-    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result (computed in ${Math.round(performance.now() - t0)} ms).`;
+    const count = summary.columns.find((c) => c.name === 'count');
+    let empty = 0;
+    if (count?.kind === 'number') for (const v of count.values) if (v === 0) empty++;
+    const noData = empty
+      ? ` ${empty.toLocaleString('en-US')} ${empty === 1 ? 'row has' : 'rows have'} no data (count 0: no value of that metric in the rows shown, so no statistics; "no data" in the note column).`
+      : '';
+    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
   }
 
   destroy(): void {
@@ -237,53 +248,55 @@ export class ProfilesPanel implements Panel {
     for (const [by, host] of [
       ['hour', this.diurnalHost],
       ['weekday', this.weekdayHost],
-    ] as const) {
-      const groups = all.map((g) => ({ group: g.group, points: g[by] }));
-      const size = by === 'hour' ? 24 : 7;
-      const xs = Array.from({ length: size }, (_, i) => i);
-      const colours = palette(this.element, groups.length);
-      const series: uPlot.Series[] = [{ label: by === 'hour' ? 'hour' : 'weekday' }];
-      const data: Array<Array<number | null>> = [];
-      const bands: uPlot.Band[] = [];
-      const nn = (v: number) => (Number.isNaN(v) ? null : v);
-      groups.forEach((g, i) => {
-        const base = data.length + 1;
-        series.push({ label: g.group, stroke: colours[i], width: 2 });
-        series.push({ label: `${g.group} q75`, stroke: 'transparent', width: 0, points: { show: false } });
-        series.push({ label: `${g.group} q25`, stroke: 'transparent', width: 0, points: { show: false } });
-        data.push(
-          g.points.map((p) => nn(p.mean)),
-          g.points.map((p) => nn(p.q75)),
-          g.points.map((p) => nn(p.q25)),
-        );
-        bands.push({ series: [base + 1, base + 2], fill: `${colours[i]}33` });
-      });
-      host.textContent = '';
-      const xAxis = themedAxis(this.element);
-      if (by === 'weekday') xAxis.values = (_u, ticks) => ticks.map((t) => WEEKDAYS[t] ?? '');
-      this.plots.push(
-        new uPlot(
-          {
-            width: Math.max(320, (this.element.clientWidth || 800) - 14),
-            height: 220,
-            scales: { x: { time: false } },
-            axes: [xAxis, themedAxis(this.element, unit || undefined)],
-            series,
-            bands,
-            legend: { show: true, live: false },
-          },
-          [xs, ...data] as uPlot.AlignedData,
-          host,
-        ),
+    ] as const)
+      this.plots.push(this.profilePlot(by, host, all, unit));
+  }
+
+  /** One profile chart: per datasource its mean line and the interquartile band (in the line's colour, 20 %). */
+  private profilePlot(by: 'hour' | 'weekday', host: HTMLElement, all: GroupProfiles[], unit: string): uPlot {
+    const colours = palette(this.element, all.length);
+    const series: uPlot.Series[] = [{ label: by === 'hour' ? 'hour' : 'weekday' }];
+    const data: Array<Array<number | null>> = [];
+    const bands: uPlot.Band[] = [];
+    const nn = (v: number) => (Number.isNaN(v) ? null : v);
+    all.forEach((g, i) => {
+      const base = data.length + 1;
+      const points = g[by];
+      series.push({ label: g.group, stroke: colours[i], width: 2 });
+      series.push({ label: `${g.group} q75`, stroke: 'transparent', width: 0, points: { show: false } });
+      series.push({ label: `${g.group} q25`, stroke: 'transparent', width: 0, points: { show: false } });
+      data.push(
+        points.map((p) => nn(p.mean)),
+        points.map((p) => nn(p.q75)),
+        points.map((p) => nn(p.q25)),
       );
-      // The quartile series only bound the bands: out of the legend (a key without live values has no
-      // row for the x series: the rows are the groups' mean, q75, q25 in turn).
-      const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
-      const first = rows.length === series.length ? 1 : 0;
-      rows.forEach((row, i) => {
-        if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
-      });
-    }
+      bands.push({ series: [base + 1, base + 2], fill: withAlpha(colours[i], 0.2) });
+    });
+    host.textContent = '';
+    const xAxis = themedAxis(this.element);
+    if (by === 'weekday') xAxis.values = (_u, ticks) => ticks.map((t) => WEEKDAYS[t] ?? '');
+    const xs = Array.from({ length: by === 'hour' ? 24 : 7 }, (_, i) => i);
+    const plot = new uPlot(
+      {
+        width: Math.max(320, (this.element.clientWidth || 800) - 14),
+        height: 220,
+        scales: { x: { time: false } },
+        axes: [xAxis, themedAxis(this.element, unit || undefined)],
+        series,
+        bands,
+        legend: { show: true, live: false },
+      },
+      [xs, ...data] as uPlot.AlignedData,
+      host,
+    );
+    // The quartile series only bound the bands: out of the legend (a key without live values has no
+    // row for the x series: the rows are the groups' mean, q75, q25 in turn).
+    const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
+    const first = rows.length === series.length ? 1 : 0;
+    rows.forEach((row, i) => {
+      if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
+    });
+    return plot;
   }
 
   destroy(): void {
@@ -295,6 +308,73 @@ function fmt(v: number, digits = 3): string {
   return Number.isNaN(v) ? '—' : formatNumber(Math.round(v * 10 ** digits) / 10 ** digits);
 }
 
+/** The Collocation stats rows: [name, value shown]. */
+function collocationRows(result: Collocation, unit: string): Array<[string, string]> {
+  const { pairs, fit } = result;
+  const daily = result.averaging === '24h';
+  const over = daily
+    ? `${pairs.expected} days (both with a valid 24-hour mean)`
+    : `${pairs.expected} ${result.frequency} periods`;
+  const rows: Array<[string, string]> = [
+    [daily ? 'n (paired days)' : 'n (paired periods)', String(fit.n)],
+    ['Slope', fmt(fit.slope)],
+    ['Intercept', `${fmt(fit.intercept)} ${unit}`],
+    ['R²', fmt(fit.r2)],
+    ['RMSE (sensor − reference)', `${fmt(fit.rmse)} ${unit}`],
+    ['Mean bias (sensor − reference)', `${fmt(fit.meanBias)} ${unit}`],
+    ['Pairing completeness', `${fmt(pairs.completenessPercent, 1)} % of ${over}`],
+  ];
+  if ('incompleteDays' in pairs)
+    rows.push([
+      'Days left out (< 18 of 24 hours)',
+      `sensor ${pairs.incompleteDays.sensor}, reference ${pairs.incompleteDays.reference}`,
+    ]);
+  return rows;
+}
+
+/** The stats table: each row with its EPA target and met / not met when the metric is PM2.5. */
+function collocationTable(result: Collocation, unit: string): HTMLTableElement {
+  const table = h('table', { className: 'mt-colloc-table' });
+  const head = table.createTHead().insertRow();
+  const titles = result.pm25 ? ['Statistic', 'Value', 'EPA PM2.5 sensor target', 'Met'] : ['Statistic', 'Value'];
+  for (const t of titles) head.appendChild(h('th', { text: t }));
+  const body = table.createTBody();
+  for (const [name, value] of collocationRows(result, unit)) {
+    const tr = body.insertRow();
+    tr.dataset.stat = name;
+    tr.insertCell().textContent = name;
+    tr.insertCell().textContent = value;
+    if (!result.pm25) continue;
+    const target = result.targets.find((t) => name.startsWith(t.name));
+    tr.insertCell().textContent = target?.target ?? '';
+    const met = tr.insertCell();
+    if (target) {
+      met.textContent = target.met ? '✓ met' : '✗ not met';
+      met.className = target.met ? 'mt-tone-ok' : 'mt-tone-bad';
+    }
+  }
+  return table;
+}
+
+/** The verdict under the table: targets met or not (PM2.5), or why there are none. */
+function collocationVerdict(result: Collocation): HTMLElement {
+  if (!result.pm25)
+    return h('div', {
+      className: 'mt-colloc-verdict mt-status',
+      text: "EPA's sensor performance targets are defined for PM2.5 only: the statistics above are shown without targets for this metric.",
+    });
+  const caveat =
+    result.averaging === '24h'
+      ? ''
+      : ` (EPA evaluates them on 24-hour means with ≥ 18 of 24 hours: these are ${result.frequency} pairs)`;
+  const failed = result.targets.filter((t) => !t.met).map((t) => t.name);
+  const allMet = failed.length === 0;
+  return h('div', {
+    className: `mt-colloc-verdict ${allMet ? 'mt-tone-ok' : 'mt-tone-bad'}`,
+    text: `${allMet ? 'All EPA PM2.5 sensor targets met' : `Targets not met: ${failed.join(', ')}`}${caveat}.`,
+  });
+}
+
 export class CollocationPanel implements Panel {
   readonly element: HTMLElement;
   private readonly metric: HTMLSelectElement;
@@ -302,6 +382,10 @@ export class CollocationPanel implements Panel {
   private readonly reference = h('select', {
     className: 'mt-reference',
     attrs: { 'aria-label': 'Reference datasource' },
+  });
+  private readonly averaging = h('select', {
+    className: 'mt-colloc-averaging',
+    attrs: { 'aria-label': 'Pair by' },
   });
   private readonly plotHost = h('div', { className: 'mt-plot mt-scatter' });
   private readonly stats = h('div', { className: 'mt-colloc-stats' });
@@ -311,7 +395,18 @@ export class CollocationPanel implements Panel {
 
   constructor(private readonly ctx: PanelContext) {
     this.metric = metricSelectFor(ctx.table, 'mt-metric mt-colloc-metric');
-    for (const s of [this.metric, this.sensor, this.reference]) s.addEventListener('change', () => this.draw());
+    const frequency = resultFrequency(ctx.table);
+    for (const [value, text] of [
+      ['auto', 'default (24-hour for PM2.5)'],
+      ['24h', '24-hour means (≥ 18 of 24 h)'],
+      ['period', `each ${frequency}`],
+    ]) {
+      const opt = h('option', { text });
+      opt.value = value;
+      this.averaging.appendChild(opt);
+    }
+    for (const s of [this.metric, this.sensor, this.reference, this.averaging])
+      s.addEventListener('change', () => this.draw());
     this.element = h('div', { className: 'mt-panel mt-collocation' }, [
       h('div', { className: 'mt-toolbar' }, [
         h('label', { text: 'Metric ' }),
@@ -320,6 +415,8 @@ export class CollocationPanel implements Panel {
         this.sensor,
         h('label', { text: 'Reference ' }),
         this.reference,
+        h('label', { text: 'Pair by ' }),
+        this.averaging,
       ]),
       this.plotHost,
       this.stats,
@@ -330,11 +427,13 @@ export class CollocationPanel implements Panel {
     const rows = this.ctx.rows();
     const groups = groupRows(this.ctx.table, rows).map((g) => g.group);
     const refs = referenceDatasources(this.ctx.table, rows, this.ctx.referenceSites);
+    const names = this.ctx.datasourceNames;
     const keep = (select: HTMLSelectElement, options: string[], preferred?: string) => {
       const current = select.value;
       select.textContent = '';
       for (const o of options) {
-        const opt = h('option', { text: refs.has(o) ? `${o} (reference site)` : o });
+        const name = names?.get(o);
+        const opt = h('option', { text: `${o}${name ? ` ${name}` : ''}${refs.has(o) ? ' (reference site)' : ''}` });
         opt.value = o;
         select.appendChild(opt);
       }
@@ -357,33 +456,44 @@ export class CollocationPanel implements Panel {
       this.stats.textContent = 'Needs a metric and two datasources.';
       return;
     }
-    const result = collocation(this.ctx.table, this.ctx.rows(), col, this.sensor.value, this.reference.value);
+    const how = this.averaging.value === 'auto' ? undefined : (this.averaging.value as CollocationAveraging);
+    const result = collocation(this.ctx.table, this.ctx.rows(), col, this.sensor.value, this.reference.value, how);
     this.last = result;
     if (!result || result.fit.n < 2) {
-      this.stats.textContent = 'Fewer than two periods where both have a value.';
+      this.stats.textContent =
+        result?.averaging === '24h'
+          ? 'Fewer than two days where both have a valid 24-hour mean (≥ 18 of 24 hours): pick "each hour" under Pair by, or query a longer range.'
+          : 'Fewer than two periods where both have a value.';
       return;
     }
+    const unit = unitOf(this.ctx.table.columns[col]);
+    this.plot = this.scatter(result, unit);
+    this.stats.append(collocationTable(result, unit), collocationVerdict(result));
+  }
+
+  /** Sensor against reference, the OLS line and the 1:1 line. */
+  private scatter(result: Collocation, unit: string): uPlot {
     const { pairs, fit } = result;
     const order = Array.from(pairs.reference.keys()).sort((a, b) => pairs.reference[a] - pairs.reference[b]);
     const xs = order.map((i) => pairs.reference[i]);
     const ys = order.map((i) => pairs.sensor[i]);
     const line = xs.map((x) => fit.slope * x + fit.intercept);
-    const unit = unitOf(this.ctx.table.columns[col]);
     const [pointColour, lineColour] = palette(this.element, 2);
     const muted = themeVar(this.element, '--vscode-descriptionForeground', '#888');
-    this.plot = new uPlot(
+    const u = unit ? ` [${unit}]` : '';
+    return new uPlot(
       {
         width: Math.min(560, Math.max(320, (this.element.clientWidth || 800) - 14)),
         height: 360,
         scales: { x: { time: false } },
         axes: [
-          themedAxis(this.element, `reference ${this.reference.value}${unit ? ` [${unit}]` : ''}`),
-          themedAxis(this.element, `sensor ${this.sensor.value}${unit ? ` [${unit}]` : ''}`),
+          themedAxis(this.element, `reference ${this.reference.value}${u}`),
+          themedAxis(this.element, `sensor ${this.sensor.value}${u}`),
         ],
         series: [
           { label: 'reference' },
           {
-            label: 'sensor',
+            label: result.averaging === '24h' ? 'sensor (24-hour means)' : 'sensor',
             stroke: pointColour,
             width: 0,
             paths: () => null,
@@ -402,48 +512,6 @@ export class CollocationPanel implements Panel {
       },
       [xs, ys, line, xs] as uPlot.AlignedData,
       this.plotHost,
-    );
-    const rows: Array<[string, string, string?, boolean?]> = [
-      ['n (paired periods)', String(fit.n)],
-      ['Slope', fmt(fit.slope)],
-      ['Intercept', `${fmt(fit.intercept)} ${unit}`],
-      ['R²', fmt(fit.r2)],
-      ['RMSE (sensor − reference)', `${fmt(fit.rmse)} ${unit}`],
-      ['Mean bias (sensor − reference)', `${fmt(fit.meanBias)} ${unit}`],
-      [
-        'Pairing completeness',
-        `${fmt(pairs.completenessPercent, 1)} % of ${pairs.expected} ${result.frequency} periods`,
-      ],
-    ];
-    const table = h('table', { className: 'mt-colloc-table' });
-    const head = table.createTHead().insertRow();
-    for (const t of ['Statistic', 'Value', 'EPA PM2.5 sensor target', 'Met']) head.appendChild(h('th', { text: t }));
-    const body = table.createTBody();
-    for (const [name, value] of rows) {
-      const tr = body.insertRow();
-      tr.dataset.stat = name;
-      const target = result.targets.find((t) => name.startsWith(t.name));
-      tr.insertCell().textContent = name;
-      tr.insertCell().textContent = value;
-      tr.insertCell().textContent = target?.target ?? '';
-      const met = tr.insertCell();
-      if (target) {
-        met.textContent = target.met ? '✓ met' : '✗ not met';
-        met.className = target.met ? 'mt-tone-ok' : 'mt-tone-bad';
-      }
-    }
-    const allMet = result.targets.every((t) => t.met);
-    this.stats.append(
-      table,
-      h('div', {
-        className: `mt-colloc-verdict ${allMet ? 'mt-tone-ok' : 'mt-tone-bad'}`,
-        text: allMet
-          ? 'All EPA PM2.5 sensor targets met.'
-          : `Targets not met: ${result.targets
-              .filter((t) => !t.met)
-              .map((t) => t.name)
-              .join(', ')}.`,
-      }),
     );
   }
 

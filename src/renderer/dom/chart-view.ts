@@ -9,12 +9,13 @@ import type { Table } from '../../core/table/table';
 import { unitOf } from '../model/aq-views';
 import {
   buildChartData,
+  type ChartData,
   chartGroupChoices,
   chartGroupColumn,
   chartMetricColumns,
   chartTimeColumn,
 } from '../model/chart-series';
-import type { TimeZoneMode } from '../model/format';
+import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
 
@@ -79,6 +80,63 @@ function linesBySelect(table: Table): HTMLSelectElement {
   select.appendChild(one);
   select.value = String(chartGroupColumn(table));
   return select;
+}
+
+/** A number rounded to 3 decimals as text. */
+function roundText(v: number): string {
+  return formatNumber(Math.round(v * 1000) / 1000);
+}
+
+/** A legend time (seconds) as ISO-like text in UTC or local time. */
+function timeText(seconds: number | null, utc: boolean): string {
+  if (seconds == null) return '';
+  return formatTime(seconds * 1000, utc ? 'utc' : 'local');
+}
+
+/** A line's legend value with its unit: at the hovered time, else its latest value ("—" when none). */
+function legendValue(values: ReadonlyArray<number | null>, unit: string): uPlot.Series.Value {
+  let latest: number | null = null;
+  for (let i = values.length - 1; i >= 0 && latest === null; i--) latest = values[i];
+  const text = (v: number | null) => (v == null ? '—' : `${roundText(v)}${unit ? ` ${unit}` : ''}`);
+  return (_u, v, _s, idx) => (idx == null ? text(latest) : text(v));
+}
+
+/** Draws the AQI category bands behind the plot (clipped to it). */
+function bandsHook(bands: ReturnType<typeof aqiBandsFor>) {
+  return (u: uPlot) => {
+    const { left, top, width: w, height: hgt } = u.bbox;
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, w, hgt);
+    ctx.clip();
+    ctx.globalAlpha = 0.2;
+    for (const b of bands) {
+      const y0 = u.valToPos(b.from, 'y', true);
+      const y1 = u.valToPos(b.to, 'y', true);
+      ctx.fillStyle = b.category.colour;
+      ctx.fillRect(left, y1, w, y0 - y1);
+    }
+    ctx.restore();
+  };
+}
+
+/** Draws the threshold as a dashed line in the error colour (nothing without one). */
+function thresholdHook(threshold: number | undefined, colour: string) {
+  return (u: uPlot) => {
+    if (threshold === undefined || Number.isNaN(threshold)) return;
+    const y = u.valToPos(threshold, 'y', true);
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1.5 * devicePixelRatio;
+    ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+    ctx.beginPath();
+    ctx.moveTo(u.bbox.left, y);
+    ctx.lineTo(u.bbox.left + u.bbox.width, y);
+    ctx.stroke();
+    ctx.restore();
+  };
 }
 
 export class ChartView {
@@ -210,24 +268,55 @@ export class ChartView {
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
     this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}`;
+    const unit = unitOf(this.table.columns[metricCol]);
+    const bands = aqiBandsFor(this.table, metricCol);
+    const threshold = this.options.threshold?.();
+    const { series, values } = this.seriesOf(data, unit);
+    const utc = this.timeZone() === 'utc';
+    const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
+    this.plot = new uPlot(
+      {
+        ...this.size(),
+        tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : (ts) => new Date(ts * 1000),
+        scales: { x: { time: true } },
+        axes: [themedAxis(this.element), themedAxis(this.element, unit || undefined)],
+        series,
+        hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
+      },
+      [data.xs, ...values] as uPlot.AlignedData,
+      this.plotHost,
+    );
+    this.legend.append(...this.legendItems(bands, threshold, unit, hasQc));
+    this.fit();
+  }
+
+  /**
+   * The lines (one per group, their legend values with the unit; before a hover, each line's latest value) and
+   * one series of hollow marks for the invalid values of every line (no line).
+   */
+  private seriesOf(data: ChartData, unit: string): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
     const colours = palette(this.element, data.series.length);
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
     const utc = this.timeZone() === 'utc';
-    const { width, height } = this.size();
-    const unit = unitOf(this.table.columns[metricCol]);
-    const bands = aqiBandsFor(this.table, metricCol);
-    const threshold = this.options.threshold?.();
-    // One series of marks for the invalid values of every line (hollow points, no line).
-    const marks: Array<number | null> | undefined =
+    const series: uPlot.Series[] = [
+      {
+        label: utc ? 'time (UTC)' : 'time (local)',
+        value: (_u, v, _s, idx) => (idx == null ? 'latest (hover for a time)' : timeText(v, utc)),
+      },
+      ...data.series.map((s, i) => ({
+        label: s.label,
+        stroke: colours[i],
+        width: 1.5,
+        spanGaps: false,
+        value: legendValue(s.values, unit),
+      })),
+    ];
+    const values: Array<Array<number | null>> = data.series.map((s) => s.values);
+    const marks =
       data.invalid && data.invalidCount && !this.hideInvalid.checked
         ? data.xs.map((_, i) => data.invalid!.reduce<number | null>((acc, s) => acc ?? s[i], null))
         : undefined;
-    const series: uPlot.Series[] = [
-      { label: utc ? 'time (UTC)' : 'time (local)' },
-      ...data.series.map((s, i) => ({ label: s.label, stroke: colours[i], width: 1.5, spanGaps: false })),
-    ];
-    const values: Array<Array<number | null>> = data.series.map((s) => s.values);
     if (marks) {
       series.push({
         label: 'QC-invalid',
@@ -235,59 +324,11 @@ export class ChartView {
         width: 0,
         paths: () => null,
         points: { show: true, size: 8, width: 1.5, stroke: errorColour, fill: background },
+        value: (_u, v, _s, idx) => (idx == null || v == null ? '' : `${roundText(v)} ${unit}`.trim()),
       });
       values.push(marks);
     }
-    this.plot = new uPlot(
-      {
-        width,
-        height,
-        tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : (ts) => new Date(ts * 1000),
-        scales: { x: { time: true } },
-        axes: [themedAxis(this.element), themedAxis(this.element, unit || undefined)],
-        series,
-        hooks: {
-          drawClear: [
-            (u) => {
-              const { left, top, width: w, height: hgt } = u.bbox;
-              const ctx = u.ctx;
-              ctx.save();
-              ctx.beginPath();
-              ctx.rect(left, top, w, hgt);
-              ctx.clip();
-              ctx.globalAlpha = 0.2;
-              for (const b of bands) {
-                const y0 = u.valToPos(b.from, 'y', true);
-                const y1 = u.valToPos(b.to, 'y', true);
-                ctx.fillStyle = b.category.colour;
-                ctx.fillRect(left, y1, w, y0 - y1);
-              }
-              ctx.restore();
-            },
-          ],
-          draw: [
-            (u) => {
-              if (threshold === undefined || Number.isNaN(threshold)) return;
-              const y = u.valToPos(threshold, 'y', true);
-              const ctx = u.ctx;
-              ctx.save();
-              ctx.strokeStyle = errorColour;
-              ctx.lineWidth = 1.5 * devicePixelRatio;
-              ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
-              ctx.beginPath();
-              ctx.moveTo(u.bbox.left, y);
-              ctx.lineTo(u.bbox.left + u.bbox.width, y);
-              ctx.stroke();
-              ctx.restore();
-            },
-          ],
-        },
-      },
-      [data.xs, ...values] as uPlot.AlignedData,
-      this.plotHost,
-    );
-    this.legend.append(...this.legendItems(bands, threshold, unit, hasQc));
-    this.fit();
+    return { series, values };
   }
 
   private legendItems(

@@ -3,7 +3,7 @@
 
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
-import { categoryOf, unitOf } from '../model/aq-views';
+import { categoryOf, datasourceNameMap, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { markdownOfRows } from '../model/markdown-copy';
@@ -64,7 +64,9 @@ function textWidth(text: string, bold: boolean): number {
 function fittedWidth(column: Column, table: Table, unit: string): number {
   const value = representativeText(column, table.rowCount, 'local');
   const header = unit ? `${column.name} ${unit}` : column.name;
-  return fitWidth(textWidth(value, false) + (unit === 'AQI' ? 16 : 0), textWidth(header, true), column);
+  // A chip column (AQI, EPA concentrations) also holds the category's letters (up to "USG").
+  const chip = column.kind === 'number' && categoryOf(column, 0) !== undefined ? 34 : 0;
+  return fitWidth(textWidth(value, false) + chip, textWidth(header, true), column);
 }
 
 function cellClass(column: Column): string {
@@ -121,14 +123,6 @@ export class TableWidget {
     this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
     this.viewRows = computeViewRows(table, this.state);
 
-    const filter = h('input', {
-      className: 'mt-filter',
-      attrs: { type: 'search', placeholder: 'Filter rows…', 'aria-label': 'Filter all columns' },
-    });
-    filter.addEventListener('input', () => {
-      this.state.filter.global = filter.value;
-      this.refresh();
-    });
     this.countEl = h('span', { className: 'mt-count', attrs: { 'aria-live': 'polite' } });
     this.statusEl = h('span', { className: 'mt-status', attrs: { role: 'status' } });
     this.timeButton = button('UTC', 'Show times in UTC or local time', () => this.toggleTimeZone());
@@ -137,6 +131,37 @@ export class TableWidget {
       this.show(this.current === 'Table' ? 'Chart' : 'Table'),
     );
     this.viewButton.classList.add('mt-view-toggle');
+    const toolbar = this.buildToolbar();
+
+    this.header = h('div', { className: 'mt-header' }, [this.buildHeaderRow(), this.buildFilterRow()]);
+    this.rowsHost = h('div', { className: 'mt-rows' });
+    this.body = h('div', { className: 'mt-body' }, [this.rowsHost]);
+    this.viewport = h('div', {
+      className: 'mt-viewport',
+      attrs: { tabindex: '0', role: 'grid', 'aria-rowcount': String(table.rowCount) },
+    });
+    this.viewport.append(this.header, this.body);
+    this.listenViewport();
+
+    this.noticeEls = this.notices();
+    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.viewport]);
+    this.table.columns.forEach((c, i) => {
+      this.setWidth(i, fittedWidth(c, table, this.units[i]));
+    });
+    this.setWidth(GUTTER, Math.max(40, String(table.rowCount).length * 9 + 18));
+    this.refresh();
+  }
+
+  /** The toolbar: the filter box, the row count, UTC, Chart, the views, Columns, Copy, Save, the status. */
+  private buildToolbar(): HTMLElement {
+    const filter = h('input', {
+      className: 'mt-filter',
+      attrs: { type: 'search', placeholder: 'Filter rows…', 'aria-label': 'Filter all columns' },
+    });
+    filter.addEventListener('input', () => {
+      this.state.filter.global = filter.value;
+      this.refresh();
+    });
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => void this.copy());
     copy.classList.add('mt-copy');
     const copyMarkdown = button('Copy Markdown', 'Copy the selected rows (or the rows shown) as a Markdown table', () =>
@@ -153,7 +178,7 @@ export class TableWidget {
       copy,
       copyMarkdown,
     ]);
-    if (options.save) {
+    if (this.options.save) {
       for (const format of ['csv', 'parquet', 'json'] as const) {
         const b = button(
           `Save ${SAVE_LABELS[format]}`,
@@ -165,15 +190,11 @@ export class TableWidget {
       }
     }
     toolbar.appendChild(this.statusEl);
+    return toolbar;
+  }
 
-    this.header = h('div', { className: 'mt-header' }, [this.buildHeaderRow(), this.buildFilterRow()]);
-    this.rowsHost = h('div', { className: 'mt-rows' });
-    this.body = h('div', { className: 'mt-body' }, [this.rowsHost]);
-    this.viewport = h('div', {
-      className: 'mt-viewport',
-      attrs: { tabindex: '0', role: 'grid', 'aria-rowcount': String(table.rowCount) },
-    });
-    this.viewport.append(this.header, this.body);
+  /** Scrolling, keys, row clicks, Ctrl+C on the selection, and resizing of the viewport. */
+  private listenViewport(): void {
     this.viewport.addEventListener('scroll', () => this.schedule());
     this.viewport.addEventListener('keydown', (e) => this.onKey(e));
     this.rowsHost.addEventListener('mousedown', (e) => this.onRowClick(e));
@@ -192,14 +213,6 @@ export class TableWidget {
       resize.observe(this.viewport);
       this.disposers.push(() => resize.disconnect());
     }
-
-    this.noticeEls = this.notices();
-    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.viewport]);
-    this.table.columns.forEach((c, i) => {
-      this.setWidth(i, fittedWidth(c, table, this.units[i]));
-    });
-    this.setWidth(GUTTER, Math.max(40, String(table.rowCount).length * 9 + 18));
-    this.refresh();
   }
 
   private aqViewButtons(): HTMLElement | null {
@@ -230,6 +243,7 @@ export class TableWidget {
       rows: () => this.viewRows,
       timeZone: () => this.state.timeZone,
       referenceSites: Array.isArray(this.options.info?.referenceSites) ? this.options.info.referenceSites : undefined,
+      datasourceNames: datasourceNameMap(this.table, this.options.info?.datasourceNames),
       nestedTable: (table: Table, title: string) => {
         const save = this.options.saveTable;
         return new TableWidget(table, {
@@ -513,9 +527,14 @@ export class TableWidget {
       const category = text ? categoryOf(column, (column as { values: Float64Array }).values[row]) : undefined;
       if (category) {
         cell.style.setProperty('--mt-aqi', category.colour);
+        cell.style.setProperty('--mt-aqi-text', category.textColour);
         cell.dataset.aqi = category.name;
+        cell.dataset.aqiAbbr = category.abbr;
         title += ` — AQI category: ${category.name}`;
-      } else delete cell.dataset.aqi;
+      } else {
+        delete cell.dataset.aqi;
+        delete cell.dataset.aqiAbbr;
+      }
       cell.classList.toggle('mt-aqi', category !== undefined);
     }
     cell.title = invalid && column.kind === 'number' ? `${title} — QC invalid` : title;

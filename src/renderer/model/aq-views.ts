@@ -3,9 +3,10 @@
 // collocation and map points. Numbers come from core/aq; this module only walks the columnar Table.
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
 import { type AqiCategory, aqiCategory, concentrationCategory } from '../../core/aq/aqi';
-import { metricScale } from '../../core/aq/metric-info';
+import { isPm25Concentration, metricScale } from '../../core/aq/metric-info';
 import {
   completenessPercent,
+  type DailyPairs,
   distribution,
   type Exceedances,
   exceedances,
@@ -15,6 +16,7 @@ import {
   type Pairs,
   type ProfilePoint,
   pairByPeriod,
+  pairDaily,
   periodsWithValue,
   pm25SensorTargets,
   profile,
@@ -143,80 +145,147 @@ function round(v: number, digits: number): number {
   return Math.round(v * f) / f;
 }
 
+/** The Summary's columns as plain arrays, filled row by row. */
+interface SummaryCols {
+  datasource: string[];
+  metric: string[];
+  unit: string[];
+  count: number[];
+  expected: number[];
+  completeness: number[];
+  min: number[];
+  mean: number[];
+  median: number[];
+  p98: number[];
+  max: number[];
+  invalid: number[];
+  note: string[];
+}
+
+function emptySummaryCols(): SummaryCols {
+  return {
+    datasource: [],
+    metric: [],
+    unit: [],
+    count: [],
+    expected: [],
+    completeness: [],
+    min: [],
+    mean: [],
+    median: [],
+    p98: [],
+    max: [],
+    invalid: [],
+    note: [],
+  };
+}
+
+/** The Summary's header names, in order (the frequency of "expected" is in the view's note). */
+export const SUMMARY_COLUMNS = [
+  'datasourceId',
+  'metric',
+  'unit',
+  'count',
+  'expected',
+  'complete %',
+  'min',
+  'mean',
+  'median',
+  'p98',
+  'max',
+  'QC-invalid',
+  'note',
+] as const;
+
+function summaryColumns(c: SummaryCols): Column[] {
+  const [ds, metric, unit, count, expected, complete, min, mean, median, p98, max, invalid, note] = SUMMARY_COLUMNS;
+  return [
+    textColumn(ds, c.datasource, 'identifier'),
+    textColumn(metric, c.metric),
+    textColumn(unit, c.unit),
+    numberColumn(count, c.count),
+    numberColumn(expected, c.expected),
+    numberColumn(complete, c.completeness),
+    numberColumn(min, c.min),
+    numberColumn(mean, c.mean),
+    numberColumn(median, c.median),
+    numberColumn(p98, c.p98),
+    numberColumn(max, c.max),
+    numberColumn(invalid, c.invalid),
+    textColumn(note, c.note),
+  ];
+}
+
+/** Reused buffers of one Summary pass (as long as the largest group). */
+interface SummaryScratch {
+  times: Float64Array;
+  values: Float64Array;
+  scratch: Float64Array;
+}
+
+/** One Summary row: a datasource's values of one metric column. */
+function summariseMetric(
+  out: SummaryCols,
+  group: string,
+  r: Uint32Array,
+  column: NumericColumn,
+  buffers: SummaryScratch,
+  context: { frequency: OutputFrequency; expected: number; hasTime: boolean; invalid?: (row: number) => boolean },
+): void {
+  const t = buffers.times.subarray(0, r.length);
+  const v = buffers.values.subarray(0, r.length);
+  for (let k = 0; k < r.length; k++) v[k] = column.values[r[k]];
+  const d = distribution(v, undefined, buffers.scratch);
+  let invalid = 0;
+  if (context.invalid) for (let i = 0; i < r.length; i++) if (context.invalid(r[i])) invalid++;
+  const withValue = context.hasTime ? periodsWithValue(t, v, context.frequency) : d.count;
+  out.datasource.push(group);
+  out.metric.push(column.name);
+  out.unit.push(unitOf(column));
+  out.count.push(d.count);
+  out.expected.push(context.expected);
+  out.completeness.push(round(completenessPercent(withValue, context.expected), 1));
+  out.min.push(d.min);
+  out.mean.push(round(d.mean, 3));
+  out.median.push(round(d.median, 3));
+  out.p98.push(round(d.p98, 3));
+  out.max.push(d.max);
+  out.invalid.push(invalid);
+  out.note.push(d.count === 0 ? 'no data' : '');
+}
+
 /**
  * Summary per datasource × metric: count, expected periods (for the result's frequency over the result's
- * time range), completeness %, min/mean/median/p98/max, QC-invalid count. A Table, so it sorts, filters,
- * copies and saves like any result.
+ * time range), completeness %, min/mean/median/p98/max, QC-invalid count, and "no data" for a metric a
+ * datasource has no value of. A Table, so it sorts, filters, copies and saves like any result.
  */
 export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
   const metrics = chartMetricColumns(table);
   const frequency = resultFrequency(table);
   const [from, to] = timeRange(table, rows);
-  const expected = expectedPeriods(from, to, frequency);
   const siblings = qcSiblings(table);
-  const cols = {
-    datasource: [] as string[],
-    metric: [] as string[],
-    unit: [] as string[],
-    count: [] as number[],
-    expected: [] as number[],
-    completeness: [] as number[],
-    min: [] as number[],
-    mean: [] as number[],
-    median: [] as number[],
-    p98: [] as number[],
-    max: [] as number[],
-    invalid: [] as number[],
-  };
+  const cols = emptySummaryCols();
   const groups = groupRows(table, rows);
   const ti = chartTimeColumn(table);
   const time = ti >= 0 ? (table.columns[ti] as NumericColumn).values : undefined;
   const invalidTests = metrics.map((m) => qcInvalidTest(table, siblings, m));
   const largest = groups.reduce((n, g) => Math.max(n, g.rows.length), 0);
-  const times = new Float64Array(largest);
-  const values = new Float64Array(largest);
-  const scratch = new Float64Array(largest);
+  const buffers = {
+    times: new Float64Array(largest),
+    values: new Float64Array(largest),
+    scratch: new Float64Array(largest),
+  };
+  const context = { frequency, expected: expectedPeriods(from, to, frequency), hasTime: !!time };
   for (const { group, rows: r } of groups) {
-    const t = times.subarray(0, r.length);
-    const v = values.subarray(0, r.length);
-    if (time) for (let k = 0; k < r.length; k++) t[k] = time[r[k]];
+    if (time) for (let k = 0; k < r.length; k++) buffers.times[k] = time[r[k]];
     metrics.forEach((m, mi) => {
-      const column = table.columns[m] as NumericColumn;
-      for (let k = 0; k < r.length; k++) v[k] = column.values[r[k]];
-      const d = distribution(v, undefined, scratch);
-      const test = invalidTests[mi];
-      let invalid = 0;
-      if (test) for (let i = 0; i < r.length; i++) if (test(r[i])) invalid++;
-      const withValue = time ? periodsWithValue(t, v, frequency) : d.count;
-      cols.datasource.push(group);
-      cols.metric.push(column.name);
-      cols.unit.push(unitOf(column));
-      cols.count.push(d.count);
-      cols.expected.push(expected);
-      cols.completeness.push(round(completenessPercent(withValue, expected), 1));
-      cols.min.push(d.min);
-      cols.mean.push(round(d.mean, 3));
-      cols.median.push(round(d.median, 3));
-      cols.p98.push(round(d.p98, 3));
-      cols.max.push(d.max);
-      cols.invalid.push(invalid);
+      summariseMetric(cols, group, r, table.columns[m] as NumericColumn, buffers, {
+        ...context,
+        invalid: invalidTests[mi],
+      });
     });
   }
-  const columns: Column[] = [
-    textColumn('datasourceId', cols.datasource, 'identifier'),
-    textColumn('metric', cols.metric),
-    textColumn('unit', cols.unit),
-    numberColumn('count', cols.count),
-    numberColumn(`expected (${frequency})`, cols.expected),
-    numberColumn('completeness %', cols.completeness),
-    numberColumn('min', cols.min),
-    numberColumn('mean', cols.mean),
-    numberColumn('median', cols.median),
-    numberColumn('p98', cols.p98),
-    numberColumn('max', cols.max),
-    numberColumn('qcInvalid', cols.invalid),
-  ];
-  return { columns, rowCount: cols.datasource.length };
+  return { columns: summaryColumns(cols), rowCount: cols.datasource.length };
 }
 
 export interface ExceedanceRow extends Exceedances {
@@ -328,11 +397,26 @@ export function referenceDatasources(
   return out;
 }
 
+/** How collocation pairs: each period of the result, or EPA's 24-hour means (valid with ≥ 18 of 24 hours). */
+export type CollocationAveraging = 'period' | '24h';
+
+/** EPA evaluates PM2.5 sensors on 24-hour means: the default for PM2.5 finer than a day; else the result's periods. */
+export function defaultAveraging(column: Column | undefined, frequency: OutputFrequency): CollocationAveraging {
+  return isPm25Concentration(column?.metric) && frequency !== 'day' ? '24h' : 'period';
+}
+
 export interface Collocation {
-  pairs: Pairs;
+  pairs: Pairs | DailyPairs;
   fit: Regression;
+  /** EPA's PM2.5 sensor targets: empty for other metrics (they are defined for PM2.5 only). */
   targets: TargetCheck[];
+  /** Whether the metric is PM2.5 (the targets apply). */
+  pm25: boolean;
+  /** The result's output frequency. */
   frequency: OutputFrequency;
+  averaging: CollocationAveraging;
+  /** The pairs' period: 'day' for 24-hour means, else the result's frequency. */
+  pairedBy: OutputFrequency;
 }
 
 export function collocation(
@@ -341,15 +425,27 @@ export function collocation(
   metricCol: number,
   sensor: string,
   reference: string,
+  averaging?: CollocationAveraging,
 ): Collocation | undefined {
   const series = seriesByGroup(table, rows, metricCol, new Set([sensor, reference]));
   const s = series.find((x) => x.group === sensor);
   const r = series.find((x) => x.group === reference);
   if (!s || !r) return undefined;
   const frequency = resultFrequency(table);
-  const pairs = pairByPeriod(s, r, frequency);
+  const column = table.columns[metricCol];
+  const how = averaging ?? defaultAveraging(column, frequency);
+  const pairs = how === '24h' ? pairDaily(s, r) : pairByPeriod(s, r, frequency);
   const fit = ols(pairs.reference, pairs.sensor);
-  return { pairs, fit, targets: pm25SensorTargets(fit, pairs.completenessPercent), frequency };
+  const pm25 = isPm25Concentration(column?.metric);
+  return {
+    pairs,
+    fit,
+    targets: pm25 ? pm25SensorTargets(fit, pairs.completenessPercent) : [],
+    pm25,
+    frequency,
+    averaging: how,
+    pairedBy: how === '24h' ? 'day' : frequency,
+  };
 }
 
 /** The AQI category of a value of a metric column, when the metric is an AQI or has EPA breakpoints. */
@@ -407,6 +503,39 @@ export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: numb
       latestValue,
       category: metric ? categoryOf(metric, latestValue) : undefined,
     });
+  }
+  return out;
+}
+
+/**
+ * Datasource names by id: a `datasourceName` or `name` text column of the result (its first name per id),
+ * else the host's (ResultInfo.datasourceNames: only string values, bounded; anything else ignored).
+ */
+export function datasourceNameMap(table: Table, known?: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const gi = chartGroupColumn(table);
+  const group = gi >= 0 ? table.columns[gi] : undefined;
+  const nameCol = findColumn(table, 'datasourceName') ?? findColumn(table, 'name');
+  if (
+    group &&
+    !isNumeric(group) &&
+    group.kind !== 'qcFlags' &&
+    nameCol &&
+    nameCol.kind !== 'qcFlags' &&
+    !isNumeric(nameCol)
+  ) {
+    for (let r = 0; r < table.rowCount; r++) {
+      const g = group.codes[r];
+      const c = nameCol.codes[r];
+      if (g < 0 || c < 0 || out.has(group.dict[g])) continue;
+      const name = nameCol.dict[c];
+      if (name) out.set(group.dict[g], name.slice(0, 80));
+    }
+  }
+  if (out.size || !known || typeof known !== 'object' || Array.isArray(known)) return out;
+  for (const [id, name] of Object.entries(known as Record<string, unknown>)) {
+    if (out.size >= 5000) break;
+    if (typeof name === 'string' && name) out.set(id, name.slice(0, 80));
   }
   return out;
 }

@@ -65,6 +65,42 @@ function distinctTimes(times: Float64Array, n: number): Float64Array {
   return Float64Array.from(seen).sort();
 }
 
+/** Pass 1: the drawn points (table row, time, line, invalid?) in typed arrays, and the points per line. */
+function keptPoints(
+  rows: ArrayLike<number>,
+  metric: NumericColumn,
+  time: NumericColumn,
+  lineOf: (r: number) => number,
+  lines: number,
+  qc?: ChartQcOptions,
+) {
+  const kept = new Uint32Array(rows.length);
+  const keptTimes = new Float64Array(rows.length);
+  const line = new Int32Array(rows.length);
+  const invalid = new Uint8Array(rows.length);
+  const pointsPerLine = new Uint32Array(lines);
+  let points = 0;
+  let invalidCount = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const t = time.values[r];
+    if (Number.isNaN(t) || Number.isNaN(metric.values[r])) continue;
+    const bad = qc?.invalid(r) === true;
+    if (bad) {
+      invalidCount++;
+      if (qc?.hideInvalid) continue;
+    }
+    const g = lineOf(r);
+    kept[points] = r;
+    keptTimes[points] = t;
+    line[points] = g;
+    invalid[points] = bad ? 1 : 0;
+    pointsPerLine[g]++;
+    points++;
+  }
+  return { kept, keptTimes, line, invalid, pointsPerLine, points, invalidCount };
+}
+
 export function buildChartData(
   table: Table,
   rows: ArrayLike<number>,
@@ -79,35 +115,11 @@ export function buildChartData(
   const group: Column | undefined = groupCol >= 0 ? table.columns[groupCol] : undefined;
   const codes = group && !isNumeric(group) ? group.codes : undefined;
   const { labels, byCode } = lineOfCode(metric, group);
-  // Pass 1: the drawn points (table row, time, line, invalid?) in typed arrays.
-  const kept = new Uint32Array(rows.length);
-  const keptTimes = new Float64Array(rows.length);
-  const line = new Int32Array(rows.length);
-  const invalid = new Uint8Array(rows.length);
-  const pointsPerLine = new Uint32Array(labels.length);
-  let points = 0;
-  let invalidCount = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    const t = time.values[r];
-    if (Number.isNaN(t) || Number.isNaN(metric.values[r])) continue;
-    const bad = qc?.invalid(r) === true;
-    if (bad) {
-      invalidCount++;
-      if (qc?.hideInvalid) continue;
-    }
-    const g = codes ? byCode[codes[r] + 1] : 0;
-    kept[points] = r;
-    keptTimes[points] = t;
-    line[points] = g;
-    invalid[points] = bad ? 1 : 0;
-    pointsPerLine[g]++;
-    points++;
-  }
-  const present = labels.map((_, g) => g).filter((g) => pointsPerLine[g] > 0);
+  const p = keptPoints(rows, metric, time, (r) => (codes ? byCode[codes[r] + 1] : 0), labels.length, qc);
+  const present = labels.map((_, g) => g).filter((g) => p.pointsPerLine[g] > 0);
   present.sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
   const drawn = present.slice(0, maxSeries);
-  const xsMs = distinctTimes(keptTimes, points);
+  const xsMs = distinctTimes(p.keptTimes, p.points);
   const slot = new Map<number, number>();
   xsMs.forEach((t, k) => {
     slot.set(t, k);
@@ -119,20 +131,20 @@ export function buildChartData(
   const values = drawn.map(() => new Array<number | null>(xsMs.length).fill(null));
   const invalidValues = drawn.map(() => new Array<number | null>(xsMs.length).fill(null));
   // Pass 2: the drawn lines' values by time slot (a later row at the same time wins, as before).
-  for (let i = 0; i < points; i++) {
-    const k = seriesOf[line[i]];
+  for (let i = 0; i < p.points; i++) {
+    const k = seriesOf[p.line[i]];
     if (k < 0) continue;
-    const x = slot.get(keptTimes[i])!;
-    const v = metric.values[kept[i]];
+    const x = slot.get(p.keptTimes[i])!;
+    const v = metric.values[p.kept[i]];
     values[k][x] = v;
-    if (invalid[i]) invalidValues[k][x] = v;
+    if (p.invalid[i]) invalidValues[k][x] = v;
   }
   return {
     xs: Array.from(xsMs, (t) => t / 1000),
     series: drawn.map((g, k) => ({ label: labels[g], values: values[k] })),
     omittedSeries: present.length - drawn.length,
-    points,
+    points: p.points,
     invalid: qc ? invalidValues : undefined,
-    invalidCount,
+    invalidCount: p.invalidCount,
   };
 }

@@ -5,6 +5,7 @@ import { MIME, parseNotebook } from '../../../src/core/notebook';
 import { cellText, isNumeric, type Table } from '../../../src/core/table/table';
 import { decodeTable } from '../../../src/core/table/wire';
 import {
+  type CollocationAveraging,
   collocation,
   groupRows,
   mapPoints,
@@ -35,8 +36,8 @@ export function savedModel(file: string, cellIndex: number, metric: string) {
     datasources: groupRows(table, rows).length,
     /** Datasources placed on the map (of the chosen metric: the NowCast). */
     mapPoints: mapPoints(table, rows, metricCol).length,
-    collocation: (sensor: string, reference: string) => {
-      const c = collocation(table, rows, metricCol, sensor, reference);
+    collocation: (sensor: string, reference: string, averaging?: CollocationAveraging) => {
+      const c = collocation(table, rows, metricCol, sensor, reference, averaging);
       return c && { ...c.fit, completeness: c.pairs.completenessPercent, targets: c.targets };
     },
   };

@@ -26,7 +26,7 @@ describe('emulator air-quality roles', () => {
     const rows = identityRows(table.rowCount);
     assert.deepEqual([...referenceDatasources(table, rows)], [reference]);
     const metric = table.columns.findIndex((c) => c.name.startsWith('pm2_5ConcMass1HourMean'));
-    const c = collocation(table, rows, metric, sensor, reference)!;
+    const c = collocation(table, rows, metric, sensor, reference, 'period')!;
     assert.ok(c.fit.n >= 40, `paired hours: ${c.fit.n}`);
     assert.ok(Math.abs(c.fit.slope - COLLOCATED_BIAS.slope) < 0.05, `slope ${c.fit.slope}`);
     assert.ok(Math.abs(c.fit.intercept - COLLOCATED_BIAS.intercept) < 1, `intercept ${c.fit.intercept}`);

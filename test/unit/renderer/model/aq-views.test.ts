@@ -80,19 +80,34 @@ describe('renderer aq views: model', () => {
     assert.equal(cell(s, 'datasourceId', 0), 'REF');
     assert.equal(cell(s, 'unit', 0), 'µg/m³');
     assert.equal(cell(s, 'count', 0), 5);
-    assert.equal(cell(s, 'expected (hour)', 0), 6);
-    assert.equal(cell(s, 'completeness %', 0), 83.3);
+    assert.equal(cell(s, 'expected', 0), 6);
+    assert.equal(cell(s, 'complete %', 0), 83.3);
     assert.equal(cell(s, 'min', 0), 10);
     assert.equal(cell(s, 'mean', 0), 34);
     assert.equal(cell(s, 'median', 0), 30);
     assert.equal(cell(s, 'max', 0), 60);
-    assert.equal(cell(s, 'qcInvalid', 0), 0);
+    assert.equal(cell(s, 'QC-invalid', 0), 0);
     // SENSOR: 14, 26, 38, 50, 62, 74: mean 44, p98 = 62 + 0.9*12 = 72.8 (5 * 0.98 = 4.9), one QC-invalid.
     assert.equal(cell(s, 'datasourceId', 1), 'SENSOR');
-    assert.equal(cell(s, 'completeness %', 1), 100);
+    assert.equal(cell(s, 'complete %', 1), 100);
     assert.equal(cell(s, 'mean', 1), 44);
     assert.equal(cell(s, 'p98', 1), 72.8);
-    assert.equal(cell(s, 'qcInvalid', 1), 1);
+    assert.equal(cell(s, 'QC-invalid', 1), 1);
+    assert.deepEqual([cell(s, 'note', 0), cell(s, 'note', 1)], ['', '']);
+  });
+
+  it('Summary: a datasource without a value of a metric says "no data" (count 0, empty stats)', () => {
+    const refRows = rows.filter((r) => r % 2 === 1 && r !== 7); // REF's hours, then blank its values
+    const blank = {
+      ...table,
+      columns: table.columns.map((c, i) =>
+        i === metricCol ? { ...c, values: (c as { values: Float64Array }).values.map(() => Number.NaN) } : c,
+      ),
+    } as Table;
+    const s = summaryTable(blank, refRows);
+    assert.equal(cell(s, 'count', 0), 0);
+    assert.equal(cell(s, 'note', 0), 'no data');
+    assert.ok(Number.isNaN(cell(s, 'mean', 0) as number));
   });
 
   it('Exceedances above 35.4 per datasource: SENSOR hours 2-5 (run 4), REF hours 4-5 (run 2)', () => {
@@ -121,7 +136,7 @@ describe('renderer aq views: model', () => {
 
   it('Collocation: REFERENCE_SITE found; pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1; 5 of 6 hours = 83 % ≥ 75 %', () => {
     assert.deepEqual([...referenceDatasources(table, rows)], ['REF']);
-    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF')!;
+    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF', 'period')!;
     assert.equal(c.fit.n, 5);
     assert.ok(Math.abs(c.fit.slope - 1.2) < 1e-9);
     assert.ok(Math.abs(c.fit.intercept - 2) < 1e-9);

@@ -1,0 +1,83 @@
+// The Map view's geometry, without a canvas: the view fitted to the markers (with a minimum extent), the
+// graticule step, the scale bar, and markers at one spot gathered (a sensor at its reference site).
+
+export interface ViewBox {
+  /** Centre. */
+  lon: number;
+  lat: number;
+  /** Pixels per degree of longitude. */
+  scale: number;
+}
+
+/** The smallest extent (degrees) the fitted view shows around its markers: about 30 km, a city and around. */
+export const MIN_SPAN_DEG = 0.3;
+
+/** The view that shows every location with a margin (and at least MIN_SPAN_DEG), in a width × height canvas. */
+export function fitView(
+  locations: ReadonlyArray<{ lat: number; lon: number }>,
+  width: number,
+  height: number,
+  minSpan = MIN_SPAN_DEG,
+): ViewBox {
+  let minLon = 180;
+  let maxLon = -180;
+  let minLat = 90;
+  let maxLat = -90;
+  for (const t of locations) {
+    minLon = Math.min(minLon, t.lon);
+    maxLon = Math.max(maxLon, t.lon);
+    minLat = Math.min(minLat, t.lat);
+    maxLat = Math.max(maxLat, t.lat);
+  }
+  if (minLon > maxLon) return { lon: 0, lat: 20, scale: width / 360 };
+  const lat = (minLat + maxLat) / 2;
+  const kx = Math.cos((lat * Math.PI) / 180);
+  const spanLon = Math.max(minSpan / Math.max(kx, 0.1), (maxLon - minLon) * 1.3);
+  const spanLat = Math.max(minSpan, (maxLat - minLat) * 1.3);
+  const scale = Math.min(width / spanLon, height / (spanLat / kx));
+  return { lon: (minLon + maxLon) / 2, lat, scale };
+}
+
+/** A "nice" step (1, 2 or 5 × 10^k) at or above `raw`. */
+export function niceStep(raw: number): number {
+  if (!(raw > 0) || !Number.isFinite(raw)) return 1;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / p;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+/** Graticule lines (degrees) in [from, to] at a nice step giving about `count` lines. */
+export function graticule(from: number, to: number, count = 6): { step: number; values: number[] } {
+  const step = niceStep((to - from) / count);
+  const values: number[] = [];
+  for (let v = Math.ceil(from / step) * step; v <= to + 1e-9 && values.length < 100; v += step)
+    values.push(Number((Math.round(v / step) * step).toPrecision(12)));
+  return { step, values };
+}
+
+/** A degree value as text with the hemisphere: 41.9°N, 12.5°E; decimals as the step needs. */
+export function degreeText(v: number, step: number, axis: 'lat' | 'lon'): string {
+  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
+  const hemi = axis === 'lat' ? (v > 0 ? 'N' : v < 0 ? 'S' : '') : v > 0 ? 'E' : v < 0 ? 'W' : '';
+  return `${Math.abs(v).toFixed(decimals)}°${hemi}`;
+}
+
+/** The scale bar: a nice distance (km) of at most `maxPx` pixels at the view's centre latitude, and its length. */
+export function scaleBar(view: ViewBox, maxPx = 120): { km: number; px: number; text: string } {
+  const kmPerPx = (111.32 * Math.cos((view.lat * Math.PI) / 180)) / view.scale;
+  let km = niceStep((maxPx * kmPerPx) / 2);
+  if (km / kmPerPx > maxPx) km /= 2;
+  const text = km >= 1 ? `${km.toLocaleString('en-US')} km` : `${Math.round(km * 1000)} m`;
+  return { km, px: km / kmPerPx, text };
+}
+
+/** Markers within `radius` pixels of an earlier one join its cluster (a sensor at its reference site). */
+export function clusterMarkers<T>(marks: ReadonlyArray<{ x: number; y: number; item: T }>, radius = 4) {
+  const out: Array<{ x: number; y: number; items: T[] }> = [];
+  for (const m of marks) {
+    const near = out.find((c) => (c.x - m.x) ** 2 + (c.y - m.y) ** 2 <= radius * radius);
+    if (near) near.items.push(m.item);
+    else out.push({ x: m.x, y: m.y, items: [m.item] });
+  }
+  return out;
+}
