@@ -40,20 +40,6 @@ describe('activation in a real extension host', () => {
     assert.ok(contributed.length >= 13);
   });
 
-  it('Open Example opens a bundled example by name (the tour links to it); a name not bundled opens nothing', async () => {
-    const nb = await vscode.commands.executeCommand<vscode.NotebookDocument>('measurements.openExample', 'air-quality');
-    assert.ok(nb, 'the command returns the notebook');
-    assert.equal(nb.notebookType, 'measnb');
-    assert.match(nb.cellAt(0).document.getText(), /^# Air quality: every view of a result/);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    for (const bad of ['../package', 'air-quality.measnb', '/etc/passwd', 42])
-      assert.equal(await vscode.commands.executeCommand('measurements.openExample', bad), undefined, String(bad));
-    const tour = await vscode.workspace.fs.readFile(
-      vscode.Uri.joinPath(extension().extensionUri, 'examples/tour.measnb'),
-    );
-    assert.match(Buffer.from(tour).toString('utf8'), /command:measurements\.openExample\?%5B%22air-quality%22%5D/);
-  });
-
   it('New Measurement Notebook opens an untitled .measnb notebook with a runnable measq cell', async () => {
     const nb = await vscode.commands.executeCommand<vscode.NotebookDocument>('measurements.newNotebook');
     assert.ok(nb, 'the command returns the notebook');

@@ -22,9 +22,21 @@ export function run(): Promise<void> {
     .readdirSync(__dirname, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.test.js'))
-    .sort();
+    .sort((a, b) => firstRank(a) - firstRank(b) || a.localeCompare(b));
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));
   });
+}
+
+/**
+ * Suites that check a fresh host run first, in this order: activation (the extension is not active at
+ * startup) and sql (activation did not load the SQL engine; any suite that runs a cell or opens a Parquet
+ * file may load it). The rest run in name order.
+ */
+const FIRST = ['activation.test.js', 'sql.test.js'];
+
+function firstRank(file: string): number {
+  const i = FIRST.indexOf(path.basename(file));
+  return i < 0 ? FIRST.length : i;
 }
