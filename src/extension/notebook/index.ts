@@ -39,7 +39,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     connections,
     controller,
     sql,
-    registerSaveHandler(writeParquet),
+    registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now()),
     ...registerLanguageFeatures(
       services.clock,

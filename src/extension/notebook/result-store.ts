@@ -38,12 +38,28 @@ export class ResultStore implements vscode.Disposable {
     return vscode.Uri.joinPath(this.dir, `${notebookKey(notebook)}-${id}.parquet`);
   }
 
+  /** Where the cell's full result goes (giving the cell an id if it has none); nothing is written. */
+  async target(cell: vscode.NotebookCell): Promise<vscode.Uri> {
+    return this.fileOf(cell.notebook.uri, await this.cellKey(cell));
+  }
+
+  /** The cell's full-result file if the cell has an id (the file may not exist: another machine, cleared). */
+  fileOfCell(cell: vscode.NotebookCell): vscode.Uri | undefined {
+    const id = cell.metadata?.id;
+    return typeof id === 'string' && SAFE_ID.test(id) ? this.fileOf(cell.notebook.uri, id) : undefined;
+  }
+
   async write(cell: vscode.NotebookCell, table: Table): Promise<vscode.Uri> {
-    const uri = this.fileOf(cell.notebook.uri, await this.cellKey(cell));
+    const uri = await this.target(cell);
+    await this.writeTo(uri, table);
+    return uri;
+  }
+
+  /** Writes a full result to its file (from target), then keeps the folder within its limit. */
+  async writeTo(uri: vscode.Uri, table: Table): Promise<void> {
     await vscode.workspace.fs.createDirectory(this.dir);
     await vscode.workspace.fs.writeFile(uri, writeParquet(table));
     await this.enforceLimit(uri);
-    return uri;
   }
 
   async forget(cell: vscode.NotebookCell): Promise<void> {
