@@ -42,11 +42,18 @@ export function bytesPerRow(table: Table): number {
 
 /**
  * How many first rows fit in `maxBytes` of wire format (at least one row when there are rows), or the
- * whole table when it fits. Estimated from the average row, which is exact for tables of numbers.
+ * whole table when it fits: estimated from the average row, then lowered until the head (with its own
+ * header and dictionaries) fits.
  */
 export function headRowCount(table: Table, maxBytes: number): number {
   if (table.rowCount === 0 || encodedTableBytes(table) <= maxBytes) return table.rowCount;
-  return Math.max(1, Math.min(table.rowCount, Math.floor(maxBytes / bytesPerRow(table))));
+  let n = Math.max(1, Math.min(table.rowCount, Math.floor(maxBytes / bytesPerRow(table))));
+  for (let i = 0; i < 8 && n > 1; i++) {
+    const size = encodedTableBytes(sliceRows(table, 0, n));
+    if (size <= maxBytes) break;
+    n = Math.max(1, Math.floor(((n * maxBytes) / size) * 0.995));
+  }
+  return n;
 }
 
 /** Row ranges of `rowsPerChunk` from `start` to `total`. */

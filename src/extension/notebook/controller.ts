@@ -300,6 +300,7 @@ export class MeasnbController implements vscode.Disposable {
   dispose(): void {
     this.results.dispose();
     this.handOver.dispose();
+    this.progressive.dispose();
     this.controller.dispose();
   }
 }

@@ -17,10 +17,13 @@ export function restKeyOf(output: vscode.NotebookCellOutput): string | undefined
   return typeof rest?.key === 'string' ? rest.key : undefined;
 }
 
-export class ProgressiveResults {
+export class ProgressiveResults implements vscode.Disposable {
   /** Results by key, oldest first (a Map keeps insertion order); a file read back is a promise meanwhile. */
   private readonly held = new Map<string, Promise<Table | undefined>>();
   private seq = 0;
+  private readonly answered = new vscode.EventEmitter<{ request: RowsRequest; reply: RowsReply }>();
+  /** Each rows-request answered (tests follow the renderer's requests so). */
+  readonly onDidAnswer = this.answered.event;
 
   constructor(
     /** The full-result file of a cell, if it has one (it may not exist). */
@@ -43,6 +46,12 @@ export class ProgressiveResults {
 
   /** The reply to a rows-request from a renderer showing `notebook`. */
   async rows(notebook: vscode.NotebookDocument, m: RowsRequest): Promise<RowsReply> {
+    const reply = await this.answer(notebook, m);
+    this.answered.fire({ request: m, reply });
+    return reply;
+  }
+
+  private async answer(notebook: vscode.NotebookDocument, m: RowsRequest): Promise<RowsReply> {
     const base = { requestId: String(m.requestId), key: String(m.key) };
     try {
       const table = await this.find(notebook, base.key);
@@ -60,6 +69,11 @@ export class ProgressiveResults {
     } catch (err) {
       return { type: 'rows-unavailable', ...base, message: (err as Error).message };
     }
+  }
+
+  dispose(): void {
+    this.held.clear();
+    this.answered.dispose();
   }
 
   /** The held result, else the full-result file of the notebook's cell whose output has this key. */
