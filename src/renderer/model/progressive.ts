@@ -37,16 +37,30 @@ export interface LoadOptions {
 
 /**
  * Fetches and appends chunks until every row is in (resolves 'complete'), the output is gone ('stopped'),
- * or a fetch fails (rejects with its error; the rows appended so far stay). A chunk of no rows is an error
- * (the host would otherwise be asked for the same rows forever).
+ * or a fetch fails (rejects with its error; the rows appended so far stay). The next chunk is asked for
+ * before the current one is appended, so the host encodes and sends one while the page appends the other.
+ * A chunk of no rows, or not of the rows asked for, is an error (no endless asking for the same rows).
  */
 export async function loadRest(o: LoadOptions): Promise<'complete' | 'stopped'> {
   const a = o.assembler;
-  while (!a.complete) {
+  const ask = (start: number) => {
+    const rows = Math.min(o.rowsPerChunk, a.totalRows - start);
+    const p = o.fetch(start, rows);
+    p.catch(() => undefined); // awaited below; a prefetch left behind by a stop must not be unhandled
+    return { start, rows, p };
+  };
+  let next = a.complete ? undefined : ask(a.loaded);
+  while (next) {
     if (o.stopped()) return 'stopped';
-    const chunk = await o.fetch(a.loaded, Math.min(o.rowsPerChunk, a.totalRows - a.loaded));
+    const current = next;
+    const chunk = await current.p;
     if (o.stopped()) return 'stopped';
-    if (chunk.rowCount === 0) throw new Error(`the host sent no rows at row ${a.loaded.toLocaleString('en-US')}`);
+    if (chunk.rowCount !== current.rows) {
+      const at = current.start.toLocaleString('en-US');
+      throw new Error(`the host sent ${chunk.rowCount} rows at row ${at}, not ${current.rows}`);
+    }
+    const after = current.start + current.rows;
+    next = after < a.totalRows ? ask(after) : undefined;
     a.append(chunk);
     o.onRows(a.loaded, a.totalRows);
   }

@@ -17,11 +17,15 @@ describe('renderer: loading the rest of a progressive output', () => {
     const a = new TableAssembler(sliceRows(full, 0, 600), full.rowCount);
     const calls: Array<[number, number]> = [];
     const progress: number[] = [];
+    const askedWhenAppended: number[] = [];
     const end = await loadRest({
       assembler: a,
       fetch: host(calls),
       rowsPerChunk: 1_000,
-      onRows: (n) => progress.push(n),
+      onRows: (n) => {
+        progress.push(n);
+        askedWhenAppended.push(calls.length);
+      },
       stopped: () => false,
     });
     assert.equal(end, 'complete');
@@ -33,6 +37,8 @@ describe('renderer: loading the rest of a progressive output', () => {
       [4_600, 400],
     ]);
     assert.deepEqual(progress, [1_600, 2_600, 3_600, 4_600, 5_000]);
+    // Each next chunk is asked for before the one that arrived is appended (the host works meanwhile).
+    assert.deepEqual(askedWhenAppended, [2, 3, 4, 5, 5]);
     for (const r of [0, 599, 600, 2_345, 4_999])
       for (const [i, c] of full.columns.entries()) assert.equal(cellText(a.table.columns[i], r), cellText(c, r));
   });
@@ -71,7 +77,7 @@ describe('renderer: loading the rest of a progressive output', () => {
         onRows: () => undefined,
         stopped: () => false,
       }),
-      /no rows at row 600/,
+      /sent 0 rows at row 600, not 1000/,
     );
   });
 
