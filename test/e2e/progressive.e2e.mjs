@@ -1,5 +1,5 @@
 // Progressive outputs as a user meets them in the browser workbench: a sql cell of 500,000 rows x 20
-// (78 MB in the wire format, over measurements.notebook.outputHeadMB's default 2 MB) paints its first
+// (78 MB in the wire format, over measurements.notebook.outputHeadMB's default 1 MB) paints its first
 // rows from the output item, says "Loading rows N of M…" while the renderer fetches the rest from the
 // extension, and ends with every row (the row count and "All … rows loaded"); the last row scrolls into
 // view with its own values. Screenshots: .artifacts/screenshots/progressive-*.png.

@@ -27,5 +27,5 @@ export function resultStorageLimitBytes(): number {
 export function outputHeadBytes(): number {
   const mb = vscode.workspace.getConfiguration('measurements.notebook').get<number>('outputHeadMB');
   if (typeof mb === 'number' && mb === 0) return Number.POSITIVE_INFINITY;
-  return typeof mb === 'number' && mb > 0 ? Math.round(mb * 1024 * 1024) : 2 * 1024 * 1024;
+  return typeof mb === 'number' && mb > 0 ? Math.round(mb * 1024 * 1024) : 1024 * 1024;
 }
