@@ -3,6 +3,8 @@
 // renderer in the output webview asks for the rest through renderer messaging, in order, to the last row;
 // the host answers from the result it holds, else from the cell's full-result file (written after the
 // hand-over), and says plainly when it has neither.
+// Named to run after sql.test.ts (files run in name order): that suite checks that activation has not
+// loaded DuckDB, and the sql cell here loads it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
