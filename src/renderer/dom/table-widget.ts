@@ -108,7 +108,10 @@ export class TableWidget {
   /** The notices under the toolbar (partial, truncated, notes), replaced by setInfo. */
   private noticeEls: HTMLElement[];
   /** A progressive output's line while its rows arrive (or why the rest cannot be shown). */
-  private readonly loadingEl = h('div', { className: 'mt-notice mt-loading', attrs: { role: 'status' } });
+  private readonly loadingEl = h('div', {
+    className: 'mt-notice mt-loading',
+    attrs: { role: 'status', hidden: '' },
+  });
   /** Rows still to come: the chart and the views are redrawn when the last ones are in, not per chunk. */
   private loading = false;
   private readonly disposers: Array<() => void> = [];
@@ -198,7 +201,6 @@ export class TableWidget {
     }
 
     this.noticeEls = this.notices();
-    this.loadingEl.hidden = true;
     this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.loadingEl, this.viewport]);
     this.table.columns.forEach((c, i) => {
       this.setWidth(i, fittedWidth(c, table, this.units[i]));
