@@ -2,7 +2,7 @@
 // or a follow poll replaces it), deleted when the cell's outputs are cleared or the cell is deleted,
 // and the whole folder capped (measurements.notebook.resultStorageLimitMB; oldest files go first).
 import * as vscode from 'vscode';
-import { writeParquet } from '../../core/table/parquet';
+import { writeParquetInTurns } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { NOTEBOOK_TYPE } from './serializer';
 import { resultStorageLimitBytes } from './settings';
@@ -58,7 +58,9 @@ export class ResultStore implements vscode.Disposable {
   /** Writes a full result to its file (from target), then keeps the folder within its limit. */
   async writeTo(uri: vscode.Uri, table: Table): Promise<void> {
     await vscode.workspace.fs.createDirectory(this.dir);
-    await vscode.workspace.fs.writeFile(uri, writeParquet(table));
+    // One row group at a time: the extension host's thread is free between groups (a million rows are
+    // seconds of encoding, after the output was handed over and while its rows are asked for).
+    await vscode.workspace.fs.writeFile(uri, await writeParquetInTurns(table));
     await this.enforceLimit(uri);
   }
 
