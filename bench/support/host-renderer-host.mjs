@@ -27,18 +27,35 @@ const BIG_CELL = [
   `FROM range(${rows}) AS t(i)`,
 ];
 
-/** In the output frame: resolves window.__mbPaint once a table that was not there when armed shows rows. */
+/**
+ * In the output frame: sets window.__mbPaint once a table that was not there when armed shows rows (a
+ * progressive output's first rows), then adds allAt once its row count reads `rowCount` rows (every row in).
+ */
 function arm(rowCount) {
   const seen = new WeakSet(document.querySelectorAll('.measnb-table'));
   window.__mbPaint = undefined;
+  let table;
   const check = () => {
+    if (table) {
+      if (window.__mbPaint && (table.querySelector('.mt-count')?.textContent ?? '') === `${rowCount} rows`) {
+        window.__mbPaint.allAt = Date.now();
+        observer.disconnect();
+      }
+      return;
+    }
     for (const t of document.querySelectorAll('.measnb-table')) {
       if (seen.has(t) || !t.querySelector('.mt-body .mt-row')) continue;
-      if (!(t.querySelector('.mt-count')?.textContent ?? '').startsWith(rowCount)) continue;
+      if (!t.querySelector('.mt-hname')?.textContent) continue;
+      table = t;
       const domAt = Date.now();
-      observer.disconnect();
+      const count = t.querySelector('.mt-count')?.textContent ?? '';
       // The frame with the rows is painted before the next task after the next animation frame.
-      requestAnimationFrame(() => setTimeout(() => (window.__mbPaint = { domAt, paintAt: Date.now() }), 0));
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          window.__mbPaint = { domAt, paintAt: Date.now(), firstCount: count };
+          check();
+        }, 0),
+      );
       return;
     }
   };
@@ -137,11 +154,12 @@ async function main() {
       fs.writeFileSync(path.join(benchDir, `go-${i}`), '');
       const cell = JSON.parse((await next(new RegExp(`@@bench_cell (\\{"i":${i},.*\\})`)))[1]);
       let paint;
-      for (let k = 0; k < 1200 && !paint; k++) {
+      for (let k = 0; k < 12_000 && !paint?.allAt; k++) {
         paint = await frame.evaluate('window.__mbPaint').catch(() => undefined);
-        if (!paint) await new Promise((r) => setTimeout(r, 50));
+        if (!paint?.allAt) await new Promise((r) => setTimeout(r, 50));
       }
       if (!paint) throw new Error(`run ${i}: the new table never showed rows`);
+      if (!paint.allAt) throw new Error(`run ${i}: the table never reached ${rows} rows (${paint.firstCount})`);
       if (i === runs - 1) await page.screenshot({ path: path.join(scratch, '..', 'host-renderer.png') });
       fs.writeFileSync(path.join(benchDir, `painted-${i}`), '');
       process.stdout.write(`@@bench_host_renderer ${JSON.stringify({ ...cell, ...paint })}\n`);

@@ -22,7 +22,12 @@ async function waitFile(file, timeoutMs = 300_000) {
 }
 
 /** Runs one cell; resolves with its execution summary once the controller has ended it. */
-async function execute(nb, index) {
+async function execute(nb, index, controller) {
+  // The controller's hand-over of the table output to the workbench (its clock: the machine's here).
+  let handOverAt;
+  const handSub = controller.onDidHandOverTable((h) => {
+    if (h.cell.index === index) handOverAt = h.atMs;
+  });
   const before = nb.cellAt(index).executionSummary?.executionOrder ?? 0;
   // When this host's copy of the notebook first holds the new table output (the workbench applied it).
   let outputSeenAt;
@@ -46,14 +51,15 @@ async function execute(nb, index) {
     const s = cell.executionSummary;
     if (s && (s.executionOrder ?? 0) > before && s.timing?.endTime) {
       sub.dispose();
+      handSub.dispose();
       const item = cell.outputs[0]?.items.find((i) => i.mime === 'application/vnd.measnb.table');
       if (!s.success || !item)
         throw new Error(
           `cell ${index} failed: ${cell.outputs.map((o) => o.items.map((i) => Buffer.from(i.data).toString().slice(0, 300))).join(' ')}`,
         );
       const meta = cell.outputs[0].metadata ?? {};
-      // Over the saved-output limit, the controller writes the full result (Parquet) just before it hands
-      // the output to the workbench: the file's mtime marks the hand-over (within one encodeTable).
+      // Over the saved-output limit (and for progressive outputs) the controller writes the full result
+      // (Parquet) after the hand-over: the file's mtime is when that write ended.
       const resultWrittenAt = meta.fullResultPath ? fs.statSync(meta.fullResultPath).mtimeMs : undefined;
       return {
         startTime: s.timing.startTime,
@@ -61,7 +67,9 @@ async function execute(nb, index) {
         seenAt: Date.now(),
         outputSeenAt,
         resultWrittenAt,
+        handOverAt,
         itemBytes: item.data.byteLength,
+        resultBytes: meta.resultBytes ?? item.data.byteLength,
         rows: meta.rowCount,
       };
     }
@@ -72,15 +80,16 @@ async function execute(nb, index) {
 
 exports.run = async () => {
   const ext = vscode.extensions.getExtension('measnb.measurements-notebooks');
-  await ext.activate();
+  const api = await ext.activate();
+  const controller = api.notebooks.controller;
   const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(process.env.MEASNB_BENCH_NOTEBOOK));
   await vscode.window.showNotebookDocument(nb);
   await vscode.commands.executeCommand('notebook.selectKernel', { id: 'measnb-controller', extension: ext.id });
-  await execute(nb, WARM_UP);
+  await execute(nb, WARM_UP, controller);
   for (let i = 0; i < runs; i++) {
     console.log(`@@bench_ready ${i}`);
     await waitFile(path.join(dir, `go-${i}`));
-    const r = await execute(nb, BIG);
+    const r = await execute(nb, BIG, controller);
     console.log(`@@bench_cell ${JSON.stringify({ i, ...r })}`);
     await waitFile(path.join(dir, `painted-${i}`));
   }

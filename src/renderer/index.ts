@@ -1,10 +1,19 @@
 // Notebook renderer for the core Table's MIME type (application/vnd.measnb.table).
 
-import type { HostToRenderer, ResultInfo, ViewChanged } from '../core/notebook/renderer-protocol';
+import {
+  type HostToRenderer,
+  type ResultInfo,
+  ROWS_CHUNK_BYTES,
+  type ViewChanged,
+} from '../core/notebook/renderer-protocol';
+import { TableAssembler } from '../core/table/row-chunks';
+import type { Table } from '../core/table/table';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { mountTable } from './dom/mount';
+import { RowsClient } from './dom/rows-client';
 import { SaveClient } from './dom/save-client';
 import type { TableWidget } from './dom/table-widget';
+import { loadRest, restOf, rowsPerChunk } from './model/progressive';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
@@ -12,13 +21,49 @@ function resultInfo(metadata: unknown): ResultInfo | undefined {
   return m && typeof m === 'object' ? m.measnb : undefined;
 }
 
+/** A progressive output's growing table (the head first), or undefined for an output that holds every row. */
+function assemblerFor(head: Table, info: ResultInfo | undefined): TableAssembler | undefined {
+  const rest = restOf(info?.rest, head.rowCount);
+  if (!rest) return undefined;
+  try {
+    return new TableAssembler(head, rest.totalRows);
+  } catch {
+    return undefined; // not enough memory for every row: the head alone
+  }
+}
+
+/** Fetches the rest of a progressive output into its widget, until every row is in or it cannot be had. */
+async function loadInto(
+  widget: TableWidget,
+  assembler: TableAssembler,
+  key: string,
+  rows: RowsClient,
+  stopped: () => boolean,
+): Promise<void> {
+  const { loaded, totalRows } = assembler;
+  if (!rows.available) return widget.rowsUnavailable(loaded, totalRows, 'this view has no connection to the extension');
+  widget.rowsArrived(loaded, totalRows);
+  try {
+    await loadRest({
+      assembler,
+      fetch: (start, maxRows) => rows.fetch(key, start, maxRows),
+      rowsPerChunk: rowsPerChunk(assembler.table, ROWS_CHUNK_BYTES),
+      onRows: (n, total) => widget.rowsArrived(n, total),
+      stopped,
+    });
+  } catch (err) {
+    if (!stopped()) widget.rowsUnavailable(assembler.loaded, totalRows, (err as Error).message);
+  }
+}
+
 export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   const widgets = new Map<string, TableWidget>();
   const saver = new SaveClient(ctx, encodeTable);
+  const rows = new RowsClient(ctx);
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement) {
       widgets.get(item.id)?.dispose();
-      let table: ReturnType<typeof decodeTable>;
+      let table: Table;
       try {
         table = decodeTable(item.data());
       } catch (err) {
@@ -26,6 +71,8 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         return;
       }
       const info = resultInfo(item.metadata);
+      const assembler = assemblerFor(table, info);
+      if (assembler) table = assembler.table;
       const widget = mountTable(element, table, {
         info,
         save: saver.available
@@ -38,6 +85,9 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
       });
       widgets.set(item.id, widget);
+      if (assembler && info?.rest) {
+        void loadInto(widget, assembler, info.rest.key, rows, () => widgets.get(item.id) !== widget);
+      }
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) {

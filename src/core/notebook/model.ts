@@ -37,6 +37,8 @@ export interface OutputMetadata {
   truncated?: boolean;
   /** Size of the items that were dropped. */
   originalBytes?: number;
+  /** The whole result's table size when the table item holds only its first rows (a progressive output). */
+  resultBytes?: number;
   [key: string]: unknown;
 }
 

@@ -24,13 +24,57 @@ export interface ResultInfo {
    * the Collocation choices name them. Read from a saved notebook too: the renderer keeps only strings.
    */
   datasourceNames?: Record<string, string>;
+  /**
+   * Set when the output item holds only the result's first rows (a progressive output): the renderer shows
+   * them at once and asks the host for the rest (rows-request) under this opaque key.
+   */
+  rest?: RestOfRows;
+}
+
+/** The rows of a progressive output that are not in its item: `key` names the result to the host. */
+export interface RestOfRows {
+  key: string;
+  totalRows: number;
+  headRows: number;
 }
 
 export type SaveFormat = 'csv' | 'parquet' | 'json';
 
-export type RendererToHost =
+export type RendererToHost = SaveToHost | RowsRequest;
+
+export type SaveToHost =
   | { type: 'save-request'; requestId: string; format: SaveFormat; suggestedName: string; rowCount: number }
   | { type: 'save-chunk'; requestId: string; index: number; total: number; base64: string };
+
+/** Rows [start, start + maxRows) of a progressive output's result. */
+export interface RowsRequest {
+  type: 'rows-request';
+  requestId: string;
+  key: string;
+  start: number;
+  maxRows: number;
+}
+
+/**
+ * Rows of a progressive output: `base64` is the wire format (core/table/wire) of rows [start, start +
+ * rowCount), dictionaries holding only what those rows use. Base64 text, because renderer messaging
+ * goes through JSON between the extension host and the workbench (a Uint8Array would arrive as an
+ * object of numbers). `rows-unavailable`: the host has the result neither in memory nor in its file.
+ */
+export type RowsReply =
+  | {
+      type: 'rows-chunk';
+      requestId: string;
+      key: string;
+      start: number;
+      rowCount: number;
+      totalRows: number;
+      base64: string;
+    }
+  | { type: 'rows-unavailable'; requestId: string; key: string; message: string };
+
+/** Wire bytes per rows-chunk (before base64): big enough that a message's fixed cost is small. */
+export const ROWS_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** The user switched a table between its rows and its chart (the Getting Started walkthrough listens). */
 export type ViewChanged = { type: 'view'; view: 'table' | 'chart' };
@@ -39,7 +83,8 @@ export type HostToRenderer =
   | { type: 'save-send'; requestId: string }
   | { type: 'save-cancelled'; requestId: string }
   | { type: 'save-done'; requestId: string; path: string; rowCount: number }
-  | { type: 'save-failed'; requestId: string; message: string };
+  | { type: 'save-failed'; requestId: string; message: string }
+  | RowsReply;
 
 /** Chunk size for sending a table to the host (base64 text per message). */
 export const SAVE_CHUNK_BYTES = 4 * 1024 * 1024;

@@ -20,7 +20,9 @@ export function formatBytes(n: number): string {
 
 export function summarizeOutput(output: NotebookOutput, limitBytes: number): NotebookOutput {
   const meta = output.metadata ?? {};
-  const originalBytes = output.items.reduce((n, i) => n + i.data.byteLength, 0);
+  const itemBytes = output.items.reduce((n, i) => n + i.data.byteLength, 0);
+  // A progressive output's item holds only the first rows: the summary names the whole result's size.
+  const originalBytes = typeof meta.resultBytes === 'number' ? Math.max(itemBytes, meta.resultBytes) : itemBytes;
   let { rowCount, columns } = meta;
   const csv = output.items.find((i) => i.mime === MIME.csv);
   if ((rowCount === undefined || columns === undefined) && csv) {

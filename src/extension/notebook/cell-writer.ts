@@ -12,8 +12,14 @@ import type { Table } from '../../core/table/table';
 import { formatDuration } from '../../core/time/duration';
 import { diagnosticsOutput, errorOutput, type ReportRef, textOutput } from './outputs';
 
+/** A table output, and what is done once it is handed over (writing the cell's full-result file). */
+export interface RenderedTable {
+  output: vscode.NotebookCellOutput;
+  afterShown?: () => Promise<void>;
+}
+
 /** Makes the table output (the controller's: it knows the saved-output limit and the full-result file). */
-export type RenderTable = (table: Table, info: ResultInfo, report?: ReportRef) => Promise<vscode.NotebookCellOutput>;
+export type RenderTable = (table: Table, info: ResultInfo, report?: ReportRef) => Promise<RenderedTable>;
 
 /** The last part of a path (a downloaded file's name). */
 export function fileName(p: string): string {
@@ -70,7 +76,10 @@ export class CellWriter {
   }
 
   private async writeTable(info: ResultInfo): Promise<void> {
-    if (this.shown) await this.replace([await this.render(this.shown, info, this.report)]);
+    if (!this.shown) return;
+    const rendered = await this.render(this.shown, info, this.report);
+    await this.replace([rendered.output]);
+    await rendered.afterShown?.();
   }
 
   async diagnostics(diagnostics: Diagnostic[], title?: string): Promise<void> {
@@ -134,11 +143,14 @@ export class CellWriter {
     }
     const cancelled = cancelledBySignal || (err instanceof MeasurementsError && err.code === 'cancelled');
     const outputs: vscode.NotebookCellOutput[] = [];
+    let rendered: RenderedTable | undefined;
     if (this.shown && this.shown.rowCount > 0) {
       const reason = cancelled ? 'the run was cancelled' : `the run failed (${(err as Error).message})`;
-      outputs.push(
-        await this.render(this.shown, { notes: this.notes, partial: `${reason}; the rows that arrived are kept` }),
-      );
+      rendered = await this.render(this.shown, {
+        notes: this.notes,
+        partial: `${reason}; the rows that arrived are kept`,
+      });
+      outputs.push(rendered.output);
     }
     outputs.push(
       errorOutput(
@@ -146,5 +158,6 @@ export class CellWriter {
       ),
     );
     await this.replace(outputs);
+    await rendered?.afterShown?.();
   }
 }

@@ -11,17 +11,19 @@ import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type ParsedCell, parseCell } from '../../core/query';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
+import { headRowCount, sliceRows } from '../../core/table/row-chunks';
 import { findColumn, isNumeric, type Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import { sleep } from '../../core/time/clock';
 import type { ExtensionServices } from '../services';
-import { CellWriter, fileName } from './cell-writer';
+import { CellWriter, fileName, type RenderedTable } from './cell-writer';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
 import { type ReportRef, tableOutput } from './outputs';
+import { ProgressiveResults, restKeyOf } from './progressive-results';
 import { ResultStore } from './result-store';
 import { NOTEBOOK_TYPE } from './serializer';
-import { csvFallbackMaxRows, savedOutputLimitBytes } from './settings';
+import { csvFallbackMaxRows, outputHeadBytes, savedOutputLimitBytes } from './settings';
 import type { SqlSessions } from './sql-sessions';
 
 export { progressText } from './cell-writer';
@@ -29,6 +31,14 @@ export { progressText } from './cell-writer';
 export const CONTROLLER_ID = 'measnb-controller';
 /** How long a result's output waits for the connection's datasources (reference sites) before it shows without. */
 const REFERENCE_LOOKUP_MS = 3000;
+
+/** A table output the controller is handing to the workbench (its clock's time; tests and the benchmark). */
+export interface TableHandOver {
+  cell: vscode.NotebookCell;
+  atMs: number;
+  itemBytes: number;
+  rowCount: number;
+}
 
 export interface ControllerDeps {
   services: ExtensionServices;
@@ -47,9 +57,15 @@ export class MeasnbController implements vscode.Disposable {
   private order = 0;
   /** Full results of over-limit outputs, one file per cell. */
   readonly results: ResultStore;
+  /** The rows of progressive outputs (items with only the first rows), for the renderer's rows-requests. */
+  readonly progressive: ProgressiveResults;
+  private readonly handOver = new vscode.EventEmitter<TableHandOver>();
+  /** Fires as a table output is handed to the workbench (before its full-result file is written). */
+  readonly onDidHandOverTable = this.handOver.event;
 
   constructor(private readonly deps: ControllerDeps) {
     this.results = new ResultStore(vscode.Uri.joinPath(deps.storageUri, 'results'), (cell) => this.cellId(cell));
+    this.progressive = new ProgressiveResults((cell) => this.results.fileOfCell(cell));
     this.controller = vscode.notebooks.createNotebookController(CONTROLLER_ID, NOTEBOOK_TYPE, 'Measurements');
     this.controller.supportedLanguages = ['measq'];
     this.controller.supportsExecutionOrder = true;
@@ -105,7 +121,7 @@ export class MeasnbController implements vscode.Disposable {
     const out = new CellWriter(
       exec,
       (t, info, report) => this.output(t, info, cell, report),
-      isFollow ? previousTable(cell) : undefined,
+      isFollow ? await this.previousTable(cell) : undefined,
     );
     if (!parsed.cell) {
       await out.diagnostics(parsed.diagnostics);
@@ -217,20 +233,48 @@ export class MeasnbController implements vscode.Disposable {
     }));
   }
 
-  /** The table output; a result over the saved-output limit also goes to the cell's one full-result file. */
+  /**
+   * The table output. A result over the saved-output limit also goes to the cell's one full-result file,
+   * written after the output is handed over (its path is known before). A result over the head size
+   * (measurements.notebook.outputHeadMB) is a progressive output: the item holds its first rows, the rest
+   * is asked for by the renderer (progressive-results), and the full-result file is written for it too.
+   */
   private async output(
     table: Table,
     info: ResultInfo,
     cell: vscode.NotebookCell,
     report?: ReportRef,
-  ): Promise<vscode.NotebookCellOutput> {
-    let fullResultPath: string | undefined;
-    if (encodedTableBytes(table) > savedOutputLimitBytes()) {
-      fullResultPath = (await this.results.write(cell, table)).fsPath;
-    }
+  ): Promise<RenderedTable> {
+    const bytes = encodedTableBytes(table);
+    const headRows = headRowCount(table, outputHeadBytes());
+    const progressive = headRows < table.rowCount;
+    const file = progressive || bytes > savedOutputLimitBytes() ? await this.results.target(cell) : undefined;
     const fromDirectory = await this.referenceSites(table, cell.notebook);
-    const withRefs = fromDirectory ? { ...info, ...fromDirectory } : info;
-    return tableOutput(table, { info: withRefs, csvMaxRows: csvFallbackMaxRows(), fullResultPath, report });
+    let withRefs: ResultInfo = fromDirectory ? { ...info, ...fromDirectory } : info;
+    if (progressive) {
+      const key = this.progressive.hold(table);
+      withRefs = { ...withRefs, rest: { key, totalRows: table.rowCount, headRows } };
+    }
+    const output = tableOutput(table, {
+      info: withRefs,
+      csvMaxRows: csvFallbackMaxRows(),
+      fullResultPath: file?.fsPath,
+      report,
+      head: progressive ? { rows: sliceRows(table, 0, headRows), resultBytes: bytes } : undefined,
+    });
+    const itemBytes = output.items[0]?.data.byteLength ?? 0;
+    this.handOver.fire({ cell, atMs: this.clock.nowMs(), itemBytes, rowCount: table.rowCount });
+    return { output, afterShown: file ? () => this.results.writeTo(file, table) : undefined };
+  }
+
+  /** What a follow cell showed: the held result of a progressive output, else the table in its item. */
+  private async previousTable(cell: vscode.NotebookCell): Promise<Table | undefined> {
+    for (const output of cell.outputs) {
+      const key = restKeyOf(output);
+      const held = key ? await this.progressive.table(key) : undefined;
+      if (held) return held;
+    }
+    return previousTable(cell);
   }
 
   /**
@@ -257,6 +301,8 @@ export class MeasnbController implements vscode.Disposable {
 
   dispose(): void {
     this.results.dispose();
+    this.handOver.dispose();
+    this.progressive.dispose();
     this.controller.dispose();
   }
 }

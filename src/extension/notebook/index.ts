@@ -42,7 +42,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     connections,
     controller,
     sql,
-    registerSaveHandler(writeParquet),
+    registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
     ...registerLanguageFeatures(
       services.clock,

@@ -1,5 +1,5 @@
-// Cell outputs: a result is the renderer's table item (every row) plus a text/csv fallback for other
-// viewers; errors become VS Code error items with a readable message.
+// Cell outputs: a result is the renderer's table item (every row, or a progressive output's first rows)
+// plus a text/csv fallback for other viewers; errors become VS Code error items with a readable message.
 import * as vscode from 'vscode';
 import { isMeasurementsError } from '../../core/api/errors';
 import { MIME, type OutputMetadata } from '../../core/notebook';
@@ -16,6 +16,8 @@ export interface TableOutputOptions {
   fullResultPath?: string;
   /** The report a report cell made (ids only, no paths): its files' Open/Reveal in the cell status bar. */
   report?: ReportRef;
+  /** A progressive output: the item holds these first rows; resultBytes is the whole result's wire size. */
+  head?: { rows: Table; resultBytes: number };
 }
 
 export interface ReportRef {
@@ -32,7 +34,7 @@ export function reportOfOutput(output: vscode.NotebookCellOutput): ReportRef | u
 }
 
 export function tableOutput(table: Table, options: TableOutputOptions): vscode.NotebookCellOutput {
-  const items = [new vscode.NotebookCellOutputItem(encodeTable(table), MIME.table)];
+  const items = [new vscode.NotebookCellOutputItem(encodeTable(options.head?.rows ?? table), MIME.table)];
   if (table.rowCount <= options.csvMaxRows) {
     items.push(vscode.NotebookCellOutputItem.text(tableToCsv(table), MIME.csv));
   } else {
@@ -51,6 +53,7 @@ export function tableOutput(table: Table, options: TableOutputOptions): vscode.N
   };
   if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
   if (options.report) metadata.report = options.report;
+  if (options.head) metadata.resultBytes = options.head.resultBytes;
   return new vscode.NotebookCellOutput(items, metadata);
 }
 

@@ -2,7 +2,7 @@
 // or a follow poll replaces it), deleted when the cell's outputs are cleared or the cell is deleted,
 // and the whole folder capped (measurements.notebook.resultStorageLimitMB; oldest files go first).
 import * as vscode from 'vscode';
-import { writeParquet } from '../../core/table/parquet';
+import { writeParquetInTurns } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { NOTEBOOK_TYPE } from './serializer';
 import { resultStorageLimitBytes } from './settings';
@@ -38,12 +38,30 @@ export class ResultStore implements vscode.Disposable {
     return vscode.Uri.joinPath(this.dir, `${notebookKey(notebook)}-${id}.parquet`);
   }
 
+  /** Where the cell's full result goes (giving the cell an id if it has none); nothing is written. */
+  async target(cell: vscode.NotebookCell): Promise<vscode.Uri> {
+    return this.fileOf(cell.notebook.uri, await this.cellKey(cell));
+  }
+
+  /** The cell's full-result file if the cell has an id (the file may not exist: another machine, cleared). */
+  fileOfCell(cell: vscode.NotebookCell): vscode.Uri | undefined {
+    const id = cell.metadata?.id;
+    return typeof id === 'string' && SAFE_ID.test(id) ? this.fileOf(cell.notebook.uri, id) : undefined;
+  }
+
   async write(cell: vscode.NotebookCell, table: Table): Promise<vscode.Uri> {
-    const uri = this.fileOf(cell.notebook.uri, await this.cellKey(cell));
-    await vscode.workspace.fs.createDirectory(this.dir);
-    await vscode.workspace.fs.writeFile(uri, writeParquet(table));
-    await this.enforceLimit(uri);
+    const uri = await this.target(cell);
+    await this.writeTo(uri, table);
     return uri;
+  }
+
+  /** Writes a full result to its file (from target), then keeps the folder within its limit. */
+  async writeTo(uri: vscode.Uri, table: Table): Promise<void> {
+    await vscode.workspace.fs.createDirectory(this.dir);
+    // One row group at a time: the extension host's thread is free between groups (a million rows are
+    // seconds of encoding, after the output was handed over and while its rows are asked for).
+    await vscode.workspace.fs.writeFile(uri, await writeParquetInTurns(table));
+    await this.enforceLimit(uri);
   }
 
   async forget(cell: vscode.NotebookCell): Promise<void> {

@@ -6,8 +6,10 @@ import * as vscode from 'vscode';
 import {
   type HostToRenderer,
   RENDERER_ID,
-  type RendererToHost,
+  type RowsReply,
+  type RowsRequest,
   type SaveFormat,
+  type SaveToHost,
 } from '../../core/notebook/renderer-protocol';
 import { tableToCsv } from '../../core/table/csv-export';
 import { tableToJsonRecords } from '../../core/table/json-export';
@@ -59,11 +61,11 @@ export class SaveSession {
   ) {}
 
   /** Handles a save-* message; false for any other message. */
-  handles(m: { type?: unknown }): m is RendererToHost {
+  handles(m: { type?: unknown }): m is SaveToHost {
     return m?.type === 'save-request' || m?.type === 'save-chunk';
   }
 
-  async handle(m: RendererToHost, reply: (message: HostToRenderer) => void): Promise<void> {
+  async handle(m: SaveToHost, reply: (message: HostToRenderer) => void): Promise<void> {
     try {
       if (m.type === 'save-request') {
         const format = FORMATS[m.format];
@@ -101,10 +103,18 @@ export function defaultSaveFolder(near?: vscode.Uri): vscode.Uri | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri ?? (near ? vscode.Uri.joinPath(near, '..') : undefined);
 }
 
-export function registerSaveHandler(writeParquet: ParquetWriter): vscode.Disposable {
+/** Answers a progressive output's rows-request (extension/notebook/progressive-results). */
+export type RowsHandler = (notebook: vscode.NotebookDocument, m: RowsRequest) => Promise<RowsReply>;
+
+/** The notebook renderer's messages: saving, and the rows of progressive outputs. */
+export function registerSaveHandler(writeParquet: ParquetWriter, rows?: RowsHandler): vscode.Disposable {
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   const sessions = new WeakMap<vscode.NotebookEditor, SaveSession>();
   return messaging.onDidReceiveMessage(async ({ editor, message }) => {
+    if (rows && message?.type === 'rows-request') {
+      await messaging.postMessage(await rows(editor.notebook, message as RowsRequest), editor);
+      return;
+    }
     let session = sessions.get(editor);
     if (!session) {
       session = new SaveSession(writeParquet, () => defaultSaveFolder(editor.notebook.uri));

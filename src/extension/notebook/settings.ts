@@ -19,3 +19,13 @@ export function resultStorageLimitBytes(): number {
   const mb = vscode.workspace.getConfiguration('measurements.notebook').get<number>('resultStorageLimitMB');
   return typeof mb === 'number' && mb >= 0 ? Math.round(mb * 1024 * 1024) : 1024 * 1024 * 1024;
 }
+
+/**
+ * Outputs whose table is bigger than this (wire format) hold only their first rows; the renderer asks for
+ * the rest through renderer messaging (progressive outputs). 0 turns it off (every row in the item).
+ */
+export function outputHeadBytes(): number {
+  const mb = vscode.workspace.getConfiguration('measurements.notebook').get<number>('outputHeadMB');
+  if (typeof mb === 'number' && mb === 0) return Number.POSITIVE_INFINITY;
+  return typeof mb === 'number' && mb > 0 ? Math.round(mb * 1024 * 1024) : 1024 * 1024;
+}

@@ -81,7 +81,7 @@ export class TableWidget {
   private viewRows: Uint32Array;
   private selection: Selection = emptySelection();
   /** Is the value in (column, row) QC-invalid (model/qc: one decision, per-column tests kept). */
-  private readonly qcInvalid;
+  private qcInvalid;
   private readonly viewport: HTMLElement;
   private readonly header: HTMLElement;
   private readonly body: HTMLElement;
@@ -109,6 +109,13 @@ export class TableWidget {
   private frame = 0;
   /** The notices under the toolbar (partial, truncated, notes), replaced by setInfo. */
   private noticeEls: HTMLElement[];
+  /** A progressive output's line while its rows arrive (or why the rest cannot be shown). */
+  private readonly loadingEl = h('div', {
+    className: 'mt-notice mt-loading',
+    attrs: { role: 'status', hidden: '' },
+  });
+  /** Rows still to come: the chart and the views are redrawn when the last ones are in, not per chunk. */
+  private loading = false;
   private readonly disposers: Array<() => void> = [];
 
   constructor(
@@ -144,7 +151,7 @@ export class TableWidget {
     this.listenViewport();
 
     this.noticeEls = this.notices();
-    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.viewport]);
+    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.loadingEl, this.viewport]);
     this.table.columns.forEach((c, i) => {
       this.setWidth(i, fittedWidth(c, table, this.units[i]));
     });
@@ -267,6 +274,34 @@ export class TableWidget {
     this.element.appendChild(p.element);
     this.panels.set(name, p);
     return p;
+  }
+
+  /**
+   * A progressive output: the table has grown (its rows and arrays advanced in place, core/table/row-chunks).
+   * The rows view follows at once; an open chart or view is redrawn when the last rows are in.
+   */
+  rowsArrived(loaded: number, total: number): void {
+    this.loading = loaded < total;
+    this.qcInvalid = qcInvalidLookup(this.table);
+    this.setWidth(GUTTER, Math.max(40, String(total).length * 9 + 18));
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    this.loadingEl.hidden = !this.loading;
+    this.loadingEl.classList.remove('mt-truncated');
+    this.loadingEl.textContent = this.loading
+      ? `Loading rows ${fmt(loaded)} of ${fmt(total)}… Sorting, filtering, the chart and the views cover the ${fmt(loaded)} rows loaded so far.`
+      : '';
+    if (!this.loading) this.setStatus(`All ${fmt(total)} rows loaded`);
+    this.refresh(!this.loading);
+  }
+
+  /** A progressive output whose other rows cannot be had: the rows shown stay, and the notice says why. */
+  rowsUnavailable(loaded: number, total: number, why: string): void {
+    this.loading = false;
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    this.loadingEl.hidden = false;
+    this.loadingEl.classList.add('mt-truncated');
+    this.loadingEl.textContent = `Showing the first ${fmt(loaded)} of ${fmt(total)} rows: the other rows cannot be loaded (${why}). Sorting, filtering, the chart and the views cover these rows; run the cell again for all of them.`;
+    this.refresh();
   }
 
   /** New result info (e.g. the row count of a file, known once the rest of it is counted): new notices. */
@@ -434,7 +469,7 @@ export class TableWidget {
   }
 
   /** Recomputes the view (filter + sort) and redraws. */
-  private refresh(): void {
+  private refresh(drawViews = true): void {
     this.viewRows = computeViewRows(this.table, this.state);
     this.selection = emptySelection();
     this.countEl.textContent = rowCountText(this.viewRows.length, this.table.rowCount);
@@ -449,6 +484,7 @@ export class TableWidget {
     const wanted = headerHeight + Math.max(1, this.viewRows.length) * ROW_HEIGHT + 2;
     if (!this.viewport.dataset.userSized) this.viewport.style.height = `${Math.min(MAX_VIEWPORT_HEIGHT, wanted)}px`;
     this.draw();
+    if (!drawViews) return;
     if (this.chart && !this.chart.element.hidden) this.chart.draw();
     for (const p of this.panels.values()) if (!p.element.hidden) p.draw();
   }

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import type { AsyncBuffer } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { ParquetPagesTooLarge, readParquetHead } from '../../../../src/core/table/parquet';
+import {
+  ParquetPagesTooLarge,
+  readParquetHead,
+  writeParquet,
+  writeParquetInTurns,
+} from '../../../../src/core/table/parquet';
 import { cellText, type NumericColumn } from '../../../../src/core/table/table';
+import { syntheticTable } from '../../../support/synthetic-table';
 
 /** An in-memory file that records the byte ranges read from it. */
 function recorded(body: ArrayBuffer): { file: AsyncBuffer; reads: number[] } {
@@ -68,5 +74,19 @@ describe('core table: parquet head', () => {
     assert.ok(reads.length <= 2, 'the footer and one page header, no page');
     const r = await readParquetHead(file, 10, { maxDecodedRows: n });
     assert.deepEqual(Array.from((r.table.columns[0] as NumericColumn).values), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('parquet written one row group at a time (writeParquetInTurns)', () => {
+  it('is the same file as writeParquet, byte for byte, with a turn after each row group', async () => {
+    for (const rows of [0, 1, 1_000, 1_001, 101_001]) {
+      const table = syntheticTable(rows, 37);
+      let turns = 0;
+      const inTurns = await writeParquetInTurns(table, async () => {
+        turns++;
+      });
+      assert.deepEqual(inTurns, writeParquet(table), `${rows} rows`);
+      assert.equal(turns, rows === 0 ? 0 : rows <= 1_000 ? 1 : 1 + Math.ceil((rows - 1_000) / 100_000), `${rows} rows`);
+    }
   });
 });

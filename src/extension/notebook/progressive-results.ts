@@ -1,0 +1,103 @@
+// The rows of progressive outputs (items holding only a result's first rows): the host answers the
+// renderer's rows-requests from the Table it still holds (the last few results), else from the cell's
+// full-result file (Parquet, result-store), read back once; when neither is there it says so.
+import * as vscode from 'vscode';
+import type { RestOfRows, RowsReply, RowsRequest } from '../../core/notebook/renderer-protocol';
+import { readParquet } from '../../core/table/parquet';
+import { sliceRows } from '../../core/table/row-chunks';
+import type { Table } from '../../core/table/table';
+import { encodeTable } from '../../core/table/wire';
+
+/** The most rows one reply carries, whatever a request asks for. */
+const MAX_ROWS_PER_REPLY = 1_000_000;
+
+/** The key of a progressive output, from its metadata (measnb.rest.key). */
+export function restKeyOf(output: vscode.NotebookCellOutput): string | undefined {
+  const rest = (output.metadata as { measnb?: { rest?: Partial<RestOfRows> } } | undefined)?.measnb?.rest;
+  return typeof rest?.key === 'string' ? rest.key : undefined;
+}
+
+export class ProgressiveResults implements vscode.Disposable {
+  /** Results by key, oldest first (a Map keeps insertion order); a file read back is a promise meanwhile. */
+  private readonly held = new Map<string, Promise<Table | undefined>>();
+  private seq = 0;
+  private readonly answered = new vscode.EventEmitter<{ request: RowsRequest; reply: RowsReply }>();
+  /** Each rows-request answered (tests follow the renderer's requests so). */
+  readonly onDidAnswer = this.answered.event;
+
+  constructor(
+    /** The full-result file of a cell, if it has one (it may not exist). */
+    private readonly fileOfCell: (cell: vscode.NotebookCell) => vscode.Uri | undefined,
+    private readonly keep = 3,
+  ) {}
+
+  /** Keeps a result for its output's rows-requests; returns its key (opaque: no path, no cell text). */
+  hold(table: Table): string {
+    const key = `r${(++this.seq).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    this.held.set(key, Promise.resolve(table));
+    while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
+    return key;
+  }
+
+  /** The result of a key while it is held (follow cells append to what the cell showed). */
+  async table(key: string): Promise<Table | undefined> {
+    return await this.held.get(key);
+  }
+
+  /** The reply to a rows-request from a renderer showing `notebook`. */
+  async rows(notebook: vscode.NotebookDocument, m: RowsRequest): Promise<RowsReply> {
+    const reply = await this.answer(notebook, m);
+    this.answered.fire({ request: m, reply });
+    return reply;
+  }
+
+  private async answer(notebook: vscode.NotebookDocument, m: RowsRequest): Promise<RowsReply> {
+    const base = { requestId: String(m.requestId), key: String(m.key) };
+    try {
+      const table = await this.find(notebook, base.key);
+      if (!table) {
+        const message =
+          'the result is no longer in memory and its full-result file is not on this machine (run the cell again)';
+        return { type: 'rows-unavailable', ...base, message };
+      }
+      const start = Math.max(0, Math.floor(Number(m.start)) || 0);
+      const count = Math.min(MAX_ROWS_PER_REPLY, Math.max(1, Math.floor(Number(m.maxRows)) || 1));
+      const slice = sliceRows(table, start, start + count);
+      const bytes = encodeTable(slice);
+      const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+      return { type: 'rows-chunk', ...base, start, rowCount: slice.rowCount, totalRows: table.rowCount, base64 };
+    } catch (err) {
+      return { type: 'rows-unavailable', ...base, message: (err as Error).message };
+    }
+  }
+
+  dispose(): void {
+    this.held.clear();
+    this.answered.dispose();
+  }
+
+  /** The held result, else the full-result file of the notebook's cell whose output has this key. */
+  private find(notebook: vscode.NotebookDocument, key: string): Promise<Table | undefined> {
+    const held = this.held.get(key);
+    if (held) return held;
+    const cell = notebook.getCells().find((c) => c.outputs.some((o) => restKeyOf(o) === key));
+    const file = cell && this.fileOfCell(cell);
+    if (!file) return Promise.resolve(undefined);
+    const read = readBack(file);
+    this.held.set(key, read);
+    while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
+    const drop = () => this.held.get(key) === read && this.held.delete(key);
+    read.then((t) => t ?? drop(), drop);
+    return read;
+  }
+}
+
+async function readBack(file: vscode.Uri): Promise<Table | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(file);
+  } catch {
+    return undefined;
+  }
+  return await readParquet(bytes);
+}

@@ -1,0 +1,123 @@
+// Progressive outputs as a user meets them in the browser workbench: a sql cell of 500,000 rows x 20
+// (78 MB in the wire format, over measurements.notebook.outputHeadMB's default 1 MB) paints its first
+// rows from the output item, says "Loading rows N of M…" while the renderer fetches the rest from the
+// extension, and ends with every row (the row count and "All … rows loaded"); the last row scrolls into
+// view with its own values. Screenshots: .artifacts/screenshots/progressive-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  e2eEnv,
+  eventually,
+  openNotebook,
+  revealInNotebook,
+  runAll,
+  runCommand,
+  screenshot,
+  tableFrames,
+  useWorkbench,
+} from './workbench.mjs';
+
+const ROWS = 500_000;
+const CELL = [
+  'sql',
+  'SELECT TIMESTAMPTZ \'2026-11-01 00:00:00+00\' + to_minutes(i) AS "time",',
+  "  'D' || lpad(CAST(i % 400 AS VARCHAR), 7, '0') AS datasourceId,",
+  '  CAST(i AS DOUBLE) AS i,',
+  ...Array.from(
+    { length: 17 },
+    (_, k) => `  round(((i * ${k + 7}) % 10007) / ${k + 3}.0, 2) AS m${k + 1}${k < 16 ? ',' : ''}`,
+  ),
+  `FROM range(${ROWS}) AS t(i)`,
+];
+const fmt = (n) => n.toLocaleString('en-US');
+
+/** The new table's state in its output frame: row count text, loading line, status line. */
+async function tableState(page) {
+  for (const { frame } of await tableFrames(page)) {
+    for (const t of await frame.locator('.measnb-table').all()) {
+      if (!(await t.locator('.mt-hname', { hasText: /^m17$/ }).count())) continue;
+      const rows = await t.locator('.mt-body .mt-row:not([hidden])').count();
+      const loading = await t
+        .locator('.mt-loading:not([hidden])')
+        .textContent()
+        .catch(() => null);
+      const count = await t.locator('.mt-count').textContent();
+      const status = await t.locator('.mt-toolbar .mt-status').textContent();
+      return { t, rows, loading, count, status };
+    }
+  }
+  return undefined;
+}
+
+describe('e2e: progressive outputs (the first rows at once, the rest through renderer messaging)', function () {
+  this.timeout(1_500_000);
+  let page;
+  useWorkbench(async (p) => {
+    page = p;
+    const { workspace } = e2eEnv();
+    const nb = {
+      measnb: 1,
+      metadata: { connection: 'Local emulator' },
+      cells: [{ kind: 'code', language: 'measq', source: CELL, outputs: [] }],
+    };
+    fs.writeFileSync(path.join(workspace, 'progressive.measnb'), JSON.stringify(nb, null, 2));
+    await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
+    await page.keyboard.press('Escape');
+  });
+
+  it('a 500,000-row result paints its first rows, shows its loading, and ends with every row', async () => {
+    await openNotebook(page, 'progressive.measnb');
+    const t0 = Date.now();
+    await runAll(page);
+    const first = await eventually(
+      async () => {
+        const s = await tableState(page);
+        return s && s.rows > 0 ? s : undefined;
+      },
+      'the first rows painted',
+      1500,
+      200,
+    );
+    const firstAt = Date.now();
+    console.log(`      first rows ${((firstAt - t0) / 1000).toFixed(1)} s after Run All; count "${first.count}"`);
+    console.log(`      loading: ${first.loading}`);
+    await revealInNotebook(page, first.t);
+    console.log(`      screenshot: ${await screenshot(page, 'progressive-loading')}`);
+    assert.ok(first.loading?.startsWith('Loading rows '), `a loading line while rows arrive: ${first.loading}`);
+    assert.match(first.loading, new RegExp(`of ${fmt(ROWS)}…`));
+    assert.ok(Number.parseInt(first.count.replace(/,/g, ''), 10) < ROWS, 'the first rows before the others');
+
+    const done = await eventually(
+      async () => {
+        const s = await tableState(page);
+        return s && s.count === `${fmt(ROWS)} rows` && !s.loading ? s : undefined;
+      },
+      'every row loaded',
+      3000,
+      300,
+    );
+    console.log(
+      `      every row ${((Date.now() - firstAt) / 1000).toFixed(1)} s after the first; status "${done.status}"`,
+    );
+    assert.equal(done.status, `All ${fmt(ROWS)} rows loaded`);
+    await done.t.locator('.mt-viewport').evaluate((v) => {
+      v.scrollTop = v.scrollHeight;
+    });
+    // The drawn row whose gutter reads the last row's number: its cells' text.
+    const cells = await eventually(
+      () =>
+        done.t.evaluate((el, n) => {
+          for (const row of el.querySelectorAll('.mt-body .mt-row:not([hidden])')) {
+            if (row.querySelector('.mt-gutter')?.textContent === String(n))
+              return [...row.querySelectorAll('.mt-cell')].map((c) => c.textContent);
+          }
+          return undefined;
+        }, ROWS),
+      'the last row drawn',
+    );
+    assert.ok(cells.includes(String(ROWS - 1)), `the last row's own values: ${cells.join(' | ')}`);
+    assert.ok(cells.includes(`D${String((ROWS - 1) % 400).padStart(7, '0')}`));
+    console.log(`      screenshot: ${await screenshot(page, 'progressive-done')}`);
+  });
+});
