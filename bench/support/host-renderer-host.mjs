@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchChromium, remoteUri, workbenchUrl } from '../../test/host/browser.mjs';
 import { ensureToolchain, ROOT, scratchProfile, startCodeServer } from '../../test/host/toolchain.mjs';
+import { bigSqlCellLines } from '../../test/support/big-sql-cell.mjs';
 
 const [scratch, runsArg, rowsArg] = process.argv.slice(2);
 const runs = Number(runsArg) || 3;
@@ -16,16 +17,7 @@ const rows = Number(rowsArg) || 1_000_000;
 const probe = path.resolve('bench/support/host-renderer-probe.cjs');
 
 /** `rows` rows (1,000,000) x 20 columns of what a measurement table holds: a time, an id, 18 numbers. */
-const BIG_CELL = [
-  'sql',
-  'SELECT TIMESTAMPTZ \'2026-11-01 00:00:00+00\' + to_minutes(i) AS "time",',
-  "  'D' || lpad(CAST(i % 400 AS VARCHAR), 7, '0') AS datasourceId,",
-  ...Array.from(
-    { length: 18 },
-    (_, k) => `  round(((i * ${k + 7}) % 10007) / ${k + 3}.0, 2) AS m${k + 1}${k < 17 ? ',' : ''}`,
-  ),
-  `FROM range(${rows}) AS t(i)`,
-];
+const BIG_CELL = bigSqlCellLines(rows);
 
 /**
  * In the output frame: sets window.__mbPaint once a table that was not there when armed shows rows (a

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { bigSqlCellLines } from '../support/big-sql-cell.mjs';
 import {
   e2eEnv,
   eventually,
@@ -19,17 +20,7 @@ import {
 } from './workbench.mjs';
 
 const ROWS = 500_000;
-const CELL = [
-  'sql',
-  'SELECT TIMESTAMPTZ \'2026-11-01 00:00:00+00\' + to_minutes(i) AS "time",',
-  "  'D' || lpad(CAST(i % 400 AS VARCHAR), 7, '0') AS datasourceId,",
-  '  CAST(i AS DOUBLE) AS i,',
-  ...Array.from(
-    { length: 17 },
-    (_, k) => `  round(((i * ${k + 7}) % 10007) / ${k + 3}.0, 2) AS m${k + 1}${k < 16 ? ',' : ''}`,
-  ),
-  `FROM range(${ROWS}) AS t(i)`,
-];
+const CELL = bigSqlCellLines(ROWS);
 const fmt = (n) => n.toLocaleString('en-US');
 
 /** The new table's state in its output frame: row count text, loading line, status line. */

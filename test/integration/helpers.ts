@@ -143,3 +143,24 @@ export async function openTableFile(file: string): Promise<OpenedTableFile> {
   const read = await editor.loaded;
   return { editor, countedWhenHandedOver, shown, read, openedMs, firstMs, totalMs: performance.now() - started };
 }
+
+/**
+ * About `bytes` of csv-wide text with service-style columns (50 datasources, a minute apart), header first,
+ * in chunks of 10,000 rows; `count.rows` says how many rows were made.
+ */
+export function* bigCsvChunks(bytes: number, count: { rows: number }): Generator<string> {
+  yield 'datasourceId,time,pm2_5ConcMass.value,pm2_5ConcMass.status,temperature.value,humidity.value\n';
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  let written = 0;
+  while (written < bytes) {
+    const lines: string[] = [];
+    for (let i = 0; i < 10_000; i++, count.rows++) {
+      const r = count.rows;
+      const t = new Date(t0 + r * 60_000).toISOString();
+      lines.push(`D${r % 50},${t},${(r % 997) / 10},valid,${(r % 400) / 10},${r % 100}`);
+    }
+    const chunk = `${lines.join('\n')}\n`;
+    written += chunk.length;
+    yield chunk;
+  }
+}

@@ -11,7 +11,7 @@ import { readTableFile } from '../../src/core/table/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
 import { columnByName, type NumericColumn } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api, openTableFile } from './helpers';
+import { api, bigCsvChunks, openTableFile } from './helpers';
 
 const FIXTURE = path.resolve(__dirname, '../../test/fixtures/public-node-report-hourly-english.csv');
 
@@ -166,21 +166,9 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
 /** Writes a csv-wide file of about `bytes` (service-style columns); returns its row count. */
 async function writeBigCsv(file: string, bytes: number): Promise<number> {
   const out = fs.createWriteStream(file);
-  out.write('datasourceId,time,pm2_5ConcMass.value,pm2_5ConcMass.status,temperature.value,humidity.value\n');
-  const t0 = Date.parse('2026-01-01T00:00:00Z');
-  let written = 0;
-  let rows = 0;
-  while (written < bytes) {
-    const lines: string[] = [];
-    for (let i = 0; i < 10_000; i++, rows++) {
-      const t = new Date(t0 + rows * 60_000).toISOString();
-      lines.push(`D${rows % 50},${t},${(rows % 997) / 10},valid,${(rows % 400) / 10},${rows % 100}`);
-    }
-    const chunk = `${lines.join('\n')}\n`;
-    written += chunk.length;
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
+  const count = { rows: 0 };
+  for (const chunk of bigCsvChunks(bytes, count)) if (!out.write(chunk)) await once(out, 'drain');
   out.end();
   await once(out, 'finish');
-  return rows;
+  return count.rows;
 }

@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import * as vscode from 'vscode';
 import { cellText, columnByName } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api, openTableFile } from './helpers';
+import { api, bigCsvChunks, openTableFile } from './helpers';
 
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 
@@ -34,24 +35,9 @@ function memorySampler() {
 
 /** Gzips about `bytes` of csv-wide text (service-style columns) into `file`; returns its row count. */
 async function writeBigCsvGz(file: string, bytes: number): Promise<number> {
-  let rows = 0;
-  async function* text() {
-    yield 'datasourceId,time,pm2_5ConcMass.value,pm2_5ConcMass.status,temperature.value,humidity.value\n';
-    const t0 = Date.parse('2026-01-01T00:00:00Z');
-    let written = 0;
-    while (written < bytes) {
-      const lines: string[] = [];
-      for (let i = 0; i < 10_000; i++, rows++) {
-        const t = new Date(t0 + rows * 60_000).toISOString();
-        lines.push(`D${rows % 50},${t},${(rows % 997) / 10},valid,${(rows % 400) / 10},${rows % 100}`);
-      }
-      const chunk = `${lines.join('\n')}\n`;
-      written += chunk.length;
-      yield chunk;
-    }
-  }
-  await pipeline(text, createGzip({ level: 1 }), fs.createWriteStream(file));
-  return rows;
+  const count = { rows: 0 };
+  await pipeline(Readable.from(bigCsvChunks(bytes, count)), createGzip({ level: 1 }), fs.createWriteStream(file));
+  return count.rows;
 }
 
 describe('Measurements Table editor: a big csv.gz and a multi-row-group DuckDB Parquet', function () {

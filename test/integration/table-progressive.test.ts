@@ -17,22 +17,13 @@ import { cellText, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
 import type { TableHandOver } from '../../src/extension/notebook/controller';
 import { ProgressiveResults } from '../../src/extension/notebook/progressive-results';
+import { bigSqlCellLines } from '../support/big-sql-cell.mjs';
 import { eventually, type HostEmulator, openNotebook, runCell, startHostEmulator, stopHostEmulator } from './helpers';
 
 const CONNECTION = 'Progressive outputs emulator';
 const ROWS = 120_000;
 /** ROWS x 20: a time, an id and 18 numbers (~18.7 MB in the wire format). */
-const BIG_CELL = [
-  'sql',
-  'SELECT TIMESTAMPTZ \'2026-11-01 00:00:00+00\' + to_minutes(i) AS "time",',
-  "  'D' || lpad(CAST(i % 400 AS VARCHAR), 7, '0') AS datasourceId,",
-  '  CAST(i AS DOUBLE) AS i,',
-  ...Array.from(
-    { length: 17 },
-    (_, k) => `  round(((i * ${k + 7}) % 10007) / ${k + 3}.0, 2) AS m${k + 1}${k < 16 ? ',' : ''}`,
-  ),
-  `FROM range(${ROWS}) AS t(i)`,
-].join('\n');
+const BIG_CELL = bigSqlCellLines(ROWS).join('\n');
 
 const fromBase64 = (reply: RowsReply): Table => {
   if (reply.type !== 'rows-chunk') throw new Error(`rows-unavailable: ${reply.message}`);
