@@ -11,6 +11,7 @@ import {
   eventually,
   frameWith,
   openWorkbench,
+  pickMenuItem,
   runCommand,
   screenshot,
   useWorkbench,
@@ -244,12 +245,7 @@ describe('e2e: the Reports view', () => {
     // Open as Notebook Cell from the failed report's context menu: a new notebook with its report cell.
     await failed.click({ button: 'right' });
     const menuItem = page.locator('.monaco-menu .action-label', { hasText: 'Open Report as Notebook Cell' }).first();
-    await menuItem.waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(300); // the menu takes clicks once it has settled
-    await menuItem.click();
-    await page.waitForTimeout(500);
-    // A click that landed while the menu was still settling leaves it open on the item: Enter takes it.
-    if (await menuItem.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    await pickMenuItem(page, menuItem);
     const widget = page.locator('.quick-input-widget');
     if (await widget.isVisible().catch(() => false)) await answer(page, 'New notebook');
     const cellText = page.locator('.notebook-editor .cell-editor-container .view-lines', {

@@ -11,6 +11,7 @@ import {
   eventually,
   frameWith,
   openWorkbench,
+  pickMenuItem,
   runCommand,
   screenshot,
   screenshotIfFailed,
@@ -68,7 +69,7 @@ async function explorerMenu(page, file, entry) {
     `"${entry}" in the Explorer's context menu of ${file}`,
     20,
   );
-  await item.click();
+  await pickMenuItem(page, item);
 }
 
 describe('e2e: Measurements Table editor', () => {

@@ -256,3 +256,18 @@ export async function revealInNotebook(page, locator) {
     await page.waitForTimeout(300);
   }
 }
+
+/**
+ * Takes an entry of an open context menu. The menu ignores a click that lands while it is still settling
+ * (it stays open on the entry), so: wait a moment, click, and press Enter on the entry when it stayed open.
+ */
+export async function pickMenuItem(page, item) {
+  await item.waitFor({ state: 'visible', timeout: 10_000 });
+  await page.waitForTimeout(300);
+  await item.click();
+  await page.waitForTimeout(500);
+  if (await item.isVisible().catch(() => false)) {
+    await item.hover().catch(() => undefined);
+    await page.keyboard.press('Enter');
+  }
+}
