@@ -1,7 +1,7 @@
 // Row selection and concatenation over the columnar Table (no per-row objects): follow keeps new
 // rows only and appends them; report cells join the tables of several files.
 
-import { Interner } from '../table/interner';
+import { dictValueKey, Interner } from '../table/interner';
 import { type Column, findColumn, type NumericColumn, type Table } from '../table/table';
 
 /** A table of the given rows of `table`, in that order. */
@@ -43,7 +43,7 @@ export function concatTables(tables: readonly Table[]): Table {
       continue;
     }
     // Dictionaries are merged; text and flag dictionaries are keyed by their JSON text.
-    const dict = new Interner<unknown>((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+    const dict = new Interner<unknown>(dictValueKey);
     const codes = new Int32Array(rowCount).fill(-1);
     let at = 0;
     for (const t of nonEmpty) {

@@ -26,3 +26,6 @@ export class Interner<V = string> {
     return value === undefined || value === null || value === '' ? -1 : this.code(value);
   }
 }
+
+/** The key of a text or flag-list dictionary value: the text itself, a flag list by its JSON text. */
+export const dictValueKey = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));

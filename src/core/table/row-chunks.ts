@@ -3,6 +3,7 @@
 // use; the renderer's TableAssembler puts them back into one Table that grows in place (one Table object,
 // its columns' arrays allocated for every row once, dictionaries merged by value).
 
+import { dictValueKey, Interner } from './interner';
 import { type Column, isNumeric, type Table } from './table';
 import { encodedTableBytes } from './wire';
 
@@ -56,22 +57,12 @@ export function headRowCount(table: Table, maxBytes: number): number {
   return n;
 }
 
-/** Row ranges of `rowsPerChunk` from `start` to `total`. */
-export function chunkRanges(start: number, total: number, rowsPerChunk: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const step = Math.max(1, Math.floor(rowsPerChunk));
-  for (let at = start; at < total; at += step) out.push([at, Math.min(total, at + step)]);
-  return out;
-}
-
 interface Slot {
   numbers?: Float64Array;
   codes?: Int32Array;
-  /** Dictionary value (flag lists by their JSON text) → code in the merged dictionary. */
-  index?: Map<string, number>;
+  /** The merged dictionary (its values are the column's dict). */
+  dict?: Interner<unknown>;
 }
-
-const dictKey = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /**
  * One Table that grows as row ranges arrive, in order. `table` is the same object throughout: its rowCount
@@ -90,12 +81,16 @@ export class TableAssembler {
     this.totalRows = total;
     this.slots = head.columns.map((c) => {
       if (isNumeric(c)) return { numbers: new Float64Array(total).fill(Number.NaN) };
-      return { codes: new Int32Array(total).fill(-1), index: new Map<string, number>() };
+      return { codes: new Int32Array(total).fill(-1), dict: new Interner<unknown>(dictValueKey) };
     });
     const columns = head.columns.map((c, i): Column => {
       const slot = this.slots[i];
       if (isNumeric(c)) return { ...c, values: (slot.numbers as Float64Array).subarray(0, 0) };
-      return { ...c, dict: [], codes: (slot.codes as Int32Array).subarray(0, 0) } as Column;
+      return {
+        ...c,
+        dict: (slot.dict as Interner<unknown>).values,
+        codes: (slot.codes as Int32Array).subarray(0, 0),
+      } as Column;
     });
     this.table = { columns, rowCount: 0 };
     this.append(head);
@@ -130,18 +125,8 @@ export class TableAssembler {
     }
     const all = slot.codes as Int32Array;
     if (part && !isNumeric(part)) {
-      const dict = column.dict as unknown[];
-      const index = slot.index as Map<string, number>;
-      const remap = (part.dict as unknown[]).map((v) => {
-        const key = dictKey(v);
-        let code = index.get(key);
-        if (code === undefined) {
-          code = dict.length;
-          dict.push(v);
-          index.set(key, code);
-        }
-        return code;
-      });
+      const dict = slot.dict as Interner<unknown>;
+      const remap = (part.dict as unknown[]).map((v) => dict.code(v));
       for (let i = 0; i < n; i++) {
         const code = part.codes[i];
         all[at + i] = code < 0 ? -1 : (remap[code] ?? -1);

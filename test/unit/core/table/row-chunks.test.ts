@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
-import { chunkRanges, headRowCount, sliceRows, TableAssembler } from '../../../../src/core/table/row-chunks';
+import { headRowCount, sliceRows, TableAssembler } from '../../../../src/core/table/row-chunks';
 import { cellText, isNumeric, type Table } from '../../../../src/core/table/table';
 import { decodeTable, encodedTableBytes, encodeTable } from '../../../../src/core/table/wire';
 import { syntheticTable } from '../../../support/synthetic-table';
+
+/** Row ranges of `rowsPerChunk` from `start` to `total`: how the renderer asks for the rest (loadRest). */
+function chunkRanges(start: number, total: number, rowsPerChunk: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const step = Math.max(1, Math.floor(rowsPerChunk));
+  for (let at = start; at < total; at += step) out.push([at, Math.min(total, at + step)]);
+  return out;
+}
 
 /** Every cell of two tables as text, column by column (same names and kinds required). */
 function assertSameCells(actual: Table, expected: Table): void {
