@@ -164,3 +164,30 @@ export function* bigCsvChunks(bytes: number, count: { rows: number }): Generator
     yield chunk;
   }
 }
+
+/**
+ * Samples the extension host every 20 ms while a test reads a big file: `grew()` is the peak of heap +
+ * array buffers over the level when it started, `maxLag()` the longest a 20 ms timer was held up (a stall).
+ */
+export function hostSampler() {
+  global.gc?.();
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const base = used();
+  let peak = base;
+  let lastTick = performance.now();
+  let lag = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, used());
+    const now = performance.now();
+    lag = Math.max(lag, now - lastTick - 20);
+    lastTick = now;
+  }, 20);
+  return {
+    grew: () => peak - base,
+    maxLag: () => lag,
+    stop: () => clearInterval(timer),
+  };
+}

@@ -11,7 +11,7 @@ import { readTableFile } from '../../src/core/table/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
 import { columnByName, type NumericColumn } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api, bigCsvChunks, openTableFile } from './helpers';
+import { api, bigCsvChunks, hostSampler, openTableFile } from './helpers';
 
 const FIXTURE = path.resolve(__dirname, '../../test/fixtures/public-node-report-hourly-english.csv');
 
@@ -127,25 +127,11 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
     const big = path.join(dir, 'big.csv');
     const rows = await writeBigCsv(big, 250 * 1024 * 1024);
     const mb = (n: number) => Math.round(n / 1024 / 1024);
-    global.gc?.();
-    const used = () => {
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const base = used();
-    let peak = base;
-    // The host stays responsive: the longest gap between ticks of a 20 ms timer while the file is read.
-    let lastTick = performance.now();
-    let maxLag = 0;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, used());
-      const now = performance.now();
-      maxLag = Math.max(maxLag, now - lastTick - 20);
-      lastTick = now;
-    }, 20);
+    const sampler = hostSampler();
     try {
       const { countedWhenHandedOver, shown, read, openedMs, firstMs, totalMs } = await openTableFile(big);
-      const grew = peak - base;
+      const grew = sampler.grew();
+      const maxLag = sampler.maxLag();
       console.log(
         `      ${mb(read.bytes)} MB, ${rows.toLocaleString('en-US')} rows: editor open after ${Math.round(openedMs)} ms, first ${maxRows} shown after ${Math.round(firstMs)} ms, counted after ${Math.round(totalMs)} ms; memory grew at most ${mb(grew)} MB; longest host stall ${Math.round(maxLag)} ms`,
       );
@@ -156,7 +142,7 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
       assert.ok(maxLag < 1000, `the extension host stalled ${Math.round(maxLag)} ms`);
       assert.ok(grew < 160 * 1024 * 1024, `memory grew ${mb(grew)} MB reading a ${mb(read.bytes)} MB file`);
     } finally {
-      clearInterval(sampler);
+      sampler.stop();
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       fs.rmSync(big, { force: true });
     }

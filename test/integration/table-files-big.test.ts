@@ -11,27 +11,9 @@ import { createGzip } from 'node:zlib';
 import * as vscode from 'vscode';
 import { cellText, columnByName } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api, bigCsvChunks, openTableFile } from './helpers';
+import { api, bigCsvChunks, hostSampler, openTableFile } from './helpers';
 
 const mb = (n: number) => Math.round(n / 1024 / 1024);
-
-/** Samples heap + array buffers every 20 ms; `grew()` is the peak over the level when it started. */
-function memorySampler() {
-  global.gc?.();
-  const used = () => {
-    const m = process.memoryUsage();
-    return m.heapUsed + m.arrayBuffers;
-  };
-  const base = used();
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, used());
-  }, 20);
-  return {
-    grew: () => peak - base,
-    stop: () => clearInterval(timer),
-  };
-}
 
 /** Gzips about `bytes` of csv-wide text (service-style columns) into `file`; returns its row count. */
 async function writeBigCsvGz(file: string, bytes: number): Promise<number> {
@@ -60,7 +42,7 @@ describe('Measurements Table editor: a big csv.gz and a multi-row-group DuckDB P
     const t0 = performance.now();
     const rows = await writeBigCsvGz(gz, 300 * 1024 * 1024);
     const writtenMs = performance.now() - t0;
-    const memory = memorySampler();
+    const memory = hostSampler();
     try {
       const { countedWhenHandedOver, shown, read, firstMs, totalMs } = await openTableFile(gz);
       console.log(
@@ -108,7 +90,7 @@ describe('Measurements Table editor: a big csv.gz and a multi-row-group DuckDB P
       db.closeSync();
     }
     assert.ok(rowGroups >= 10, `${rowGroups} row groups`);
-    const memory = memorySampler();
+    const memory = hostSampler();
     try {
       const started = performance.now();
       const editor = await vscode.commands.executeCommand<TableFileEditor>(
