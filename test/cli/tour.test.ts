@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MIME, parseNotebook } from '../../src/core/notebook';
-import { cellText, findColumn, isNumeric, type Table } from '../../src/core/table/table';
+import { cellText, findColumn, isNumeric, numberAt, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
 import type { RunningEmulator } from '../../src/emulator';
 import { type Connection, ROOT, runCli, startCliEmulator, stopCliEmulator } from './support';
@@ -23,7 +23,7 @@ function byDatasource(table: Table): Map<string, { values: number[]; invalid: nu
   for (let r = 0; r < table.rowCount; r++) {
     const id = cellText(ids, r);
     const entry = out.get(id) ?? { values: [], invalid: 0 };
-    if (!Number.isNaN(value.values[r])) entry.values.push(value.values[r]);
+    if (!Number.isNaN(numberAt(value, r))) entry.values.push(numberAt(value, r));
     if (cellText(qc, r) === 'invalid') entry.invalid++;
     out.set(id, entry);
   }

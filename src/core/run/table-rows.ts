@@ -2,18 +2,32 @@
 // rows only and appends them; report cells join the tables of several files.
 
 import { dictValueKey, Interner } from '../table/interner';
-import { type Column, findColumn, type NumericColumn, type Table } from '../table/table';
+import {
+  type Column,
+  type FloatColumn,
+  findColumn,
+  isDecimal,
+  isNumeric,
+  numberAt,
+  type Table,
+  withFloatValues,
+} from '../table/table';
 
 /** A table of the given rows of `table`, in that order. */
 export function takeRows(table: Table, rows: ArrayLike<number>): Table {
   const n = rows.length;
   const columns = table.columns.map((c): Column => {
-    if (c.kind === 'number' || c.kind === 'time') {
+    if (isDecimal(c)) {
+      const ints = new Int32Array(n);
+      for (let i = 0; i < n; i++) ints[i] = c.ints[rows[i]];
+      return { ...c, ints };
+    }
+    if (isNumeric(c)) {
       const values = new Float64Array(n);
       for (let i = 0; i < n; i++) values[i] = c.values[rows[i]];
       return { ...c, values };
     }
-    const src = (c as Exclude<Column, NumericColumn>).codes;
+    const src = c.codes;
     const codes = new Int32Array(n);
     for (let i = 0; i < n; i++) codes[i] = src[rows[i]];
     return { ...c, codes } as Column;
@@ -31,15 +45,15 @@ export function concatTables(tables: readonly Table[]): Table {
   for (const t of nonEmpty) for (const c of t.columns) if (!templates.has(c.name)) templates.set(c.name, c);
   const columns: Column[] = [];
   for (const [name, template] of templates) {
-    if (template.kind === 'number' || template.kind === 'time') {
+    if (isNumeric(template)) {
       const values = new Float64Array(rowCount).fill(Number.NaN);
       let at = 0;
       for (const t of nonEmpty) {
         const c = t.columns.find((x) => x.name === name);
-        if (c && (c.kind === 'number' || c.kind === 'time')) values.set(c.values, at);
+        if (c && isNumeric(c)) for (let i = 0; i < t.rowCount; i++) values[at + i] = numberAt(c, i);
         at += t.rowCount;
       }
-      columns.push({ ...template, values } as NumericColumn);
+      columns.push(withFloatValues(template, values));
       continue;
     }
     // Dictionaries are merged; text and flag dictionaries are keyed by their JSON text.
@@ -60,7 +74,7 @@ export function concatTables(tables: readonly Table[]): Table {
 }
 
 /** The time column of a measurement table: `time` (minute) or `startOfPeriod` (hour, day). */
-export function timeColumn(table: Table): NumericColumn | undefined {
+export function timeColumn(table: Table): FloatColumn | undefined {
   for (const name of ['time', 'startOfPeriod']) {
     const c = findColumn(table, name);
     if (c && c.kind === 'time') return c;

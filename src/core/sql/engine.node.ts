@@ -4,7 +4,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
-import { cellText, isNumeric } from '../table/table';
+import { cellText, isNumeric, numberAt } from '../table/table';
 import { type EngineError, readEngineError } from './errors';
 import { resultToTable } from './to-table.node';
 
@@ -65,7 +65,7 @@ export class SqlEngine {
       for (let row = 0; row < table.rowCount; row++) {
         for (const c of table.columns) {
           if (isNumeric(c)) {
-            const v = c.values[row];
+            const v = numberAt(c, row);
             if (Number.isNaN(v)) appender.appendNull();
             else if (c.kind === 'time')
               appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(Math.round(v)) * 1000n));

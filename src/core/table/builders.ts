@@ -1,9 +1,23 @@
-// Column builders: append cells as text, end with a compact Column. Growable typed arrays, one
-// dictionary per text column, so parsing allocates per distinct value, not per row.
+// Column builders: append cells as text, end with a compact Column. Growable typed arrays (numbers from
+// csv text as exact scaled Int32 decimals), one dictionary per text column, so parsing allocates per
+// distinct value, not per row.
 
 import type { MetricLabelParts } from '../metrics/labels';
 import { isoToMs } from '../time/iso';
-import type { Column, ColumnKind, DictColumn, FlagsColumn, NumericColumn } from './table';
+import {
+  DECIMAL_EMPTY,
+  DECIMAL_MAX,
+  DECIMAL_POW10,
+  type DecimalParts,
+  decimalValue,
+  isPlainNumber,
+  MAX_DECIMAL_SCALE,
+  parseDecimal,
+  partsValue,
+  scanDecimal,
+} from './decimal';
+import { grow, INITIAL_CAPACITY, StagedArray, trimTo } from './growable';
+import type { Column, ColumnKind, DictColumn, FlagsColumn, FloatColumn, NumericColumn } from './table';
 
 export interface ColumnMeta {
   name: string;
@@ -23,97 +37,11 @@ export interface ColumnBuilder {
   finish(meta: ColumnMeta): Column;
 }
 
-const INITIAL_CAPACITY = 1024;
-
-/** ES2024's resizable ArrayBuffer (not in this project's lib yet). */
-interface ResizableBuffer extends ArrayBuffer {
-  readonly resizable: boolean;
-  readonly maxByteLength: number;
-  resize(byteLength: number): void;
-}
-
-type GrowableArray = Float64Array | Int32Array;
-type ArrayCtor<T> = { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): T; new (n: number): T };
-
-/**
- * From this many elements on, columns grow in place inside a resizable ArrayBuffer (address space
- * reserved, memory committed as it grows) instead of doubling into a new array: no copy of the column
- * per doubling, and no old arrays waiting for the collector at the peak (measured on a 96 MB recent
- * query: 149 ms of copying, ~35 MB of peak RSS). Below it, plain arrays (most tables are small).
- */
-const IN_PLACE_FROM = 64 * 1024;
-/** Bytes reserved per column in place; a column that outgrows it moves once into a reservation 8× larger. */
-const RESERVE_BYTES = 64 * 1024 * 1024;
-
-const canResize = typeof (ArrayBuffer.prototype as Partial<ResizableBuffer>).resize === 'function';
-
-function resizable(buffer: ArrayBufferLike): ResizableBuffer | undefined {
-  const b = buffer as ResizableBuffer;
-  return b.resizable ? b : undefined;
-}
-
-/** A length-tracking view over a fresh resizable buffer holding arr; undefined when the engine cannot. */
-function inPlaceCopy<T extends GrowableArray>(arr: T, bytes: number, reserve: number): T | undefined {
-  if (!canResize) return undefined;
-  let buffer: ResizableBuffer;
-  try {
-    buffer = new (ArrayBuffer as unknown as { new (n: number, o: { maxByteLength: number }): ResizableBuffer })(bytes, {
-      maxByteLength: reserve,
-    });
-  } catch {
-    return undefined; // no address space for the reservation: plain arrays
-  }
-  const next = new (arr.constructor as ArrayCtor<T>)(buffer);
-  next.set(arr);
-  return next;
-}
-
-/** arr with room for `needed` elements: grown in place when it can be, else a doubled copy. */
-export function grow<T extends GrowableArray>(arr: T, needed: number): T {
-  if (needed <= arr.length) return arr;
-  let cap = arr.length || INITIAL_CAPACITY;
-  while (cap < needed) cap *= 2;
-  const bytes = cap * arr.BYTES_PER_ELEMENT;
-  const buffer = resizable(arr.buffer);
-  if (buffer && bytes <= buffer.maxByteLength) {
-    buffer.resize(bytes); // arr tracks the buffer's length
-    return arr;
-  }
-  if (buffer || cap >= IN_PLACE_FROM) {
-    const reserve = buffer ? buffer.maxByteLength * 8 : Math.max(RESERVE_BYTES, bytes);
-    const next = inPlaceCopy(arr, bytes, Math.max(reserve, bytes));
-    if (next) return next;
-  }
-  const next = new (arr.constructor as ArrayCtor<T>)(cap);
-  next.set(arr);
-  return next;
-}
-
-/**
- * The first `length` elements, as a view (never a copy). A compact copy of every column at the end of a
- * parse would hold the table twice until the grown arrays are collected (measured on a 96 MB recent
- * query: 350 MB peak RSS with copies, 263 MB with views). The view leaves the unused tail of the last
- * growth: reserved address space for a column grown in place (shrinking it costs more than it gives: V8
- * clears what it gives back), at most the size of the values after a doubling, and pages never written
- * are not backed by memory either way.
- */
-export function trimTo<T extends GrowableArray>(arr: T, length: number): T {
-  return new (arr.constructor as ArrayCtor<T>)(arr.buffer as ArrayBuffer, arr.byteOffset, length);
-}
-
 function withMeta<T extends Column>(meta: ColumnMeta, column: T): T {
   if (meta.canonical !== undefined) column.canonical = meta.canonical;
   if (meta.metric !== undefined) column.metric = meta.metric;
   return column;
 }
-
-/**
- * Values per flush from the staging array into the column. V8 (node 20) writes one element into a typed
- * array over a resizable buffer ~1.5-2× slower than into a plain one (16 M writes: 300-390 ms vs 170-215
- * ms), and columns past 64K rows live in resizable buffers (see IN_PLACE_FROM): cells go to a small plain
- * array first and reach the column a block at a time (one copy; the column itself still grows in place).
- */
-const STAGE = 2048;
 
 /** A number cell's value; undefined when the text is not a number (the text 'NaN' is one). */
 function numberOf(cell: string): number | undefined {
@@ -129,76 +57,143 @@ function timeOf(cell: string): number | undefined {
 
 /** A column of float64 values, grown in place (numbers and times share it: NaN is an empty cell). */
 abstract class Float64Builder {
-  protected values = new Float64Array(INITIAL_CAPACITY);
-  /** Values in `values`; the next `staged` ones are still in `stage`. */
-  private stored = 0;
-  private readonly stage = new Float64Array(STAGE);
-  private staged = 0;
+  protected floats: StagedArray<Float64Array> | undefined = new StagedArray(Float64Array);
 
   get length(): number {
-    return this.stored + this.staged;
-  }
-
-  protected append(v: number): void {
-    if (this.staged === STAGE) this.flush();
-    this.stage[this.staged++] = v;
-  }
-
-  /** The staged values into the column. */
-  protected flush(): void {
-    if (this.staged === 0) return;
-    this.values = grow(this.values, this.stored + this.staged);
-    this.values.set(this.staged === STAGE ? this.stage : this.stage.subarray(0, this.staged), this.stored);
-    this.stored += this.staged;
-    this.staged = 0;
+    return this.floats!.length;
   }
 
   /** A cell as text: '' is empty (NaN); `read` gives its value, or undefined when it does not fit (demote). */
   protected pushCell(cell: string, read: (cell: string) => number | undefined): boolean {
     const v = cell === '' ? Number.NaN : read(cell);
     if (v === undefined) return false;
-    this.append(v);
+    this.floats!.append(v);
     return true;
   }
 
   pushEmpty(count: number): void {
-    this.flush();
-    this.values = grow(this.values, this.stored + count);
-    this.values.fill(Number.NaN, this.stored, this.stored + count);
-    this.stored += count;
+    this.floats!.fill(Number.NaN, count);
   }
 
   /** Each value as text ('' for an empty cell). */
   protected textsOf(text: (v: number) => string): string[] {
-    this.flush();
-    const out = new Array<string>(this.stored);
-    for (let i = 0; i < this.stored; i++) out[i] = Number.isNaN(this.values[i]) ? '' : text(this.values[i]);
-    return out;
+    return Array.from(this.floats!.view(), (v) => (Number.isNaN(v) ? '' : text(v)));
   }
 
-  protected column(kind: 'number' | 'time', meta: ColumnMeta): NumericColumn {
-    this.flush();
-    return withMeta(meta, { name: meta.name, kind, values: trimTo(this.values, this.stored) });
+  protected column(kind: 'number' | 'time', meta: ColumnMeta): FloatColumn {
+    return withMeta(meta, { name: meta.name, kind, values: this.floats!.view() });
   }
 }
 
+const PARTS: DecimalParts = { m: 0, frac: 0, neg: false };
+
+/**
+ * Numbers. Built from csv text (`decimals`), a column holds exact scaled Int32 decimals (core/table/decimal:
+ * half the memory of Float64) while every value fits: at most 9 fraction digits and |value| × 10^scale
+ * within Int32. The scale is the most fraction digits seen so far (earlier values are rescaled in place);
+ * the first value that does not fit (too many digits, an exponent, -0) turns the column to Float64, values
+ * kept. Without `decimals` (values that come as doubles: JSON, Parquet) it is Float64 from the start.
+ */
 export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'number' as const;
+  /** The scaled integers while the column is decimal (then `floats` is undefined). */
+  private ints: StagedArray<Int32Array> | undefined;
+  private scale = 0;
+  /** The largest |scaled integer| so far (to know whether a rescale fits). */
+  private maxAbs = 0;
 
-  push(cell: string): boolean {
-    return this.pushCell(cell, numberOf);
+  constructor(decimals = false) {
+    super();
+    if (decimals) {
+      this.ints = new StagedArray(Int32Array);
+      this.floats = undefined;
+    }
   }
 
+  override get length(): number {
+    return this.ints ? this.ints.length : super.length;
+  }
+
+  push(cell: string): boolean {
+    if (cell === '') {
+      this.pushNumber(Number.NaN);
+      return true;
+    }
+    if (scanDecimal(cell, PARTS)) {
+      this.pushDecimal(PARTS.m, PARTS.frac, PARTS.neg);
+      return true;
+    }
+    const v = numberOf(cell);
+    if (v === undefined) return false;
+    this.pushNumber(v);
+    return true;
+  }
+
+  /** A plain decimal's parts (scanDecimal's): m, an integer of at most 15 digits; frac digits after the point. */
+  pushDecimal(m: number, frac: number, neg: boolean): void {
+    const ints = this.ints;
+    if (ints) {
+      if (frac > this.scale) this.rescale(frac);
+      if (this.ints) {
+        const x = frac === this.scale ? m : m * DECIMAL_POW10[this.scale - frac];
+        if (x <= DECIMAL_MAX && (x !== 0 || !neg)) {
+          if (x > this.maxAbs) this.maxAbs = x;
+          ints.append(neg ? -x : x);
+          return;
+        }
+        this.toFloats();
+      }
+    }
+    this.floats!.append(partsValue(m, frac, neg));
+  }
+
+  /** A value as a double: NaN is an empty cell; any other turns a decimal column to Float64. */
   pushNumber(v: number): void {
-    this.append(v);
+    if (this.ints) {
+      if (Number.isNaN(v)) {
+        this.ints.append(DECIMAL_EMPTY);
+        return;
+      }
+      this.toFloats();
+    }
+    this.floats!.append(v);
+  }
+
+  override pushEmpty(count: number): void {
+    if (this.ints) this.ints.fill(DECIMAL_EMPTY, count);
+    else super.pushEmpty(count);
   }
 
   texts(): string[] {
-    return this.textsOf(String);
+    if (!this.ints) return this.textsOf(String);
+    const scale = this.scale;
+    return Array.from(this.ints.view(), (x) => (x === DECIMAL_EMPTY ? '' : String(decimalValue(x, scale))));
   }
 
   finish(meta: ColumnMeta): NumericColumn {
-    return this.column('number', meta);
+    if (!this.ints) return this.column('number', meta);
+    return withMeta(meta, { name: meta.name, kind: 'number', ints: this.ints.view(), scale: this.scale });
+  }
+
+  /** Scales every value up to `frac` fraction digits, or turns the column to Float64 when they would not fit. */
+  private rescale(frac: number): void {
+    const k = DECIMAL_POW10[frac - this.scale];
+    if (frac > MAX_DECIMAL_SCALE || this.maxAbs * k > DECIMAL_MAX) {
+      this.toFloats();
+      return;
+    }
+    if (this.maxAbs > 0) this.ints!.map((x) => (x === DECIMAL_EMPTY ? x : x * k));
+    this.maxAbs *= k;
+    this.scale = frac;
+  }
+
+  /** From here on Float64: the values so far converted (exactly: the same doubles as their text). */
+  private toFloats(): void {
+    const ints = this.ints!.view();
+    this.ints = undefined;
+    const floats = new StagedArray(Float64Array);
+    for (let i = 0; i < ints.length; i++) floats.append(decimalValue(ints[i], this.scale));
+    this.floats = floats;
   }
 }
 
@@ -211,14 +206,14 @@ export class TimeBuilder extends Float64Builder implements ColumnBuilder {
   }
 
   pushTime(t: number): void {
-    this.append(t);
+    this.floats!.append(t);
   }
 
   texts(): string[] {
     return this.textsOf((v) => new Date(v).toISOString());
   }
 
-  finish(meta: ColumnMeta): NumericColumn {
+  finish(meta: ColumnMeta): FloatColumn {
     return this.column('time', meta);
   }
 }
@@ -367,51 +362,15 @@ export function parseFlags(text: string): string[] | undefined {
   return undefined;
 }
 
-export const DECIMAL_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-
 /**
- * A number from text. Plain decimals of at most 15 digits take the exact fast path (an integer mantissa
- * divided by a power of ten: both exact, so the quotient is correctly rounded, same as `+text`);
- * everything else goes to `+text`. NaN when the text is not a number ('' too).
- */
-export function parseDecimal(s: string): number {
-  const v = fastDecimal(s);
-  if (!Number.isNaN(v)) return v;
-  return s === '' ? Number.NaN : +s;
-}
-
-/** The fast path alone: the value of a plain decimal (`-12.5`, at most 15 digits), NaN for any other text. */
-export function fastDecimal(s: string): number {
-  const n = s.length;
-  if (n === 0 || n > 17) return Number.NaN;
-  let i = 0;
-  let neg = false;
-  if (s.charCodeAt(0) === 45 /* - */) {
-    neg = true;
-    i = 1;
-  }
-  let m = 0;
-  let digits = 0;
-  let frac = -1;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      m = m * 10 + (c - 48);
-      digits++;
-      if (frac >= 0) frac++;
-    } else if (c === 46 /* . */ && frac < 0) frac = 0;
-    else return Number.NaN;
-  }
-  if (digits === 0 || digits > 15) return Number.NaN;
-  const v = frac > 0 ? m / DECIMAL_POW10[frac] : m;
-  return neg ? -v : v;
-}
-
-/**
- * An unknown column that holds numbers so far: only plain decimal literals count (no leading zeros,
+ * An unknown csv column that holds numbers so far: only plain decimal literals count (no leading zeros,
  * spaces or hex), so ids such as "007" demote the column to text instead of becoming 7.
  */
 export class InferredNumberBuilder extends NumberBuilder {
+  constructor() {
+    super(true);
+  }
+
   override push(cell: string): boolean {
     if (cell === '') {
       this.pushNumber(Number.NaN);
@@ -422,12 +381,9 @@ export class InferredNumberBuilder extends NumberBuilder {
       cell.charCodeAt(start) === 48 &&
       start + 1 < cell.length &&
       cell.charCodeAt(start + 1) !== 46; /* "007" is an id */
-    if (!leadingZero) {
-      const v = fastDecimal(cell);
-      if (!Number.isNaN(v)) {
-        this.pushNumber(v);
-        return true;
-      }
+    if (!leadingZero && scanDecimal(cell, PARTS)) {
+      this.pushDecimal(PARTS.m, PARTS.frac, PARTS.neg);
+      return true;
     }
     if (!isPlainNumber(cell)) return false;
     this.pushNumber(+cell);
@@ -435,31 +391,10 @@ export class InferredNumberBuilder extends NumberBuilder {
   }
 }
 
-export function isPlainNumber(s: string): boolean {
-  const n = s.length;
-  let i = 0;
-  let c = s.charCodeAt(0);
-  if (c === 45 /* - */) {
-    if (n === 1) return false;
-    c = s.charCodeAt(++i);
-  }
-  if (c === 48 /* 0 */ && i + 1 < n && s.charCodeAt(i + 1) !== 46 /* . */) return false; // leading zero
-  let digits = 0;
-  let dot = false;
-  for (; i < n; i++) {
-    c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
-    else if (c === 46 && !dot) dot = true;
-    else if ((c === 101 || c === 69) && digits > 0) return /^[eE][+-]?\d+$/.test(s.slice(i));
-    else return false;
-  }
-  return digits > 0;
-}
-
 export function builderFor(kind: ColumnKind): ColumnBuilder {
   switch (kind) {
     case 'number':
-      return new NumberBuilder();
+      return new NumberBuilder(true);
     case 'time':
       return new TimeBuilder();
     case 'qcFlags':

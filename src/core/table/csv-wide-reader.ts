@@ -8,7 +8,6 @@ import { isoBytesToMs } from '../time/iso';
 import {
   builderFor,
   type ColumnBuilder,
-  DECIMAL_POW10,
   DictBuilder,
   demoteToText,
   InferredNumberBuilder,
@@ -211,7 +210,7 @@ export class CsvWideReader {
   }
 
   /**
-   * A number cell: plain decimals of at most 15 digits parsed here (as fastDecimal does), others as text.
+   * A number cell: plain decimals of at most 15 digits read here (as scanDecimal does), others as text.
    * In an inferred column, a leading zero ("007", an id) goes the text way too, as InferredNumberBuilder says.
    */
   private numberCell(c: number, b: Uint8Array, pos: number, end: number, inferred: boolean): number {
@@ -242,8 +241,7 @@ export class CsvWideReader {
         return p;
       }
       if (digits > 0 && digits <= 15) {
-        const v = frac > 0 ? m / DECIMAL_POW10[frac] : m;
-        builder.pushNumber(neg ? -v : v);
+        builder.pushDecimal(m, Math.max(frac, 0), neg);
         return p;
       }
     }

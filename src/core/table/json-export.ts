@@ -1,11 +1,11 @@
 // Table -> JSON records ([{"column": value, ...}, ...]): numbers as numbers, times as ISO 8601 UTC,
 // QC flags as arrays, empty cells as null. Written in chunks of rows, like the CSV export.
-import { type Column, cellText, type Table } from './table';
+import { type Column, cellText, numberAt, type Table } from './table';
 
 export function cellValue(column: Column, row: number): string | number | string[] | null {
   switch (column.kind) {
     case 'number': {
-      const v = column.values[row];
+      const v = numberAt(column, row);
       return Number.isNaN(v) ? null : v;
     }
     case 'qcFlags': {

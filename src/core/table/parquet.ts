@@ -14,7 +14,7 @@ import { ByteWriter, ParquetWriter, parquetWriteBuffer, schemaFromColumnData } f
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
 import { classifyColumn } from './column-kinds';
-import { type Column, isNumeric, type Table } from './table';
+import { type Column, isNumeric, numberAt, type Table } from './table';
 
 type Cell = unknown;
 
@@ -241,7 +241,7 @@ function columnDataOf(table: Table, start: number, end: number) {
       }
       const data = new Array<number | null>(n);
       for (let i = 0; i < n; i++) {
-        const v = c.values[start + i];
+        const v = numberAt(c, start + i);
         data[i] = Number.isNaN(v) ? null : v;
       }
       return { name: c.name, data, type: 'DOUBLE' as const };

@@ -3,8 +3,9 @@
 // use; the renderer's TableAssembler puts them back into one Table that grows in place (one Table object,
 // its columns' arrays allocated for every row once, dictionaries merged by value).
 
+import { decimalsToFloat64 } from './decimal';
 import { dictValueKey, Interner } from './interner';
-import { type Column, isNumeric, type Table } from './table';
+import { type Column, type FloatColumn, isDecimal, isNumeric, type Table, withFloatValues } from './table';
 import { encodedTableBytes } from './wire';
 
 /** Rows [start, end) of a table; dictionary columns carry only the entries those rows use. */
@@ -12,6 +13,7 @@ export function sliceRows(table: Table, start: number, end: number): Table {
   const from = Math.max(0, Math.min(start, table.rowCount));
   const to = Math.max(from, Math.min(end, table.rowCount));
   const columns = table.columns.map((c): Column => {
+    if (isDecimal(c)) return { ...c, ints: c.ints.subarray(from, to) };
     if (isNumeric(c)) return { ...c, values: c.values.subarray(from, to) };
     const source = c.codes.subarray(from, to);
     const remap = new Map<number, number>();
@@ -65,7 +67,7 @@ interface Slot {
 }
 
 /**
- * One Table that grows as row ranges arrive, in order. `table` is the same object throughout: its rowCount
+ * One Table that grows as row ranges arrive, in order (numbers as Float64, decimal rows converted). `table` is the same object throughout: its rowCount
  * and its columns' arrays (views of arrays allocated once for `totalRows`) advance with each append, and
  * its dictionaries only grow, so holders of the Table or of its Column objects see the new rows.
  */
@@ -85,7 +87,7 @@ export class TableAssembler {
     });
     const columns = head.columns.map((c, i): Column => {
       const slot = this.slots[i];
-      if (isNumeric(c)) return { ...c, values: (slot.numbers as Float64Array).subarray(0, 0) };
+      if (isNumeric(c)) return withFloatValues(c, (slot.numbers as Float64Array).subarray(0, 0));
       return {
         ...c,
         dict: (slot.dict as Interner<unknown>).values,
@@ -119,8 +121,9 @@ export class TableAssembler {
   private appendColumn(column: Column, slot: Slot, part: Column | undefined, at: number, n: number): void {
     if (isNumeric(column)) {
       const all = slot.numbers as Float64Array;
-      if (part && isNumeric(part)) all.set(part.values.subarray(0, n), at);
-      column.values = all.subarray(0, at + n);
+      if (part && isDecimal(part)) decimalsToFloat64(part.ints.subarray(0, n), part.scale, all, at);
+      else if (part && isNumeric(part)) all.set(part.values.subarray(0, n), at);
+      (column as FloatColumn).values = all.subarray(0, at + n);
       return;
     }
     const all = slot.codes as Int32Array;

@@ -1,8 +1,10 @@
 // The renderer wire format (MIME application/vnd.measnb.table): a small JSON header (names, kinds,
 // dictionaries) then the typed-array buffers, 8-byte aligned so the decoder can view them in place.
+// Decimal columns travel as their scaled Int32s (half the bytes) and are decoded to Float64 numbers.
 // decodeTable runs in the notebook webview: browser APIs only (no Buffer, no node modules).
 
-import { type Column, isNumeric, type Table } from './table';
+import { decimalsToFloat64, MAX_DECIMAL_SCALE } from './decimal';
+import { type Column, isDecimal, isNumeric, type Table } from './table';
 
 export const TABLE_MIME = 'application/vnd.measnb.table';
 
@@ -15,6 +17,8 @@ interface WireColumn {
   canonical?: string;
   metric?: Column['metric'];
   dict?: string[] | string[][];
+  /** A decimal number column: Int32 elements, value = int / 10^scale. */
+  scale?: number;
   offset: number;
   length: number; // elements
 }
@@ -32,9 +36,10 @@ function layout(table: Table): { header: Uint8Array; buffers: Uint8Array[]; colu
   const columns: WireColumn[] = [];
   let offset = 0;
   for (const c of table.columns) {
-    const data = isNumeric(c) ? c.values : c.codes;
+    const data = isDecimal(c) ? c.ints : isNumeric(c) ? c.values : c.codes;
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const wc: WireColumn = { name: c.name, kind: c.kind, offset, length: data.length };
+    if (isDecimal(c)) wc.scale = c.scale;
     if (c.canonical !== undefined) wc.canonical = c.canonical;
     if (c.metric !== undefined) wc.metric = c.metric;
     if (!isNumeric(c)) wc.dict = c.dict;
@@ -73,7 +78,11 @@ export function decodeTable(bytes: Uint8Array): Table {
   const dataStart = align8(PRELUDE + headerLength);
   const columns = header.columns.map((wc): Column => {
     const numeric = wc.kind === 'number' || wc.kind === 'time';
-    const width = numeric ? 8 : 4;
+    const decimal = wc.kind === 'number' && wc.scale !== undefined;
+    if (decimal && !(Number.isInteger(wc.scale) && wc.scale! >= 0 && wc.scale! <= MAX_DECIMAL_SCALE)) {
+      throw new Error(`bad scale for measnb table column ${wc.name}`);
+    }
+    const width = numeric && !decimal ? 8 : 4;
     const start = dataStart + wc.offset;
     if (start + wc.length * width > bytes.length) throw new Error(`truncated measnb table column ${wc.name}`);
     const abs = bytes.byteOffset + start;
@@ -84,6 +93,10 @@ export function decodeTable(bytes: Uint8Array): Table {
     const meta: Pick<Column, 'name' | 'canonical' | 'metric'> = { name: wc.name };
     if (wc.canonical !== undefined) meta.canonical = wc.canonical;
     if (wc.metric !== undefined) meta.metric = wc.metric;
+    if (decimal) {
+      const values = decimalsToFloat64(new Int32Array(source.buffer, base, wc.length), wc.scale!);
+      return { ...meta, kind: 'number', values };
+    }
     if (numeric) {
       return { ...meta, kind: wc.kind as 'number' | 'time', values: new Float64Array(source.buffer, base, wc.length) };
     }

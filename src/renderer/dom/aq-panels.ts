@@ -3,7 +3,7 @@
 // Tabular results are derived Tables shown by the same table widget (sort, filter, copy, save).
 import uPlot from 'uplot';
 import { defaultThreshold } from '../../core/aq/metric-info';
-import type { Column, Table } from '../../core/table/table';
+import { type Column, floatValues, type Table } from '../../core/table/table';
 import {
   type Collocation,
   type CollocationAveraging,
@@ -75,7 +75,7 @@ export class SummaryPanel implements Panel {
     this.host.appendChild(this.nested.element);
     const count = summary.columns.find((c) => c.name === 'count');
     let empty = 0;
-    if (count?.kind === 'number') for (const v of count.values) if (v === 0) empty++;
+    if (count?.kind === 'number') for (const v of floatValues(count)) if (v === 0) empty++;
     const noData = empty
       ? ` ${empty.toLocaleString('en-US')} ${empty === 1 ? 'row has' : 'rows have'} no data (count 0: no value of that metric in the rows shown, so no statistics; "no data" in the note column).`
       : '';

@@ -28,8 +28,10 @@ import {
   type Column,
   type DictColumn,
   findColumn,
+  floatValues,
   isNumeric,
   type NumericColumn,
+  numberAt,
   type Table,
 } from '../../core/table/table';
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
@@ -89,11 +91,13 @@ function seriesOf(table: Table, groups: Array<{ group: string; rows: Uint32Array
   const time = table.columns[chartTimeColumn(table)] as NumericColumn | undefined;
   const column = table.columns[metricCol];
   const metric = column && isNumeric(column) ? column : undefined;
+  const tv = time && floatValues(time);
+  const mv = metric && floatValues(metric);
   return groups.map(({ group, rows: r }) => {
     const times = new Float64Array(r.length).fill(Number.NaN);
     const values = new Float64Array(r.length).fill(Number.NaN);
-    if (time) for (let k = 0; k < r.length; k++) times[k] = time.values[r[k]];
-    if (metric) for (let k = 0; k < r.length; k++) values[k] = metric.values[r[k]];
+    if (tv) for (let k = 0; k < r.length; k++) times[k] = tv[r[k]];
+    if (mv) for (let k = 0; k < r.length; k++) values[k] = mv[r[k]];
     return { group, rows: r, times, values };
   });
 }
@@ -106,13 +110,13 @@ export function resultFrequency(table: Table): OutputFrequency {
     if (f) return f as OutputFrequency;
   }
   const ti = chartTimeColumn(table);
-  return ti >= 0 ? inferFrequency((table.columns[ti] as NumericColumn).values.subarray(0, 5000)) : 'hour';
+  return ti >= 0 ? inferFrequency(floatValues(table.columns[ti] as NumericColumn).subarray(0, 5000)) : 'hour';
 }
 
 function timeRange(table: Table, rows: ArrayLike<number>): [number, number] {
   const ti = chartTimeColumn(table);
   if (ti < 0) return [Number.NaN, Number.NaN];
-  const t = (table.columns[ti] as NumericColumn).values;
+  const t = floatValues(table.columns[ti] as NumericColumn);
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < rows.length; i++) {
@@ -234,7 +238,8 @@ function summariseMetric(
 ): void {
   const t = buffers.times.subarray(0, r.length);
   const v = buffers.values.subarray(0, r.length);
-  for (let k = 0; k < r.length; k++) v[k] = column.values[r[k]];
+  const cv = floatValues(column);
+  for (let k = 0; k < r.length; k++) v[k] = cv[r[k]];
   const d = distribution(v, undefined, buffers.scratch);
   let invalid = 0;
   if (context.invalid) for (let i = 0; i < r.length; i++) if (context.invalid(r[i])) invalid++;
@@ -483,13 +488,13 @@ export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: numb
     let latestValue = Number.NaN;
     for (const k of order) {
       const r = s.rows[k];
-      const la = lat.values[r];
-      const lo = lon.values[r];
+      const la = numberAt(lat, r);
+      const lo = numberAt(lon, r);
       if (!Number.isNaN(la) && !Number.isNaN(lo)) {
         const last = track[track.length - 1];
         if (!last || last.lat !== la || last.lon !== lo) track.push({ lat: la, lon: lo, since: s.times[k] });
       }
-      const v = metric?.kind === 'number' ? metric.values[r] : Number.NaN;
+      const v = metric?.kind === 'number' ? numberAt(metric, r) : Number.NaN;
       if (!Number.isNaN(v)) {
         latestTime = s.times[k];
         latestValue = v;

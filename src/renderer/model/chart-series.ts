@@ -1,6 +1,6 @@
 // Data for the chart view: one metric over time, one line per datasource, aligned on a shared time axis
 // (uPlot's format: [xs, ...ys] with null where a datasource has no value at that time).
-import { type Column, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
+import { type Column, isEmptyAt, isNumeric, type NumericColumn, numberAt, type Table } from '../../core/table/table';
 
 export {
   chartGroupChoices,
@@ -83,8 +83,8 @@ function keptPoints(
   let invalidCount = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    const t = time.values[r];
-    if (Number.isNaN(t) || Number.isNaN(metric.values[r])) continue;
+    const t = numberAt(time, r);
+    if (Number.isNaN(t) || isEmptyAt(metric, r)) continue;
     const bad = qc?.invalid(r) === true;
     if (bad) {
       invalidCount++;
@@ -135,7 +135,7 @@ export function buildChartData(
     const k = seriesOf[p.line[i]];
     if (k < 0) continue;
     const x = slot.get(p.keptTimes[i])!;
-    const v = metric.values[p.kept[i]];
+    const v = numberAt(metric, p.kept[i]);
     values[k][x] = v;
     if (p.invalid[i]) invalidValues[k][x] = v;
   }

@@ -4,7 +4,7 @@
 //   >5 >=5 <5 <=5   numeric (or time) comparisons            5..10  inclusive range
 // Matching uses the displayed text (so what a user sees is what they filter), and works per dictionary
 // entry for text columns, so a million rows cost one pass over the integer codes.
-import { type Column, isNumeric, type Table } from '../../core/table/table';
+import { type Column, floatValues, isNumeric, type Table } from '../../core/table/table';
 import { parseIsoMs } from '../../core/time/iso';
 import { displayText, formatFlags, type TimeZoneMode } from './format';
 
@@ -61,7 +61,7 @@ export function columnPredicate(column: Column, filter: ColumnFilter, mode: Time
   if (filter.kind === 'empty') {
     const emptyWanted = !filter.negate;
     if (isNumeric(column)) {
-      const v = column.values;
+      const v = floatValues(column);
       return (r) => Number.isNaN(v[r]) === emptyWanted;
     }
     const codes = column.codes;
@@ -69,7 +69,7 @@ export function columnPredicate(column: Column, filter: ColumnFilter, mode: Time
   }
   if (filter.kind === 'compare' || filter.kind === 'range') {
     if (!isNumeric(column)) return () => false;
-    const v = column.values;
+    const v = floatValues(column);
     if (filter.kind === 'range') {
       const { min, max } = filter;
       return (r) => v[r] >= min && v[r] <= max;

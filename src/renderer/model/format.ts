@@ -1,6 +1,6 @@
 // How cells look in the table: numbers, times in UTC or local time, status and QC values.
 // Copy and save never use these strings; they use the core's cellText (full precision, ISO UTC).
-import { type Column, cellText } from '../../core/table/table';
+import { type Column, cellText, numberAt } from '../../core/table/table';
 
 export type TimeZoneMode = 'utc' | 'local';
 
@@ -49,7 +49,7 @@ export function formatFlags(flags: readonly string[]): string {
 export function displayText(column: Column, row: number, mode: TimeZoneMode): string {
   switch (column.kind) {
     case 'number':
-      return formatNumber(column.values[row]);
+      return formatNumber(numberAt(column, row));
     case 'time':
       return formatTime(column.values[row], mode);
     case 'qcFlags': {

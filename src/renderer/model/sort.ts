@@ -1,6 +1,6 @@
 // Sorting as an index permutation over the typed arrays: no row objects, empty cells always last,
 // ties keep their incoming order (stable), so sorting by one column then another behaves as users expect.
-import { type Column, isNumeric } from '../../core/table/table';
+import { type Column, floatValues, isNumeric } from '../../core/table/table';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -23,7 +23,7 @@ export function dictionaryRanks(dict: readonly string[]): Int32Array {
 
 /** A per-row sort key: NaN for an empty cell. */
 export function sortKeys(column: Column, rowCount: number): Float64Array {
-  if (isNumeric(column)) return column.values;
+  if (isNumeric(column)) return floatValues(column);
   const keys = new Float64Array(rowCount);
   const ranks =
     column.kind === 'qcFlags' ? dictionaryRanks(column.dict.map((f) => f.join(','))) : dictionaryRanks(column.dict);

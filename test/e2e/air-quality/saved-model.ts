@@ -2,7 +2,7 @@
 // the renderer showed): the Summary rows and a sensor-vs-reference collocation. Bundled by the e2e suite.
 import fs from 'node:fs';
 import { MIME, parseNotebook } from '../../../src/core/notebook';
-import { cellText, isNumeric, type Table } from '../../../src/core/table/table';
+import { cellText, isNumeric, numberAt, type Table } from '../../../src/core/table/table';
 import { decodeTable } from '../../../src/core/table/wire';
 import {
   type CollocationAveraging,
@@ -29,7 +29,7 @@ export function savedModel(file: string, cellIndex: number, metric: string) {
   return {
     rowCount: table.rowCount,
     summaryRows: Array.from({ length: summary.rowCount }, (_, i) =>
-      Object.fromEntries(summary.columns.map((c) => [c.name, isNumeric(c) ? c.values[i] : cellText(c, i)])),
+      Object.fromEntries(summary.columns.map((c) => [c.name, isNumeric(c) ? numberAt(c, i) : cellText(c, i)])),
     ),
     references: [...referenceDatasources(table, rows)].sort(),
     /** Datasources in the rows (Profiles draws the first 12). */

@@ -3,7 +3,7 @@
 // (the page's Summary and Collocation must show these numbers).
 import { MeasurementsClient } from '../../../src/core/api/client.node';
 import { runCell } from '../../../src/core/run/index.node';
-import { cellText, isNumeric } from '../../../src/core/table/table';
+import { cellText, isNumeric, numberAt } from '../../../src/core/table/table';
 import { encodeTable } from '../../../src/core/table/wire';
 import { systemClock } from '../../../src/core/time/clock';
 import { startEmulator, WORLD_ROLES } from '../../../src/emulator';
@@ -28,7 +28,7 @@ export async function encodeEmulatorResult() {
     const rows = identityRows(table.rowCount);
     const summary = summaryTable(table, rows);
     const summaryRows = Array.from({ length: summary.rowCount }, (_, i) =>
-      Object.fromEntries(summary.columns.map((c) => [c.name, isNumeric(c) ? c.values[i] : cellText(c, i)])),
+      Object.fromEntries(summary.columns.map((c) => [c.name, isNumeric(c) ? numberAt(c, i) : cellText(c, i)])),
     );
     const metricCol = table.columns.findIndex((c) => c.name === 'pm2_5ConcMassNowcast.value');
     const refs = [...referenceDatasources(table, rows)].sort();

@@ -1,7 +1,7 @@
 // A static SVG line chart of a result (the first metric over time, one line per datasource), for
 // exports that must be readable without a script. Every text is escaped; nothing is fetched.
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from '../../table/chart-columns';
-import { cellText, isNumeric, type NumericColumn, type Table } from '../../table/table';
+import { cellText, isNumeric, type NumericColumn, numberAt, type Table } from '../../table/table';
 import { escapeXml } from './escape';
 
 const W = 720;
@@ -27,8 +27,8 @@ export function svgChart(table: Table): string | undefined {
   const lines = new Map<string, Array<[number, number]>>();
   let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
   for (let r = 0; r < table.rowCount; r++) {
-    const x = time.values[r];
-    const y = metric.values[r];
+    const x = numberAt(time, r);
+    const y = numberAt(metric, r);
     if (Number.isNaN(x) || Number.isNaN(y)) continue;
     const key = group ? cellText(group, r) || '(none)' : metric.name;
     let pts = lines.get(key);

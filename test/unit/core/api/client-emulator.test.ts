@@ -11,7 +11,7 @@ import { downloadReportFiles } from '../../../../src/core/reports/download.node'
 import { waitForReport } from '../../../../src/core/reports/poller';
 import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { readParquet } from '../../../../src/core/table/parquet';
-import { cellText, findColumn, type NumericColumn, type Table } from '../../../../src/core/table/table';
+import { cellText, findColumn, floatValues, type NumericColumn, type Table } from '../../../../src/core/table/table';
 import type { WaitClock } from '../../../../src/core/time/clock';
 import { sleep, systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator/index';
@@ -30,7 +30,7 @@ function emulatorPollClock(clock: ManualClock): WaitClock {
 
 function times(t: Table, name = 'time'): number[] {
   const c = findColumn(t, name) as NumericColumn;
-  return Array.from(c.values);
+  return Array.from(floatValues(c));
 }
 
 describe('MeasurementsClient against the emulator', function () {

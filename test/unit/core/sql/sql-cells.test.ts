@@ -7,7 +7,7 @@ import { MeasurementsError } from '../../../../src/core/api/errors';
 import { CellError, runCell } from '../../../../src/core/run/index.node';
 import { SqlSession } from '../../../../src/core/sql/session.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
-import { cellText, findColumn, isNumeric, type Table } from '../../../../src/core/table/table';
+import { cellText, findColumn, floatValues, isNumeric, type Table } from '../../../../src/core/table/table';
 import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
@@ -68,7 +68,7 @@ describe('sql cells (DuckDB) against the emulator', function () {
     // Milliseconds survive (irregular times): the exact epoch values, not a rounded text.
     const tb = findColumn(back.table, time.name);
     assert.ok(isNumeric(time) && tb && isNumeric(tb));
-    assert.deepEqual(Array.from(tb.values), Array.from(time.values));
+    assert.deepEqual(Array.from(floatValues(tb)), Array.from(floatValues(time)));
   });
 
   it('joins a recent result with a datasources result', async () => {

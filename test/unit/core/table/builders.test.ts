@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { DictBuilder, InferredNumberBuilder, NumberBuilder, TimeBuilder } from '../../../../src/core/table/builders';
+import { isPlainNumber, parseDecimal } from '../../../../src/core/table/decimal';
+import { grow, trimTo } from '../../../../src/core/table/growable';
 import {
-  DictBuilder,
-  grow,
-  isPlainNumber,
-  NumberBuilder,
-  parseDecimal,
-  TimeBuilder,
-  trimTo,
-} from '../../../../src/core/table/builders';
-import type { DictColumn, NumericColumn } from '../../../../src/core/table/table';
+  type DecimalColumn,
+  type DictColumn,
+  type FloatColumn,
+  floatValues,
+  isDecimal,
+} from '../../../../src/core/table/table';
 
 describe('table: cell parsing fast paths', () => {
   it('parseDecimal agrees with Number() on every decimal text', () => {
@@ -52,8 +52,8 @@ describe('table: column growth', () => {
       times.pushTime(1_700_000_000_000 + i * 60_000);
       ids.push(i % 5 === 0 ? '' : `D${i % 3}`);
     }
-    const v = nums.finish({ name: 'v' }) as NumericColumn;
-    const t = times.finish({ name: 't' }) as NumericColumn;
+    const v = nums.finish({ name: 'v' }) as FloatColumn;
+    const t = times.finish({ name: 't' }) as FloatColumn;
     const d = ids.finish({ name: 'd' }) as DictColumn;
     for (const col of [v.values, t.values, d.codes]) {
       assert.equal(col.length, n);
@@ -81,19 +81,19 @@ describe('table: column growth', () => {
         const texts = nums.texts(); // what a demotion reads
         assert.equal(texts.length, expected.length);
         assert.equal(texts.at(-1), String(i + 0.25));
-        const first = nums.finish({ name: 'v' }) as NumericColumn; // finished early (a file's first rows)
+        const first = nums.finish({ name: 'v' }) as FloatColumn; // finished early (a file's first rows)
         assert.equal(first.values.length, expected.length);
         assert.equal(first.values.at(-1), i + 0.25);
       }
     }
-    const v = nums.finish({ name: 'v' }) as NumericColumn;
+    const v = nums.finish({ name: 'v' }) as FloatColumn;
     assert.deepEqual([...v.values], expected);
   });
 
   it('keeps small columns in plain arrays', () => {
     const nums = new NumberBuilder();
     for (let i = 0; i < 5000; i++) nums.pushNumber(i);
-    const v = nums.finish({ name: 'v' }) as NumericColumn;
+    const v = nums.finish({ name: 'v' }) as FloatColumn;
     assert.ok(!resizable(v.values));
     assert.deepEqual([...v.values.subarray(4995)], [4995, 4996, 4997, 4998, 4999]);
   });
@@ -112,5 +112,85 @@ describe('table: column growth', () => {
     const trimmed = trimTo(moved, 3000);
     assert.equal(trimmed.length, 3000);
     assert.equal(trimmed[1023], 1023.5);
+  });
+});
+
+describe('table: decimal number columns (exact scaled Int32)', () => {
+  const decimalText = fc
+    .tuple(fc.boolean(), fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 4 }))
+    .map(([neg, m, frac]) => {
+      const digits = String(m).padStart(frac + 1, '0');
+      const text = frac ? `${digits.slice(0, -frac)}.${digits.slice(-frac)}` : digits;
+      return neg && m !== 0 ? `-${text}` : text;
+    });
+  const read = (texts: string[], b = new NumberBuilder(true)) => {
+    for (const t of texts) assert.ok(b.push(t), t);
+    return b.finish({ name: 'v' });
+  };
+  const expected = (texts: string[]) => texts.map((t) => (t === '' ? Number.NaN : Number(t)));
+
+  it('holds plain decimals as Int32s whose values are exactly the doubles of their text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(decimalText, fc.constant('')), { maxLength: 300 }), (texts) => {
+        const col = read(texts);
+        assert.ok(isDecimal(col), 'stays decimal');
+        assert.deepEqual(Array.from(floatValues(col)), expected(texts));
+      }),
+    );
+  });
+
+  it('takes the scale of the most fraction digits, rescaling the rows before in place', () => {
+    const col = read(['12', '', '1009.3', '-0.25', '7.125']) as DecimalColumn;
+    assert.equal(col.scale, 3);
+    assert.deepEqual(Array.from(col.ints), [12_000, -2147483648, 1_009_300, -250, 7_125]);
+    assert.deepEqual(Array.from(floatValues(col)), [12, Number.NaN, 1009.3, -0.25, 7.125]);
+  });
+
+  it('is 4 bytes a row where Float64 is 8 (the reason for it)', () => {
+    const col = read(Array.from({ length: 5000 }, (_, i) => (i / 100).toFixed(2))) as DecimalColumn;
+    assert.equal(col.ints.BYTES_PER_ELEMENT, 4);
+    assert.equal(col.ints.length, 5000);
+  });
+
+  it('turns to Float64 at the first value that does not fit, every value kept', () => {
+    const cases: string[][] = [
+      ['1.5', '2', '1e3'], // an exponent
+      ['1.5', '123456789012.5'], // past Int32 once scaled
+      ['0.5', '2147483.648'], // rescaling the column to 3 digits would overflow the 2147483.648
+      ['1', '0.1234567891'], // more than 9 fraction digits
+      ['2', '-0.0'], // negative zero is not an integer
+      ['1', 'Infinity', ''],
+    ];
+    for (const texts of cases) {
+      const col = read(texts);
+      assert.ok(!isDecimal(col), texts.join(','));
+      const got = Array.from(floatValues(col));
+      const want = expected(texts);
+      for (let i = 0; i < want.length; i++) {
+        assert.ok(Object.is(got[i], want[i]), `${texts.join(',')} [${i}]: ${got[i]} vs ${want[i]}`);
+      }
+    }
+  });
+
+  it('counts and reads back as text across a turn to Float64 (demotion reads texts)', () => {
+    const b = new NumberBuilder(true);
+    for (let i = 0; i < 5000; i++) b.push(i % 3 === 0 ? '' : `${i}.5`);
+    b.pushEmpty(2);
+    assert.equal(b.length, 5002);
+    assert.equal(b.texts()[1], '1.5');
+    b.pushNumber(Math.PI);
+    assert.equal(b.length, 5003);
+    const texts = b.texts();
+    assert.deepEqual([texts[0], texts[1], texts[5001], texts[5002]], ['', '1.5', '', String(Math.PI)]);
+  });
+
+  it('starts as Float64 without decimals (values that come as doubles) and for inferred columns reads "007" as not a number', () => {
+    const b = new NumberBuilder();
+    b.pushNumber(0.1);
+    assert.ok(!isDecimal(b.finish({ name: 'v' })));
+    const inferred = new InferredNumberBuilder();
+    assert.ok(inferred.push('12.5'));
+    assert.ok(isDecimal(inferred.finish({ name: 'v' })));
+    assert.equal(inferred.push('007'), false);
   });
 });

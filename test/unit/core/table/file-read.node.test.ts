@@ -5,7 +5,14 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readTableFile, TableFileError, tableFileFormat } from '../../../../src/core/table/file-read.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
-import { cellText, columnByName, type NumericColumn, type Table } from '../../../../src/core/table/table';
+import {
+  cellText,
+  columnByName,
+  floatValues,
+  type NumericColumn,
+  numberAt,
+  type Table,
+} from '../../../../src/core/table/table';
 
 const HEADER =
   'nodeId,Source Id,Start of Period,End of Period,Location Latitude [deg],"PM 2.5 mass concentration, 1-hour mean value","PM 2.5 mass concentration, 1-hour mean status"';
@@ -44,7 +51,7 @@ describe('core table: local table files (first rows kept, the rest counted)', ()
     const pm = r.table.columns[5] as NumericColumn;
     assert.equal(pm.kind, 'number');
     assert.ok(pm.metric, 'the english metric label is understood');
-    assert.deepEqual(Array.from(pm.values), [0.5, 1.5, 2.5]);
+    assert.deepEqual(Array.from(floatValues(pm)), [0.5, 1.5, 2.5]);
     assert.equal(r.table.columns[6].kind, 'status');
     assert.equal(columnByName(r.table, 'Source Id')?.canonical, 'sourceId');
   });
@@ -87,7 +94,7 @@ describe('core table: local table files (first rows kept, the rest counted)', ()
     const start = columnByName(r.table, 'Start of Period') as NumericColumn;
     assert.equal(start.kind, 'time');
     assert.equal(start.values[1], Date.parse('2026-03-01T01:00:00Z'));
-    assert.equal((r.table.columns[5] as NumericColumn).values[99], 99.5);
+    assert.equal(numberAt(r.table.columns[5] as NumericColumn, 99), 99.5);
   });
 
   it('a CSV that is no measurement file opens as a generic table; a malformed one is a TableFileError', async () => {

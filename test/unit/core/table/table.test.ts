@@ -16,7 +16,9 @@ import {
   type DictColumn,
   type FlagsColumn,
   findColumn,
+  isDecimal,
   type NumericColumn,
+  numberAt,
   type Table,
 } from '../../../../src/core/table/table';
 import { decodeTable, encodeTable } from '../../../../src/core/table/wire';
@@ -49,7 +51,7 @@ describe('table: csv-wide', () => {
     assert.equal(cell(fixture, 'Source Type', 0), 'CLARITY_NODE', 'unknown source types are kept as text');
     assert.equal(cell(fixture, 'startOfPeriod', 0), '2023-11-01T01:00:00.000Z');
     assert.equal(col(fixture, 'Start of Period').kind, 'time');
-    assert.equal((col(fixture, 'locationLatitude') as NumericColumn).values[0], 37.7193391);
+    assert.equal(numberAt(col(fixture, 'locationLatitude') as NumericColumn, 0), 37.7193391);
     assert.equal(cell(fixture, 'endOfPeriod', 2903), '2024-03-01T01:00:00.000Z');
   });
 
@@ -63,8 +65,8 @@ describe('table: csv-wide', () => {
       field: 'value',
     });
     assert.equal(value.kind, 'number');
-    assert.ok((value as NumericColumn).values instanceof Float64Array);
-    assert.equal((value as NumericColumn).values[0], 7.41);
+    assert.ok(isDecimal(value) && value.ints instanceof Int32Array, 'csv decimals held as scaled Int32s');
+    assert.equal(numberAt(value as NumericColumn, 0), 7.41);
     const aqi = col(fixture, 'pm2_5ConcMassNowcastUsEpaAqi.value');
     assert.equal(aqi.name, 'PM 2.5 mass concentration, Nowcast, UsEpaAqi value');
     assert.equal(cellText(aqi, 0), '31');
@@ -80,7 +82,7 @@ describe('table: csv-wide', () => {
 
   it('keeps empty cells empty (not 0, not "")', () => {
     const pressure = col(fixture, 'atmosphericPressure1HourMean.raw') as NumericColumn;
-    assert.ok(Number.isNaN(pressure.values[0]));
+    assert.ok(Number.isNaN(numberAt(pressure, 0)));
     assert.equal(cellText(pressure, 0), '');
     const pmStatus = col(fixture, 'PM 10 mass concentration, 24-hour rolling mean status') as DictColumn;
     assert.equal(cell(fixture, 'PM 10 mass concentration, 24-hour rolling mean value', 0), '');

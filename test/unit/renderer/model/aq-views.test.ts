@@ -2,7 +2,7 @@
 // collocation of a sensor with a reference site, and map tracks of a moved datasource.
 import assert from 'node:assert/strict';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
-import { type Column, cellText, isNumeric, type Table } from '../../../../src/core/table/table';
+import { type Column, cellText, isNumeric, numberAt, type Table } from '../../../../src/core/table/table';
 import {
   cachedOffset,
   collocation,
@@ -64,7 +64,7 @@ function hourly(): Table {
 
 const cell = (t: Table, name: string, row: number) => {
   const c = t.columns.find((x) => x.name === name)!;
-  return isNumeric(c) ? c.values[row] : cellText(c, row);
+  return isNumeric(c) ? numberAt(c, row) : cellText(c, row);
 };
 
 describe('renderer aq views: model', () => {
