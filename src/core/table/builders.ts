@@ -219,10 +219,9 @@ export class TimeBuilder extends Float64Builder implements ColumnBuilder {
 }
 
 export class DictBuilder implements ColumnBuilder {
-  private codes = new Int32Array(INITIAL_CAPACITY);
+  private readonly codes = new StagedArray(Int32Array);
   private readonly index = new Map<string, number>();
   readonly dict: string[] = [];
-  length = 0;
   // Runs of the same text (one datasource's rows, one status) skip the hash lookup.
   private lastText = '';
   /** The code of the last text pushed (not of an empty cell). */
@@ -230,14 +229,17 @@ export class DictBuilder implements ColumnBuilder {
 
   constructor(readonly kind: DictColumn['kind']) {}
 
+  get length(): number {
+    return this.codes.length;
+  }
+
   push(cell: string): boolean {
-    if (this.length === this.codes.length) this.codes = grow(this.codes, this.length + 1);
     if (cell === '') {
-      this.codes[this.length++] = -1;
+      this.codes.append(-1);
       return true;
     }
     if (cell === this.lastText) {
-      this.codes[this.length++] = this.lastCode;
+      this.codes.append(this.lastCode);
       return true;
     }
     let code = this.index.get(cell);
@@ -248,35 +250,25 @@ export class DictBuilder implements ColumnBuilder {
     }
     this.lastText = cell;
     this.lastCode = code;
-    this.codes[this.length++] = code;
+    this.codes.append(code);
     return true;
   }
 
   /** Appends a code this builder gave (lastCode after a push), or -1 for an empty cell. */
   pushCode(code: number): void {
-    if (this.length === this.codes.length) this.codes = grow(this.codes, this.length + 1);
-    this.codes[this.length++] = code;
+    this.codes.append(code);
   }
 
   pushEmpty(count: number): void {
-    this.codes = grow(this.codes, this.length + count);
-    this.codes.fill(-1, this.length, this.length + count);
-    this.length += count;
+    this.codes.fill(-1, count);
   }
 
   texts(): string[] {
-    const out = new Array<string>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = this.codes[i] < 0 ? '' : this.dict[this.codes[i]];
-    return out;
+    return Array.from(this.codes.view(), (code) => (code < 0 ? '' : this.dict[code]));
   }
 
   finish(meta: ColumnMeta): DictColumn {
-    return withMeta(meta, {
-      name: meta.name,
-      kind: this.kind,
-      dict: this.dict,
-      codes: trimTo(this.codes, this.length),
-    });
+    return withMeta(meta, { name: meta.name, kind: this.kind, dict: this.dict, codes: this.codes.view() });
   }
 }
 

@@ -14,6 +14,7 @@ import {
   NumberBuilder,
   TimeBuilder,
 } from './builders';
+import { ByteCodes } from './byte-codes';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
 import type { Table } from './table';
 
@@ -29,8 +30,6 @@ const FAST_NUMBER = 1;
 const FAST_TIME = 2;
 const FAST_DICT = 3;
 const FAST_INFERRED = 4;
-/** Distinct texts remembered per dictionary column (ids, statuses: a few thousand at most). */
-const SEEN_LIMIT = 1 << 16;
 
 function fastKind(b: ColumnBuilder): number {
   if (b.constructor === NumberBuilder) return FAST_NUMBER;
@@ -51,13 +50,6 @@ function countFields(b: Uint8Array, start: number, end: number): number {
   let n = 1;
   for (let p = start; p < end; p++) if (b[p] === COMMA) n++;
   return n;
-}
-
-/** Whether the ASCII text is the bytes [pos, end). */
-function sameAscii(text: string, b: Uint8Array, pos: number, end: number): boolean {
-  if (text.length !== end - pos) return false;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== b[pos + i]) return false;
-  return true;
 }
 
 export function wrongFieldCount(detail: string): IncompleteReplyError {
@@ -89,7 +81,7 @@ export class CsvWideReader {
    * Per dictionary column, codes of its texts by a hash of their bytes: a repeated id is neither decoded
    * nor looked up by its text again (the code's text is compared with the bytes, for hash collisions).
    */
-  private seen: Array<Map<number, number> | undefined> = [];
+  private seen: Array<ByteCodes | undefined> = [];
   private readonly utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
   /** maxRows rows are kept: the rest is only counted (skip()). */
@@ -164,7 +156,7 @@ export class CsvWideReader {
     });
     this.groups = [...byClass.values()];
     this.fast = Uint8Array.from(this.builders, fastKind);
-    this.seen = this.builders.map((b, c) => (b instanceof DictBuilder ? (this.seen[c] ?? new Map()) : undefined));
+    this.seen = this.builders.map((b, c) => (b instanceof DictBuilder ? (this.seen[c] ?? new ByteCodes()) : undefined));
   }
 
   /**
@@ -278,13 +270,13 @@ export class CsvWideReader {
       return p;
     }
     const seen = this.seen[c]!;
-    const code = seen.get(h);
-    if (code !== undefined && sameAscii(builder.dict[code], b, pos, p)) {
+    const code = seen.get(h, b, pos, p);
+    if (code >= 0) {
       builder.pushCode(code);
       return p;
     }
     builder.push(this.utf8.decode(b.subarray(pos, p)));
-    if (code === undefined && seen.size < SEEN_LIMIT) seen.set(h, builder.lastCode);
+    seen.add(h, b, pos, p, builder.lastCode);
     return p;
   }
 

@@ -1,0 +1,79 @@
+// Dictionary codes of short ASCII texts found by their bytes, so that a reader of bytes neither decodes
+// nor hashes a repeated id as a string: an open-addressing table of the texts' hashes, with each text's
+// bytes kept to compare against (a hash match alone is not a match).
+
+/** Entries kept at most (ids, statuses: a few thousand at most); past it, texts are looked up as strings. */
+const MAX_ENTRIES = 1 << 16;
+
+export class ByteCodes {
+  /** Entry index + 1 per slot (0 = free); slots.length is a power of two, at least twice the entries. */
+  private slots = new Int32Array(1024);
+  private hashes = new Int32Array(512);
+  private codes = new Int32Array(512);
+  private starts = new Int32Array(513);
+  private pool = new Uint8Array(8192);
+  private count = 0;
+
+  /** The code of the text b[pos, end) whose hash is h, or -1 when it has not been added. */
+  get(h: number, b: Uint8Array, pos: number, end: number): number {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const len = end - pos;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e = slots[i] - 1;
+      if (e < 0) return -1;
+      if (this.hashes[e] !== h) continue;
+      const start = this.starts[e];
+      if (this.starts[e + 1] - start !== len) continue;
+      const pool = this.pool;
+      let k = 0;
+      while (k < len && pool[start + k] === b[pos + k]) k++;
+      if (k === len) return this.codes[e];
+    }
+  }
+
+  /** Remembers `code` for the text b[pos, end) (hash h); ignored once the table is full. */
+  add(h: number, b: Uint8Array, pos: number, end: number, code: number): void {
+    if (this.count >= MAX_ENTRIES) return;
+    const e = this.count;
+    if (e + 1 >= this.hashes.length) this.growEntries();
+    const start = this.starts[e];
+    const len = end - pos;
+    if (start + len > this.pool.length) {
+      const pool = new Uint8Array(Math.max(this.pool.length * 2, start + len));
+      pool.set(this.pool);
+      this.pool = pool;
+    }
+    this.pool.set(b.subarray(pos, end), start);
+    this.starts[e + 1] = start + len;
+    this.hashes[e] = h;
+    this.codes[e] = code;
+    this.count++;
+    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(e);
+  }
+
+  private place(e: number): void {
+    const mask = this.slots.length - 1;
+    let i = this.hashes[e] & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = e + 1;
+  }
+
+  private rehash(size: number): void {
+    this.slots = new Int32Array(size);
+    for (let e = 0; e < this.count; e++) this.place(e);
+  }
+
+  private growEntries(): void {
+    const n = this.hashes.length * 2;
+    const widen = (a: Int32Array, size: number) => {
+      const next = new Int32Array(size);
+      next.set(a);
+      return next;
+    };
+    this.hashes = widen(this.hashes, n);
+    this.codes = widen(this.codes, n);
+    this.starts = widen(this.starts, n + 1);
+  }
+}
