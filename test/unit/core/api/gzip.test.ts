@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
@@ -45,6 +46,51 @@ describe('core api: gunzipIfGzipped', () => {
     assert.deepEqual(await collect([text], 7), text);
     assert.deepEqual(await collect([Buffer.from('x')]), Buffer.from('x'));
     assert.deepEqual(await collect([]), Buffer.alloc(0));
+  });
+
+  it('decodes every byte in order when input queues up while zlib is busy (pieces gathered into its input buffer)', async () => {
+    // Text that compresses to ~4.5 MB: several input buffers' worth, written in pieces of 1 byte to 1.5 MB
+    // (larger than the 1 MB input buffer too) to a reader that takes its time, so pieces queue and are
+    // gathered; a reused buffer overwritten before zlib read it would corrupt the output.
+    const text = Buffer.from(randomBytes(4_500_000).toString('base64'));
+    const gz = gzipSync(text);
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (const sizes of [
+      [1, 100, 5_000, 16 * 1024, 64 * 1024], // network reads
+      [1, 100, 5_000, 64 * 1024, 300_000, 1_500_000], // and pieces larger than the input buffer
+    ]) {
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < gz.length; ) {
+        const size = sizes[rand(sizes.length)];
+        pieces.push(gz.subarray(at, at + size));
+        at += size;
+      }
+      // Pieces written in bursts and nothing read for a while: zlib stops with its output full and holds
+      // the input it was given, while the later bursts queue up behind it.
+      const gunzip = gunzipIfGzipped();
+      for (let i = 0; i < pieces.length; i++) {
+        gunzip.write(pieces[i]);
+        if (i % 8 === 7) await new Promise((r) => setImmediate(r));
+      }
+      gunzip.end();
+      await new Promise((r) => setTimeout(r, 50));
+      const out: Buffer[] = [];
+      await pipeline(
+        gunzip,
+        new Writable({
+          highWaterMark: 16 * 1024,
+          write(c, _e, cb) {
+            out.push(c);
+            setImmediate(cb);
+          },
+        }),
+      );
+      assert.ok(Buffer.concat(out).equals(text), `pieces of ${sizes.join(', ')} bytes`);
+    }
   });
 
   it('fails on a corrupt gzip body', async () => {
