@@ -4,10 +4,13 @@
 
 /** Entries kept at most (ids, statuses: a few thousand at most); past it, texts are looked up as strings. */
 const MAX_ENTRIES = 1 << 16;
+const GOLDEN = 0x9e3779b1 | 0;
 
 export class ByteCodes {
   /** Entry index + 1 per slot (0 = free); slots.length is a power of two, at least twice the entries. */
   private slots = new Int32Array(1024);
+  /** 32 − log2(slots.length): a slot is the top bits of the hash times the golden ratio (Fibonacci hashing). */
+  private shift = 22;
   private hashes = new Int32Array(512);
   private codes = new Int32Array(512);
   private starts = new Int32Array(513);
@@ -19,7 +22,9 @@ export class ByteCodes {
     const slots = this.slots;
     const mask = slots.length - 1;
     const len = end - pos;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
+    // Mixed, not masked: ids that differ in their last characters have nearby hashes, and nearby slots
+    // would make long runs to probe (measured: 25% slower on 500 ids D0000000..D0000499).
+    for (let i = Math.imul(h, GOLDEN) >>> this.shift; ; i = (i + 1) & mask) {
       const e = slots[i] - 1;
       if (e < 0) return -1;
       if (this.hashes[e] !== h) continue;
@@ -55,13 +60,14 @@ export class ByteCodes {
 
   private place(e: number): void {
     const mask = this.slots.length - 1;
-    let i = this.hashes[e] & mask;
+    let i = Math.imul(this.hashes[e], GOLDEN) >>> this.shift;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
     this.slots[i] = e + 1;
   }
 
   private rehash(size: number): void {
     this.slots = new Int32Array(size);
+    this.shift = 32 - Math.log2(size);
     for (let e = 0; e < this.count; e++) this.place(e);
   }
 
