@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { headRowCount, sliceRows, TableAssembler } from '../../../../src/core/table/row-chunks';
-import { cellText, floatValues, isNumeric, type Table } from '../../../../src/core/table/table';
+import { cellText, floatValues, isDecimal, isNumeric, type Table } from '../../../../src/core/table/table';
 import { decodeTable, encodedTableBytes, encodeTable } from '../../../../src/core/table/wire';
 import { syntheticTable } from '../../../support/synthetic-table';
 
@@ -110,5 +110,23 @@ describe('progressive outputs: row chunks', () => {
     assert.ok(a.complete);
     assert.equal(cellText(a.table.columns[0], 20), '', 'note not sent: empty');
     assert.equal(cellText(a.table.columns[2], 20), cellText(t.columns[2], 20));
+  });
+
+  it('slices decimal columns as Int32s and assembles them, head and chunks, into Float64 values', () => {
+    const ints = Int32Array.from({ length: 500 }, (_, r) => (r % 9 === 0 ? -2147483648 : r * 25 - 3000));
+    const table: Table = { rowCount: 500, columns: [{ name: 'pm', kind: 'number', ints, scale: 2 }] };
+    const part = sliceRows(table, 100, 200).columns[0];
+    assert.ok(isDecimal(part) && part.ints.length === 100 && part.scale === 2);
+    const assembler = new TableAssembler(sliceRows(table, 0, 120), 500);
+    for (const [from, to] of chunkRanges(120, 500, 97))
+      assembler.append(decodeTable(encodeTable(sliceRows(table, from, to))));
+    assembler.append(sliceRows(table, 0, 0));
+    assert.ok(assembler.complete);
+    const all = assembler.table.columns[0];
+    assert.ok(isNumeric(all) && !isDecimal(all));
+    assert.deepEqual(
+      Array.from(floatValues(all)),
+      Array.from(ints, (x) => (x === -2147483648 ? Number.NaN : x / 100)),
+    );
   });
 });

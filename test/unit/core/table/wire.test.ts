@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { cellText } from '../../../../src/core/table/table';
+import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
+import { cellText, floatValues, isDecimal, isNumeric, type Table } from '../../../../src/core/table/table';
 import { decodeTable, encodedTableBytes, encodeTable } from '../../../../src/core/table/wire';
 import { syntheticTable } from '../../../support/synthetic-table';
 
@@ -28,5 +29,33 @@ describe('table wire format in node Buffers', () => {
     const t = syntheticTable(3, 4);
     t.columns[0].name = 'µg/m³ – é';
     assert.equal(encodedTableBytes(t), encodeTable(t).byteLength);
+  });
+
+  it('carries decimal columns as their Int32s (4 bytes a row) and decodes them to the same Float64 values', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => `D${i % 7},${i % 13 === 0 ? '' : (i / 8).toFixed(3)},-${i}.5`);
+    const table = await parseCsvWide(`datasourceId,pm2_5ConcMass,temperature\n${rows.join('\n')}\n`);
+    assert.ok(isDecimal(table.columns[1]) && isDecimal(table.columns[2]));
+    const asFloats: Table = {
+      rowCount: table.rowCount,
+      columns: table.columns.map((c) => (isNumeric(c) ? { name: c.name, kind: c.kind, values: floatValues(c) } : c)),
+    };
+    const bytes = encodeTable(table);
+    assert.ok(bytes.byteLength <= encodeTable(asFloats).byteLength - 2 * 1000 * 4 + 16, 'half the bytes per number');
+    const decoded = decodeTable(bytes);
+    for (const i of [1, 2]) {
+      const c = decoded.columns[i];
+      assert.ok(isNumeric(c) && !isDecimal(c), 'decoded to Float64');
+      assert.deepEqual(Array.from(floatValues(c)), Array.from(floatValues(table.columns[i] as never)));
+    }
+  });
+
+  it('refuses a decimal column whose scale is not 0..9', () => {
+    const ints = Int32Array.from([125, -3]);
+    for (const scale of [10, -1, 1.5]) {
+      const bytes = encodeTable({ rowCount: 2, columns: [{ name: 'v', kind: 'number', ints, scale }] });
+      assert.throws(() => decodeTable(bytes), /bad scale/, String(scale));
+    }
+    const ok = decodeTable(encodeTable({ rowCount: 2, columns: [{ name: 'v', kind: 'number', ints, scale: 2 }] }));
+    assert.deepEqual(Array.from(floatValues(ok.columns[0] as never)), [1.25, -0.03]);
   });
 });
