@@ -84,7 +84,8 @@ class GunzipIfGzipped extends Duplex {
       this.writeEach(chunks, 0, cb);
       return;
     }
-    const input = (this.input ??= Buffer.allocUnsafe(INPUT_BUFFER_BYTES));
+    if (!this.input) this.input = Buffer.allocUnsafe(INPUT_BUFFER_BYTES);
+    const input = this.input;
     let size = 0;
     let i = 0;
     for (; i < chunks.length && size + chunks[i].chunk.length <= input.length; i++) {
