@@ -30,12 +30,12 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-export async function sideBySide(
+export async function sideBySide<S extends Sample = Sample>(
   runs: number,
   baseline: () => Promise<Sample>,
-  subject: () => Promise<Sample>,
-): Promise<{ baseline: Sample[]; subject: Sample[] }> {
-  const out = { baseline: [] as Sample[], subject: [] as Sample[] };
+  subject: () => Promise<S>,
+): Promise<{ baseline: Sample[]; subject: S[] }> {
+  const out = { baseline: [] as Sample[], subject: [] as S[] };
   // One warm-up each (disk cache, JIT), then alternate so drift hits both equally.
   await baseline();
   await subject();
