@@ -16,6 +16,28 @@ export class ByteCodes {
   private starts = new Int32Array(513);
   private pool = new Uint8Array(8192);
   private count = 0;
+  /** The entry found or added last (-1: none), for runs of the same text (a status, a source type). */
+  private last = -1;
+
+  /** The code of the text found or added last. */
+  get lastCode(): number {
+    return this.codes[this.last];
+  }
+
+  /**
+   * Where the cell at pos ends when it is the text found or added last (then its code is lastCode), or
+   * -1: a run of one status or source type needs neither a hash nor a lookup.
+   */
+  matchLast(b: Uint8Array, pos: number, end: number, separator: number): number {
+    if (this.last < 0) return -1;
+    const start = this.starts[this.last];
+    const len = this.starts[this.last + 1] - start;
+    const stop = pos + len;
+    if (stop > end || (stop < end && b[stop] !== separator)) return -1;
+    const pool = this.pool;
+    for (let k = 0; k < len; k++) if (pool[start + k] !== b[pos + k]) return -1;
+    return stop;
+  }
 
   /** The code of the text b[pos, end) whose hash is h, or -1 when it has not been added. */
   get(h: number, b: Uint8Array, pos: number, end: number): number {
@@ -33,7 +55,10 @@ export class ByteCodes {
       const pool = this.pool;
       let k = 0;
       while (k < len && pool[start + k] === b[pos + k]) k++;
-      if (k === len) return this.codes[e];
+      if (k === len) {
+        this.last = e;
+        return this.codes[e];
+      }
     }
   }
 
@@ -53,6 +78,7 @@ export class ByteCodes {
     this.starts[e + 1] = start + len;
     this.hashes[e] = h;
     this.codes[e] = code;
+    this.last = e;
     this.count++;
     if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     else this.place(e);

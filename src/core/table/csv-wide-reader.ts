@@ -251,6 +251,12 @@ export class CsvWideReader {
   }
 
   private dictCell(c: number, b: Uint8Array, pos: number, end: number): number {
+    const seen = this.seen[c]!;
+    const same = seen.matchLast(b, pos, end, COMMA);
+    if (same > pos) {
+      (this.builders[c] as DictBuilder).pushCode(seen.lastCode);
+      return same;
+    }
     let h = 0;
     let bits = 0;
     let p = pos;
@@ -269,7 +275,6 @@ export class CsvWideReader {
       builder.pushCode(-1);
       return p;
     }
-    const seen = this.seen[c]!;
     const code = seen.get(h, b, pos, p);
     if (code >= 0) {
       builder.pushCode(code);

@@ -32,4 +32,21 @@ describe('table: ByteCodes (dictionary codes by bytes)', () => {
       { numRuns: 60 },
     );
   });
+
+  it('matches the text found or added last only as a whole cell (a comma or the end after it)', () => {
+    const codes = new ByteCodes();
+    const comma = 44;
+    const line = bytes('SERVICE_NODE,SERVICE_NODE_X,SERVICE,SERVICE_NODE');
+    assert.equal(codes.matchLast(line, 0, line.length, comma), -1, 'nothing added yet');
+    codes.add(7, line, 0, 12, 3);
+    assert.equal(codes.matchLast(line, 0, line.length, comma), 12);
+    assert.equal(codes.lastCode, 3);
+    assert.equal(codes.matchLast(line, 13, line.length, comma), -1, 'a longer cell that starts with it');
+    assert.equal(codes.matchLast(line, 28, line.length, comma), -1, 'a shorter cell');
+    assert.equal(codes.matchLast(line, 36, line.length, comma), line.length, 'the last cell of the line');
+    codes.add(8, line, 28, 35, 4);
+    assert.equal(codes.matchLast(line, 0, line.length, comma), -1, 'the last one is now SERVICE');
+    assert.equal(codes.get(7, line, 0, 12), 3);
+    assert.equal(codes.matchLast(line, 36, line.length, comma), line.length, 'found again by get');
+  });
 });
