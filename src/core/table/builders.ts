@@ -57,18 +57,15 @@ function timeOf(cell: string): number | undefined {
 
 /** A column of float64 values, grown in place (numbers and times share it: NaN is an empty cell). */
 abstract class Float64Builder {
-  protected floats: StagedArray<Float64Array> | undefined = new StagedArray(Float64Array);
+  /** Undefined while a NumberBuilder holds decimals instead. */
+  protected floats: StagedArray<Float64Array> | undefined;
+
+  constructor(floats = true) {
+    if (floats) this.floats = new StagedArray(Float64Array);
+  }
 
   get length(): number {
     return this.floats!.length;
-  }
-
-  /** A cell as text: '' is empty (NaN); `read` gives its value, or undefined when it does not fit (demote). */
-  protected pushCell(cell: string, read: (cell: string) => number | undefined): boolean {
-    const v = cell === '' ? Number.NaN : read(cell);
-    if (v === undefined) return false;
-    this.floats!.append(v);
-    return true;
   }
 
   pushEmpty(count: number): void {
@@ -103,11 +100,8 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   private maxAbs = 0;
 
   constructor(decimals = false) {
-    super();
-    if (decimals) {
-      this.ints = new StagedArray(Int32Array);
-      this.floats = undefined;
-    }
+    super(!decimals);
+    if (decimals) this.ints = new StagedArray(Int32Array);
   }
 
   override get length(): number {
@@ -202,7 +196,10 @@ export class TimeBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'time' as const;
 
   push(cell: string): boolean {
-    return this.pushCell(cell, timeOf);
+    const t = cell === '' ? Number.NaN : timeOf(cell);
+    if (t === undefined) return false;
+    this.floats!.append(t);
+    return true;
   }
 
   pushTime(t: number): void {

@@ -91,7 +91,7 @@ export function partsValue(m: number, frac: number, neg: boolean): number {
 const PARTS: DecimalParts = { m: 0, frac: 0, neg: false };
 
 /** The fast path alone: the value of a plain decimal (`-12.5`, at most 15 digits), NaN for any other text. */
-export function fastDecimal(s: string): number {
+function fastDecimal(s: string): number {
   return scanDecimal(s, PARTS) ? partsValue(PARTS.m, PARTS.frac, PARTS.neg) : Number.NaN;
 }
 
