@@ -17,7 +17,15 @@ import {
   scanDecimal,
 } from './decimal';
 import { grow, INITIAL_CAPACITY, StagedArray, trimTo } from './growable';
-import type { Column, ColumnKind, DictColumn, FlagsColumn, FloatColumn, NumericColumn } from './table';
+import {
+  type Column,
+  type ColumnKind,
+  type DictColumn,
+  type FlagsColumn,
+  type FloatColumn,
+  type NumericColumn,
+  withMeta,
+} from './table';
 
 export interface ColumnMeta {
   name: string;
@@ -35,12 +43,6 @@ export interface ColumnBuilder {
   /** Every cell back as text (for demotion to a text column). */
   texts(): string[];
   finish(meta: ColumnMeta): Column;
-}
-
-function withMeta<T extends Column>(meta: ColumnMeta, column: T): T {
-  if (meta.canonical !== undefined) column.canonical = meta.canonical;
-  if (meta.metric !== undefined) column.metric = meta.metric;
-  return column;
 }
 
 /** A number cell's value; undefined when the text is not a number (the text 'NaN' is one). */

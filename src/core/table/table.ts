@@ -75,12 +75,16 @@ export function isEmptyAt(column: NumericColumn, row: number): boolean {
   return column.ints ? column.ints[row] === DECIMAL_EMPTY : Number.isNaN(column.values[row]);
 }
 
+/** `column` with the canonical name and metric of `meta`, where it has them. */
+export function withMeta<T extends Column>(meta: Pick<ColumnBase, 'canonical' | 'metric'>, column: T): T {
+  if (meta.canonical !== undefined) column.canonical = meta.canonical;
+  if (meta.metric !== undefined) column.metric = meta.metric;
+  return column;
+}
+
 /** A Float64 column with the name, kind and metric of `column` and the given values. */
 export function withFloatValues(column: NumericColumn, values: Float64Array): FloatColumn {
-  const out: FloatColumn = { name: column.name, kind: column.kind, values };
-  if (column.canonical !== undefined) out.canonical = column.canonical;
-  if (column.metric !== undefined) out.metric = column.metric;
-  return out;
+  return withMeta<FloatColumn>(column, { name: column.name, kind: column.kind, values });
 }
 
 /**

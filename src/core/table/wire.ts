@@ -4,7 +4,7 @@
 // decodeTable runs in the notebook webview: browser APIs only (no Buffer, no node modules).
 
 import { decimalsToFloat64, MAX_DECIMAL_SCALE } from './decimal';
-import { type Column, isDecimal, isNumeric, type Table } from './table';
+import { type Column, isDecimal, isNumeric, type Table, withMeta } from './table';
 
 export const TABLE_MIME = 'application/vnd.measnb.table';
 
@@ -90,24 +90,20 @@ export function decodeTable(bytes: Uint8Array): Table {
     // Buffer's slice() is a view (the extension host hands outputs out as Buffers) and would stay misaligned.
     const source = abs % width === 0 ? bytes : Uint8Array.prototype.slice.call(bytes, start, start + wc.length * width);
     const base = source === bytes ? abs : source.byteOffset;
-    const meta: Pick<Column, 'name' | 'canonical' | 'metric'> = { name: wc.name };
-    if (wc.canonical !== undefined) meta.canonical = wc.canonical;
-    if (wc.metric !== undefined) meta.metric = wc.metric;
+    const name = wc.name;
     if (decimal) {
       const values = decimalsToFloat64(new Int32Array(source.buffer, base, wc.length), wc.scale!);
-      return { ...meta, kind: 'number', values };
+      return withMeta<Column>(wc, { name, kind: 'number', values });
     }
     if (numeric) {
-      return { ...meta, kind: wc.kind as 'number' | 'time', values: new Float64Array(source.buffer, base, wc.length) };
+      const values = new Float64Array(source.buffer, base, wc.length);
+      return withMeta<Column>(wc, { name, kind: wc.kind as 'number' | 'time', values });
     }
     const codes = new Int32Array(source.buffer, base, wc.length);
-    if (wc.kind === 'qcFlags') return { ...meta, kind: 'qcFlags', dict: (wc.dict ?? []) as string[][], codes };
-    return {
-      ...meta,
-      kind: wc.kind as 'identifier' | 'status' | 'qcAssessment' | 'text',
-      dict: (wc.dict ?? []) as string[],
-      codes,
-    };
+    if (wc.kind === 'qcFlags')
+      return withMeta<Column>(wc, { name, kind: 'qcFlags', dict: (wc.dict ?? []) as string[][], codes });
+    const kind = wc.kind as 'identifier' | 'status' | 'qcAssessment' | 'text';
+    return withMeta<Column>(wc, { name, kind, dict: (wc.dict ?? []) as string[], codes });
   });
   return { columns, rowCount: header.rowCount };
 }
