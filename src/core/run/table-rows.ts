@@ -13,26 +13,21 @@ import {
   withFloatValues,
 } from '../table/table';
 
+/** The elements of `source` at `rows`, in that order, in an array of the same kind. */
+function gather<T extends Float64Array | Int32Array>(source: T, rows: ArrayLike<number>): T {
+  const out = new (source.constructor as new (n: number) => T)(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = source[rows[i]];
+  return out;
+}
+
 /** A table of the given rows of `table`, in that order. */
 export function takeRows(table: Table, rows: ArrayLike<number>): Table {
-  const n = rows.length;
   const columns = table.columns.map((c): Column => {
-    if (isDecimal(c)) {
-      const ints = new Int32Array(n);
-      for (let i = 0; i < n; i++) ints[i] = c.ints[rows[i]];
-      return { ...c, ints };
-    }
-    if (isNumeric(c)) {
-      const values = new Float64Array(n);
-      for (let i = 0; i < n; i++) values[i] = c.values[rows[i]];
-      return { ...c, values };
-    }
-    const src = c.codes;
-    const codes = new Int32Array(n);
-    for (let i = 0; i < n; i++) codes[i] = src[rows[i]];
-    return { ...c, codes } as Column;
+    if (isDecimal(c)) return { ...c, ints: gather(c.ints, rows) };
+    if (isNumeric(c)) return { ...c, values: gather(c.values, rows) };
+    return { ...c, codes: gather(c.codes, rows) } as Column;
   });
-  return { columns, rowCount: n };
+  return { columns, rowCount: rows.length };
 }
 
 /** Concatenates tables; columns are matched by name (union, in first-seen order); missing cells are empty. */
