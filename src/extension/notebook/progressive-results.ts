@@ -35,7 +35,7 @@ export class ProgressiveResults implements vscode.Disposable {
   hold(table: Table): string {
     const key = `r${(++this.seq).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     this.held.set(key, Promise.resolve(table));
-    while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
+    this.dropOldest();
     return key;
   }
 
@@ -71,6 +71,11 @@ export class ProgressiveResults implements vscode.Disposable {
     }
   }
 
+  /** Keeps the newest `keep` results (a Map iterates oldest first). */
+  private dropOldest(): void {
+    while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
+  }
+
   dispose(): void {
     this.held.clear();
     this.answered.dispose();
@@ -85,7 +90,7 @@ export class ProgressiveResults implements vscode.Disposable {
     if (!file) return Promise.resolve(undefined);
     const read = readBack(file);
     this.held.set(key, read);
-    while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
+    this.dropOldest();
     const drop = () => this.held.get(key) === read && this.held.delete(key);
     read.then((t) => t ?? drop(), drop);
     return read;
