@@ -7,19 +7,18 @@
 // A failure prints one line (what failed, what to do, the log); `--verbose` streams every stage's output.
 // Ctrl-C stops code-server (its whole process group) and exits.
 //
-// Only Node's built-ins are imported at the top: this script must run before `npm ci` did. The stages
-// that need the project's modules run in child processes (`node scripts/demo.mjs --stage <name>`).
+// Only Node's built-ins (and scripts/npm-deps.mjs, built-ins only) are imported at the top: this script
+// must run before `npm ci` did. The stages that need the project's modules run in child processes
+// (`node scripts/demo.mjs --stage <name>`).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dependenciesUpToDate, npmCiEnv, recordInstalledLock } from './npm-deps.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_DIR = path.join(ROOT, '.artifacts', 'demo');
 const LOG = path.join(DEMO_DIR, 'demo.log');
-/** Where `npm ci` leaves the hash of the package-lock.json it installed. */
-export const LOCK_HASH_FILE = path.join(ROOT, 'node_modules', '.measnb-lock-hash');
 const TOUR = 'tour.measnb';
 const verbose = process.argv.includes('--verbose');
 
@@ -167,41 +166,10 @@ async function stage(title, todo, fn) {
 
 // ---- the project's npm dependencies ----
 
-const sha256 = (file) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-
-/**
- * Are node_modules what package-lock.json asks for? Yes when the lock's hash matches the one the demo's
- * last `npm ci` stored; otherwise, when npm's own record (node_modules/.package-lock.json) has every
- * locked package at its locked version (optional packages for other platforms are never installed).
- */
-export function dependenciesUpToDate(root = ROOT) {
-  const lockFile = path.join(root, 'package-lock.json');
-  const hashFile = path.join(root, 'node_modules', '.measnb-lock-hash');
-  const hidden = path.join(root, 'node_modules', '.package-lock.json');
-  if (!fs.existsSync(path.join(root, 'node_modules'))) return false;
-  const hash = sha256(lockFile);
-  if (fs.existsSync(hashFile) && fs.readFileSync(hashFile, 'utf8').trim() === hash) return true;
-  if (!fs.existsSync(hidden)) return false;
-  try {
-    const want = JSON.parse(fs.readFileSync(lockFile, 'utf8')).packages ?? {};
-    const have = JSON.parse(fs.readFileSync(hidden, 'utf8')).packages ?? {};
-    for (const [where, pkg] of Object.entries(want)) {
-      if (where === '' || pkg.optional || pkg.link) continue;
-      if (have[where]?.version !== pkg.version) return false;
-      if (!fs.existsSync(path.join(root, where))) return false;
-    }
-  } catch {
-    return false;
-  }
-  fs.writeFileSync(hashFile, `${hash}\n`);
-  return true;
-}
-
 async function npmDependencies(p) {
   if (dependenciesUpToDate()) return 'up to date with package-lock.json';
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-  await runLogged('npm', ['ci', '--no-audit', '--no-fund'], { p, env });
-  fs.writeFileSync(LOCK_HASH_FILE, `${sha256(path.join(ROOT, 'package-lock.json'))}\n`);
+  await runLogged('npm', ['ci', '--no-audit', '--no-fund'], { p, env: npmCiEnv() });
+  recordInstalledLock();
   const added = fs
     .readFileSync(LOG, 'utf8')
     .match(/added (\d+) packages/g)

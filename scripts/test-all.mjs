@@ -3,11 +3,12 @@
 // Lanes: lint, typecheck, build (checks, one count each), unit (with coverage), cli (the built measnb
 // spawned as a user runs it), both again in another time zone with the clock a year ahead (Debian's
 // faketime), host (real extension host), e2e (real browser), demo (`npm run demo` on a fresh clone, driven in the browser).
-// `npm test -- --only unit,unit-tz` runs a subset.
+// `npm test -- --only unit,unit-tz` runs a subset. On a fresh clone it runs `npm ci` first.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dependenciesUpToDate, npmCiEnv, recordInstalledLock } from './npm-deps.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = process.env.MEASNB_RESULTS_DIR || path.join(ROOT, '.artifacts', 'results');
@@ -99,7 +100,17 @@ function counts(r) {
   return { passes, failures: failures || (r.ok ? 0 : 1) };
 }
 
+/** `npm ci` first when node_modules is missing or not what package-lock.json asks for (a fresh clone). */
+function ensureDependencies() {
+  if (dependenciesUpToDate()) return;
+  console.log('[test] npm ci (node_modules missing or not what package-lock.json asks for)');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env: npmCiEnv() });
+  if (r.status !== 0) throw new Error(`npm ci failed (exit ${r.status ?? r.signal})`);
+  recordInstalledLock();
+}
+
 async function main() {
+  ensureDependencies();
   const onlyArg = process.argv.find((a) => a.startsWith('--only'));
   const only = onlyArg ? (onlyArg.split('=')[1] ?? process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : null;
   const lanes = only ? LANES.filter((l) => only.includes(l.name)) : LANES;
