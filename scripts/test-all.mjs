@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { printFailedTests } from './failed-tests.mjs';
 import { dependenciesUpToDate, npmCiEnv, recordInstalledLock } from './npm-deps.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,9 +96,9 @@ function counts(r) {
   if (r.check) return { passes: r.ok ? 1 : 0, failures: r.ok ? 0 : 1 };
   const file = path.join(RESULTS, `${r.name}.json`);
   if (!fs.existsSync(file)) return { passes: 0, failures: 1, missing: true };
-  const { passes, failures } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { passes, failures, failed = [], flaky = [] } = JSON.parse(fs.readFileSync(file, 'utf8'));
   // A runner that exited non-zero with no failing test (a crash after the tests) still failed.
-  return { passes, failures: failures || (r.ok ? 0 : 1) };
+  return { passes, failures: failures || (r.ok ? 0 : 1), failed, flaky };
 }
 
 /** `npm ci` first when node_modules is missing or not what package-lock.json asks for (a fresh clone). */
@@ -131,6 +132,7 @@ async function main() {
       `  ${r.ok ? '✔' : '✘'} ${r.name.padEnd(10)} ${what}${c.missing ? ' (no results: the lane did not run to the end)' : ''}${r.why ? ` (${r.why})` : ''}  ${r.seconds.toFixed(0)} s`,
     );
   }
+  printFailedTests(results.map((r) => ({ lane: r.name, ...counts(r) })));
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = results.every((r) => r.ok) ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 // the one line CI reads: "N passed, N failed". A lane expected but missing counts as a failure.
 import fs from 'node:fs';
 import path from 'node:path';
+import { printFailedTests } from './failed-tests.mjs';
 
 const dir = path.resolve(process.env.MEASNB_RESULTS_DIR || '.artifacts/results');
 const expected = (process.argv[2] || 'lint,typecheck,build,unit,cli,unit-tz,cli-tz,host,e2e,demo')
@@ -9,6 +10,7 @@ const expected = (process.argv[2] || 'lint,typecheck,build,unit,cli,unit-tz,cli-
   .filter(Boolean);
 let passed = 0;
 let failed = 0;
+const failing = [];
 for (const lane of expected) {
   const file = path.join(dir, `${lane}.json`);
   if (!fs.existsSync(file)) {
@@ -20,6 +22,8 @@ for (const lane of expected) {
   console.log(`${lane}: ${r.passes} passed, ${r.failures} failed`);
   passed += r.passes;
   failed += r.failures;
+  failing.push({ lane, failed: r.failed, flaky: r.flaky });
 }
+printFailedTests(failing);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;
