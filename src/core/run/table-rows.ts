@@ -14,7 +14,7 @@ import {
 } from '../table/table';
 
 /** The elements of `source` at `rows`, in that order, in an array of the same kind. */
-function gather<T extends Float64Array | Int32Array>(source: T, rows: ArrayLike<number>): T {
+function gather<T extends Float64Array | Int32Array | Int16Array>(source: T, rows: ArrayLike<number>): T {
   const out = new (source.constructor as new (n: number) => T)(rows.length);
   for (let i = 0; i < rows.length; i++) out[i] = source[rows[i]];
   return out;

@@ -1,5 +1,5 @@
 // Column builders: append cells as text, end with a compact Column. Growable typed arrays (numbers from
-// csv text as exact scaled Int32 decimals), one dictionary per text column, so parsing allocates per
+// csv text as exact scaled Int16 or Int32 decimals), one dictionary per text column, so parsing allocates per
 // distinct value, not per row.
 
 import type { MetricLabelParts } from '../metrics/labels';
@@ -8,8 +8,11 @@ import {
   DECIMAL_EMPTY,
   DECIMAL_MAX,
   DECIMAL_POW10,
+  DECIMAL16_EMPTY,
+  DECIMAL16_MAX,
+  type DecimalInts,
   type DecimalParts,
-  decimalValue,
+  decimalAt,
   isPlainNumber,
   MAX_DECIMAL_SCALE,
   parseDecimal,
@@ -87,23 +90,27 @@ abstract class Float64Builder {
 const PARTS: DecimalParts = { m: 0, frac: 0, neg: false };
 
 /**
- * Numbers. Built from csv text (`decimals`), a column holds exact scaled Int32 decimals (core/table/decimal:
- * half the memory of Float64) while every value fits: at most 9 fraction digits and |value| × 10^scale
- * within Int32. The scale is the most fraction digits seen so far (earlier values are rescaled in place);
- * the first value that does not fit (too many digits, an exponent, -0) turns the column to Float64, values
- * kept. Without `decimals` (values that come as doubles: JSON, Parquet) it is Float64 from the start.
+ * Numbers. Built from csv text (`decimals`), a column holds exact scaled decimals (core/table/decimal) while
+ * every value fits: at most 9 fraction digits and |value| × 10^scale within Int32. They start as Int16 (a
+ * quarter of Float64's memory) and widen to Int32 at the first scaled value past 16 bits. The scale is the
+ * most fraction digits seen so far (earlier values are rescaled in place); the first value that does not
+ * fit (too many digits, an exponent, -0) turns the column to Float64, values kept. Without `decimals`
+ * (values that come as doubles: JSON, Parquet) it is Float64 from the start.
  */
 export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'number' as const;
   /** The scaled integers while the column is decimal (then `floats` is undefined). */
-  private ints: StagedArray<Int32Array> | undefined;
+  private ints: StagedArray<DecimalInts> | undefined;
   private scale = 0;
   /** The largest |scaled integer| so far (to know whether a rescale fits). */
   private maxAbs = 0;
+  /** The largest magnitude `ints` holds, and its empty cell: Int16's, then Int32's once widened. */
+  private limit = DECIMAL16_MAX;
+  private empty = DECIMAL16_EMPTY;
 
   constructor(decimals = false) {
     super(!decimals);
-    if (decimals) this.ints = new StagedArray(Int32Array);
+    if (decimals) this.ints = new StagedArray(Int16Array);
   }
 
   override get length(): number {
@@ -127,14 +134,21 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
 
   /** A plain decimal's parts (scanDecimal's): m, an integer of at most 15 digits; frac digits after the point. */
   pushDecimal(m: number, frac: number, neg: boolean): void {
-    const ints = this.ints;
-    if (ints) {
+    if (this.ints) {
       if (frac > this.scale) this.rescale(frac);
-      if (this.ints) {
+      const ints = this.ints;
+      if (ints) {
         const x = frac === this.scale ? m : m * DECIMAL_POW10[this.scale - frac];
-        if (x <= DECIMAL_MAX && (x !== 0 || !neg)) {
+        if (x <= this.limit && (x !== 0 || !neg)) {
           if (x > this.maxAbs) this.maxAbs = x;
           ints.append(neg ? -x : x);
+          return;
+        }
+        if (x <= DECIMAL_MAX && x !== 0) {
+          // Past 16 bits (so past every value so far): Int32 from here on.
+          this.widen();
+          this.maxAbs = x;
+          this.ints.append(neg ? -x : x);
           return;
         }
         this.toFloats();
@@ -147,7 +161,7 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   pushNumber(v: number): void {
     if (this.ints) {
       if (Number.isNaN(v)) {
-        this.ints.append(DECIMAL_EMPTY);
+        this.ints.append(this.empty);
         return;
       }
       this.toFloats();
@@ -156,14 +170,18 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   }
 
   override pushEmpty(count: number): void {
-    if (this.ints) this.ints.fill(DECIMAL_EMPTY, count);
+    if (this.ints) this.ints.fill(this.empty, count);
     else super.pushEmpty(count);
   }
 
   texts(): string[] {
     if (!this.ints) return this.textsOf(String);
+    const ints = this.ints.view();
     const scale = this.scale;
-    return Array.from(this.ints.view(), (x) => (x === DECIMAL_EMPTY ? '' : String(decimalValue(x, scale))));
+    return Array.from(ints, (_, i) => {
+      const v = decimalAt(ints, i, scale);
+      return Number.isNaN(v) ? '' : String(v);
+    });
   }
 
   finish(meta: ColumnMeta): NumericColumn {
@@ -178,9 +196,24 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
       this.toFloats();
       return;
     }
-    if (this.maxAbs > 0) this.ints!.map((x) => (x === DECIMAL_EMPTY ? x : x * k));
+    if (this.maxAbs * k > this.limit) this.widen();
+    const empty = this.empty;
+    if (this.maxAbs > 0) this.ints!.map((x) => (x === empty ? x : x * k));
     this.maxAbs *= k;
     this.scale = frac;
+  }
+
+  /** From Int16 to Int32: the values so far copied, empty cells marked as Int32's. */
+  private widen(): void {
+    const narrow = this.ints!.view();
+    const wide = new StagedArray(Int32Array);
+    for (let i = 0; i < narrow.length; i++) {
+      const x = narrow[i];
+      wide.append(x === DECIMAL16_EMPTY ? DECIMAL_EMPTY : x);
+    }
+    this.ints = wide;
+    this.limit = DECIMAL_MAX;
+    this.empty = DECIMAL_EMPTY;
   }
 
   /** From here on Float64: the values so far converted (exactly: the same doubles as their text). */
@@ -188,7 +221,7 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
     const ints = this.ints!.view();
     this.ints = undefined;
     const floats = new StagedArray(Float64Array);
-    for (let i = 0; i < ints.length; i++) floats.append(decimalValue(ints[i], this.scale));
+    for (let i = 0; i < ints.length; i++) floats.append(decimalAt(ints, i, this.scale));
     this.floats = floats;
   }
 }

@@ -1,7 +1,9 @@
 // Decimals as scaled integers: a csv number such as 1009.35 is held as the Int32 100935 with scale 2,
-// half the memory of a Float64 and exact. Its value is ints[i] / 10^scale: both operands are exact
-// doubles (|ints| < 2^31, 10^scale for scale <= 15), so the quotient is the double nearest the decimal,
-// the same double as parsing the text. INT32_MIN marks an empty cell (a value is at most INT32_MAX).
+// half the memory of a Float64 and exact; a column whose scaled values all fit 16 bits (11.88 as 1188)
+// as Int16, a quarter. Its value is ints[i] / 10^scale: both operands are exact doubles (|ints| < 2^31,
+// 10^scale for scale <= 15), so the quotient is the double nearest the decimal, the same double as
+// parsing the text. The type's least value marks an empty cell (INT32_MIN, or INT16_MIN in an Int16
+// column): a value's magnitude is at most the type's greatest.
 // Also here: reading decimal text (the exact fast path every number cell takes).
 
 /** Powers of ten that are exact doubles, by exponent. */
@@ -10,28 +12,44 @@ export const DECIMAL_POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e
 /** The largest scale a column takes (its values then have at most 9 fraction digits). */
 export const MAX_DECIMAL_SCALE = 9;
 
-/** The empty cell of a decimal column. */
+/** The scaled integers of a decimal column: Int16 while every value fits, else Int32. */
+export type DecimalInts = Int16Array | Int32Array;
+
+/** The empty cell of an Int32 decimal column. */
 export const DECIMAL_EMPTY = -2147483648;
 
-/** The largest magnitude of a scaled integer. */
+/** The largest magnitude of a scaled integer in an Int32 column. */
 export const DECIMAL_MAX = 2147483647;
 
-/** The value of a scaled integer; NaN for the empty cell. */
-export function decimalValue(int: number, scale: number): number {
-  return int === DECIMAL_EMPTY ? Number.NaN : int / DECIMAL_POW10[scale];
+/** The empty cell of an Int16 decimal column. */
+export const DECIMAL16_EMPTY = -32768;
+
+/** The largest magnitude of a scaled integer in an Int16 column. */
+export const DECIMAL16_MAX = 32767;
+
+/** The empty-cell marker of a decimal column's array (it depends on the element width). */
+export function decimalEmptyOf(ints: DecimalInts): number {
+  return ints.BYTES_PER_ELEMENT === 2 ? DECIMAL16_EMPTY : DECIMAL_EMPTY;
+}
+
+/** The value of row i of a decimal column's array; NaN for the empty cell. */
+export function decimalAt(ints: DecimalInts, i: number, scale: number): number {
+  const x = ints[i];
+  return x === decimalEmptyOf(ints) ? Number.NaN : x / DECIMAL_POW10[scale];
 }
 
 /** The values of scaled integers as Float64 (NaN for empty cells), into `out` from `at`. */
 export function decimalsToFloat64(
-  ints: Int32Array,
+  ints: DecimalInts,
   scale: number,
   out: Float64Array = new Float64Array(ints.length),
   at = 0,
 ): Float64Array {
   const p = DECIMAL_POW10[scale];
+  const empty = decimalEmptyOf(ints);
   for (let i = 0; i < ints.length; i++) {
     const x = ints[i];
-    out[at + i] = x === DECIMAL_EMPTY ? Number.NaN : x / p;
+    out[at + i] = x === empty ? Number.NaN : x / p;
   }
   return out;
 }

@@ -10,7 +10,7 @@ interface ResizableBuffer extends ArrayBuffer {
   resize(byteLength: number): void;
 }
 
-type GrowableArray = Float64Array | Int32Array;
+type GrowableArray = Float64Array | Int32Array | Int16Array;
 type ArrayCtor<T> = { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): T; new (n: number): T };
 
 /**
@@ -88,7 +88,7 @@ export function trimTo<T extends GrowableArray>(arr: T, length: number): T {
 const STAGE = 2048;
 
 /**
- * A growing Float64Array or Int32Array written one value at a time: values go to a small plain staging
+ * A growing Float64Array, Int32Array or Int16Array written one value at a time: values go to a small plain staging
  * array and reach the column STAGE at a time (see STAGE).
  */
 export class StagedArray<T extends GrowableArray> {

@@ -1,9 +1,9 @@
 // The one columnar Table that every result becomes (csv-wide, json-long, parquet-wide, datasources).
 // Times and numbers live in Float64Arrays (NaN = empty cell), numbers read from csv text as exact
-// scaled Int32 decimals where they fit (half the memory); repeated text is dictionary-encoded, so a
+// scaled Int16 or Int32 decimals where they fit (a quarter or half the memory); repeated text is dictionary-encoded, so a
 // million rows cost a few typed arrays, not a million objects.
 import type { MetricLabelParts } from '../metrics/labels';
-import { DECIMAL_EMPTY, decimalsToFloat64, decimalValue } from './decimal';
+import { type DecimalInts, decimalAt, decimalEmptyOf, decimalsToFloat64 } from './decimal';
 
 export type ColumnKind = 'identifier' | 'time' | 'number' | 'status' | 'qcAssessment' | 'qcFlags' | 'text';
 
@@ -25,11 +25,12 @@ export interface FloatColumn extends ColumnBase {
 
 /**
  * Numbers as scaled integers (core/table/decimal): the value of row i is ints[i] / 10^scale, exactly the
- * double of the decimal text; DECIMAL_EMPTY marks an empty cell. Read values with numberAt or floatValues.
+ * double of the decimal text; the array type's least value marks an empty cell (decimalEmptyOf). Read
+ * values with numberAt or floatValues.
  */
 export interface DecimalColumn extends ColumnBase {
   kind: 'number';
-  ints: Int32Array;
+  ints: DecimalInts;
   scale: number;
   values?: undefined;
 }
@@ -67,12 +68,12 @@ export function isDecimal(column: Column): column is DecimalColumn {
 
 /** The value of a row of a number or time column (NaN when empty). */
 export function numberAt(column: NumericColumn, row: number): number {
-  return column.ints ? decimalValue(column.ints[row], column.scale) : column.values[row];
+  return column.ints ? decimalAt(column.ints, row, column.scale) : column.values[row];
 }
 
 /** Whether a row of a number or time column is empty. */
 export function isEmptyAt(column: NumericColumn, row: number): boolean {
-  return column.ints ? column.ints[row] === DECIMAL_EMPTY : Number.isNaN(column.values[row]);
+  return column.ints ? column.ints[row] === decimalEmptyOf(column.ints) : Number.isNaN(column.values[row]);
 }
 
 /** `column` with the canonical name and metric of `meta`, where it has them. */

@@ -1,6 +1,7 @@
 // The renderer wire format (MIME application/vnd.measnb.table): a small JSON header (names, kinds,
 // dictionaries) then the typed-array buffers, 8-byte aligned so the decoder can view them in place.
-// Decimal columns travel as their scaled Int32s (half the bytes) and are decoded to Float64 numbers.
+// Decimal columns travel as their scaled Int16s or Int32s (a quarter or half the bytes) and are decoded
+// to Float64 numbers.
 // decodeTable runs in the notebook webview: browser APIs only (no Buffer, no node modules).
 
 import { decimalsToFloat64, MAX_DECIMAL_SCALE } from './decimal';
@@ -17,8 +18,10 @@ interface WireColumn {
   canonical?: string;
   metric?: Column['metric'];
   dict?: string[] | string[][];
-  /** A decimal number column: Int32 elements, value = int / 10^scale. */
+  /** A decimal number column: value = int / 10^scale. */
   scale?: number;
+  /** A decimal column's element width: 16 for Int16 (empty = INT16_MIN); absent for Int32. */
+  bits?: 16;
   offset: number;
   length: number; // elements
 }
@@ -39,7 +42,10 @@ function layout(table: Table): { header: Uint8Array; buffers: Uint8Array[]; colu
     const data = isDecimal(c) ? c.ints : isNumeric(c) ? c.values : c.codes;
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const wc: WireColumn = { name: c.name, kind: c.kind, offset, length: data.length };
-    if (isDecimal(c)) wc.scale = c.scale;
+    if (isDecimal(c)) {
+      wc.scale = c.scale;
+      if (c.ints.BYTES_PER_ELEMENT === 2) wc.bits = 16;
+    }
     if (c.canonical !== undefined) wc.canonical = c.canonical;
     if (c.metric !== undefined) wc.metric = c.metric;
     if (!isNumeric(c)) wc.dict = c.dict;
@@ -82,7 +88,10 @@ export function decodeTable(bytes: Uint8Array): Table {
     if (decimal && !(Number.isInteger(wc.scale) && wc.scale! >= 0 && wc.scale! <= MAX_DECIMAL_SCALE)) {
       throw new Error(`bad scale for measnb table column ${wc.name}`);
     }
-    const width = numeric && !decimal ? 8 : 4;
+    if (wc.bits !== undefined && !(decimal && wc.bits === 16)) {
+      throw new Error(`bad element width for measnb table column ${wc.name}`);
+    }
+    const width = numeric && !decimal ? 8 : wc.bits === 16 ? 2 : 4;
     const start = dataStart + wc.offset;
     if (start + wc.length * width > bytes.length) throw new Error(`truncated measnb table column ${wc.name}`);
     const abs = bytes.byteOffset + start;
@@ -92,7 +101,9 @@ export function decodeTable(bytes: Uint8Array): Table {
     const base = source === bytes ? abs : source.byteOffset;
     const name = wc.name;
     if (decimal) {
-      const values = decimalsToFloat64(new Int32Array(source.buffer, base, wc.length), wc.scale!);
+      const ints =
+        width === 2 ? new Int16Array(source.buffer, base, wc.length) : new Int32Array(source.buffer, base, wc.length);
+      const values = decimalsToFloat64(ints, wc.scale!);
       return withMeta<Column>(wc, { name, kind: 'number', values });
     }
     if (numeric) {

@@ -115,7 +115,7 @@ describe('table: column growth', () => {
   });
 });
 
-describe('table: decimal number columns (exact scaled Int32)', () => {
+describe('table: decimal number columns (exact scaled Int16 or Int32)', () => {
   const decimalText = fc
     .tuple(fc.boolean(), fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 4 }))
     .map(([neg, m, frac]) => {
@@ -129,12 +129,16 @@ describe('table: decimal number columns (exact scaled Int32)', () => {
   };
   const expected = (texts: string[]) => texts.map((t) => (t === '' ? Number.NaN : Number(t)));
 
-  it('holds plain decimals as Int32s whose values are exactly the doubles of their text', () => {
+  it('holds plain decimals as scaled integers whose values are exactly the doubles of their text, 16 bits when they fit', () => {
+    const fracOf = (t: string) => (t.includes('.') ? t.length - t.indexOf('.') - 1 : 0);
     fc.assert(
       fc.property(fc.array(fc.oneof(decimalText, fc.constant('')), { maxLength: 300 }), (texts) => {
         const col = read(texts);
         assert.ok(isDecimal(col), 'stays decimal');
         assert.deepEqual(Array.from(floatValues(col)), expected(texts));
+        const scale = Math.max(0, ...texts.map(fracOf));
+        const maxAbs = Math.max(0, ...texts.map((t) => Math.abs(Math.round(Number(t || 0) * 10 ** scale))));
+        assert.equal(col.ints.BYTES_PER_ELEMENT, maxAbs <= 32767 ? 2 : 4, `max |scaled| ${maxAbs}`);
       }),
     );
   });
@@ -146,10 +150,32 @@ describe('table: decimal number columns (exact scaled Int32)', () => {
     assert.deepEqual(Array.from(floatValues(col)), [12, Number.NaN, 1009.3, -0.25, 7.125]);
   });
 
-  it('is 4 bytes a row where Float64 is 8 (the reason for it)', () => {
-    const col = read(Array.from({ length: 5000 }, (_, i) => (i / 100).toFixed(2))) as DecimalColumn;
-    assert.equal(col.ints.BYTES_PER_ELEMENT, 4);
-    assert.equal(col.ints.length, 5000);
+  it('is 2 bytes a row while every scaled value fits 16 bits, 4 past it, where Float64 is 8 (the reason for it)', () => {
+    const small = read(Array.from({ length: 5000 }, (_, i) => (i / 100).toFixed(2))) as DecimalColumn;
+    assert.equal(small.ints.BYTES_PER_ELEMENT, 2);
+    assert.equal(small.ints.length, 5000);
+    const texts = Array.from({ length: 5000 }, (_, i) =>
+      i === 4000 ? '1009.35' : i % 7 === 0 ? '' : (i / 100).toFixed(2),
+    );
+    const wide = read(texts) as DecimalColumn;
+    assert.equal(wide.ints.BYTES_PER_ELEMENT, 4, 'widened at 100935');
+    assert.deepEqual(Array.from(floatValues(wide)), expected(texts), 'rows before the widening kept, empties too');
+  });
+
+  it('widens at the 16-bit edge, on a value or on a rescale, keeping empty cells empty', () => {
+    const width = (texts: string[]) => {
+      const col = read(texts);
+      assert.ok(isDecimal(col), texts.join(','));
+      assert.deepEqual(Array.from(floatValues(col)), expected(texts), texts.join(','));
+      return col.ints.BYTES_PER_ELEMENT;
+    };
+    assert.equal(width(['327.67', '', '-327.67', '0']), 2);
+    assert.equal(width(['', '327.68']), 4);
+    assert.equal(width(['', '-327.68', '']), 4, 'INT16_MIN is the empty cell, never a value');
+    assert.equal(width(['-32767', '', '32767']), 2);
+    assert.equal(width(['300', '', '0.01']), 2, 'rescaled to 30000: still fits');
+    assert.equal(width(['400', '', '0.01']), 4, 'rescaled to 40000: widened first');
+    assert.equal(width(['1', '', '40000', '', '0.5']), 4, 'widened, then rescaled');
   });
 
   it('turns to Float64 at the first value that does not fit, every value kept', () => {

@@ -31,16 +31,25 @@ describe('table wire format in node Buffers', () => {
     assert.equal(encodedTableBytes(t), encodeTable(t).byteLength);
   });
 
-  it('carries decimal columns as their Int32s (4 bytes a row) and decodes them to the same Float64 values', async () => {
-    const rows = Array.from({ length: 1000 }, (_, i) => `D${i % 7},${i % 13 === 0 ? '' : (i / 8).toFixed(3)},-${i}.5`);
+  it('carries decimal columns as their Int32s or Int16s (4 or 2 bytes a row) and decodes them to the same Float64 values', async () => {
+    const rows = Array.from(
+      { length: 1000 },
+      (_, i) => `D${i % 7},${i % 13 === 0 ? '' : (i / 8).toFixed(3)},${i % 11 === 0 ? '' : `-${i}.5`}`,
+    );
     const table = await parseCsvWide(`datasourceId,pm2_5ConcMass,temperature\n${rows.join('\n')}\n`);
-    assert.ok(isDecimal(table.columns[1]) && isDecimal(table.columns[2]));
+    const [, wide, narrow] = table.columns;
+    assert.ok(isDecimal(wide) && isDecimal(narrow));
+    assert.equal(wide.ints.BYTES_PER_ELEMENT, 4, '124.875 is 124875 at scale 3');
+    assert.equal(narrow.ints.BYTES_PER_ELEMENT, 2, '-999.5 is -9995 at scale 1');
     const asFloats: Table = {
       rowCount: table.rowCount,
       columns: table.columns.map((c) => (isNumeric(c) ? { name: c.name, kind: c.kind, values: floatValues(c) } : c)),
     };
     const bytes = encodeTable(table);
-    assert.ok(bytes.byteLength <= encodeTable(asFloats).byteLength - 2 * 1000 * 4 + 16, 'half the bytes per number');
+    assert.ok(
+      bytes.byteLength <= encodeTable(asFloats).byteLength - 1000 * 4 - 1000 * 6 + 64,
+      'half and a quarter of the bytes per number',
+    );
     const decoded = decodeTable(bytes);
     for (const i of [1, 2]) {
       const c = decoded.columns[i];
@@ -57,5 +66,20 @@ describe('table wire format in node Buffers', () => {
     }
     const ok = decodeTable(encodeTable({ rowCount: 2, columns: [{ name: 'v', kind: 'number', ints, scale: 2 }] }));
     assert.deepEqual(Array.from(floatValues(ok.columns[0] as never)), [1.25, -0.03]);
+  });
+
+  it('refuses an element width other than 16 bits, or on a column that is not decimal', () => {
+    const ints = Int16Array.from([125, -32768]);
+    const good = encodeTable({ rowCount: 2, columns: [{ name: 'v', kind: 'number', ints, scale: 2 }] });
+    assert.deepEqual(Array.from(floatValues(decodeTable(good).columns[0] as never)), [1.25, Number.NaN]);
+    const text = new TextDecoder().decode(good);
+    for (const [from, to] of [
+      ['"bits":16', '"bits":8'],
+      ['"scale":2,"bits":16', '"bits":16'],
+    ]) {
+      const bad = new TextEncoder().encode(text.replace(from, to.padEnd(from.length, ' ')));
+      assert.ok(text.includes(from));
+      assert.throws(() => decodeTable(bad), /bad element width/, to);
+    }
   });
 });
