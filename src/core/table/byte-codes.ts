@@ -18,6 +18,11 @@ export class ByteCodes {
   private count = 0;
   /** The entry found or added last (-1: none), for runs of the same text (a status, a source type). */
   private last = -1;
+  /**
+   * Per entry, the entry found right after it the last time (-1: none yet): rows that cycle through the
+   * same ids in the same order (every datasource's row, minute after minute) find each id without a hash.
+   */
+  private after = new Int32Array(512).fill(-1);
 
   /** The code of the text found or added last. */
   get lastCode(): number {
@@ -30,13 +35,37 @@ export class ByteCodes {
    */
   matchLast(b: Uint8Array, pos: number, end: number, separator: number): number {
     if (this.last < 0) return -1;
-    const start = this.starts[this.last];
-    const len = this.starts[this.last + 1] - start;
+    return this.matchEntry(this.last, b, pos, end, separator);
+  }
+
+  /**
+   * Where the cell at pos ends when it is the text that came after the last one the previous time (then
+   * it becomes the last one, and its code is lastCode), or -1.
+   */
+  matchNext(b: Uint8Array, pos: number, end: number, separator: number): number {
+    if (this.last < 0) return -1;
+    const e = this.after[this.last];
+    if (e < 0) return -1;
+    const stop = this.matchEntry(e, b, pos, end, separator);
+    if (stop >= 0) this.last = e;
+    return stop;
+  }
+
+  /** Where the cell at pos ends when it is entry e's text, or -1. */
+  private matchEntry(e: number, b: Uint8Array, pos: number, end: number, separator: number): number {
+    const start = this.starts[e];
+    const len = this.starts[e + 1] - start;
     const stop = pos + len;
     if (stop > end || (stop < end && b[stop] !== separator)) return -1;
     const pool = this.pool;
     for (let k = 0; k < len; k++) if (pool[start + k] !== b[pos + k]) return -1;
     return stop;
+  }
+
+  /** Entry e is the one found now: remembered as the one after the last, then as the last. */
+  private found(e: number): void {
+    if (this.last >= 0) this.after[this.last] = e;
+    this.last = e;
   }
 
   /** The code of the text b[pos, end) whose hash is h, or -1 when it has not been added. */
@@ -56,7 +85,7 @@ export class ByteCodes {
       let k = 0;
       while (k < len && pool[start + k] === b[pos + k]) k++;
       if (k === len) {
-        this.last = e;
+        this.found(e);
         return this.codes[e];
       }
     }
@@ -78,7 +107,7 @@ export class ByteCodes {
     this.starts[e + 1] = start + len;
     this.hashes[e] = h;
     this.codes[e] = code;
-    this.last = e;
+    this.found(e);
     this.count++;
     if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     else this.place(e);
@@ -107,5 +136,8 @@ export class ByteCodes {
     this.hashes = widen(this.hashes, n);
     this.codes = widen(this.codes, n);
     this.starts = widen(this.starts, n + 1);
+    const after = new Int32Array(n).fill(-1);
+    after.set(this.after);
+    this.after = after;
   }
 }

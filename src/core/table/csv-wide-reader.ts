@@ -252,7 +252,8 @@ export class CsvWideReader {
 
   private dictCell(c: number, b: Uint8Array, pos: number, end: number): number {
     const seen = this.seen[c]!;
-    const same = seen.matchLast(b, pos, end, COMMA);
+    let same = seen.matchLast(b, pos, end, COMMA);
+    if (same <= pos) same = seen.matchNext(b, pos, end, COMMA);
     if (same > pos) {
       (this.builders[c] as DictBuilder).pushCode(seen.lastCode);
       return same;
