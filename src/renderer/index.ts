@@ -39,6 +39,7 @@ async function loadInto(
   key: string,
   rows: RowsClient,
   stopped: () => boolean,
+  headBytes: number,
 ): Promise<void> {
   const { loaded, totalRows } = assembler;
   if (!rows.available) return widget.rowsUnavailable(loaded, totalRows, 'this view has no connection to the extension');
@@ -47,7 +48,7 @@ async function loadInto(
     await loadRest({
       assembler,
       fetch: (start, maxRows) => rows.fetch(key, start, maxRows),
-      rowsPerChunk: rowsPerChunk(assembler.table, ROWS_CHUNK_BYTES),
+      rowsPerChunk: rowsPerChunk(headBytes, loaded, ROWS_CHUNK_BYTES),
       onRows: (n, total) => widget.rowsArrived(n, total),
       stopped,
     });
@@ -64,8 +65,9 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
     renderOutputItem(item: OutputItem, element: HTMLElement) {
       widgets.get(item.id)?.dispose();
       let table: Table;
+      const bytes = item.data();
       try {
-        table = decodeTable(item.data());
+        table = decodeTable(bytes);
       } catch (err) {
         element.textContent = `This table output could not be read: ${(err as Error).message}`;
         return;
@@ -86,7 +88,7 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
       });
       widgets.set(item.id, widget);
       if (assembler && info?.rest) {
-        void loadInto(widget, assembler, info.rest.key, rows, () => widgets.get(item.id) !== widget);
+        void loadInto(widget, assembler, info.rest.key, rows, () => widgets.get(item.id) !== widget, bytes.byteLength);
       }
     },
     disposeOutputItem(id?: string) {

@@ -39,7 +39,7 @@ export function sliceRows(table: Table, start: number, end: number): Table {
 }
 
 /** Wire bytes one row takes on average (the header and dictionaries counted once). */
-export function bytesPerRow(table: Table): number {
+function bytesPerRow(table: Table): number {
   return table.rowCount > 0 ? encodedTableBytes(table) / table.rowCount : 0;
 }
 

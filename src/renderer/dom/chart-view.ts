@@ -101,6 +101,19 @@ function legendValue(values: ReadonlyArray<number | null>, unit: string): uPlot.
   return (_u, v, _s, idx) => (idx == null ? text(latest) : text(v));
 }
 
+/**
+ * The QC-invalid marks' legend value: before a hover, how many values are marked; at a hovered time, the
+ * invalid value there, or "—" when the value there is valid.
+ */
+function invalidLegendValue(count: number, unit: string): uPlot.Series.Value {
+  return (_u, v, _s, idx) =>
+    idx == null
+      ? `${count.toLocaleString('en-US')} marked`
+      : v == null
+        ? '—'
+        : `${roundText(v)}${unit ? ` ${unit}` : ''}`;
+}
+
 /** Draws the AQI category bands behind the plot (clipped to it). */
 function bandsHook(bands: ReturnType<typeof aqiBandsFor>) {
   return (u: uPlot) => {
@@ -324,7 +337,7 @@ export class ChartView {
         width: 0,
         paths: () => null,
         points: { show: true, size: 8, width: 1.5, stroke: errorColour, fill: background },
-        value: (_u, v, _s, idx) => (idx == null || v == null ? '' : `${roundText(v)} ${unit}`.trim()),
+        value: invalidLegendValue(data.invalidCount, unit),
       });
       values.push(marks);
     }

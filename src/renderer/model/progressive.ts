@@ -1,7 +1,7 @@
 // The renderer's side of a progressive output: asks for the rows after the head in chunks, one request at
 // a time (the host answers each before the next is asked for), and appends them to the growing Table.
 import type { RestOfRows } from '../../core/notebook/renderer-protocol';
-import { bytesPerRow, type TableAssembler } from '../../core/table/row-chunks';
+import type { TableAssembler } from '../../core/table/row-chunks';
 import type { Table } from '../../core/table/table';
 
 /** The most rows a progressive output may announce (its arrays are allocated for every row at once). */
@@ -17,9 +17,13 @@ export function restOf(value: unknown, headRows: number): RestOfRows | undefined
   return { key: r.key, totalRows: total, headRows };
 }
 
-/** Rows per request so that a chunk is about `chunkBytes` of wire format (at least 1,000 rows). */
-export function rowsPerChunk(head: Table, chunkBytes: number): number {
-  const perRow = bytesPerRow(head);
+/**
+ * Rows per request so that a chunk is about `chunkBytes` of wire format (at least 1,000 rows), from the head
+ * as it came over the wire (`headBytes` for its rows): decoded, its decimal numbers are Float64, two to
+ * four times their wire size, and would make chunks that much smaller than meant.
+ */
+export function rowsPerChunk(headBytes: number, headRows: number, chunkBytes: number): number {
+  const perRow = headRows > 0 ? headBytes / headRows : 0;
   return perRow > 0 ? Math.max(1_000, Math.floor(chunkBytes / perRow)) : 100_000;
 }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { sliceRows, TableAssembler } from '../../../../src/core/table/row-chunks';
 import { cellText } from '../../../../src/core/table/table';
 import { decodeTable, encodeTable } from '../../../../src/core/table/wire';
@@ -90,9 +91,23 @@ describe('renderer: loading the rest of a progressive output', () => {
     assert.equal(restOf(undefined, 1), undefined);
   });
 
-  it('sizes chunks by the bytes of a row', () => {
-    const n = rowsPerChunk(full, 4 * 1024 * 1024);
+  it('sizes chunks by the bytes of a row on the wire', () => {
+    const head = encodeTable(sliceRows(full, 0, 600));
+    const n = rowsPerChunk(head.byteLength, 600, 4 * 1024 * 1024);
     assert.ok(n > 20_000 && n < 200_000, String(n));
-    assert.equal(rowsPerChunk(sliceRows(full, 0, 1), 10), 1_000, 'at least 1,000 rows');
+    assert.equal(rowsPerChunk(encodeTable(sliceRows(full, 0, 1)).byteLength, 1, 10), 1_000, 'at least 1,000 rows');
+    assert.equal(rowsPerChunk(0, 0, 10), 100_000, 'no head rows: a default');
+  });
+
+  it('sizes chunks of csv decimals by their wire bytes (2 or 4 a number), not their decoded Float64s', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `D${i % 50},${(i % 900) / 10},${(i % 777) + 0.25},${i * 3}`);
+    const table = await parseCsvWide(`datasourceId,pm2_5ConcMass,no2Conc,pm10ConcNum\n${lines.join('\n')}\n`);
+    const headBytes = encodeTable(sliceRows(table, 0, 1_000)).byteLength;
+    const target = 64 * 1024;
+    const n = rowsPerChunk(headBytes, 1_000, target);
+    const chunk = encodeTable(sliceRows(table, 1_000, 1_000 + n)).byteLength;
+    assert.ok(chunk > 0.85 * target && chunk <= 1.1 * target, `a chunk of ${n} rows is ${chunk} B for ${target} B`);
+    const decodedHead = encodeTable(decodeTable(encodeTable(sliceRows(table, 0, 1_000)))).byteLength;
+    assert.ok(decodedHead > 1.5 * headBytes, 'decoded, the same rows would count twice the bytes or more');
   });
 });
