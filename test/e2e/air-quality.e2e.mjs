@@ -328,7 +328,11 @@ async function checkChart(page, table) {
   const legend = await chart.locator('.mt-aqi-legend').textContent();
   assert.ok(legend.includes('Good') && legend.includes('Unhealthy'), legend);
   const invalid = await chart.locator('.mt-invalid-count').textContent();
-  assert.ok(Number(/\((\d[\d,]*)\)/.exec(invalid)?.[1].replace(/,/g, '')) > 0, `QC-invalid count: ${invalid}`);
+  const count = /\((\d[\d,]*)\)/.exec(invalid)?.[1];
+  assert.ok(Number(count?.replace(/,/g, '')) > 0, `QC-invalid count: ${invalid}`);
+  // Before a hover, the marks' legend entry says how many values are marked (it was empty).
+  const marks = chart.locator('.u-legend .u-series', { hasText: 'QC-invalid' }).locator('.u-value');
+  assert.equal(await marks.textContent(), `${count} marked`);
   const qc = chart.locator('.mt-qc-legend');
   if (!(await qc.evaluate((d) => d.open))) await qc.locator('summary').dispatchEvent('click');
   assert.match(await qc.textContent(), /QC\.I\.OOB\.001: invalid, out of bounds/);

@@ -330,6 +330,21 @@ describe('reports against the emulator, through the commands', function () {
     assert.equal(record?.query.metricSelect, 'only :pm25 + no2Conc1HourMean');
   });
 
+  it('Create Report: a pattern that matches no metric is a warning, as in cells; once shown, Enter goes on and the report is sent', async () => {
+    const created = vscode.commands.executeCommand<ReportRecord>('measurements.createReport');
+    await answerUpToMetricSelect(driver);
+    const box = await driver.type('only pm2_5ConcMassNowcast + *Nowcst*');
+    const warning = box.validationMessage as vscode.InputBoxValidationMessage;
+    assert.equal(warning?.severity, vscode.InputBoxValidationSeverity.Warning, JSON.stringify(warning));
+    assert.match(warning.message, /'\*Nowcst\*' matches no metric at hour output/);
+    await assert.rejects(driver.next(1000), /no quick input/, 'the first Enter showed the warning');
+    await accept();
+    const options = await driver.pick([]);
+    assert.equal(options.step, 10, 'Enter moved on to the options');
+    const record = await created;
+    assert.equal(record?.query.metricSelect, 'only pm2_5ConcMassNowcast + *Nowcst*', 'sent as typed');
+  });
+
   it('measurements.downloadFolder (relative to the workspace) is where the default download goes', async () => {
     const config = vscode.workspace.getConfiguration('measurements');
     await config.update('downloadFolder', 'custom-downloads', vscode.ConfigurationTarget.Workspace);

@@ -1,7 +1,8 @@
 // Create Report: a guided flow through every field of a report request (MultiStep: one small function per
 // step, Back returns to the previous step with its answer). Each answer is checked as cells check it:
 // times in the cells' grammar (`2026-11-01`, `today`, `-1d`, `-6h`: core/query parseTime), metricSelect
-// with the cells' checker (core/query checkMetricSelect; here a problem blocks sending), the rest with the
+// with the cells' checker (core/query checkMetricSelect; a problem the service would refuse blocks sending,
+// a hint such as a pattern that matches nothing is a warning, as in cells), the rest with the
 // core's field rules (validate.ts). Defaults from the active connection. Warns when the daily quota is
 // nearly spent; a 429 is explained with its reset time.
 import * as vscode from 'vscode';
@@ -36,7 +37,7 @@ import { type Clock, nowDate } from '../../core/time/clock';
 import { quotaKey } from '../connections/client-provider';
 import type { ExtensionServices } from '../services';
 import { notify } from '../ui/notices';
-import { confirm, MultiStep, type Step } from '../ui/quick-input';
+import { confirm, type InputWarning, MultiStep, type Step } from '../ui/quick-input';
 
 const TITLE = 'Create Measurements Report';
 const STEPS = 10;
@@ -111,11 +112,16 @@ export function wireTime(text: string, now: Date): string {
   return 'value' in r ? timeToWire(r.value, now) : text;
 }
 
-/** metricSelect problems, as cells find them (empty text: the service's default, fine). */
-export function metricSelectProblem(text: string, frequency: OutputFrequency): string | undefined {
+/**
+ * metricSelect problems, as cells find them (empty text: the service's default, fine): what the service
+ * would refuse as a message that blocks; hints alone (a pattern that matches nothing) as a warning.
+ */
+export function metricSelectProblem(text: string, frequency: OutputFrequency): string | InputWarning | undefined {
   if (!text.trim()) return undefined;
   const problems = checkMetricSelect(text.trim(), frequency);
-  return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
+  const refused = problems.filter((p) => p.rejected);
+  if (refused.length) return refused.map((p) => p.message).join('; ');
+  return problems.length ? { warning: problems.map((p) => p.message).join('; ') } : undefined;
 }
 
 /** `clock` defaults to the extension's one clock, so `today` and `-1d` follow the clock host tests set. */
@@ -129,7 +135,8 @@ export async function createReportFlow(s: ExtensionServices, clock: Clock = s.cl
     return undefined;
   const req = flow.request(nowDate(clock));
   const issues = validateReportRequest(req);
-  const metricProblem = metricSelectProblem(req.metricSelect ?? '', req.outputFrequency);
+  const problem = metricSelectProblem(req.metricSelect ?? '', req.outputFrequency);
+  const metricProblem = typeof problem === 'string' ? problem : undefined;
   if (issues.length || metricProblem) {
     void vscode.window.showErrorMessage(
       `The report request is not valid: ${[describeIssues(issues), metricProblem].filter(Boolean).join('; ')}`,

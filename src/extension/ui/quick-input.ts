@@ -27,8 +27,17 @@ interface InputOptions extends StepOptions {
   prompt?: string;
   value?: string;
   password?: boolean;
-  /** A message when the text is not acceptable (Enter does nothing then); undefined when it is. */
-  validate?: (text: string) => string | undefined;
+  /**
+   * A message when the text is not acceptable (Enter does nothing then); a warning when it is acceptable but
+   * probably not what was meant (shown as a warning; Enter goes on once it has been shown, so an Enter
+   * before it appeared shows it first); undefined when it is fine.
+   */
+  validate?: (text: string) => string | InputWarning | undefined;
+}
+
+/** A validation result that does not block Enter. */
+export interface InputWarning {
+  warning: string;
 }
 
 /** The answer of a step that has a Back button, when Back was pressed. */
@@ -185,7 +194,17 @@ function input(options: InputOptions & { back: boolean }): Promise<Answer<string
   box.value = options.value ?? '';
   box.password = options.password ?? false;
   const check = (text: string) => options.validate?.(text);
-  box.validationMessage = box.value ? check(box.value) : undefined;
+  const message = (r: string | InputWarning | undefined): string | vscode.InputBoxValidationMessage | undefined =>
+    typeof r === 'object' ? { message: r.warning, severity: vscode.InputBoxValidationSeverity.Warning } : r;
+  // The text whose warning is on screen: Enter goes on past a warning once it has been seen.
+  let warned: string | undefined;
+  const show = (text: string) => {
+    const r = check(text);
+    box.validationMessage = message(r);
+    warned = typeof r === 'object' ? text : undefined;
+    return r;
+  };
+  if (box.value) show(box.value);
   return new Promise((resolve) => {
     let done = false;
     const finish = (a: Answer<string>) => {
@@ -197,15 +216,17 @@ function input(options: InputOptions & { back: boolean }): Promise<Answer<string
       if (b === vscode.QuickInputButtons.Back) finish(BACK);
     });
     box.onDidChangeValue((text) => {
-      box.validationMessage = check(text);
+      show(text);
     });
     box.onDidAccept(() => {
-      const problem = check(box.value);
-      if (problem) {
-        box.validationMessage = problem;
+      const text = box.value;
+      if (warned === text && typeof check(text) === 'object') {
+        finish(text);
         return;
       }
-      finish(box.value);
+      const problem = show(text);
+      // A problem blocks; a warning not seen yet is shown first, and the next Enter goes on.
+      if (problem === undefined) finish(text);
     });
     box.onDidHide(() => {
       if (!done) resolve(undefined);
