@@ -121,9 +121,11 @@ async function main() {
   for (const lane of lanes) results.push(await runLane(lane));
   let passed = 0;
   let failed = 0;
+  const lanesCounted = [];
   console.log('\n[test] lanes:');
   for (const r of results) {
     const c = counts(r);
+    lanesCounted.push({ lane: r.name, ...c });
     passed += c.passes;
     failed += c.failures;
     fs.writeFileSync(path.join(RESULTS, `${r.name}.json`), JSON.stringify({ lane: r.name, ...c }));
@@ -132,7 +134,7 @@ async function main() {
       `  ${r.ok ? '✔' : '✘'} ${r.name.padEnd(10)} ${what}${c.missing ? ' (no results: the lane did not run to the end)' : ''}${r.why ? ` (${r.why})` : ''}  ${r.seconds.toFixed(0)} s`,
     );
   }
-  printFailedTests(results.map((r) => ({ lane: r.name, ...counts(r) })));
+  printFailedTests(lanesCounted);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = results.every((r) => r.ok) ? 0 : 1;
 }

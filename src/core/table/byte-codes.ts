@@ -57,9 +57,14 @@ export class ByteCodes {
     const len = this.starts[e + 1] - start;
     const stop = pos + len;
     if (stop > end || (stop < end && b[stop] !== separator)) return -1;
+    return this.sameBytes(start, b, pos, len) ? stop : -1;
+  }
+
+  /** Whether the pool's len bytes from start are the bytes of b from pos. */
+  private sameBytes(start: number, b: Uint8Array, pos: number, len: number): boolean {
     const pool = this.pool;
-    for (let k = 0; k < len; k++) if (pool[start + k] !== b[pos + k]) return -1;
-    return stop;
+    for (let k = 0; k < len; k++) if (pool[start + k] !== b[pos + k]) return false;
+    return true;
   }
 
   /** Entry e is the one found now: remembered as the one after the last, then as the last. */
@@ -80,11 +85,7 @@ export class ByteCodes {
       if (e < 0) return -1;
       if (this.hashes[e] !== h) continue;
       const start = this.starts[e];
-      if (this.starts[e + 1] - start !== len) continue;
-      const pool = this.pool;
-      let k = 0;
-      while (k < len && pool[start + k] === b[pos + k]) k++;
-      if (k === len) {
+      if (this.starts[e + 1] - start === len && this.sameBytes(start, b, pos, len)) {
         this.found(e);
         return this.codes[e];
       }
@@ -128,16 +129,14 @@ export class ByteCodes {
 
   private growEntries(): void {
     const n = this.hashes.length * 2;
-    const widen = (a: Int32Array, size: number) => {
-      const next = new Int32Array(size);
+    const widen = (a: Int32Array, size: number, fill = 0) => {
+      const next = new Int32Array(size).fill(fill);
       next.set(a);
       return next;
     };
     this.hashes = widen(this.hashes, n);
     this.codes = widen(this.codes, n);
     this.starts = widen(this.starts, n + 1);
-    const after = new Int32Array(n).fill(-1);
-    after.set(this.after);
-    this.after = after;
+    this.after = widen(this.after, n, -1);
   }
 }

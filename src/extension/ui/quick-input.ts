@@ -220,13 +220,10 @@ function input(options: InputOptions & { back: boolean }): Promise<Answer<string
     });
     box.onDidAccept(() => {
       const text = box.value;
-      if (warned === text && typeof check(text) === 'object') {
-        finish(text);
-        return;
-      }
-      const problem = show(text);
+      const seen = warned === text;
       // A problem blocks; a warning not seen yet is shown first, and the next Enter goes on.
-      if (problem === undefined) finish(text);
+      const r = show(text);
+      if (r === undefined || (typeof r === 'object' && seen)) finish(text);
     });
     box.onDidHide(() => {
       if (!done) resolve(undefined);

@@ -93,12 +93,16 @@ function timeText(seconds: number | null, utc: boolean): string {
   return formatTime(seconds * 1000, utc ? 'utc' : 'local');
 }
 
+/** A legend value with its unit, "—" when there is none. */
+function valueText(v: number | null, unit: string): string {
+  return v == null ? '—' : `${roundText(v)}${unit ? ` ${unit}` : ''}`;
+}
+
 /** A line's legend value with its unit: at the hovered time, else its latest value ("—" when none). */
 function legendValue(values: ReadonlyArray<number | null>, unit: string): uPlot.Series.Value {
   let latest: number | null = null;
   for (let i = values.length - 1; i >= 0 && latest === null; i--) latest = values[i];
-  const text = (v: number | null) => (v == null ? '—' : `${roundText(v)}${unit ? ` ${unit}` : ''}`);
-  return (_u, v, _s, idx) => (idx == null ? text(latest) : text(v));
+  return (_u, v, _s, idx) => valueText(idx == null ? latest : v, unit);
 }
 
 /**
@@ -106,12 +110,7 @@ function legendValue(values: ReadonlyArray<number | null>, unit: string): uPlot.
  * invalid value there, or "—" when the value there is valid.
  */
 function invalidLegendValue(count: number, unit: string): uPlot.Series.Value {
-  return (_u, v, _s, idx) =>
-    idx == null
-      ? `${count.toLocaleString('en-US')} marked`
-      : v == null
-        ? '—'
-        : `${roundText(v)}${unit ? ` ${unit}` : ''}`;
+  return (_u, v, _s, idx) => (idx == null ? `${count.toLocaleString('en-US')} marked` : valueText(v, unit));
 }
 
 /** Draws the AQI category bands behind the plot (clipped to it). */
