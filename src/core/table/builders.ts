@@ -19,7 +19,7 @@ import {
   partsValue,
   scanDecimal,
 } from './decimal';
-import { grow, INITIAL_CAPACITY, StagedArray, trimTo } from './growable';
+import { grow, INITIAL_CAPACITY, STAGE, StagedArray, trimTo } from './growable';
 import {
   type Column,
   type ColumnKind,
@@ -141,7 +141,8 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
         const x = frac === this.scale ? m : m * DECIMAL_POW10[this.scale - frac];
         if (x <= this.limit && (x !== 0 || !neg)) {
           if (x > this.maxAbs) this.maxAbs = x;
-          ints.append(neg ? -x : x);
+          if (ints.staged === STAGE) ints.flush();
+          ints.stage[ints.staged++] = neg ? -x : x;
           return;
         }
         if (x <= DECIMAL_MAX && x !== 0) {
@@ -161,7 +162,9 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   pushNumber(v: number): void {
     if (this.ints) {
       if (Number.isNaN(v)) {
-        this.ints.append(this.empty);
+        const ints = this.ints;
+        if (ints.staged === STAGE) ints.flush();
+        ints.stage[ints.staged++] = this.empty;
         return;
       }
       this.toFloats();
@@ -205,12 +208,10 @@ export class NumberBuilder extends Float64Builder implements ColumnBuilder {
 
   /** From Int16 to Int32: the values so far copied, empty cells marked as Int32's. */
   private widen(): void {
-    const narrow = this.ints!.view();
     const wide = new StagedArray(Int32Array);
-    for (let i = 0; i < narrow.length; i++) {
-      const x = narrow[i];
-      wide.append(x === DECIMAL16_EMPTY ? DECIMAL_EMPTY : x);
-    }
+    wide.appendAll(this.ints!.view());
+    const values = wide.view();
+    for (let i = 0; i < values.length; i++) if (values[i] === DECIMAL16_EMPTY) values[i] = DECIMAL_EMPTY;
     this.ints = wide;
     this.limit = DECIMAL_MAX;
     this.empty = DECIMAL_EMPTY;
@@ -238,7 +239,9 @@ export class TimeBuilder extends Float64Builder implements ColumnBuilder {
   }
 
   pushTime(t: number): void {
-    this.floats!.append(t);
+    const floats = this.floats!;
+    if (floats.staged === STAGE) floats.flush();
+    floats.stage[floats.staged++] = t;
   }
 
   texts(): string[] {
@@ -288,7 +291,9 @@ export class DictBuilder implements ColumnBuilder {
 
   /** Appends a code this builder gave (lastCode after a push), or -1 for an empty cell. */
   pushCode(code: number): void {
-    this.codes.append(code);
+    const codes = this.codes;
+    if (codes.staged === STAGE) codes.flush();
+    codes.stage[codes.staged++] = code;
   }
 
   pushEmpty(count: number): void {

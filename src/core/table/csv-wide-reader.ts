@@ -179,13 +179,15 @@ export class CsvWideReader {
     for (;;) {
       const kind = fast[c];
       const p =
-        kind === FAST_NUMBER || kind === FAST_INFERRED
-          ? this.numberCell(c, b, pos, end, kind === FAST_INFERRED)
-          : kind === FAST_TIME
-            ? this.timeCell(c, b, pos, end)
-            : kind === FAST_DICT
-              ? this.dictCell(c, b, pos, end)
-              : this.textCell(c, b, pos, cellEnd(b, pos, end));
+        pos === end || b[pos] === COMMA
+          ? this.emptyCell(c, kind, pos)
+          : kind === FAST_NUMBER || kind === FAST_INFERRED
+            ? this.numberCell(c, b, pos, end, kind === FAST_INFERRED)
+            : kind === FAST_TIME
+              ? this.timeCell(c, b, pos, end)
+              : kind === FAST_DICT
+                ? this.dictCell(c, b, pos, end)
+                : this.textCell(c, b, pos, pos === end ? pos : cellEnd(b, pos, end));
       c++;
       if (p >= end) break;
       if (c === n) {
@@ -199,6 +201,16 @@ export class CsvWideReader {
       for (; c < n; c++) this.builders[c].pushEmpty(1);
     }
     this.rows++;
+  }
+
+  /** An empty cell (a third of a recent query's cells: metrics a datasource does not report). */
+  private emptyCell(c: number, kind: number, pos: number): number {
+    const builder = this.builders[c];
+    if (kind === FAST_NUMBER || kind === FAST_INFERRED) (builder as NumberBuilder).pushNumber(Number.NaN);
+    else if (kind === FAST_TIME) (builder as TimeBuilder).pushTime(Number.NaN);
+    else if (kind === FAST_DICT) (builder as DictBuilder).pushCode(-1);
+    else if (!builder.push('')) this.demote(c, '');
+    return pos;
   }
 
   /**

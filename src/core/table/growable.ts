@@ -85,22 +85,27 @@ export function trimTo<T extends GrowableArray>(arr: T, length: number): T {
  * ms), and columns past 64K rows live in resizable buffers (see IN_PLACE_FROM): cells go to a small plain
  * array first and reach the column a block at a time (one copy; the column itself still grows in place).
  */
-const STAGE = 2048;
+export const STAGE = 2048;
 
 /**
  * A growing Float64Array, Int32Array or Int16Array written one value at a time: values go to a small plain staging
- * array and reach the column STAGE at a time (see STAGE).
+ * array and reach the column STAGE at a time (see STAGE). The staging array is a Float64Array for a Float64
+ * column and an Int32Array for any other (an Int16 column's values are converted as they are flushed), so
+ * that a builder's hot path stores into one element type only. Builders append in their own methods
+ * (`if (s.staged === STAGE) s.flush(); s.stage[s.staged++] = v`) rather than through append(): V8 keeps
+ * one store site's type feedback per function, and append() shared by every column saw Int16, Int32 and
+ * Float64 stages at once (a polymorphic store on every cell).
  */
 export class StagedArray<T extends GrowableArray> {
   private values: T;
   /** Values in `values`; the next `staged` ones are still in `stage`. */
   private stored = 0;
-  private readonly stage: T;
-  private staged = 0;
+  readonly stage: Float64Array | Int32Array;
+  staged = 0;
 
   constructor(ctor: ArrayCtor<T>) {
     this.values = new ctor(INITIAL_CAPACITY);
-    this.stage = new ctor(STAGE);
+    this.stage = ctor === (Float64Array as unknown) ? new Float64Array(STAGE) : new Int32Array(STAGE);
   }
 
   get length(): number {
@@ -120,6 +125,14 @@ export class StagedArray<T extends GrowableArray> {
     this.stored += count;
   }
 
+  /** Appends every value of `from` (converted to this array's type, as TypedArray.set does). */
+  appendAll(from: GrowableArray): void {
+    this.flush();
+    this.values = grow(this.values, this.stored + from.length);
+    this.values.set(from, this.stored);
+    this.stored += from.length;
+  }
+
   /** Every value, as a view (staged values flushed first). */
   view(): T {
     this.flush();
@@ -133,10 +146,10 @@ export class StagedArray<T extends GrowableArray> {
   }
 
   /** The staged values into the column. */
-  private flush(): void {
+  flush(): void {
     if (this.staged === 0) return;
     this.values = grow(this.values, this.stored + this.staged);
-    this.values.set(this.staged === STAGE ? this.stage : (this.stage.subarray(0, this.staged) as T), this.stored);
+    this.values.set(this.staged === STAGE ? this.stage : this.stage.subarray(0, this.staged), this.stored);
     this.stored += this.staged;
     this.staged = 0;
   }

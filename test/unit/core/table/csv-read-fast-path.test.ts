@@ -51,6 +51,10 @@ const CASES: Record<string, string> = {
   'a byte order mark inside': 'a,b\n\uFEFFx,2\n',
   'header only, no line end': 'datasourceId,time',
   'unknown columns inferred': 'code,delta,name\n12,-0.5,x\n007,3,y\n',
+  // Empty cells take their own path before any kind's reader: each kind keeps them empty, in any position.
+  'empty cells of every kind':
+    'datasourceId,time,pm2_5.value,qcFlags,note,extra,label\n,,,,,,\nD1,2026-11-01T00:00:00Z,1.5,[],x,3,\n' +
+    'D2,,,,,,a\n,2026-11-01T00:01:00Z,,[],,,\n,,-0.25,,y,,b\n',
 };
 
 describe('core table: csv-wide fast path (plain lines split on commas, quoted input through csv-parse)', () => {
