@@ -99,14 +99,17 @@ const PARTS: DecimalParts = { m: 0, frac: 0, neg: false };
  */
 export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'number' as const;
+  // The decimal state is public for one reader: the csv-wide reader's number loop (numberColumn) reads
+  // cells that fit without a rescale or a widening straight into `ints`' staging array, and writes
+  // `maxAbs` back; every other change goes through pushDecimal/pushNumber.
   /** The scaled integers while the column is decimal (then `floats` is undefined). */
-  private ints: StagedArray<DecimalInts> | undefined;
-  private scale = 0;
+  ints: StagedArray<DecimalInts> | undefined;
+  scale = 0;
   /** The largest |scaled integer| so far (to know whether a rescale fits). */
-  private maxAbs = 0;
+  maxAbs = 0;
   /** The largest magnitude `ints` holds, and its empty cell: Int16's, then Int32's once widened. */
-  private limit = DECIMAL16_MAX;
-  private empty = DECIMAL16_EMPTY;
+  limit = DECIMAL16_MAX;
+  empty = DECIMAL16_EMPTY;
 
   constructor(decimals = false) {
     super(!decimals);

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
 import { type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError, MalformedReplyError } from '../api/errors';
-import { CsvWideReader, wrongFieldCount } from './csv-wide-reader';
+import { CsvWideReader, LINES_PER_BLOCK, wrongFieldCount } from './csv-wide-reader';
 import type { Table } from './table';
 
 export { CsvWideReader } from './csv-wide-reader';
@@ -114,6 +114,7 @@ class PlainLines {
   /** The first bytes, until there are enough to strip a BOM; undefined once the start is read. */
   private head: Buffer[] | undefined = [];
   private parser: Parser | undefined;
+  private readonly block = new Int32Array(2 * LINES_PER_BLOCK);
   private done: Promise<void> | undefined;
 
   /** The last byte taken (to know whether the body ended with a line end); -1 before any. */
@@ -196,16 +197,30 @@ class PlainLines {
     const quote = buf.indexOf(QUOTE);
     let cr = buf.indexOf(CR);
     let start = 0;
+    // The lines found and not yet read: [start, end) pairs, handed to the reader LINES_PER_BLOCK at a time.
+    const block = this.block;
+    let count = 0;
     for (;;) {
       const nl = buf.indexOf(LF, start);
       if (nl < 0) break;
       // A quote in the line, or a carriage return other than the one ending it (CRLF).
-      if ((quote >= 0 && quote < nl) || (cr >= 0 && cr < nl - 1)) return this.handOver(buf.subarray(start));
+      if ((quote >= 0 && quote < nl) || (cr >= 0 && cr < nl - 1)) {
+        if (count > 0) this.reader.addLines(buf, block, 0, count);
+        return this.handOver(buf.subarray(start));
+      }
       const end = nl > start && buf[nl - 1] === CR ? nl - 1 : nl;
-      if (end > start) this.reader.addLine(buf, start, end);
+      if (end > start) {
+        block[2 * count] = start;
+        block[2 * count + 1] = end;
+        if (++count === LINES_PER_BLOCK) {
+          this.reader.addLines(buf, block, 0, count);
+          count = 0;
+        }
+      }
       start = nl + 1;
       if (cr >= 0 && cr < start) cr = buf.indexOf(CR, start);
     }
+    if (count > 0) this.reader.addLines(buf, block, 0, count);
     // Copied: the source may reuse its buffer once the chunk is taken.
     if (start < buf.length) this.tail.push(Buffer.from(buf.subarray(start)));
     return undefined;

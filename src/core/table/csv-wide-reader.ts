@@ -16,6 +16,8 @@ import {
 } from './builders';
 import { ByteCodes } from './byte-codes';
 import { type ColumnInfo, classifyColumn } from './column-kinds';
+import { DECIMAL_POW10 } from './decimal';
+import { STAGE } from './growable';
 import type { Table } from './table';
 
 /** Column indices and builders of one builder class, so each inner loop has a single call target. */
@@ -30,6 +32,15 @@ const FAST_NUMBER = 1;
 const FAST_TIME = 2;
 const FAST_DICT = 3;
 const FAST_INFERRED = 4;
+
+/**
+ * Lines read together, column by column (addLines): a recent query's lines are ~170 bytes, so a block's
+ * bytes (~22 KB) stay in the first-level cache while each column's loop goes down the lines.
+ */
+export const LINES_PER_BLOCK = 128;
+
+/** The bytes of an ISO time with milliseconds and Z, as the service writes them. */
+const ISO_MS_BYTES = 24;
 
 function fastKind(b: ColumnBuilder): number {
   if (b.constructor === NumberBuilder) return FAST_NUMBER;
@@ -164,53 +175,236 @@ export class CsvWideReader {
    * cells as add(line.split(',')) on the decoded line.
    */
   addLine(b: Uint8Array, start: number, end: number): void {
-    if (this.full) {
-      this.skip();
-      return;
-    }
-    if (!this.headers) {
-      this.add(this.utf8.decode(b.subarray(start, end)).split(','));
-      return;
-    }
-    const n = this.builders.length;
-    const fast = this.fast;
-    let pos = start;
-    let c = 0;
-    for (;;) {
-      const kind = fast[c];
-      const p =
-        pos === end || b[pos] === COMMA
-          ? this.emptyCell(c, kind, pos)
-          : kind === FAST_NUMBER || kind === FAST_INFERRED
-            ? this.numberCell(c, b, pos, end, kind === FAST_INFERRED)
-            : kind === FAST_TIME
-              ? this.timeCell(c, b, pos, end)
-              : kind === FAST_DICT
-                ? this.dictCell(c, b, pos, end)
-                : this.textCell(c, b, pos, pos === end ? pos : cellEnd(b, pos, end));
-      c++;
-      if (p >= end) break;
-      if (c === n) {
-        if (this.strict) throw wrongFieldCount(`${countFields(b, start, end)} fields, the header has ${n}`);
-        break; // extra cells are not read
-      }
-      pos = p + 1;
-    }
-    if (c < n) {
-      if (this.strict) throw wrongFieldCount(`${c} fields, the header has ${n}`);
-      for (; c < n; c++) this.builders[c].pushEmpty(1);
-    }
-    this.rows++;
+    this.one[0] = start;
+    this.one[1] = end;
+    this.addLines(b, this.one, 0, 1);
   }
 
-  /** An empty cell (a third of a recent query's cells: metrics a datasource does not report). */
-  private emptyCell(c: number, kind: number, pos: number): number {
+  /** [start, end) of a line read alone (addLine). */
+  private readonly one = new Int32Array(2);
+  /** Per row of the block being read, where its next cell starts (past its end: no cell left). */
+  private pos = new Int32Array(LINES_PER_BLOCK);
+  /** The first row of the block (in the caller's line list) whose field count differs from the header's; -1: none. */
+  private badRow = -1;
+
+  /**
+   * Lines of plain csv-wide (as addLine reads one), `count` of them: line k is b[lines[2k], lines[2k + 1]).
+   * Read column by column: each column's cells of every line, then the next column's, so that each loop
+   * reads one kind of cell into one builder (the line's next cell start is kept per line). The same Table
+   * as reading the lines one at a time; in strict mode the first line (in order) whose field count differs
+   * from the header's is reported, as a line-by-line read would.
+   */
+  addLines(b: Uint8Array, lines: Int32Array, from: number, count: number): void {
+    let first = from;
+    if (!this.headers && count > 0) {
+      this.add(this.utf8.decode(b.subarray(lines[2 * first], lines[2 * first + 1])).split(','));
+      first++;
+    }
+    const given = from + count - first;
+    const rows = Math.max(0, Math.min(given, this.maxRows - this.rows));
+    if (rows > 0) this.readBlock(b, lines, first, rows);
+    for (let k = rows; k < given; k++) this.skip();
+  }
+
+  private readBlock(b: Uint8Array, lines: Int32Array, first: number, rows: number): void {
+    if (this.pos.length < rows) this.pos = new Int32Array(rows);
+    const pos = this.pos;
+    for (let r = 0; r < rows; r++) pos[r] = lines[2 * (first + r)];
+    this.badRow = -1;
+    const n = this.builders.length;
+    for (let c = 0; c < n; c++) {
+      let r = 0;
+      // A column demoted to text part way returns the row it stopped at, to go on with its new kind.
+      while (r < rows) r = this.readColumn(c, b, lines, first, r, rows);
+    }
+    // A line whose last column did not end it has more fields than the header.
+    for (let r = 0; r < rows; r++) if (pos[r] <= lines[2 * (first + r) + 1]) this.wrongShape(r);
+    this.rows += rows;
+    if (this.strict && this.badRow >= 0) {
+      const start = lines[2 * (first + this.badRow)];
+      const end = lines[2 * (first + this.badRow) + 1];
+      throw wrongFieldCount(`${countFields(b, start, end)} fields, the header has ${n}`);
+    }
+  }
+
+  /** Row r's field count differs from the header's (in strict mode, an incomplete reply). */
+  private wrongShape(r: number): void {
+    if (this.badRow < 0 || r < this.badRow) this.badRow = r;
+  }
+
+  /** Column c's cells of rows [r, rows) by its kind; returns where it stopped (rows, or a row after a demotion). */
+  private readColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r: number, rows: number): number {
+    const kind = this.fast[c];
+    if (kind === FAST_NUMBER || kind === FAST_INFERRED) {
+      return this.numberColumn(c, b, lines, first, r, rows, kind === FAST_INFERRED);
+    }
+    if (kind === FAST_TIME) return this.timeColumn(c, b, lines, first, r, rows);
+    if (kind === FAST_DICT) return this.dictColumn(c, b, lines, first, r, rows);
+    return this.textColumn(c, b, lines, first, r, rows);
+  }
+
+  /**
+   * Whether row r's cell of column c is empty (an empty cell, or none left in the line); then it is
+   * consumed: the row's next cell start moves past it.
+   */
+  private emptyAt(c: number, b: Uint8Array, r: number, s: number, lineEnd: number): boolean {
+    if (s < lineEnd && b[s] !== COMMA) return false;
+    if (s > lineEnd) {
+      this.wrongShape(r); // no cell left: fewer fields than the header
+      return true;
+    }
+    this.cellRead(c, r, s, lineEnd);
+    return true;
+  }
+
+  /** Row r's cell of column c ended at e (a comma or the line end): its next cell starts after it. */
+  private cellRead(c: number, r: number, e: number, lineEnd: number): void {
+    this.pos[r] = e + 1;
+    if (e === lineEnd && c < this.builders.length - 1) this.wrongShape(r); // the line ended early
+  }
+
+  /**
+   * A number column's cells. While the column holds decimals, plain numbers that fit its scale and width
+   * (the common case) are read here with the builder's state in locals and stored straight into its
+   * staging array; the first cell that needs more (a rescale, a widening, Float64, text) goes through
+   * numberCell and the builder, and the column's reading starts again after it.
+   */
+  private numberColumn(
+    c: number,
+    b: Uint8Array,
+    lines: Int32Array,
+    first: number,
+    r0: number,
+    rows: number,
+    inferred: boolean,
+  ): number {
+    const builder = this.builders[c] as NumberBuilder;
+    const ints = builder.ints;
+    if (ints === undefined || inferred) return this.numberColumnCells(c, b, lines, first, r0, rows, inferred);
+    const stage = ints.stage;
+    let staged = ints.staged;
+    const scale = builder.scale;
+    const limit = builder.limit;
+    const empty = builder.empty;
+    let maxAbs = builder.maxAbs;
+    const pos = this.pos;
+    let r = r0;
+    for (; r < rows; r++) {
+      const s = pos[r];
+      const lineEnd = lines[2 * (first + r) + 1];
+      let v = empty;
+      if (!this.emptyAt(c, b, r, s, lineEnd)) {
+        let p = s;
+        const neg = b[p] === 45; /* - */
+        if (neg) p++;
+        const from = p;
+        // At most 9 digits here (int32 arithmetic, no overflow); longer numbers go the general way.
+        let m = 0;
+        let dot = -1;
+        for (; p < lineEnd; p++) {
+          const x = b[p];
+          if (x >= 48 && x <= 57) m = (m * 10 + (x - 48)) | 0;
+          else if (x === 46 /* . */ && dot < 0) dot = p;
+          else break;
+        }
+        const digits = dot < 0 ? p - from : p - from - 1;
+        const frac = dot < 0 ? 0 : p - dot - 1;
+        if (!(p === lineEnd || b[p] === COMMA) || digits === 0 || digits > 9 || frac > scale) break;
+        const x = frac === scale ? m : m * DECIMAL_POW10[scale - frac];
+        if (x > limit || (x === 0 && neg)) break;
+        if (x > maxAbs) maxAbs = x;
+        v = neg ? -x : x;
+        this.cellRead(c, r, p, lineEnd);
+      }
+      if (staged === STAGE) {
+        ints.staged = staged;
+        ints.flush();
+        staged = 0;
+      }
+      stage[staged++] = v;
+    }
+    ints.staged = staged;
+    builder.maxAbs = maxAbs;
+    if (r === rows) return rows;
+    // Row r needs more than this loop does (a rescale, a widening, Float64, text): read alone.
+    const lineEnd = lines[2 * (first + r) + 1];
+    this.cellRead(c, r, this.numberCell(c, b, pos[r], lineEnd, false), lineEnd);
+    return r + 1;
+  }
+
+  /** A number column's cells one at a time through the builder (Float64 and inferred columns). */
+  private numberColumnCells(
+    c: number,
+    b: Uint8Array,
+    lines: Int32Array,
+    first: number,
+    r0: number,
+    rows: number,
+    inferred: boolean,
+  ): number {
+    const builder = this.builders[c] as NumberBuilder;
+    const pos = this.pos;
+    for (let r = r0; r < rows; r++) {
+      const s = pos[r];
+      const lineEnd = lines[2 * (first + r) + 1];
+      if (this.emptyAt(c, b, r, s, lineEnd)) {
+        builder.pushNumber(Number.NaN);
+        continue;
+      }
+      this.cellRead(c, r, this.numberCell(c, b, s, lineEnd, inferred), lineEnd);
+      if (this.builders[c] !== builder) return r + 1;
+    }
+    return rows;
+  }
+
+  private timeColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
+    const builder = this.builders[c] as TimeBuilder;
+    const pos = this.pos;
+    for (let r = r0; r < rows; r++) {
+      const s = pos[r];
+      const lineEnd = lines[2 * (first + r) + 1];
+      if (this.emptyAt(c, b, r, s, lineEnd)) {
+        builder.pushTime(Number.NaN);
+        continue;
+      }
+      this.cellRead(c, r, this.timeCell(c, b, s, lineEnd), lineEnd);
+      if (this.builders[c] !== builder) return r + 1;
+    }
+    return rows;
+  }
+
+  private dictColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
+    const builder = this.builders[c] as DictBuilder;
+    const pos = this.pos;
+    for (let r = r0; r < rows; r++) {
+      const s = pos[r];
+      const lineEnd = lines[2 * (first + r) + 1];
+      if (this.emptyAt(c, b, r, s, lineEnd)) {
+        builder.pushCode(-1);
+        continue;
+      }
+      this.cellRead(c, r, this.dictCell(c, b, s, lineEnd), lineEnd);
+    }
+    return rows;
+  }
+
+  private textColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
     const builder = this.builders[c];
-    if (kind === FAST_NUMBER || kind === FAST_INFERRED) (builder as NumberBuilder).pushNumber(Number.NaN);
-    else if (kind === FAST_TIME) (builder as TimeBuilder).pushTime(Number.NaN);
-    else if (kind === FAST_DICT) (builder as DictBuilder).pushCode(-1);
-    else if (!builder.push('')) this.demote(c, '');
-    return pos;
+    const pos = this.pos;
+    for (let r = r0; r < rows; r++) {
+      const s = pos[r];
+      const lineEnd = lines[2 * (first + r) + 1];
+      if (s > lineEnd) {
+        this.wrongShape(r); // no cell left
+        this.textCell(c, b, s, s);
+      } else {
+        const e = cellEnd(b, s, lineEnd);
+        this.cellRead(c, r, e, lineEnd);
+        this.textCell(c, b, s, e);
+      }
+      if (this.builders[c] !== builder) return r + 1;
+    }
+    return rows;
   }
 
   /**
@@ -255,6 +449,17 @@ export class CsvWideReader {
   }
 
   private timeCell(c: number, b: Uint8Array, pos: number, end: number): number {
+    // The service's times are 24 bytes (2026-11-25T22:50:00.819Z): where such a cell would end is tried
+    // first, before scanning for its comma. isoBytesToMs accepts no comma inside, so a valid time there is
+    // the whole cell.
+    const e24 = pos + ISO_MS_BYTES;
+    if (e24 === end || (e24 < end && b[e24] === COMMA)) {
+      const t = isoBytesToMs(b, pos, e24);
+      if (!Number.isNaN(t)) {
+        (this.builders[c] as TimeBuilder).pushTime(t);
+        return e24;
+      }
+    }
     const e = cellEnd(b, pos, end);
     const t = e === pos ? Number.NaN : isoBytesToMs(b, pos, e);
     if (e === pos || !Number.isNaN(t)) (this.builders[c] as TimeBuilder).pushTime(t);
@@ -264,8 +469,9 @@ export class CsvWideReader {
 
   private dictCell(c: number, b: Uint8Array, pos: number, end: number): number {
     const seen = this.seen[c]!;
-    let same = seen.matchLast(b, pos, end, COMMA);
-    if (same <= pos) same = seen.matchNext(b, pos, end, COMMA);
+    // The text that came after the last one (ids cycling in the same order), then the last one again (a run).
+    let same = seen.matchNext(b, pos, end, COMMA);
+    if (same <= pos) same = seen.matchLast(b, pos, end, COMMA);
     if (same > pos) {
       (this.builders[c] as DictBuilder).pushCode(seen.lastCode);
       return same;

@@ -145,6 +145,13 @@ function twoDigitBytes(b: Uint8Array, i: number): number {
 }
 
 /**
+ * The last valid date isoBytesToMs read (YYYYMMDD) and its midnight in epoch ms: a column's times are
+ * mostly of a few days, so the calendar check and the day count are done once per date, not per cell.
+ */
+let lastDate = -1;
+let lastDateMs = 0;
+
+/**
  * The fast path of isoToMs for bytes (a CSV reader's cells): exactly `YYYY-MM-DDTHH:MM:SSZ` or
  * `YYYY-MM-DDTHH:MM:SS.sssZ` in [start, end), with the calendar and clock checked as parseIso does.
  * NaN for any other text, valid or not: callers then decode the cell and use isoToMs, so the result is
@@ -175,6 +182,11 @@ export function isoBytesToMs(b: Uint8Array, start: number, end: number): number 
     millis = m1 * 10 + m3;
   }
   const year = y1 * 100 + y2;
-  if (month < 1 || !isCalendarDate(year, month, day)) return Number.NaN;
-  return daysFromCivil(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+  const date = (year * 100 + month) * 100 + day;
+  if (date !== lastDate) {
+    if (month < 1 || !isCalendarDate(year, month, day)) return Number.NaN;
+    lastDate = date;
+    lastDateMs = daysFromCivil(year, month, day) * DAY_MS;
+  }
+  return lastDateMs + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
 }

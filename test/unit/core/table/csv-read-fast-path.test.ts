@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { MalformedReplyError } from '../../../../src/core/api/errors';
-import { CsvWideReader, parseCsvWide } from '../../../../src/core/table/csv-read.node';
-import { cellText, type Table } from '../../../../src/core/table/table';
+import { CsvWideReader, parseCsvWide, readCsvWideHead } from '../../../../src/core/table/csv-read.node';
+import { LINES_PER_BLOCK } from '../../../../src/core/table/csv-wide-reader';
+import { cellText, floatValues, type NumericColumn, type Table } from '../../../../src/core/table/table';
 
 function cells(t: Table): string[][] {
   return [
@@ -44,6 +46,8 @@ const CASES: Record<string, string> = {
   times:
     'time,b\n2026-11-01T00:00:00Z,1\n2026-11-01T00:00:00.123Z,2\n2024-02-29T23:59:59.999Z,3\n2026-11-01T10:00+05:30,4\n2026-11-01,5\n2026-11-01T00:00:00.1234567Z,6\n,7\n',
   'an impossible time demotes the column': 'time,b\n2026-11-01T00:00:00.000Z,1\n2026-02-30T00:00:00.000Z,2\n',
+  // A time cell's end is tried 24 bytes on first: here a shorter cell has a comma just there.
+  'a short time cell, a comma 24 bytes on': 'time,b,c\n2026-11-01,abcdefghijklm,z\n2026-11-01T00:00:00.000Z,x,y\n',
   'times out of range': 'time\n2026-11-01T24:00:00.000Z\n2026-11-01T23:60:00Z\n2026-13-01T00:00:00Z\n',
   'ids: repeated, empty, not ASCII': 'datasourceId,sourceType\nD1,a\nD2,a\n,a\nDé,b\nD1,\nDé,b\n',
   // "Aa" and "BB" (and "AaAa", "BBBB", "AaBB") have the same hash of their bytes: told apart by their text.
@@ -116,5 +120,72 @@ describe('core table: csv-wide fast path (plain lines split on commas, quoted in
       parseCsvWide(`${PLAIN}D9,t,1,"open\n`),
       (e: unknown) => e instanceof MalformedReplyError && e.code === 'MALFORMED_REPLY' && /quote/i.test(e.message),
     );
+  });
+
+  describe('lines read in blocks, column by column', () => {
+    const HEADER = ['datasourceId', 'time', 'locationLatitude', 'pm2_5.value', 'note', 'sourceType'];
+    const cellOf = fc.oneof(
+      fc.constantFrom('', '', '0', '-0', '12.5', '-3.25', '1009.35', '40000', '0.001', '123456789', '1234567890'),
+      fc.constantFrom('12345678901234.5', '1e5', '.5', '12.', '-', 'n/a', 'D1', 'D2', 'Dé', 'SERVICE_NODE', '007'),
+      fc.constantFrom('2026-11-01T00:00:00.000Z', '2026-11-01T00:01:00Z', '2026-02-30T00:00:00.000Z', '2026-11-01'),
+      fc.integer({ min: -40000, max: 40000 }).map((v) => (v / 100).toString()),
+    );
+    // Mostly whole rows; now and then one cell short or one too many.
+    const rowOf = fc
+      .tuple(fc.array(cellOf, { minLength: HEADER.length, maxLength: HEADER.length }), fc.integer({ min: 0, max: 19 }))
+      .map(([cells, odd]) => (odd === 0 ? cells.slice(0, -1) : odd === 1 ? [...cells, '9'] : cells));
+    // size 'max': lengths over the whole range (fast-check's default keeps arrays to ~10 rows, inside one block).
+    const bodyOf = fc.array(rowOf, { minLength: 0, maxLength: 3 * LINES_PER_BLOCK + 5, size: 'max' });
+    const text = (rows: string[][]) => `${[HEADER, ...rows].map((r) => r.join(',')).join('\n')}\n`;
+    /** cells(), and each number column's values as doubles (-0 told from 0: the text's exact value). */
+    const exact = (t: Table) => [
+      ...cells(t),
+      ...t.columns
+        .filter((c) => c.kind === 'number')
+        .map((c) => Array.from(floatValues(c as NumericColumn), (v) => (Object.is(v, -0) ? '-0' : String(v)))),
+    ];
+
+    it('gives the Table a line-by-line read gives, across block and chunk boundaries, demotions and odd rows', async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyOf, fc.integer({ min: 1, max: 4096 }), async (rows, size) => {
+          const body = text(rows);
+          assert.deepEqual(exact(await parseCsvWide(chunked(Buffer.from(body), size))), exact(viaCsvParse(body)));
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it('in a complete reply, names the first row (in order) whose field count is not the header’s', async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyOf, async (rows) => {
+          const body = text(rows);
+          const bad = rows.find((r) => r.length !== HEADER.length);
+          const read = parseCsvWide(chunked(Buffer.from(body), 1000), { complete: true });
+          if (!bad) return void (await read);
+          await assert.rejects(read, {
+            message: new RegExp(`\\(${bad.length} fields, the header has ${HEADER.length}\\)`),
+          });
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it('keeps the first maxRows rows, counts every row, and hands the kept rows over once', async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyOf, fc.integer({ min: 0, max: 2 * LINES_PER_BLOCK }), async (rows, maxRows) => {
+          const body = text(rows);
+          const handed: number[] = [];
+          const head = await readCsvWideHead(chunked(Buffer.from(body), 777), {
+            maxRows,
+            onFirstRows: (t) => handed.push(t.rowCount),
+          });
+          const kept = Math.min(maxRows, rows.length);
+          assert.equal(head.totalRows, rows.length);
+          assert.deepEqual(cells(head.table), cells(viaCsvParse(text(rows.slice(0, kept)))));
+          assert.deepEqual(handed, rows.length > maxRows ? [kept] : []);
+        }),
+        { numRuns: 100 },
+      );
+    });
   });
 });

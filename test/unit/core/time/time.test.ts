@@ -195,6 +195,31 @@ describe("core/time: ISO timestamps from bytes (the CSV reader's fast path)", ()
   });
 });
 
+describe('core/time: ISO timestamps from bytes, date by date', () => {
+  const bytes = (t: string) => Buffer.from(t, 'latin1');
+  it('agrees with isoToMs over runs of one date, dates taking turns, and impossible dates between them', () => {
+    // isoBytesToMs checks and counts a date once and keeps it for the cells after it: a sequence that
+    // repeats dates, goes back to one, and meets impossible dates with the same digits must not tell.
+    const date = fc.constantFrom('2024-02-29', '2023-02-29', '2024-03-01', '2026-11-25', '2026-11-31', '1999-12-31');
+    const time = fc.tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 59 }), fc.boolean());
+    const cell = fc
+      .tuple(date, time)
+      .map(
+        ([d, [h, m, ms]]) => `${d}T${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:07${ms ? '.250' : ''}Z`,
+      );
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 30 }), (cells) =>
+        cells.every((t) => {
+          const fast = isoBytesToMs(bytes(t), 0, t.length);
+          const iso = isoToMs(t);
+          return Number.isNaN(iso) ? Number.isNaN(fast) : fast === iso;
+        }),
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('core/time: durations', () => {
   it('one grammar: units ms s m h d w, compound, signed, decimals', () => {
     const ms = (t: string) => {
