@@ -23,6 +23,8 @@ import { grow, INITIAL_CAPACITY, STAGE, StagedArray, trimTo } from './growable';
 import {
   type Column,
   type ColumnKind,
+  DICT16_CODES,
+  type DictCodes,
   type DictColumn,
   type FlagsColumn,
   type FloatColumn,
@@ -257,7 +259,8 @@ export class TimeBuilder extends Float64Builder implements ColumnBuilder {
 }
 
 export class DictBuilder implements ColumnBuilder {
-  private readonly codes = new StagedArray(Int32Array);
+  /** Int16 codes while the dictionary fits them (DICT16_CODES texts), Int32 from the next text on. */
+  private codes: StagedArray<DictCodes> = new StagedArray<DictCodes>(Int16Array);
   private readonly index = new Map<string, number>();
   readonly dict: string[] = [];
   // Runs of the same text (one datasource's rows, one status) skip the hash lookup.
@@ -283,6 +286,7 @@ export class DictBuilder implements ColumnBuilder {
     let code = this.index.get(cell);
     if (code === undefined) {
       code = this.dict.length;
+      if (code === DICT16_CODES) this.widenCodes();
       this.dict.push(cell);
       this.index.set(cell, code);
     }
@@ -305,6 +309,13 @@ export class DictBuilder implements ColumnBuilder {
 
   texts(): string[] {
     return Array.from(this.codes.view(), (code) => (code < 0 ? '' : this.dict[code]));
+  }
+
+  /** From Int16 to Int32 codes (the dictionary outgrew Int16): the codes so far copied, -1 kept. */
+  private widenCodes(): void {
+    const wide = new StagedArray<DictCodes>(Int32Array);
+    wide.appendAll(this.codes.view());
+    this.codes = wide;
   }
 
   finish(meta: ColumnMeta): DictColumn {

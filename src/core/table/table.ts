@@ -37,18 +37,28 @@ export interface DecimalColumn extends ColumnBase {
 
 export type NumericColumn = FloatColumn | DecimalColumn;
 
+/**
+ * Dictionary codes: Int16 while the dictionary has at most DICT16_CODES texts (half the memory; the csv
+ * reader's builders), Int32 past it and wherever a table is put together from others. -1 marks an empty
+ * cell in both.
+ */
+export type DictCodes = Int16Array | Int32Array;
+
+/** The most texts a dictionary with Int16 codes holds (codes 0..32767). */
+export const DICT16_CODES = 32768;
+
 /** Dictionary-encoded text: codes[i] indexes dict, -1 marks an empty cell. */
 export interface DictColumn extends ColumnBase {
   kind: 'identifier' | 'status' | 'qcAssessment' | 'text';
   dict: string[];
-  codes: Int32Array;
+  codes: DictCodes;
 }
 
 /** qcFlags cells parsed from their JSON text; dict holds each distinct flag list once. */
 export interface FlagsColumn extends ColumnBase {
   kind: 'qcFlags';
   dict: string[][];
-  codes: Int32Array;
+  codes: DictCodes;
 }
 
 export type Column = NumericColumn | DictColumn | FlagsColumn;

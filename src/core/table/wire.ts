@@ -1,7 +1,7 @@
 // The renderer wire format (MIME application/vnd.measnb.table): a small JSON header (names, kinds,
 // dictionaries) then the typed-array buffers, 8-byte aligned so the decoder can view them in place.
 // Decimal columns travel as their scaled Int16s or Int32s (a quarter or half the bytes) and are decoded
-// to Float64 numbers.
+// to Float64 numbers; dictionary codes travel as they are, Int16 or Int32.
 // decodeTable runs in the notebook webview: browser APIs only (no Buffer, no node modules).
 
 import { decimalsToFloat64, MAX_DECIMAL_SCALE } from './decimal';
@@ -20,7 +20,10 @@ interface WireColumn {
   dict?: string[] | string[][];
   /** A decimal number column: value = int / 10^scale. */
   scale?: number;
-  /** A decimal column's element width: 16 for Int16 (empty = INT16_MIN); absent for Int32. */
+  /**
+   * A decimal or dictionary column's element width: 16 for Int16 (a decimal's empty cell is INT16_MIN, a
+   * code's -1); absent for Int32.
+   */
   bits?: 16;
   offset: number;
   length: number; // elements
@@ -42,10 +45,8 @@ function layout(table: Table): { header: Uint8Array; buffers: Uint8Array[]; colu
     const data = isDecimal(c) ? c.ints : isNumeric(c) ? c.values : c.codes;
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const wc: WireColumn = { name: c.name, kind: c.kind, offset, length: data.length };
-    if (isDecimal(c)) {
-      wc.scale = c.scale;
-      if (c.ints.BYTES_PER_ELEMENT === 2) wc.bits = 16;
-    }
+    if (isDecimal(c)) wc.scale = c.scale;
+    if (data.BYTES_PER_ELEMENT === 2) wc.bits = 16;
     if (c.canonical !== undefined) wc.canonical = c.canonical;
     if (c.metric !== undefined) wc.metric = c.metric;
     if (!isNumeric(c)) wc.dict = c.dict;
@@ -88,7 +89,7 @@ export function decodeTable(bytes: Uint8Array): Table {
     if (decimal && !(Number.isInteger(wc.scale) && wc.scale! >= 0 && wc.scale! <= MAX_DECIMAL_SCALE)) {
       throw new Error(`bad scale for measnb table column ${wc.name}`);
     }
-    if (wc.bits !== undefined && !(decimal && wc.bits === 16)) {
+    if (wc.bits !== undefined && !((decimal || !numeric) && wc.bits === 16)) {
       throw new Error(`bad element width for measnb table column ${wc.name}`);
     }
     const width = numeric && !decimal ? 8 : wc.bits === 16 ? 2 : 4;
@@ -110,7 +111,8 @@ export function decodeTable(bytes: Uint8Array): Table {
       const values = new Float64Array(source.buffer, base, wc.length);
       return withMeta<Column>(wc, { name, kind: wc.kind as 'number' | 'time', values });
     }
-    const codes = new Int32Array(source.buffer, base, wc.length);
+    const codes =
+      width === 2 ? new Int16Array(source.buffer, base, wc.length) : new Int32Array(source.buffer, base, wc.length);
     if (wc.kind === 'qcFlags')
       return withMeta<Column>(wc, { name, kind: 'qcFlags', dict: (wc.dict ?? []) as string[][], codes });
     const kind = wc.kind as 'identifier' | 'status' | 'qcAssessment' | 'text';

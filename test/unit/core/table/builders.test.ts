@@ -5,6 +5,7 @@ import { isPlainNumber, parseDecimal } from '../../../../src/core/table/decimal'
 import { grow, trimTo } from '../../../../src/core/table/growable';
 import {
   type DecimalColumn,
+  DICT16_CODES,
   type DictColumn,
   type FloatColumn,
   floatValues,
@@ -64,6 +65,35 @@ describe('table: column growth', () => {
       assert.equal(t.values[i], 1_700_000_000_000 + i * 60_000);
       assert.equal(d.codes[i] < 0 ? '' : d.dict[d.codes[i]], i % 5 === 0 ? '' : `D${i % 3}`);
     }
+  });
+
+  it('holds dictionary codes as Int16 up to 32,768 texts and widens to Int32 at the next, codes and empties kept', () => {
+    const ids = new DictBuilder('identifier');
+    const text = (i: number) => `D${i}`;
+    // Every text once, an empty cell and a repeat between them, up to the last text Int16 codes can hold.
+    for (let i = 0; i < DICT16_CODES; i++) {
+      ids.push(text(i));
+      if (i % 1000 === 0) ids.push('');
+    }
+    ids.push(text(7));
+    const narrow = ids.finish({ name: 'd' }) as DictColumn;
+    assert.ok(narrow.codes instanceof Int16Array, `${DICT16_CODES} texts: Int16 codes`);
+    assert.equal(narrow.codes[narrow.codes.length - 1], 7);
+    const more = new DictBuilder('identifier');
+    const expected: string[] = [];
+    for (let i = 0; i <= DICT16_CODES; i++) {
+      for (const t of i % 1000 === 0 ? [text(i), '', text(3)] : [text(i)]) {
+        more.push(t);
+        expected.push(t);
+      }
+    }
+    const wide = more.finish({ name: 'd' }) as DictColumn;
+    assert.ok(wide.codes instanceof Int32Array, 'one text more: Int32 codes');
+    assert.deepEqual(
+      Array.from(wide.codes, (c) => (c < 0 ? '' : wide.dict[c])),
+      expected,
+      'every cell, before and after the widening',
+    );
   });
 
   it('counts, reads back and finishes values still staged (cells reach the column in blocks)', () => {

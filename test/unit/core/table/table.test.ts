@@ -76,7 +76,7 @@ describe('table: csv-wide', () => {
     const status = col(fixture, 'pm2_5ConcMassNowcast.status') as DictColumn;
     assert.equal(status.kind, 'status');
     assert.deepEqual(status.dict, ['calibrated-ready']);
-    assert.ok(status.codes instanceof Int32Array);
+    assert.ok(status.codes instanceof Int16Array, 'a small dictionary has Int16 codes');
     assert.ok(
       fixture.columns.every((c) => c.canonical),
       'every header of the fixture is understood',

@@ -58,6 +58,28 @@ describe('table wire format in node Buffers', () => {
     }
   });
 
+  it('carries dictionary codes as they are, Int16 (2 bytes a row) or Int32, and decodes the same cells', () => {
+    const n = 1000;
+    const narrow = Int16Array.from({ length: n }, (_, i) => (i % 9 === 0 ? -1 : i % 3));
+    const wide = Int32Array.from(narrow);
+    const dict = ['D1', 'D2', 'D3'];
+    const table = (codes: Int16Array | Int32Array): Table => ({
+      rowCount: n,
+      columns: [{ name: 'datasourceId', kind: 'identifier', dict, codes }],
+    });
+    const small = encodeTable(table(narrow));
+    assert.equal(encodeTable(table(wide)).byteLength - small.byteLength >= 2 * n - 16, true, '2 bytes a row less');
+    for (const bytes of [small, encodeTable(table(wide))]) {
+      const c = decodeTable(bytes).columns[0];
+      assert.ok(!isNumeric(c));
+      assert.deepEqual(
+        Array.from({ length: n }, (_, i) => cellText(c, i)),
+        Array.from(narrow, (code) => (code < 0 ? '' : dict[code])),
+      );
+    }
+    assert.ok((decodeTable(small).columns[0] as { codes: unknown }).codes instanceof Int16Array);
+  });
+
   it('refuses a decimal column whose scale is not 0..9', () => {
     const ints = Int32Array.from([125, -3]);
     for (const scale of [10, -1, 1.5]) {
@@ -68,7 +90,7 @@ describe('table wire format in node Buffers', () => {
     assert.deepEqual(Array.from(floatValues(ok.columns[0] as never)), [1.25, -0.03]);
   });
 
-  it('refuses an element width other than 16 bits, or on a column that is not decimal', () => {
+  it('refuses an element width other than 16 bits, or on a number column that is not decimal', () => {
     const ints = Int16Array.from([125, -32768]);
     const good = encodeTable({ rowCount: 2, columns: [{ name: 'v', kind: 'number', ints, scale: 2 }] });
     assert.deepEqual(Array.from(floatValues(decodeTable(good).columns[0] as never)), [1.25, Number.NaN]);
