@@ -235,12 +235,8 @@ export class CsvWideReader {
   /** Column c's cells of rows [r, rows) by its kind; returns where it stopped (rows, or a row after a demotion). */
   private readColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r: number, rows: number): number {
     const kind = this.fast[c];
-    if (kind === FAST_NUMBER || kind === FAST_INFERRED) {
-      return this.numberColumn(c, b, lines, first, r, rows, kind === FAST_INFERRED);
-    }
-    if (kind === FAST_TIME) return this.timeColumn(c, b, lines, first, r, rows);
-    if (kind === FAST_DICT) return this.dictColumn(c, b, lines, first, r, rows);
-    return this.textColumn(c, b, lines, first, r, rows);
+    if (kind === FAST_NUMBER) return this.decimalColumn(c, b, lines, first, r, rows);
+    return this.columnCells(c, kind, b, lines, first, r, rows);
   }
 
   /**
@@ -264,23 +260,15 @@ export class CsvWideReader {
   }
 
   /**
-   * A number column's cells. While the column holds decimals, plain numbers that fit its scale and width
+   * A number column's cells (not an inferred one). While the column holds decimals, plain numbers that fit its scale and width
    * (the common case) are read here with the builder's state in locals and stored straight into its
    * staging array; the first cell that needs more (a rescale, a widening, Float64, text) goes through
    * numberCell and the builder, and the column's reading starts again after it.
    */
-  private numberColumn(
-    c: number,
-    b: Uint8Array,
-    lines: Int32Array,
-    first: number,
-    r0: number,
-    rows: number,
-    inferred: boolean,
-  ): number {
+  private decimalColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
     const builder = this.builders[c] as NumberBuilder;
     const ints = builder.ints;
-    if (ints === undefined || inferred) return this.numberColumnCells(c, b, lines, first, r0, rows, inferred);
+    if (ints === undefined) return this.columnCells(c, FAST_NUMBER, b, lines, first, r0, rows);
     const stage = ints.stage;
     let staged = ints.staged;
     const scale = builder.scale;
@@ -332,79 +320,47 @@ export class CsvWideReader {
     return r + 1;
   }
 
-  /** A number column's cells one at a time through the builder (Float64 and inferred columns). */
-  private numberColumnCells(
+  /**
+   * A column's cells one at a time through its builder, by its kind (each call site below sees one
+   * builder class); returns where it stopped: rows, or the row after a demotion to text.
+   */
+  private columnCells(
     c: number,
+    kind: number,
     b: Uint8Array,
     lines: Int32Array,
     first: number,
     r0: number,
     rows: number,
-    inferred: boolean,
   ): number {
-    const builder = this.builders[c] as NumberBuilder;
-    const pos = this.pos;
-    for (let r = r0; r < rows; r++) {
-      const s = pos[r];
-      const lineEnd = lines[2 * (first + r) + 1];
-      if (this.emptyAt(c, b, r, s, lineEnd)) {
-        builder.pushNumber(Number.NaN);
-        continue;
-      }
-      this.cellRead(c, r, this.numberCell(c, b, s, lineEnd, inferred), lineEnd);
-      if (this.builders[c] !== builder) return r + 1;
-    }
-    return rows;
-  }
-
-  private timeColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
-    const builder = this.builders[c] as TimeBuilder;
-    const pos = this.pos;
-    for (let r = r0; r < rows; r++) {
-      const s = pos[r];
-      const lineEnd = lines[2 * (first + r) + 1];
-      if (this.emptyAt(c, b, r, s, lineEnd)) {
-        builder.pushTime(Number.NaN);
-        continue;
-      }
-      this.cellRead(c, r, this.timeCell(c, b, s, lineEnd), lineEnd);
-      if (this.builders[c] !== builder) return r + 1;
-    }
-    return rows;
-  }
-
-  private dictColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
-    const builder = this.builders[c] as DictBuilder;
-    const pos = this.pos;
-    for (let r = r0; r < rows; r++) {
-      const s = pos[r];
-      const lineEnd = lines[2 * (first + r) + 1];
-      if (this.emptyAt(c, b, r, s, lineEnd)) {
-        builder.pushCode(-1);
-        continue;
-      }
-      this.cellRead(c, r, this.dictCell(c, b, s, lineEnd), lineEnd);
-    }
-    return rows;
-  }
-
-  private textColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
     const builder = this.builders[c];
     const pos = this.pos;
     for (let r = r0; r < rows; r++) {
       const s = pos[r];
       const lineEnd = lines[2 * (first + r) + 1];
-      if (s > lineEnd) {
-        this.wrongShape(r); // no cell left
-        this.textCell(c, b, s, s);
-      } else {
-        const e = cellEnd(b, s, lineEnd);
-        this.cellRead(c, r, e, lineEnd);
-        this.textCell(c, b, s, e);
-      }
+      if (this.emptyAt(c, b, r, s, lineEnd)) this.emptyCell(c, kind);
+      else this.cellRead(c, r, this.cell(c, kind, b, s, lineEnd), lineEnd);
       if (this.builders[c] !== builder) return r + 1;
     }
     return rows;
+  }
+
+  /** Row's empty cell of column c, by the column's kind. */
+  private emptyCell(c: number, kind: number): void {
+    const builder = this.builders[c];
+    if (kind === FAST_NUMBER || kind === FAST_INFERRED) (builder as NumberBuilder).pushNumber(Number.NaN);
+    else if (kind === FAST_TIME) (builder as TimeBuilder).pushTime(Number.NaN);
+    else if (kind === FAST_DICT) (builder as DictBuilder).pushCode(-1);
+    else if (!builder.push('')) this.demote(c, '');
+  }
+
+  /** The cell of column c at s (not empty), by the column's kind; returns where it ends. */
+  private cell(c: number, kind: number, b: Uint8Array, s: number, lineEnd: number): number {
+    if (kind === FAST_NUMBER || kind === FAST_INFERRED)
+      return this.numberCell(c, b, s, lineEnd, kind === FAST_INFERRED);
+    if (kind === FAST_TIME) return this.timeCell(c, b, s, lineEnd);
+    if (kind === FAST_DICT) return this.dictCell(c, b, s, lineEnd);
+    return this.textCell(c, b, s, cellEnd(b, s, lineEnd));
   }
 
   /**
