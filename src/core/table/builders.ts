@@ -101,7 +101,7 @@ const PARTS: DecimalParts = { m: 0, frac: 0, neg: false };
  */
 export class NumberBuilder extends Float64Builder implements ColumnBuilder {
   readonly kind = 'number' as const;
-  // The decimal state is public for one reader: the csv-wide reader's number loop (numberColumn) reads
+  // The decimal state is public for one reader: the csv-wide reader's decimal loop (decimalColumn) reads
   // cells that fit without a rescale or a widening straight into `ints`' staging array, and writes
   // `maxAbs` back; every other change goes through pushDecimal/pushNumber.
   /** The scaled integers while the column is decimal (then `floats` is undefined). */

@@ -86,7 +86,7 @@ export class CsvWideReader {
   private rows = 0;
   private skipped = 0;
   private head: Table | undefined;
-  /** Per column, how addLine reads its cells (FAST_*), from its builder's class. */
+  /** Per column, how addLines reads its cells (FAST_*), from its builder's class. */
   private fast = new Uint8Array(0);
   /**
    * Per dictionary column, codes of its texts by a hash of their bytes: a repeated id is neither decoded
@@ -260,9 +260,9 @@ export class CsvWideReader {
   }
 
   /**
-   * A number column's cells (not an inferred one). While the column holds decimals, plain numbers that fit its scale and width
-   * (the common case) are read here with the builder's state in locals and stored straight into its
-   * staging array; the first cell that needs more (a rescale, a widening, Float64, text) goes through
+   * A number column's cells (not an inferred one). While the column holds decimals, plain numbers that
+   * fit its scale and width (the common case) are read here with the builder's state in locals and stored
+   * straight into its staging array; the first cell that needs more (a rescale, a widening, Float64, text) goes through
    * numberCell and the builder, and the column's reading starts again after it.
    */
   private decimalColumn(c: number, b: Uint8Array, lines: Int32Array, first: number, r0: number, rows: number): number {
