@@ -155,6 +155,29 @@ describe('core table: csv-wide fast path (plain lines split on commas, quoted in
       );
     });
 
+    it('reads number columns as a line-by-line read does: every decimal form, widening, rescaling, now and then a demotion', async () => {
+      // Number cells only (a demotion is rare), so the decimal loop runs long and meets each form.
+      const numberOf = fc.oneof(
+        { weight: 12, arbitrary: fc.integer({ min: -99999, max: 99999 }).map((v) => (v / 100).toFixed(2)) },
+        { weight: 4, arbitrary: fc.constantFrom('', '0', '-0', '5.', '.5', '-.5', '-5.', '0.', '007', '-007.50') },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom('123456789', '1234567890', '999999999', '-99999.9999', '0.000001', '12345.678901'),
+        },
+        { weight: 1, arbitrary: fc.constantFrom('12345678901234.5', '1.2.3', '+1', '.', '-', '1e5', '12-', '1..2') },
+      );
+      const NUMBERS = ['locationLatitude', 'pm2_5.value', 'pm10ConcMassIndividual'];
+      const numberRowOf = fc.array(numberOf, { minLength: NUMBERS.length, maxLength: NUMBERS.length });
+      const numberBodyOf = fc.array(numberRowOf, { minLength: 1, maxLength: 3 * LINES_PER_BLOCK + 5, size: 'max' });
+      await fc.assert(
+        fc.asyncProperty(numberBodyOf, fc.integer({ min: 1, max: 4096 }), async (rows, size) => {
+          const body = `${[NUMBERS, ...rows].map((r) => r.join(',')).join('\n')}\n`;
+          assert.deepEqual(exact(await parseCsvWide(chunked(Buffer.from(body), size))), exact(viaCsvParse(body)));
+        }),
+        { numRuns: 150 },
+      );
+    });
+
     it('in a complete reply, names the first row (in order) whose field count is not the header’s', async () => {
       await fc.assert(
         fc.asyncProperty(bodyOf, async (rows) => {
