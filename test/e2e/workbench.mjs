@@ -136,22 +136,28 @@ export async function openNotebook(page, name) {
   await page.waitForTimeout(500);
 }
 
-/** Opens the command palette, types `title`, waits for the entry and runs it. */
+/**
+ * Opens the command palette, types `title`, waits for the entry and runs it. The palette closes whenever
+ * something else takes the focus (a webview of an editor that just became active does, a moment after
+ * the editor before it closed): then it is opened again, until the deadline, rather than typed into hidden.
+ */
 export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 3000 });
       await row.waitFor({ state: 'visible', timeout: 2000 });
       await page.keyboard.press('Enter');
       return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`command "${title}" never appeared in the palette`);
+    } catch (e) {
+      if (Date.now() > deadline) {
+        throw new Error(`command "${title}" never appeared in the palette (${String(e).split('\n')[0]})`);
+      }
     }
   }
 }
