@@ -5,9 +5,13 @@ import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { type Column, cellText, isNumeric, numberAt, type Table } from '../../../../src/core/table/table';
 import {
   cachedOffset,
+  collocatedSensors,
   collocation,
+  collocationMetric,
+  datasourceLocations,
   exceedanceRows,
   mapPoints,
+  nearestReference,
   profiles,
   referenceDatasources,
   resultFrequency,
@@ -134,18 +138,66 @@ describe('renderer aq views: model', () => {
     );
   });
 
-  it('Collocation: REFERENCE_SITE found; pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1; 5 of 6 hours = 83 % ≥ 75 %', () => {
+  it('Collocation: REFERENCE_SITE found; 1-hour pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1, NRMSE by EPA', () => {
     assert.deepEqual([...referenceDatasources(table, rows)], ['REF']);
-    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF', 'period')!;
-    assert.equal(c.fit.n, 5);
-    assert.ok(Math.abs(c.fit.slope - 1.2) < 1e-9);
-    assert.ok(Math.abs(c.fit.intercept - 2) < 1e-9);
-    assert.ok(Math.abs(c.fit.r2 - 1) < 1e-12);
+    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF')!;
+    const fit = c.hour.fit;
+    assert.equal(fit.n, 5);
+    assert.ok(Math.abs(fit.slope - 1.2) < 1e-9);
+    assert.ok(Math.abs(fit.intercept - 2) < 1e-9);
+    assert.ok(Math.abs(fit.r2 - 1) < 1e-12);
     // bias = mean(0.2x + 2) over x = 10,20,30,50,60 -> 0.2*34 + 2 = 8.8
-    assert.ok(Math.abs(c.fit.meanBias - 8.8) < 1e-9);
-    assert.ok(Math.abs(c.pairs.completenessPercent - 500 / 6) < 1e-9);
-    const met = Object.fromEntries(c.targets.map((t) => [t.name, t.met]));
-    assert.deepEqual(met, { Slope: true, Intercept: true, 'R²': true, RMSE: false, 'Pairing completeness': true });
+    assert.ok(Math.abs(fit.meanBias - 8.8) < 1e-9);
+    // RMSE = √mean((0.2x + 2)²) = √(16 + 36 + 64 + 144 + 196)/5 = √91.2 = 9.55 > 7; NRMSE = 9.55 / 34 = 28.1 % ≤ 30.
+    assert.ok(Math.abs(fit.rmse - Math.sqrt(91.2)) < 1e-9);
+    assert.ok(Math.abs(fit.nrmse - (100 * Math.sqrt(91.2)) / 34) < 1e-9);
+    const met = Object.fromEntries(c.targets.hour.map((t) => [t.name, t.met]));
+    assert.deepEqual(met, { Slope: true, Intercept: true, 'R²': true, RMSE: true, NRMSE: true });
+    assert.equal(c.day.fit.n, 0, 'six hours make no valid day (18 of 24)');
+    assert.deepEqual(c.precision.sensors, ['SENSOR']);
+    assert.ok(Number.isNaN(c.precision.hour.sd), 'one sensor: no precision');
+  });
+
+  it('Collocation never pairs a datasource with itself', () => {
+    assert.equal(collocation(table, rows, metricCol, 'REF', 'REF'), undefined);
+    assert.equal(collocation(table, rows, metricCol, 'SENSOR', 'SENSOR'), undefined);
+  });
+
+  it('Collocation starts on a 1-hour or 24-hour mean, PM2.5 first, not on the NowCast', () => {
+    const metricColumn = (name: string): Column => ({
+      name,
+      kind: 'number',
+      values: new Float64Array(table.rowCount),
+      metric: parseCanonicalLabel(name),
+    });
+    const withMeans: Table = {
+      ...table,
+      columns: [
+        ...table.columns,
+        metricColumn('no2Conc1HourMean.value'),
+        metricColumn('pm2_5ConcMass24HourMean.value'),
+        metricColumn('pm2_5ConcMass1HourMean.value'),
+      ],
+    };
+    assert.equal(withMeans.columns[collocationMetric(withMeans)].name, 'pm2_5ConcMass1HourMean.value');
+    const noPm1h = { ...withMeans, columns: withMeans.columns.slice(0, -1) };
+    assert.equal(noPm1h.columns[collocationMetric(noPm1h)].name, 'pm2_5ConcMass24HourMean.value');
+    assert.equal(table.columns[collocationMetric(table)].name, `${LABEL}.value`, 'the NowCast when it is all there is');
+  });
+
+  it('Pairing by place: the nearest reference site within the radius (haversine); collocated sensors near it', () => {
+    const at = datasourceLocations(table, rows);
+    // SENSOR moved to 47.7° at hour 4: 0.1° of latitude from REF = 11.12 km.
+    assert.deepEqual(at.get('SENSOR'), { lat: 47.7, lon: -122.3 });
+    const refs = referenceDatasources(table, rows);
+    assert.equal(nearestReference(at, 'SENSOR', refs), undefined, 'not within the default 1 km');
+    const near = nearestReference(at, 'SENSOR', refs, 12)!;
+    assert.equal(near.reference, 'REF');
+    assert.ok(Math.abs(near.km - 11.1195) < 1e-3, `${near.km}`);
+    assert.equal(nearestReference(at, 'REF', refs, 12), undefined, 'never itself');
+    assert.deepEqual(collocatedSensors(['REF', 'SENSOR'], at, 'REF', refs), []);
+    assert.deepEqual(collocatedSensors(['REF', 'SENSOR'], at, 'REF', refs, 12), ['SENSOR']);
+    assert.deepEqual(collocatedSensors(['REF', 'SENSOR'], new Map(), 'REF', refs), ['SENSOR'], 'no locations: all');
   });
 
   it('Map: the moved datasource has a two-point track; the latest value and its AQI category', () => {
