@@ -20,6 +20,7 @@ import {
   collocation,
   collocationMetric,
   datasourceLocations,
+  type ExceedanceRow,
   exceedanceRows,
   type GroupProfiles,
   groupRows,
@@ -99,9 +100,71 @@ export class SummaryPanel implements Panel {
   }
 }
 
+/** The Exceedances table: per datasource, named by metric and threshold (so a saved copy says what it counted). */
+function exceedanceTable(rows: ExceedanceRow[], metric: Column, threshold: number, includeInvalid: boolean): Table {
+  const text = (name: string, value: string): Column => ({
+    name,
+    kind: 'text',
+    dict: [value],
+    codes: new Int32Array(rows.length),
+  });
+  return {
+    columns: [
+      idCol(
+        'datasourceId',
+        rows.map((r) => r.group),
+      ),
+      text('metric', metric.name),
+      text('unit', unitOf(metric)),
+      numberCol(
+        'threshold (above)',
+        rows.map(() => threshold),
+      ),
+      text('QC-invalid values', includeInvalid ? 'counted' : 'left out'),
+      numberCol(
+        'QC-invalid',
+        rows.map((r) => r.invalid),
+      ),
+      numberCol(
+        'periods with value',
+        rows.map((r) => r.periodsWithValue),
+      ),
+      numberCol(
+        'periods above',
+        rows.map((r) => r.periods),
+      ),
+      numberCol(
+        '% above',
+        rows.map((r) => (r.periodsWithValue ? Math.round((1000 * r.periods) / r.periodsWithValue) / 10 : 0)),
+      ),
+      numberCol(
+        'longest run (periods)',
+        rows.map((r) => r.longestRun),
+      ),
+      timeCol(
+        'longest run from',
+        rows.map((r) => r.longestRunStart),
+      ),
+      timeCol(
+        'first above',
+        rows.map((r) => r.first),
+      ),
+      timeCol(
+        'last above',
+        rows.map((r) => r.last),
+      ),
+    ],
+    rowCount: rows.length,
+  };
+}
+
 export class ExceedancesPanel implements Panel {
   readonly element: HTMLElement;
   private readonly thresholdInput: HTMLInputElement;
+  private readonly includeInvalid = h('input', {
+    className: 'mt-exceed-include-invalid',
+    attrs: { type: 'checkbox', 'aria-label': 'Count QC-invalid values' },
+  });
   private readonly chart: ChartView;
   private readonly host = h('div', { className: 'mt-exceed-table' });
   private nested?: NestedTable;
@@ -119,15 +182,23 @@ export class ExceedancesPanel implements Panel {
         this.setDefaultThreshold(col);
         this.drawTable();
       },
-      onQcToggle: () => this.drawTable(),
     });
     this.setDefaultThreshold(this.chart.metricColumn);
     this.thresholdInput.addEventListener('change', () => this.draw());
+    this.includeInvalid.addEventListener('change', () => this.drawTable());
     this.element = h('div', { className: 'mt-panel mt-exceedances' }, [
       h('div', { className: 'mt-toolbar' }, [
         h('label', { text: 'Above ' }),
         this.thresholdInput,
         h('span', { className: 'mt-status', text: 'strictly greater; default from the metric (EPA)' }),
+        h(
+          'label',
+          {
+            className: 'mt-qc-toggle',
+            title: 'QC-invalid values are left out of the counts unless this is on',
+          },
+          [this.includeInvalid, h('span', { text: ' Count QC-invalid values' })],
+        ),
       ]),
       this.chart.element,
       this.host,
@@ -159,45 +230,12 @@ export class ExceedancesPanel implements Panel {
     }
     this.host.textContent = '';
     const col = this.chart.metricColumn;
-    const rows = exceedanceRows(this.ctx.table, this.chart.countedRows(col), col, threshold);
-    const table: Table = {
-      columns: [
-        idCol(
-          'datasourceId',
-          rows.map((r) => r.group),
-        ),
-        numberCol(
-          'periods with value',
-          rows.map((r) => r.periodsWithValue),
-        ),
-        numberCol(
-          'periods above',
-          rows.map((r) => r.periods),
-        ),
-        numberCol(
-          '% above',
-          rows.map((r) => (r.periodsWithValue ? Math.round((1000 * r.periods) / r.periodsWithValue) / 10 : 0)),
-        ),
-        numberCol(
-          'longest run (periods)',
-          rows.map((r) => r.longestRun),
-        ),
-        timeCol(
-          'longest run from',
-          rows.map((r) => r.longestRunStart),
-        ),
-        timeCol(
-          'first above',
-          rows.map((r) => r.first),
-        ),
-        timeCol(
-          'last above',
-          rows.map((r) => r.last),
-        ),
-      ],
-      rowCount: rows.length,
-    };
-    this.nested = this.ctx.nestedTable(table, 'exceedances');
+    const include = this.includeInvalid.checked;
+    const rows = exceedanceRows(this.ctx.table, this.ctx.rows(), col, threshold, include);
+    const metric = this.ctx.table.columns[col];
+    if (!metric) return;
+    const table = exceedanceTable(rows, metric, threshold, include);
+    this.nested = this.ctx.nestedTable(table, `exceedances of ${metric.name} above ${threshold}`);
     this.host.appendChild(this.nested.element);
   }
 

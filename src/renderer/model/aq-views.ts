@@ -300,19 +300,40 @@ export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
 
 export interface ExceedanceRow extends Exceedances {
   group: string;
-  /** Periods with a value (the denominator users compare with). */
+  /** Periods with a value (the denominator users compare with); QC-invalid values left out unless counted. */
   periodsWithValue: number;
+  /** The datasource's QC-invalid values of the metric (left out of the counts unless `includeInvalid`). */
+  invalid: number;
 }
 
-export function exceedanceRows(table: Table, rows: ArrayLike<number>, metricCol: number, threshold: number) {
+/**
+ * Exceedances per datasource of the rows. QC-invalid values (the metric's qcAssessment/qcFlags) are left out
+ * unless `includeInvalid`; a datasource whose values are all invalid keeps its row, with 0 periods.
+ */
+export function exceedanceRows(
+  table: Table,
+  rows: ArrayLike<number>,
+  metricCol: number,
+  threshold: number,
+  includeInvalid = false,
+): ExceedanceRow[] {
   const frequency = resultFrequency(table);
-  return seriesByGroup(table, rows, metricCol).map(
-    (s): ExceedanceRow => ({
+  const invalidTest = qcInvalidTest(table, qcSiblings(table), metricCol);
+  return seriesByGroup(table, rows, metricCol).map((s): ExceedanceRow => {
+    let invalid = 0;
+    if (invalidTest)
+      for (let k = 0; k < s.rows.length; k++)
+        if (invalidTest(s.rows[k])) {
+          invalid++;
+          if (!includeInvalid) s.values[k] = Number.NaN;
+        }
+    return {
       group: s.group,
       periodsWithValue: periodsWithValue(s.times, s.values, frequency),
+      invalid,
       ...exceedances(s.times, s.values, threshold, frequency),
-    }),
-  );
+    };
+  });
 }
 
 export interface GroupProfiles {

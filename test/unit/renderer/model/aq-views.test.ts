@@ -114,13 +114,41 @@ describe('renderer aq views: model', () => {
     assert.ok(Number.isNaN(cell(s, 'mean', 0) as number));
   });
 
-  it('Exceedances above 35.4 per datasource: SENSOR hours 2-5 (run 4), REF hours 4-5 (run 2)', () => {
+  it('Exceedances above 35.4 per datasource, QC-invalid left out: SENSOR hours 2, 4, 5 (run 2; hour 3 invalid), REF hours 4-5', () => {
     const e = exceedanceRows(table, rows, metricCol, 35.4);
     assert.deepEqual(
-      e.map((x) => [x.group, x.periods, x.longestRun, x.first - T0, x.last - T0, x.periodsWithValue]),
+      e.map((x) => [x.group, x.periods, x.longestRun, x.first - T0, x.last - T0, x.periodsWithValue, x.invalid]),
       [
-        ['REF', 2, 2, 4 * H, 5 * H, 5],
-        ['SENSOR', 4, 4, 2 * H, 5 * H, 6],
+        ['REF', 2, 2, 4 * H, 5 * H, 5, 0],
+        ['SENSOR', 3, 2, 2 * H, 5 * H, 5, 1],
+      ],
+    );
+  });
+
+  it('Exceedances counting QC-invalid values (the toggle): SENSOR hours 2-5 (run 4) of 6', () => {
+    const e = exceedanceRows(table, rows, metricCol, 35.4, true);
+    assert.deepEqual(
+      e.map((x) => [x.group, x.periods, x.longestRun, x.periodsWithValue, x.invalid]),
+      [
+        ['REF', 2, 2, 5, 0],
+        ['SENSOR', 4, 4, 6, 1],
+      ],
+    );
+  });
+
+  it('Exceedances: a datasource whose values are all QC-invalid keeps its row, with 0 valid periods', () => {
+    const qc = table.columns.findIndex((c) => c.name === `${LABEL}.qcAssessment`);
+    const allInvalid = table.columns.map((c, i) =>
+      i === qc && c.kind === 'qcAssessment'
+        ? { ...c, codes: Int32Array.from(c.codes, (_, r) => (r % 2 === 0 ? 1 : 0)) } // every SENSOR row
+        : c,
+    );
+    const e = exceedanceRows({ ...table, columns: allInvalid }, rows, metricCol, 35.4);
+    assert.deepEqual(
+      e.map((x) => [x.group, x.periods, x.periodsWithValue, x.invalid]),
+      [
+        ['REF', 2, 5, 0],
+        ['SENSOR', 0, 0, 6],
       ],
     );
   });
