@@ -21,6 +21,10 @@ export function inferFrequency(times: ArrayLike<number>): OutputFrequency {
   return 'day';
 }
 
+/** The quantile definition of `quantileSorted` (and so of every median, p98 and quartile shown), in words. */
+export const QUANTILE_DEFINITION =
+  "Hyndman–Fan type 7: linear interpolation between order statistics at (n − 1)·p (numpy.percentile's default, R's quantile type 7, Excel PERCENTILE.INC)";
+
 /** Linear-interpolation quantile (numpy's default, R type 7) of ascending values; NaN when empty. */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   const n = sorted.length;

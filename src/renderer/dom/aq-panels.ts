@@ -11,7 +11,7 @@ import {
   precisionTargets,
 } from '../../core/aq/evaluation';
 import { defaultThreshold } from '../../core/aq/metric-info';
-import type { TargetCheck } from '../../core/aq/stats';
+import { QUANTILE_DEFINITION, type TargetCheck } from '../../core/aq/stats';
 import { type Column, floatValues, type Table } from '../../core/table/table';
 import {
   type Collocation,
@@ -92,7 +92,8 @@ export class SummaryPanel implements Panel {
     const noData = empty
       ? ` ${empty.toLocaleString('en-US')} ${empty === 1 ? 'row has' : 'rows have'} no data (count 0: no value of that metric in the rows shown, so no statistics; "no data" in the note column).`
       : '';
-    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
+    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result; median and p98 by Hyndman–Fan type 7 (numpy's default) (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
+    this.note.title = `Median and p98: ${QUANTILE_DEFINITION}`;
   }
 
   destroy(): void {
