@@ -400,16 +400,20 @@ function pairRange(e: PairEvaluation, mode: TimeZoneMode): string {
 /** The sensor-vs-reference rows: n, dates, fit, error, and the 75 % validity rule (a rule, not a target). */
 function pairRows(result: Collocation, unit: string, mode: TimeZoneMode): StatRow[] {
   const both = (f: (e: PairEvaluation) => string): [string, string] => [f(result.hour), f(result.day)];
-  const u = unit ? ` ${unit}` : '';
+  const u = (v: number) => (unit && !Number.isNaN(v) ? ` ${unit}` : '');
   return [
     { name: 'n (pairs)', values: both((e) => String(e.fit.n)) },
     { name: 'Pairs from → to', values: both((e) => pairRange(e, mode)) },
     { name: 'Slope', values: both((e) => fmt(e.fit.slope)), target: 'Slope' },
-    { name: 'Intercept', values: both((e) => `${fmt(e.fit.intercept)}${u}`), target: 'Intercept' },
+    { name: 'Intercept', values: both((e) => `${fmt(e.fit.intercept)}${u(e.fit.intercept)}`), target: 'Intercept' },
     { name: 'R²', values: both((e) => fmt(e.fit.r2)), target: 'R²' },
-    { name: 'RMSE (sensor − reference)', values: both((e) => `${fmt(e.fit.rmse)}${u}`), target: 'RMSE' },
-    { name: 'NRMSE (RMSE / mean reference)', values: both((e) => `${fmt(e.fit.nrmse, 1)} %`), target: 'NRMSE' },
-    { name: 'Mean bias (sensor − reference)', values: both((e) => `${fmt(e.fit.meanBias)}${u}`) },
+    { name: 'RMSE (sensor − reference)', values: both((e) => `${fmt(e.fit.rmse)}${u(e.fit.rmse)}`), target: 'RMSE' },
+    {
+      name: 'NRMSE (RMSE / mean reference)',
+      values: both((e) => (Number.isNaN(e.fit.nrmse) ? '—' : `${fmt(e.fit.nrmse, 1)} %`)),
+      target: 'NRMSE',
+    },
+    { name: 'Mean bias (sensor − reference)', values: both((e) => `${fmt(e.fit.meanBias)}${u(e.fit.meanBias)}`) },
     {
       name: 'Averages left out (< 75 % complete)',
       values: both((e) => `sensor ${e.incomplete.sensor}, reference ${e.incomplete.reference}`),
@@ -429,8 +433,16 @@ function precisionRows(result: Collocation, unit: string): StatRow[] {
   const both = (f: (x: Precision) => string): [string, string] => (few ? [needs, needs] : [f(p.hour), f(p.day)]);
   return [
     { name: 'Precision: N periods × M sensors', values: both((x) => `${x.n} × ${x.sensors}`) },
-    { name: 'SD (across sensors)', values: both((x) => `${fmt(x.sd)} ${unit}`.trim()), target: 'SD' },
-    { name: 'CV (across sensors)', values: both((x) => `${fmt(x.cv, 1)} %`), target: 'CV' },
+    {
+      name: 'SD (across sensors)',
+      values: both((x) => (Number.isNaN(x.sd) ? '—' : `${fmt(x.sd)} ${unit}`.trim())),
+      target: 'SD',
+    },
+    {
+      name: 'CV (across sensors)',
+      values: both((x) => (Number.isNaN(x.cv) ? '—' : `${fmt(x.cv, 1)} %`)),
+      target: 'CV',
+    },
   ];
 }
 

@@ -186,6 +186,46 @@ describe('renderer aq views: model', () => {
     assert.ok(Number.isNaN(c.precision.hour.sd), 'one sensor: no precision');
   });
 
+  it('Collocation precision: SD and CV across the collocated sensors given (the reference left out), 3 or more', () => {
+    // 24 hours; REF = 10; sensors A, B, C read 10, 12, 14 every hour: SD = √(24·8 / (24·3 − 1)), mean 12.
+    const ids = ['REF', 'A', 'B', 'C'];
+    const n = 24 * ids.length;
+    const t: Table = {
+      rowCount: n,
+      columns: [
+        {
+          name: 'datasourceId',
+          kind: 'identifier',
+          dict: ids,
+          codes: Int32Array.from({ length: n }, (_, i) => i % 4),
+        },
+        { name: 'outputFrequency', kind: 'text', dict: ['hour'], codes: new Int32Array(n) },
+        {
+          name: 'startOfPeriod',
+          kind: 'time',
+          values: Float64Array.from({ length: n }, (_, i) => T0 + Math.floor(i / 4) * H),
+        },
+        {
+          name: 'pm2_5ConcMass1HourMean.value',
+          kind: 'number',
+          values: Float64Array.from({ length: n }, (_, i) => [10, 10, 12, 14][i % 4]),
+          metric: parseCanonicalLabel('pm2_5ConcMass1HourMean.value'),
+        },
+      ],
+    };
+    const all = identityRows(n);
+    const c = collocation(t, all, 3, 'A', 'REF', ['A', 'B', 'C', 'REF'])!;
+    assert.deepEqual(c.precision.sensors, ['A', 'B', 'C']);
+    assert.equal(c.precision.hour.n, 24);
+    assert.ok(Math.abs(c.precision.hour.sd - Math.sqrt((24 * 8) / 71)) < 1e-12);
+    assert.ok(Math.abs(c.precision.hour.cv - (100 * Math.sqrt((24 * 8) / 71)) / 12) < 1e-9);
+    assert.equal(c.precision.day.n, 1, 'one valid day (24 of 24 hours)');
+    assert.equal(c.day.fit.n, 1);
+    const two = collocation(t, all, 3, 'A', 'REF', ['A', 'B'])!;
+    assert.equal(two.precision.hour.sensors, 2);
+    assert.ok(Number.isNaN(two.precision.hour.sd), 'needs 3 sensors');
+  });
+
   it('Collocation never pairs a datasource with itself', () => {
     assert.equal(collocation(table, rows, metricCol, 'REF', 'REF'), undefined);
     assert.equal(collocation(table, rows, metricCol, 'SENSOR', 'SENSOR'), undefined);
