@@ -631,6 +631,7 @@ export class CollocationPanel implements Panel {
     }
     const unit = unitOf(this.ctx.table.columns[col]);
     const side: Side = this.scatterOf.value === '1h' || result.day.fit.n < 2 ? 'hour' : 'day';
+    this.scatterOf.value = side === 'hour' ? '1h' : '24h'; // what is drawn (24-hour needs two pairs)
     if (result[side].fit.n >= 2) this.plot = this.scatter(result[side], unit);
     this.stats.append(collocationTable(result, unit, this.ctx.timeZone()), collocationVerdict(result));
   }
