@@ -274,27 +274,22 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       await panel.locator('.mt-sensor option:checked').textContent(),
       /^DCZZDK8X Node \d+ \(at Reference site/,
     );
-    // PM2.5 pairs on EPA's 24-hour means (≥ 18 of 24 hours) by default: two days of recent hours hold one or two
-    // valid days (by the hour of the day the test runs), so either the table of paired days or the reason it has none.
-    assert.equal(await panel.locator('.mt-colloc-averaging').inputValue(), 'auto');
-    const daily = await eventually(
+    // EPA's evaluation: 1-hour and 24-hour averages side by side, each with its n; two days of recent hours hold
+    // one or two valid days (by the hour of the day the test runs).
+    const stats = await eventually(
       async () => {
         const text = String(await panel.locator('.mt-colloc-stats').textContent());
-        return text.includes('n (paired days)') || text.includes('valid 24-hour mean (≥ 18 of 24 hours)')
-          ? text
-          : undefined;
+        return text.includes('n (pairs)') ? text : undefined;
       },
-      'the 24-hour pairing',
+      'the 1-hour and 24-hour evaluation',
       60,
       500,
     );
-    if (daily.includes('n (paired days)')) {
-      assert.match(daily, /Days left out \(< 18 of 24 hours\)/);
-      assert.equal(await panel.locator('.mt-colloc-table th').count(), 4, 'with the EPA PM2.5 target columns');
-    } else assert.match(daily, /^Fewer than two days where both have a valid 24-hour mean/);
-    await panel.locator('.mt-colloc-averaging').selectOption('period');
-    await panel.locator('.mt-colloc-table tr[data-stat="n (paired periods)"]').waitFor({ timeout: 30_000 });
-    assert.match(await panel.locator('.mt-colloc-verdict').textContent(), /EPA evaluates them on 24-hour means/);
+    assert.match(stats, /Averages left out \(< 75 % complete\)/);
+    assert.match(stats, /needs 3 sensors/);
+    assert.equal(await panel.locator('.mt-colloc-table th').count(), 6, '1-hour, 24-hour and the EPA target columns');
+    assert.match(await panel.locator('.mt-colloc-pairing').textContent(), /within 1 km/);
+    assert.match(await panel.locator('.mt-colloc-verdict').textContent(), /24-hour averages/);
     console.log(`      ${await shotOf(page, table, 'collocation-json-long')}`);
   });
 });
@@ -387,16 +382,15 @@ async function checkCollocation(table, model, sensor, reference) {
   await panel.locator('.mt-colloc-metric').selectOption({ label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
   await panel.locator('.mt-reference').selectOption(reference);
   await panel.locator('.mt-sensor').selectOption(sensor);
-  // Two days hold one full day: the hourly pairs (the 24-hour default is checked on the week-long pair).
-  await panel.locator('.mt-colloc-averaging').selectOption('period');
+  // Two days hold one full day: the 1-hour column is checked (the 24-hour one on the week-long pair).
   assert.match(await panel.locator('.mt-reference option:checked').textContent(), /\(reference site\)$/);
   await panel.locator('.mt-colloc-table').waitFor({ timeout: 30_000 });
   const rows = await panel
     .locator('.mt-colloc-table tbody tr')
     .evaluateAll((trs) => Object.fromEntries(trs.map((r) => [r.dataset.stat, [...r.cells].map((c) => c.textContent)])));
-  const fit = model.collocation(sensor, reference, 'period');
+  const fit = model.collocation(sensor, reference, 'hour');
   const r3 = (v) => Math.round(v * 1000) / 1000;
-  assert.equal(Number(rows['n (paired periods)'][1]), fit.n);
+  assert.equal(Number(rows['n (pairs)'][1]), fit.n);
   assert.ok(near(Number.parseFloat(rows.Slope[1]), r3(fit.slope)), `slope ${rows.Slope[1]} vs ${fit.slope}`);
   assert.ok(near(Number.parseFloat(rows.Intercept[1]), r3(fit.intercept)));
   assert.ok(near(Number.parseFloat(rows['R²'][1]), r3(fit.r2)));
@@ -404,7 +398,7 @@ async function checkCollocation(table, model, sensor, reference) {
   assert.ok(near(Number.parseFloat(rows['Mean bias (sensor − reference)'][1]), r3(fit.meanBias)));
   for (const t of fit.targets) {
     const row = Object.entries(rows).find(([k]) => k.startsWith(t.name));
-    assert.equal(row[1][3], t.met ? '✓ met' : '✗ not met', t.name);
+    assert.equal(row[1][4], t.met ? '✓ met' : '✗ not met', t.name); // Met (1-hour)
   }
   console.log(`      collocation ${sensor} vs ${reference}: n ${fit.n}, slope ${r3(fit.slope)}, R² ${r3(fit.r2)}`);
 }

@@ -1,9 +1,37 @@
 // EPA air-quality formulas, pure and hand-checkable: NowCast (PM) and the US EPA AQI (2024 breakpoints).
 
-/** Truncates (not rounds) to `decimals` places, robust to binary representation (9.1 stays 9.1). */
+/** Below this |x|·10^decimals, at most one decimal with that many places reads back as any one double. */
+const EXACT_SCALED = 2 ** 50;
+
+/**
+ * Truncates (not rounds) toward zero to `decimals` places, as EPA and AirNow truncate concentrations
+ * (−1.23 → −1.2). It cuts the decimal value as written (the shortest decimal that reads back as the same
+ * double, as JavaScript prints it): 9.1 stays 9.1, 9.0999999999 becomes 9.0. Never −0; NaN and ±∞ unchanged.
+ */
 export function truncateTo(x: number, decimals: number): number {
+  if (!Number.isFinite(x) || x === 0) return x === 0 ? 0 : x;
+  const a = Math.abs(x);
   const f = 10 ** decimals;
-  return Math.floor(x * f + 1e-9) / f;
+  let cut: number;
+  if (a * f < EXACT_SCALED && Number.isInteger(decimals) && decimals >= 0 && decimals <= 15) {
+    // k/f ≤ the written decimal exactly when the double nearest k/f is ≤ a (one such decimal per double here).
+    let k = Math.floor(a * f);
+    while ((k + 1) / f <= a) k++;
+    while (k > 0 && k / f > a) k--;
+    cut = k / f;
+  } else cut = truncateText(a, decimals);
+  return x < 0 && cut !== 0 ? -cut : cut;
+}
+
+/** The digits of a positive number's shortest text cut after `decimals` places (any magnitude). */
+function truncateText(a: number, decimals: number): number {
+  const [mantissa, exponent] = String(a).split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  // The decimal point sits after `point` of `digits`; keep the digits up to `decimals` after it.
+  const keep = whole.length + (exponent ? Number(exponent) : 0) + decimals;
+  if (keep >= digits.length) return a;
+  return keep > 0 ? Number(`${digits.slice(0, keep)}e${-decimals}`) : 0;
 }
 
 /**

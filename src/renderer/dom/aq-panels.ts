@@ -2,16 +2,29 @@
 // map-view.ts). Each computes from the rows shown (filters apply) when it is opened or the rows change.
 // Tabular results are derived Tables shown by the same table widget (sort, filter, copy, save).
 import uPlot from 'uplot';
+import {
+  DEFAULT_COLLOCATION_RADIUS_KM,
+  type LatLon,
+  MIN_PRECISION_SENSORS,
+  type PairEvaluation,
+  type Precision,
+  precisionTargets,
+} from '../../core/aq/evaluation';
 import { defaultThreshold } from '../../core/aq/metric-info';
+import { QUANTILE_DEFINITION, type TargetCheck } from '../../core/aq/stats';
 import { type Column, floatValues, type Table } from '../../core/table/table';
 import {
   type Collocation,
-  type CollocationAveraging,
   cachedOffset,
+  collocatedSensors,
   collocation,
+  collocationMetric,
+  datasourceLocations,
+  type ExceedanceRow,
   exceedanceRows,
   type GroupProfiles,
   groupRows,
+  nearestReference,
   profiles,
   referenceDatasources,
   resultFrequency,
@@ -19,7 +32,7 @@ import {
   unitOf,
 } from '../model/aq-views';
 import { withAlpha } from '../model/colour';
-import { formatNumber, type TimeZoneMode } from '../model/format';
+import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
 import { ChartView, palette, themedAxis, themeVar } from './chart-view';
 import { h } from './h';
 import { metricSelectFor } from './metric-select';
@@ -79,7 +92,8 @@ export class SummaryPanel implements Panel {
     const noData = empty
       ? ` ${empty.toLocaleString('en-US')} ${empty === 1 ? 'row has' : 'rows have'} no data (count 0: no value of that metric in the rows shown, so no statistics; "no data" in the note column).`
       : '';
-    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
+    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result; median and p98 by Hyndman–Fan type 7 (numpy's default) (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
+    this.note.title = `Median and p98: ${QUANTILE_DEFINITION}`;
   }
 
   destroy(): void {
@@ -87,9 +101,71 @@ export class SummaryPanel implements Panel {
   }
 }
 
+/** The Exceedances table: per datasource, named by metric and threshold (so a saved copy says what it counted). */
+function exceedanceTable(rows: ExceedanceRow[], metric: Column, threshold: number, includeInvalid: boolean): Table {
+  const text = (name: string, value: string): Column => ({
+    name,
+    kind: 'text',
+    dict: [value],
+    codes: new Int32Array(rows.length),
+  });
+  return {
+    columns: [
+      idCol(
+        'datasourceId',
+        rows.map((r) => r.group),
+      ),
+      text('metric', metric.name),
+      text('unit', unitOf(metric)),
+      numberCol(
+        'threshold (above)',
+        rows.map(() => threshold),
+      ),
+      text('QC-invalid values', includeInvalid ? 'counted' : 'left out'),
+      numberCol(
+        'QC-invalid',
+        rows.map((r) => r.invalid),
+      ),
+      numberCol(
+        'periods with value',
+        rows.map((r) => r.periodsWithValue),
+      ),
+      numberCol(
+        'periods above',
+        rows.map((r) => r.periods),
+      ),
+      numberCol(
+        '% above',
+        rows.map((r) => (r.periodsWithValue ? Math.round((1000 * r.periods) / r.periodsWithValue) / 10 : 0)),
+      ),
+      numberCol(
+        'longest run (periods)',
+        rows.map((r) => r.longestRun),
+      ),
+      timeCol(
+        'longest run from',
+        rows.map((r) => r.longestRunStart),
+      ),
+      timeCol(
+        'first above',
+        rows.map((r) => r.first),
+      ),
+      timeCol(
+        'last above',
+        rows.map((r) => r.last),
+      ),
+    ],
+    rowCount: rows.length,
+  };
+}
+
 export class ExceedancesPanel implements Panel {
   readonly element: HTMLElement;
   private readonly thresholdInput: HTMLInputElement;
+  private readonly includeInvalid = h('input', {
+    className: 'mt-exceed-include-invalid',
+    attrs: { type: 'checkbox', 'aria-label': 'Count QC-invalid values' },
+  });
   private readonly chart: ChartView;
   private readonly host = h('div', { className: 'mt-exceed-table' });
   private nested?: NestedTable;
@@ -107,15 +183,23 @@ export class ExceedancesPanel implements Panel {
         this.setDefaultThreshold(col);
         this.drawTable();
       },
-      onQcToggle: () => this.drawTable(),
     });
     this.setDefaultThreshold(this.chart.metricColumn);
     this.thresholdInput.addEventListener('change', () => this.draw());
+    this.includeInvalid.addEventListener('change', () => this.drawTable());
     this.element = h('div', { className: 'mt-panel mt-exceedances' }, [
       h('div', { className: 'mt-toolbar' }, [
         h('label', { text: 'Above ' }),
         this.thresholdInput,
         h('span', { className: 'mt-status', text: 'strictly greater; default from the metric (EPA)' }),
+        h(
+          'label',
+          {
+            className: 'mt-qc-toggle',
+            title: 'QC-invalid values are left out of the counts unless this is on',
+          },
+          [this.includeInvalid, h('span', { text: ' Count QC-invalid values' })],
+        ),
       ]),
       this.chart.element,
       this.host,
@@ -147,45 +231,12 @@ export class ExceedancesPanel implements Panel {
     }
     this.host.textContent = '';
     const col = this.chart.metricColumn;
-    const rows = exceedanceRows(this.ctx.table, this.chart.countedRows(col), col, threshold);
-    const table: Table = {
-      columns: [
-        idCol(
-          'datasourceId',
-          rows.map((r) => r.group),
-        ),
-        numberCol(
-          'periods with value',
-          rows.map((r) => r.periodsWithValue),
-        ),
-        numberCol(
-          'periods above',
-          rows.map((r) => r.periods),
-        ),
-        numberCol(
-          '% above',
-          rows.map((r) => (r.periodsWithValue ? Math.round((1000 * r.periods) / r.periodsWithValue) / 10 : 0)),
-        ),
-        numberCol(
-          'longest run (periods)',
-          rows.map((r) => r.longestRun),
-        ),
-        timeCol(
-          'longest run from',
-          rows.map((r) => r.longestRunStart),
-        ),
-        timeCol(
-          'first above',
-          rows.map((r) => r.first),
-        ),
-        timeCol(
-          'last above',
-          rows.map((r) => r.last),
-        ),
-      ],
-      rowCount: rows.length,
-    };
-    this.nested = this.ctx.nestedTable(table, 'exceedances');
+    const include = this.includeInvalid.checked;
+    const rows = exceedanceRows(this.ctx.table, this.ctx.rows(), col, threshold, include);
+    const metric = this.ctx.table.columns[col];
+    if (!metric) return;
+    const table = exceedanceTable(rows, metric, threshold, include);
+    this.nested = this.ctx.nestedTable(table, `exceedances of ${metric.name} above ${threshold}`);
     this.host.appendChild(this.nested.element);
   }
 
@@ -193,6 +244,27 @@ export class ExceedancesPanel implements Panel {
     this.chart.destroy();
     this.nested?.dispose();
   }
+}
+
+/** Fills a datasource select (id, name, "(reference site)"), keeping its value when still offered. */
+function fillSelect(
+  select: HTMLSelectElement,
+  options: string[],
+  names: ReadonlyMap<string, string> | undefined,
+  refs: ReadonlySet<string>,
+  preferred: string | undefined,
+  force = false,
+): void {
+  const current = select.value;
+  select.textContent = '';
+  for (const o of options) {
+    const name = names?.get(o);
+    const opt = h('option', { text: `${o}${name ? ` ${name}` : ''}${refs.has(o) ? ' (reference site)' : ''}` });
+    opt.value = o;
+    select.appendChild(opt);
+  }
+  if (preferred && (force || !options.includes(current))) select.value = preferred;
+  else if (options.includes(current)) select.value = current;
 }
 
 /** Lines per profile chart (the first datasources by name): more would not be readable. */
@@ -308,70 +380,141 @@ function fmt(v: number, digits = 3): string {
   return Number.isNaN(v) ? '—' : formatNumber(Math.round(v * 10 ** digits) / 10 ** digits);
 }
 
-/** The Collocation stats rows: [name, value shown]. */
-function collocationRows(result: Collocation, unit: string): Array<[string, string]> {
-  const { pairs, fit } = result;
-  const daily = result.averaging === '24h';
-  const over = daily
-    ? `${pairs.expected} days (both with a valid 24-hour mean)`
-    : `${pairs.expected} ${result.frequency} periods`;
-  const rows: Array<[string, string]> = [
-    [daily ? 'n (paired days)' : 'n (paired periods)', String(fit.n)],
-    ['Slope', fmt(fit.slope)],
-    ['Intercept', `${fmt(fit.intercept)} ${unit}`],
-    ['R²', fmt(fit.r2)],
-    ['RMSE (sensor − reference)', `${fmt(fit.rmse)} ${unit}`],
-    ['Mean bias (sensor − reference)', `${fmt(fit.meanBias)} ${unit}`],
-    ['Pairing completeness', `${fmt(pairs.completenessPercent, 1)} % of ${over}`],
-  ];
-  if ('incompleteDays' in pairs)
-    rows.push([
-      'Days left out (< 18 of 24 hours)',
-      `sensor ${pairs.incompleteDays.sensor}, reference ${pairs.incompleteDays.reference}`,
-    ]);
-  return rows;
+type Side = 'hour' | 'day';
+const SIDES: readonly Side[] = ['hour', 'day'];
+
+/** One row of the Collocation table: a statistic with its 1-hour and 24-hour value, and its EPA target. */
+interface StatRow {
+  name: string;
+  values: [string, string];
+  /** The EPA target's name in `targets` (met / not met per side), or a rule shown in the target column. */
+  target?: string;
+  rule?: string;
 }
 
-/** The stats table: each row with its EPA target and met / not met when the metric is PM2.5. */
-function collocationTable(result: Collocation, unit: string): HTMLTableElement {
+function pairRange(e: PairEvaluation, mode: TimeZoneMode): string {
+  if (!e.times.length) return '—';
+  return `${formatTime(e.times[0], mode)} → ${formatTime(e.times[e.times.length - 1], mode)}`;
+}
+
+/** The sensor-vs-reference rows: n, dates, fit, error, and the 75 % validity rule (a rule, not a target). */
+function pairRows(result: Collocation, unit: string, mode: TimeZoneMode): StatRow[] {
+  const both = (f: (e: PairEvaluation) => string): [string, string] => [f(result.hour), f(result.day)];
+  const u = (v: number) => (unit && !Number.isNaN(v) ? ` ${unit}` : '');
+  return [
+    { name: 'n (pairs)', values: both((e) => String(e.fit.n)) },
+    { name: 'Pairs from → to', values: both((e) => pairRange(e, mode)) },
+    { name: 'Slope', values: both((e) => fmt(e.fit.slope)), target: 'Slope' },
+    { name: 'Intercept', values: both((e) => `${fmt(e.fit.intercept)}${u(e.fit.intercept)}`), target: 'Intercept' },
+    { name: 'R²', values: both((e) => fmt(e.fit.r2)), target: 'R²' },
+    { name: 'RMSE (sensor − reference)', values: both((e) => `${fmt(e.fit.rmse)}${u(e.fit.rmse)}`), target: 'RMSE' },
+    {
+      name: 'NRMSE (RMSE / mean reference)',
+      values: both((e) => (Number.isNaN(e.fit.nrmse) ? '—' : `${fmt(e.fit.nrmse, 1)} %`)),
+      target: 'NRMSE',
+    },
+    { name: 'Mean bias (sensor − reference)', values: both((e) => `${fmt(e.fit.meanBias)}${u(e.fit.meanBias)}`) },
+    {
+      name: 'Averages left out (< 75 % complete)',
+      values: both((e) => `sensor ${e.incomplete.sensor}, reference ${e.incomplete.reference}`),
+      rule:
+        result.frequency === 'minute'
+          ? 'valid hour: ≥ 45 of 60 minutes; valid day: ≥ 18 of 24 hours'
+          : 'valid day: ≥ 18 of 24 hours (75 %)',
+    },
+  ];
+}
+
+/** The precision rows: SD and CV across the collocated sensors, or that it needs 3 of them. */
+function precisionRows(result: Collocation, unit: string): StatRow[] {
+  const p = result.precision;
+  const few = p.hour.sensors < MIN_PRECISION_SENSORS;
+  const needs = `needs ${MIN_PRECISION_SENSORS} sensors (${p.hour.sensors} here)`;
+  const both = (f: (x: Precision) => string): [string, string] => (few ? [needs, needs] : [f(p.hour), f(p.day)]);
+  return [
+    { name: 'Precision: N periods × M sensors', values: both((x) => `${x.n} × ${x.sensors}`) },
+    {
+      name: 'SD (across sensors)',
+      values: both((x) => (Number.isNaN(x.sd) ? '—' : `${fmt(x.sd)} ${unit}`.trim())),
+      target: 'SD',
+    },
+    {
+      name: 'CV (across sensors)',
+      values: both((x) => (Number.isNaN(x.cv) ? '—' : `${fmt(x.cv, 1)} %`)),
+      target: 'CV',
+    },
+  ];
+}
+
+function metCell(tr: HTMLTableRowElement, check: TargetCheck | undefined, computable: boolean): void {
+  const met = tr.insertCell();
+  if (!check || !computable) return;
+  met.textContent = check.met ? '✓ met' : '✗ not met';
+  met.className = check.met ? 'mt-tone-ok' : 'mt-tone-bad';
+}
+
+/** The PM2.5 targets of each side, the precision ones included (computable with 3 sensors). */
+function sideTargets(result: Collocation): Record<Side, TargetCheck[]> {
+  return {
+    hour: [...result.targets.hour, ...precisionTargets(result.precision.hour)],
+    day: [...result.targets.day, ...precisionTargets(result.precision.day)],
+  };
+}
+
+/** The stats table: 1-hour and 24-hour side by side, each with its EPA target met / not met when PM2.5. */
+function collocationTable(result: Collocation, unit: string, mode: TimeZoneMode): HTMLTableElement {
   const table = h('table', { className: 'mt-colloc-table' });
   const head = table.createTHead().insertRow();
-  const titles = result.pm25 ? ['Statistic', 'Value', 'EPA PM2.5 sensor target', 'Met'] : ['Statistic', 'Value'];
+  const titles = ['Statistic', '1-hour', '24-hour'];
+  if (result.pm25) titles.push('EPA PM2.5 target', 'Met (1-hour)', 'Met (24-hour)');
   for (const t of titles) head.appendChild(h('th', { text: t }));
   const body = table.createTBody();
-  for (const [name, value] of collocationRows(result, unit)) {
+  const targets = sideTargets(result);
+  const precisionOk = result.precision.hour.sensors >= MIN_PRECISION_SENSORS;
+  for (const row of [...pairRows(result, unit, mode), ...precisionRows(result, unit)]) {
     const tr = body.insertRow();
-    tr.dataset.stat = name;
-    tr.insertCell().textContent = name;
-    tr.insertCell().textContent = value;
+    tr.dataset.stat = row.name;
+    tr.insertCell().textContent = row.name;
+    for (const v of row.values) tr.insertCell().textContent = v;
     if (!result.pm25) continue;
-    const target = result.targets.find((t) => name.startsWith(t.name));
-    tr.insertCell().textContent = target?.target ?? '';
-    const met = tr.insertCell();
-    if (target) {
-      met.textContent = target.met ? '✓ met' : '✗ not met';
-      met.className = target.met ? 'mt-tone-ok' : 'mt-tone-bad';
-    }
+    const checks = SIDES.map((side) => targets[side].find((t) => t.name === row.target));
+    const target = tr.insertCell();
+    target.textContent = checks[0]?.target ?? row.rule ?? '';
+    if (row.rule) target.className = 'mt-status';
+    const computable = row.target === 'SD' || row.target === 'CV' ? precisionOk : true;
+    SIDES.forEach((side, i) => {
+      metCell(tr, checks[i], computable && result[side].fit.n >= 2);
+    });
   }
   return table;
 }
 
-/** The verdict under the table: targets met or not (PM2.5), or why there are none. */
+/** Names of the targets missed (RMSE and NRMSE are one error target: missed only when both are). */
+function missed(checks: TargetCheck[]): string[] {
+  const out = checks.filter((t) => !t.met).map((t) => (t.name === 'RMSE' || t.name === 'NRMSE' ? 'Error' : t.name));
+  return [...new Set(out)];
+}
+
+/** The verdict under the table: EPA's targets on 24-hour averages (1-hour too), or why there are none. */
 function collocationVerdict(result: Collocation): HTMLElement {
   if (!result.pm25)
     return h('div', {
       className: 'mt-colloc-verdict mt-status',
       text: "EPA's sensor performance targets are defined for PM2.5 only: the statistics above are shown without targets for this metric.",
     });
-  const caveat =
-    result.averaging === '24h'
-      ? ''
-      : ` (EPA evaluates them on 24-hour means with ≥ 18 of 24 hours: these are ${result.frequency} pairs)`;
-  const failed = result.targets.filter((t) => !t.met).map((t) => t.name);
-  const allMet = failed.length === 0;
+  const precisionOk = result.precision.hour.sensors >= MIN_PRECISION_SENSORS;
+  const part = (side: Side, label: string) => {
+    if (result[side].fit.n < 2) return `${label}: fewer than two pairs`;
+    const checks = [...result.targets[side], ...(precisionOk ? precisionTargets(result.precision[side]) : [])];
+    const failed = missed(checks);
+    return failed.length ? `${label}: not met: ${failed.join(', ')}` : `${label}: all targets met`;
+  };
+  const day = part('day', '24-hour');
+  const ok = result.day.fit.n >= 2 && day.endsWith('all targets met');
+  const precision = precisionOk ? '' : ` Precision (SD, CV) needs ${MIN_PRECISION_SENSORS} collocated sensors.`;
   return h('div', {
-    className: `mt-colloc-verdict ${allMet ? 'mt-tone-ok' : 'mt-tone-bad'}`,
-    text: `${allMet ? 'All EPA PM2.5 sensor targets met' : `Targets not met: ${failed.join(', ')}`}${caveat}.`,
+    className: `mt-colloc-verdict ${ok ? 'mt-tone-ok' : 'mt-tone-bad'}`,
+    text: `EPA PM2.5 targets (EPA/600/R-20/280; its target values are for 24-hour averages): ${day}. ${part('hour', '1-hour')}.${precision}`,
   });
 }
 
@@ -383,29 +526,40 @@ export class CollocationPanel implements Panel {
     className: 'mt-reference',
     attrs: { 'aria-label': 'Reference datasource' },
   });
-  private readonly averaging = h('select', {
-    className: 'mt-colloc-averaging',
-    attrs: { 'aria-label': 'Pair by' },
+  private readonly radius = h('input', {
+    className: 'mt-colloc-radius',
+    attrs: { type: 'number', min: '0', step: 'any', 'aria-label': 'Collocation radius (km)' },
   });
+  private readonly scatterOf = h('select', {
+    className: 'mt-colloc-averaging',
+    attrs: { 'aria-label': 'Scatter of' },
+  });
+  private readonly pairing = h('div', { className: 'mt-status mt-colloc-pairing' });
   private readonly plotHost = h('div', { className: 'mt-plot mt-scatter' });
   private readonly stats = h('div', { className: 'mt-colloc-stats' });
   private plot?: uPlot;
+  /** The reference the user picked for the current sensor (else the nearest is chosen). */
+  private pickedReference?: { sensor: string; reference: string };
   /** The last computed result (the e2e reads the numbers shown against it). */
   last?: Collocation;
 
   constructor(private readonly ctx: PanelContext) {
     this.metric = metricSelectFor(ctx.table, 'mt-metric mt-colloc-metric');
-    const frequency = resultFrequency(ctx.table);
+    const preferred = collocationMetric(ctx.table);
+    if (preferred >= 0) this.metric.value = String(preferred);
+    this.radius.value = String(DEFAULT_COLLOCATION_RADIUS_KM);
     for (const [value, text] of [
-      ['auto', 'default (24-hour for PM2.5)'],
-      ['24h', '24-hour means (≥ 18 of 24 h)'],
-      ['period', `each ${frequency}`],
+      ['24h', '24-hour averages'],
+      ['1h', '1-hour averages'],
     ]) {
       const opt = h('option', { text });
       opt.value = value;
-      this.averaging.appendChild(opt);
+      this.scatterOf.appendChild(opt);
     }
-    for (const s of [this.metric, this.sensor, this.reference, this.averaging])
+    this.reference.addEventListener('change', () => {
+      this.pickedReference = { sensor: this.sensor.value, reference: this.reference.value };
+    });
+    for (const s of [this.metric, this.sensor, this.reference, this.radius, this.scatterOf])
       s.addEventListener('change', () => this.draw());
     this.element = h('div', { className: 'mt-panel mt-collocation' }, [
       h('div', { className: 'mt-toolbar' }, [
@@ -415,34 +569,43 @@ export class CollocationPanel implements Panel {
         this.sensor,
         h('label', { text: 'Reference ' }),
         this.reference,
-        h('label', { text: 'Pair by ' }),
-        this.averaging,
+        h('label', { text: 'Within (km) ' }),
+        this.radius,
+        h('label', { text: 'Scatter of ' }),
+        this.scatterOf,
       ]),
+      this.pairing,
       this.plotHost,
       this.stats,
     ]);
   }
 
-  private fillChoices(): void {
+  private radiusKm(): number {
+    const v = this.radius.valueAsNumber;
+    return v >= 0 ? v : DEFAULT_COLLOCATION_RADIUS_KM;
+  }
+
+  /** Fills the choices: sensors (not reference sites first), references (never the sensor itself). */
+  private fillChoices(): { groups: string[]; refs: Set<string>; locations: Map<string, LatLon> } {
     const rows = this.ctx.rows();
     const groups = groupRows(this.ctx.table, rows).map((g) => g.group);
     const refs = referenceDatasources(this.ctx.table, rows, this.ctx.referenceSites);
-    const names = this.ctx.datasourceNames;
-    const keep = (select: HTMLSelectElement, options: string[], preferred?: string) => {
-      const current = select.value;
-      select.textContent = '';
-      for (const o of options) {
-        const name = names?.get(o);
-        const opt = h('option', { text: `${o}${name ? ` ${name}` : ''}${refs.has(o) ? ' (reference site)' : ''}` });
-        opt.value = o;
-        select.appendChild(opt);
-      }
-      if (options.includes(current)) select.value = current;
-      else if (preferred) select.value = preferred;
-    };
-    const refList = [...groups.filter((g) => refs.has(g)), ...groups.filter((g) => !refs.has(g))];
-    keep(this.reference, refList, refList[0]);
-    keep(this.sensor, groups.filter((g) => !refs.has(g)).concat(groups.filter((g) => refs.has(g))));
+    const locations = datasourceLocations(this.ctx.table, rows);
+    const sensors = groups.filter((g) => !refs.has(g)).concat(groups.filter((g) => refs.has(g)));
+    fillSelect(this.sensor, sensors, this.ctx.datasourceNames, refs, sensors[0]);
+    const sensor = this.sensor.value;
+    const refList = [...groups.filter((g) => refs.has(g)), ...groups.filter((g) => !refs.has(g))].filter(
+      (g) => g !== sensor,
+    );
+    const near = nearestReference(locations, sensor, refs, this.radiusKm());
+    const picked = this.pickedReference?.sensor === sensor ? this.pickedReference.reference : undefined;
+    const auto = picked ?? near?.reference;
+    fillSelect(this.reference, refList, this.ctx.datasourceNames, refs, auto ?? refList[0], auto !== undefined);
+    const chosen = this.reference.value;
+    this.pairing.textContent = near
+      ? `Nearest reference site within ${formatNumber(this.radiusKm())} km of ${sensor}: ${near.reference} at ${fmt(near.km, 3)} km${chosen === near.reference ? ' (chosen)' : `; ${chosen} chosen instead`}.`
+      : `No reference site with a known location within ${formatNumber(this.radiusKm())} km of ${sensor || 'the sensor'}${chosen ? `: ${chosen} chosen` : ''}.`;
+    return { groups, refs, locations };
   }
 
   draw(): void {
@@ -450,33 +613,35 @@ export class CollocationPanel implements Panel {
     this.plot = undefined;
     this.plotHost.textContent = '';
     this.stats.textContent = '';
-    this.fillChoices();
+    const { groups, refs, locations } = this.fillChoices();
     const col = Number(this.metric.value);
-    if (!(col >= 0) || !this.sensor.value || !this.reference.value) {
-      this.stats.textContent = 'Needs a metric and two datasources.';
+    if (!(col >= 0) || !this.sensor.value || !this.reference.value || this.sensor.value === this.reference.value) {
+      this.stats.textContent = 'Needs a metric and two datasources (a sensor and a reference).';
       return;
     }
-    const how = this.averaging.value === 'auto' ? undefined : (this.averaging.value as CollocationAveraging);
-    const result = collocation(this.ctx.table, this.ctx.rows(), col, this.sensor.value, this.reference.value, how);
+    const reference = this.reference.value;
+    const others = collocatedSensors(groups, locations, reference, refs, this.radiusKm());
+    const collocated = [this.sensor.value, ...others.filter((g) => g !== this.sensor.value)];
+    const result = collocation(this.ctx.table, this.ctx.rows(), col, this.sensor.value, reference, collocated);
     this.last = result;
-    if (!result || result.fit.n < 2) {
+    if (!result || (result.hour.fit.n < 2 && result.day.fit.n < 2)) {
       this.stats.textContent =
-        result?.averaging === '24h'
-          ? 'Fewer than two days where both have a valid 24-hour mean (≥ 18 of 24 hours): pick "each hour" under Pair by, or query a longer range.'
-          : 'Fewer than two periods where both have a value.';
+        'Fewer than two periods where both have a valid average (1-hour: the hour has a value, from minutes ≥ 45 of 60; 24-hour: ≥ 18 of 24 hours): query a longer range.';
       return;
     }
     const unit = unitOf(this.ctx.table.columns[col]);
-    this.plot = this.scatter(result, unit);
-    this.stats.append(collocationTable(result, unit), collocationVerdict(result));
+    const side: Side = this.scatterOf.value === '1h' || result.day.fit.n < 2 ? 'hour' : 'day';
+    this.scatterOf.value = side === 'hour' ? '1h' : '24h'; // what is drawn (24-hour needs two pairs)
+    if (result[side].fit.n >= 2) this.plot = this.scatter(result[side], unit);
+    this.stats.append(collocationTable(result, unit, this.ctx.timeZone()), collocationVerdict(result));
   }
 
   /** Sensor against reference, the OLS line and the 1:1 line. */
-  private scatter(result: Collocation, unit: string): uPlot {
-    const { pairs, fit } = result;
-    const order = Array.from(pairs.reference.keys()).sort((a, b) => pairs.reference[a] - pairs.reference[b]);
-    const xs = order.map((i) => pairs.reference[i]);
-    const ys = order.map((i) => pairs.sensor[i]);
+  private scatter(e: PairEvaluation, unit: string): uPlot {
+    const { fit } = e;
+    const order = Array.from(e.reference.keys()).sort((a, b) => e.reference[a] - e.reference[b]);
+    const xs = order.map((i) => e.reference[i]);
+    const ys = order.map((i) => e.sensor[i]);
     const line = xs.map((x) => fit.slope * x + fit.intercept);
     const [pointColour, lineColour] = palette(this.element, 2);
     const muted = themeVar(this.element, '--vscode-descriptionForeground', '#888');
@@ -493,7 +658,7 @@ export class CollocationPanel implements Panel {
         series: [
           { label: 'reference' },
           {
-            label: result.averaging === '24h' ? 'sensor (24-hour means)' : 'sensor',
+            label: e.averaging === '24h' ? 'sensor (24-hour averages)' : 'sensor (1-hour averages)',
             stroke: pointColour,
             width: 0,
             paths: () => null,

@@ -252,14 +252,6 @@ export class ChartView {
     return Number(this.select.value);
   }
 
-  /** The rows shown, less the metric's QC-invalid values when they are hidden (what the stats should count). */
-  countedRows(metricCol: number): Uint32Array {
-    const rows = this.rows();
-    if (!this.hideInvalid.checked) return rows;
-    const invalid = qcInvalidTest(this.table, this.siblings, metricCol);
-    return invalid ? rows.filter((r) => !invalid(r)) : rows;
-  }
-
   draw(): void {
     this.plot?.destroy();
     this.plot = undefined;

@@ -1,6 +1,7 @@
 // The table output: toolbar, notices, a sticky header with per-column filters, and a virtual body whose
 // row elements are a fixed pool (bounded DOM whatever the row count). Every value is set as textContent.
 
+import { QUANTILE_DEFINITION } from '../../core/aq/stats';
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
 import { categoryOf, datasourceNameMap, unitOf } from '../model/aq-views';
@@ -226,7 +227,7 @@ export class TableWidget {
     if (this.options.plain) return null;
     const group = h('span', { className: 'mt-views', attrs: { role: 'group', 'aria-label': 'Air-quality views' } });
     const titles: Record<AqViewName, string> = {
-      Summary: 'Per datasource × metric: count, completeness, min/mean/median/p98/max, QC-invalid values',
+      Summary: `Per datasource × metric: count, completeness, min/mean/median/p98/max, QC-invalid values. Median and p98: ${QUANTILE_DEFINITION}`,
       Exceedances: 'Periods above a threshold per datasource, with the threshold on the chart',
       Profiles: 'Diurnal and weekday profiles (mean and interquartile band), one line per datasource',
       Collocation: 'A sensor against a reference site: scatter, OLS, EPA PM2.5 sensor targets',

@@ -3,24 +3,29 @@
 // collocation and map points. Numbers come from core/aq; this module only walks the columnar Table.
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
 import { type AqiCategory, aqiCategory, concentrationCategory } from '../../core/aq/aqi';
+import {
+  DEFAULT_COLLOCATION_RADIUS_KM,
+  distanceKm,
+  type EvaluationAveraging,
+  evaluatePair,
+  type LatLon,
+  type PairEvaluation,
+  type Precision,
+  precision,
+  validAverages,
+} from '../../core/aq/evaluation';
 import { isPm25Concentration, metricScale } from '../../core/aq/metric-info';
 import {
   completenessPercent,
-  type DailyPairs,
   distribution,
   type Exceedances,
   exceedances,
   expectedPeriods,
   inferFrequency,
-  ols,
-  type Pairs,
   type ProfilePoint,
-  pairByPeriod,
-  pairDaily,
   periodsWithValue,
   pm25SensorTargets,
   profile,
-  type Regression,
   type TargetCheck,
 } from '../../core/aq/stats';
 import { DictBuilder } from '../../core/table/builders';
@@ -295,19 +300,40 @@ export function summaryTable(table: Table, rows: ArrayLike<number>): Table {
 
 export interface ExceedanceRow extends Exceedances {
   group: string;
-  /** Periods with a value (the denominator users compare with). */
+  /** Periods with a value (the denominator users compare with); QC-invalid values left out unless counted. */
   periodsWithValue: number;
+  /** The datasource's QC-invalid values of the metric (left out of the counts unless `includeInvalid`). */
+  invalid: number;
 }
 
-export function exceedanceRows(table: Table, rows: ArrayLike<number>, metricCol: number, threshold: number) {
+/**
+ * Exceedances per datasource of the rows. QC-invalid values (the metric's qcAssessment/qcFlags) are left out
+ * unless `includeInvalid`; a datasource whose values are all invalid keeps its row, with 0 periods.
+ */
+export function exceedanceRows(
+  table: Table,
+  rows: ArrayLike<number>,
+  metricCol: number,
+  threshold: number,
+  includeInvalid = false,
+): ExceedanceRow[] {
   const frequency = resultFrequency(table);
-  return seriesByGroup(table, rows, metricCol).map(
-    (s): ExceedanceRow => ({
+  const invalidTest = qcInvalidTest(table, qcSiblings(table), metricCol);
+  return seriesByGroup(table, rows, metricCol).map((s): ExceedanceRow => {
+    let invalid = 0;
+    if (invalidTest)
+      for (let k = 0; k < s.rows.length; k++)
+        if (invalidTest(s.rows[k])) {
+          invalid++;
+          if (!includeInvalid) s.values[k] = Number.NaN;
+        }
+    return {
       group: s.group,
       periodsWithValue: periodsWithValue(s.times, s.values, frequency),
+      invalid,
       ...exceedances(s.times, s.values, threshold, frequency),
-    }),
-  );
+    };
+  });
 }
 
 export interface GroupProfiles {
@@ -402,55 +428,128 @@ export function referenceDatasources(
   return out;
 }
 
-/** How collocation pairs: each period of the result, or EPA's 24-hour means (valid with ≥ 18 of 24 hours). */
-export type CollocationAveraging = 'period' | '24h';
-
-/** EPA evaluates PM2.5 sensors on 24-hour means: the default for PM2.5 finer than a day; else the result's periods. */
-export function defaultAveraging(column: Column | undefined, frequency: OutputFrequency): CollocationAveraging {
-  return isPm25Concentration(column?.metric) && frequency !== 'day' ? '24h' : 'period';
-}
-
 export interface Collocation {
-  pairs: Pairs | DailyPairs;
-  fit: Regression;
-  /** EPA's PM2.5 sensor targets: empty for other metrics (they are defined for PM2.5 only). */
-  targets: TargetCheck[];
+  /** EPA's evaluation on valid 1-hour averages (none from a daily result). */
+  hour: PairEvaluation;
+  /** EPA's evaluation on valid 24-hour averages (18 of 24 hours). */
+  day: PairEvaluation;
+  /** EPA's PM2.5 sensor targets on each: empty for other metrics (they are defined for PM2.5 only). */
+  targets: { hour: TargetCheck[]; day: TargetCheck[] };
   /** Whether the metric is PM2.5 (the targets apply). */
   pm25: boolean;
   /** The result's output frequency. */
   frequency: OutputFrequency;
-  averaging: CollocationAveraging;
-  /** The pairs' period: 'day' for 24-hour means, else the result's frequency. */
-  pairedBy: OutputFrequency;
+  /** Precision across the collocated sensors (the datasources given, with data): SD and CV per averaging. */
+  precision: { sensors: string[]; hour: Precision; day: Precision };
 }
 
+/**
+ * A sensor against a reference, EPA's way: valid 1-hour and 24-hour averages side by side, and the precision of
+ * the `collocated` sensors (the sensor and the others at the same reference; needs 3). Undefined when the sensor
+ * is the reference or either has no rows.
+ */
 export function collocation(
   table: Table,
   rows: ArrayLike<number>,
   metricCol: number,
   sensor: string,
   reference: string,
-  averaging?: CollocationAveraging,
+  collocated: readonly string[] = [sensor],
 ): Collocation | undefined {
-  const series = seriesByGroup(table, rows, metricCol, new Set([sensor, reference]));
+  if (sensor === reference) return undefined;
+  const names = new Set([sensor, reference, ...collocated]);
+  names.delete(reference);
+  names.add(reference);
+  const series = seriesByGroup(table, rows, metricCol, names);
   const s = series.find((x) => x.group === sensor);
   const r = series.find((x) => x.group === reference);
   if (!s || !r) return undefined;
   const frequency = resultFrequency(table);
-  const column = table.columns[metricCol];
-  const how = averaging ?? defaultAveraging(column, frequency);
-  const pairs = how === '24h' ? pairDaily(s, r) : pairByPeriod(s, r, frequency);
-  const fit = ols(pairs.reference, pairs.sensor);
-  const pm25 = isPm25Concentration(column?.metric);
+  const pm25 = isPm25Concentration(table.columns[metricCol]?.metric);
+  const hour = evaluatePair(s, r, '1h', frequency);
+  const day = evaluatePair(s, r, '24h', frequency);
+  const group = series.filter((x) => x.group !== reference);
+  const precisionOf = (averaging: EvaluationAveraging) =>
+    precision(group.map((x) => validAverages(x, averaging, frequency).means));
   return {
-    pairs,
-    fit,
-    targets: pm25 ? pm25SensorTargets(fit, pairs.completenessPercent) : [],
+    hour,
+    day,
+    targets: { hour: pm25 ? pm25SensorTargets(hour.fit) : [], day: pm25 ? pm25SensorTargets(day.fit) : [] },
     pm25,
     frequency,
-    averaging: how,
-    pairedBy: how === '24h' ? 'day' : frequency,
+    precision: { sensors: group.map((x) => x.group), hour: precisionOf('1h'), day: precisionOf('24h') },
   };
+}
+
+/**
+ * The metric collocation starts on: a 1-hour or 24-hour mean (what EPA evaluates), PM2.5 first, then minute
+ * values (averaged into hours); a NowCast or an index only when there is nothing else. -1 without metrics.
+ */
+export function collocationMetric(table: Table): number {
+  const order = ['1HourMean', '24HourMean', 'Individual'];
+  const rank = (i: number) => {
+    const m = table.columns[i].metric;
+    const at = order.indexOf(m?.aggregation ?? '');
+    const base = at < 0 || m?.index ? 10 : at;
+    return isPm25Concentration(m) ? base : base + 3;
+  };
+  const cols = chartMetricColumns(table);
+  return [...cols].sort((a, b) => rank(a) - rank(b))[0] ?? -1;
+}
+
+/** Each datasource's last location in the rows (locationLatitude/locationLongitude), when the result has them. */
+export function datasourceLocations(table: Table, rows: ArrayLike<number>): Map<string, LatLon> {
+  const out = new Map<string, LatLon>();
+  const lat = findColumn(table, 'locationLatitude');
+  const lon = findColumn(table, 'locationLongitude');
+  if (!lat || !lon || lat.kind !== 'number' || lon.kind !== 'number') return out;
+  for (const g of groupRows(table, rows))
+    for (let k = g.rows.length - 1; k >= 0; k--) {
+      const la = numberAt(lat, g.rows[k]);
+      const lo = numberAt(lon, g.rows[k]);
+      if (Number.isNaN(la) || Number.isNaN(lo)) continue;
+      out.set(g.group, { lat: la, lon: lo });
+      break;
+    }
+  return out;
+}
+
+/** The reference site nearest a datasource within `radiusKm` (haversine), with its distance; undefined if none. */
+export function nearestReference(
+  locations: ReadonlyMap<string, LatLon>,
+  sensor: string,
+  references: Iterable<string>,
+  radiusKm = DEFAULT_COLLOCATION_RADIUS_KM,
+): { reference: string; km: number } | undefined {
+  const at = locations.get(sensor);
+  if (!at) return undefined;
+  let best: { reference: string; km: number } | undefined;
+  for (const ref of references) {
+    const there = locations.get(ref);
+    if (ref === sensor || !there) continue;
+    const km = distanceKm(at, there);
+    if (km <= radiusKm && (!best || km < best.km)) best = { reference: ref, km };
+  }
+  return best;
+}
+
+/**
+ * The sensors collocated with a reference: the other datasources within `radiusKm` of it; all the other
+ * datasources of the rows when locations are unknown.
+ */
+export function collocatedSensors(
+  groups: readonly string[],
+  locations: ReadonlyMap<string, LatLon>,
+  reference: string,
+  references: ReadonlySet<string>,
+  radiusKm = DEFAULT_COLLOCATION_RADIUS_KM,
+): string[] {
+  const at = locations.get(reference);
+  return groups.filter((g) => {
+    if (g === reference || references.has(g)) return false;
+    const there = locations.get(g);
+    return !at || !there || distanceKm(at, there) <= radiusKm;
+  });
 }
 
 /** The AQI category of a value of a metric column, when the metric is an AQI or has EPA breakpoints. */

@@ -5,7 +5,6 @@ import { MIME, parseNotebook } from '../../../src/core/notebook';
 import { cellText, isNumeric, numberAt, type Table } from '../../../src/core/table/table';
 import { decodeTable } from '../../../src/core/table/wire';
 import {
-  type CollocationAveraging,
   collocation,
   groupRows,
   mapPoints,
@@ -36,9 +35,10 @@ export function savedModel(file: string, cellIndex: number, metric: string) {
     datasources: groupRows(table, rows).length,
     /** Datasources placed on the map (of the chosen metric: the NowCast). */
     mapPoints: mapPoints(table, rows, metricCol).length,
-    collocation: (sensor: string, reference: string, averaging?: CollocationAveraging) => {
-      const c = collocation(table, rows, metricCol, sensor, reference, averaging);
-      return c && { ...c.fit, completeness: c.pairs.completenessPercent, targets: c.targets };
+    /** EPA's 1-hour or 24-hour evaluation of the pair (the Collocation table's two columns). */
+    collocation: (sensor: string, reference: string, averaging: 'hour' | 'day' = 'hour') => {
+      const c = collocation(table, rows, metricCol, sensor, reference);
+      return c && { ...c[averaging].fit, targets: c.targets[averaging] };
     },
   };
 }

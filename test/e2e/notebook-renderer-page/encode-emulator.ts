@@ -43,8 +43,8 @@ export async function encodeEmulatorResult() {
       /** The emulator's collocated pair: a sensor at a reference site. */
       pair: { sensor: colloc[WORLD_ROLES.collocatedSensor], reference: colloc[WORLD_ROLES.collocatedReference] },
       collocation: (sensor: string, reference: string) => {
-        const c = collocation(table, rows, metricCol, sensor, reference, 'period');
-        return c && { ...c.fit, completeness: c.pairs.completenessPercent, targets: c.targets };
+        const c = collocation(table, rows, metricCol, sensor, reference);
+        return c && { ...c.hour.fit, targets: c.targets.hour };
       },
     };
   } finally {

@@ -6,7 +6,14 @@ import { runCell } from '../../../src/core/run/index.node';
 import { systemClock } from '../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator';
 import { COLLOCATED_BIAS, WORLD_ROLES } from '../../../src/emulator/world';
-import { collocation, exceedanceRows, mapPoints, referenceDatasources } from '../../../src/renderer/model/aq-views';
+import {
+  collocation,
+  datasourceLocations,
+  exceedanceRows,
+  mapPoints,
+  nearestReference,
+  referenceDatasources,
+} from '../../../src/renderer/model/aq-views';
 import { identityRows } from '../../../src/renderer/model/sort';
 
 describe('emulator air-quality roles', () => {
@@ -26,11 +33,15 @@ describe('emulator air-quality roles', () => {
     const rows = identityRows(table.rowCount);
     assert.deepEqual([...referenceDatasources(table, rows)], [reference]);
     const metric = table.columns.findIndex((c) => c.name.startsWith('pm2_5ConcMass1HourMean'));
-    const c = collocation(table, rows, metric, sensor, reference, 'period')!;
+    const c = collocation(table, rows, metric, sensor, reference)!.hour;
     assert.ok(c.fit.n >= 40, `paired hours: ${c.fit.n}`);
     assert.ok(Math.abs(c.fit.slope - COLLOCATED_BIAS.slope) < 0.05, `slope ${c.fit.slope}`);
     assert.ok(Math.abs(c.fit.intercept - COLLOCATED_BIAS.intercept) < 1, `intercept ${c.fit.intercept}`);
     assert.ok(c.fit.r2 > 0.95, `R² ${c.fit.r2}`);
+    // Pairing by place picks that reference site by itself (the nearest within 1 km, haversine).
+    const near = nearestReference(datasourceLocations(table, rows), sensor, referenceDatasources(table, rows));
+    assert.equal(near?.reference, reference);
+    assert.ok(near!.km < 1e-6, `${near!.km} km`);
     const points = mapPoints(table, rows, metric);
     const [a, b] = [sensor, reference].map((id) => points.find((p) => p.group === id)!.track.at(-1)!);
     assert.deepEqual([a.lat, a.lon], [b.lat, b.lon]);

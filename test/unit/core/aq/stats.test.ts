@@ -6,6 +6,7 @@ import {
   distribution,
   exceedances,
   periodsWithValue,
+  QUANTILE_DEFINITION,
   quantileSorted,
   quantilesInPlace,
 } from '../../../../src/core/aq/stats';
@@ -92,5 +93,19 @@ describe('core aq stats: periods without a Set', () => {
       [inOrder.periods, inOrder.longestRun, inOrder.longestRunStart - T0, inOrder.first - T0, inOrder.last - T0],
       [7, 3, 5 * H, 0, 9 * H],
     );
+  });
+});
+
+describe('core aq stats: the percentile definition the Summary names', () => {
+  // Expected: numpy 2.4.6 np.percentile(x, [25, 50, 75, 98]) (default method 'linear', Hyndman–Fan type 7).
+  it('equals numpy.percentile on 11 values: q25 3.75, median 7.7, q75 15.15, p98 88.06', () => {
+    const x = [3.1, -0.4, 12.0, 7.7, 7.7, 35.5, 0.0, 9.05, 101.2, 4.4, 18.3];
+    const d = distribution(x);
+    const sorted = Float64Array.from(x).sort();
+    assert.equal(d.median, 7.7);
+    assert.ok(Math.abs(d.p98 - 88.06000000000004) < 1e-12, `${d.p98}`);
+    assert.ok(Math.abs(quantileSorted(sorted, 0.25) - 3.75) < 1e-12);
+    assert.ok(Math.abs(quantileSorted(sorted, 0.75) - 15.15) < 1e-12);
+    assert.match(QUANTILE_DEFINITION, /Hyndman–Fan type 7.*numpy/);
   });
 });

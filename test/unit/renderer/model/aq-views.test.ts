@@ -5,9 +5,13 @@ import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { type Column, cellText, isNumeric, numberAt, type Table } from '../../../../src/core/table/table';
 import {
   cachedOffset,
+  collocatedSensors,
   collocation,
+  collocationMetric,
+  datasourceLocations,
   exceedanceRows,
   mapPoints,
+  nearestReference,
   profiles,
   referenceDatasources,
   resultFrequency,
@@ -110,13 +114,41 @@ describe('renderer aq views: model', () => {
     assert.ok(Number.isNaN(cell(s, 'mean', 0) as number));
   });
 
-  it('Exceedances above 35.4 per datasource: SENSOR hours 2-5 (run 4), REF hours 4-5 (run 2)', () => {
+  it('Exceedances above 35.4 per datasource, QC-invalid left out: SENSOR hours 2, 4, 5 (run 2; hour 3 invalid), REF hours 4-5', () => {
     const e = exceedanceRows(table, rows, metricCol, 35.4);
     assert.deepEqual(
-      e.map((x) => [x.group, x.periods, x.longestRun, x.first - T0, x.last - T0, x.periodsWithValue]),
+      e.map((x) => [x.group, x.periods, x.longestRun, x.first - T0, x.last - T0, x.periodsWithValue, x.invalid]),
       [
-        ['REF', 2, 2, 4 * H, 5 * H, 5],
-        ['SENSOR', 4, 4, 2 * H, 5 * H, 6],
+        ['REF', 2, 2, 4 * H, 5 * H, 5, 0],
+        ['SENSOR', 3, 2, 2 * H, 5 * H, 5, 1],
+      ],
+    );
+  });
+
+  it('Exceedances counting QC-invalid values (the toggle): SENSOR hours 2-5 (run 4) of 6', () => {
+    const e = exceedanceRows(table, rows, metricCol, 35.4, true);
+    assert.deepEqual(
+      e.map((x) => [x.group, x.periods, x.longestRun, x.periodsWithValue, x.invalid]),
+      [
+        ['REF', 2, 2, 5, 0],
+        ['SENSOR', 4, 4, 6, 1],
+      ],
+    );
+  });
+
+  it('Exceedances: a datasource whose values are all QC-invalid keeps its row, with 0 valid periods', () => {
+    const qc = table.columns.findIndex((c) => c.name === `${LABEL}.qcAssessment`);
+    const allInvalid = table.columns.map((c, i) =>
+      i === qc && c.kind === 'qcAssessment'
+        ? { ...c, codes: Int32Array.from(c.codes, (_, r) => (r % 2 === 0 ? 1 : 0)) } // every SENSOR row
+        : c,
+    );
+    const e = exceedanceRows({ ...table, columns: allInvalid }, rows, metricCol, 35.4);
+    assert.deepEqual(
+      e.map((x) => [x.group, x.periods, x.periodsWithValue, x.invalid]),
+      [
+        ['REF', 2, 5, 0],
+        ['SENSOR', 0, 0, 6],
       ],
     );
   });
@@ -134,18 +166,106 @@ describe('renderer aq views: model', () => {
     );
   });
 
-  it('Collocation: REFERENCE_SITE found; pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1; 5 of 6 hours = 83 % ≥ 75 %', () => {
+  it('Collocation: REFERENCE_SITE found; 1-hour pairs 5 hours; y = 1.2x + 2 -> slope 1.2, intercept 2, R² 1, NRMSE by EPA', () => {
     assert.deepEqual([...referenceDatasources(table, rows)], ['REF']);
-    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF', 'period')!;
-    assert.equal(c.fit.n, 5);
-    assert.ok(Math.abs(c.fit.slope - 1.2) < 1e-9);
-    assert.ok(Math.abs(c.fit.intercept - 2) < 1e-9);
-    assert.ok(Math.abs(c.fit.r2 - 1) < 1e-12);
+    const c = collocation(table, rows, metricCol, 'SENSOR', 'REF')!;
+    const fit = c.hour.fit;
+    assert.equal(fit.n, 5);
+    assert.ok(Math.abs(fit.slope - 1.2) < 1e-9);
+    assert.ok(Math.abs(fit.intercept - 2) < 1e-9);
+    assert.ok(Math.abs(fit.r2 - 1) < 1e-12);
     // bias = mean(0.2x + 2) over x = 10,20,30,50,60 -> 0.2*34 + 2 = 8.8
-    assert.ok(Math.abs(c.fit.meanBias - 8.8) < 1e-9);
-    assert.ok(Math.abs(c.pairs.completenessPercent - 500 / 6) < 1e-9);
-    const met = Object.fromEntries(c.targets.map((t) => [t.name, t.met]));
-    assert.deepEqual(met, { Slope: true, Intercept: true, 'R²': true, RMSE: false, 'Pairing completeness': true });
+    assert.ok(Math.abs(fit.meanBias - 8.8) < 1e-9);
+    // RMSE = √mean((0.2x + 2)²) = √(16 + 36 + 64 + 144 + 196)/5 = √91.2 = 9.55 > 7; NRMSE = 9.55 / 34 = 28.1 % ≤ 30.
+    assert.ok(Math.abs(fit.rmse - Math.sqrt(91.2)) < 1e-9);
+    assert.ok(Math.abs(fit.nrmse - (100 * Math.sqrt(91.2)) / 34) < 1e-9);
+    const met = Object.fromEntries(c.targets.hour.map((t) => [t.name, t.met]));
+    assert.deepEqual(met, { Slope: true, Intercept: true, 'R²': true, RMSE: true, NRMSE: true });
+    assert.equal(c.day.fit.n, 0, 'six hours make no valid day (18 of 24)');
+    assert.deepEqual(c.precision.sensors, ['SENSOR']);
+    assert.ok(Number.isNaN(c.precision.hour.sd), 'one sensor: no precision');
+  });
+
+  it('Collocation precision: SD and CV across the collocated sensors given (the reference left out), 3 or more', () => {
+    // 24 hours; REF = 10; sensors A, B, C read 10, 12, 14 every hour: SD = √(24·8 / (24·3 − 1)), mean 12.
+    const ids = ['REF', 'A', 'B', 'C'];
+    const n = 24 * ids.length;
+    const t: Table = {
+      rowCount: n,
+      columns: [
+        {
+          name: 'datasourceId',
+          kind: 'identifier',
+          dict: ids,
+          codes: Int32Array.from({ length: n }, (_, i) => i % 4),
+        },
+        { name: 'outputFrequency', kind: 'text', dict: ['hour'], codes: new Int32Array(n) },
+        {
+          name: 'startOfPeriod',
+          kind: 'time',
+          values: Float64Array.from({ length: n }, (_, i) => T0 + Math.floor(i / 4) * H),
+        },
+        {
+          name: 'pm2_5ConcMass1HourMean.value',
+          kind: 'number',
+          values: Float64Array.from({ length: n }, (_, i) => [10, 10, 12, 14][i % 4]),
+          metric: parseCanonicalLabel('pm2_5ConcMass1HourMean.value'),
+        },
+      ],
+    };
+    const all = identityRows(n);
+    const c = collocation(t, all, 3, 'A', 'REF', ['A', 'B', 'C', 'REF'])!;
+    assert.deepEqual(c.precision.sensors, ['A', 'B', 'C']);
+    assert.equal(c.precision.hour.n, 24);
+    assert.ok(Math.abs(c.precision.hour.sd - Math.sqrt((24 * 8) / 71)) < 1e-12);
+    assert.ok(Math.abs(c.precision.hour.cv - (100 * Math.sqrt((24 * 8) / 71)) / 12) < 1e-9);
+    assert.equal(c.precision.day.n, 1, 'one valid day (24 of 24 hours)');
+    assert.equal(c.day.fit.n, 1);
+    const two = collocation(t, all, 3, 'A', 'REF', ['A', 'B'])!;
+    assert.equal(two.precision.hour.sensors, 2);
+    assert.ok(Number.isNaN(two.precision.hour.sd), 'needs 3 sensors');
+  });
+
+  it('Collocation never pairs a datasource with itself', () => {
+    assert.equal(collocation(table, rows, metricCol, 'REF', 'REF'), undefined);
+    assert.equal(collocation(table, rows, metricCol, 'SENSOR', 'SENSOR'), undefined);
+  });
+
+  it('Collocation starts on a 1-hour or 24-hour mean, PM2.5 first, not on the NowCast', () => {
+    const metricColumn = (name: string): Column => ({
+      name,
+      kind: 'number',
+      values: new Float64Array(table.rowCount),
+      metric: parseCanonicalLabel(name),
+    });
+    const withMeans: Table = {
+      ...table,
+      columns: [
+        ...table.columns,
+        metricColumn('no2Conc1HourMean.value'),
+        metricColumn('pm2_5ConcMass24HourMean.value'),
+        metricColumn('pm2_5ConcMass1HourMean.value'),
+      ],
+    };
+    assert.equal(withMeans.columns[collocationMetric(withMeans)].name, 'pm2_5ConcMass1HourMean.value');
+    const noPm1h = { ...withMeans, columns: withMeans.columns.slice(0, -1) };
+    assert.equal(noPm1h.columns[collocationMetric(noPm1h)].name, 'pm2_5ConcMass24HourMean.value');
+    assert.equal(table.columns[collocationMetric(table)].name, `${LABEL}.value`, 'the NowCast when it is all there is');
+  });
+
+  it('Pairing by place: the nearest reference site within the radius (haversine); collocated sensors near it', () => {
+    const at = datasourceLocations(table, rows);
+    // SENSOR moved to 47.7° at hour 4: 0.1° of latitude from REF = 11.12 km.
+    assert.deepEqual(at.get('SENSOR'), { lat: 47.7, lon: -122.3 });
+    const refs = referenceDatasources(table, rows);
+    assert.equal(nearestReference(at, 'SENSOR', refs), undefined, 'not within the default 1 km');
+    const near = nearestReference(at, 'SENSOR', refs, 12)!;
+    assert.equal(near.reference, 'REF');
+    assert.ok(Math.abs(near.km - 11.1195) < 1e-3, `${near.km}`);
+    assert.equal(nearestReference(at, 'REF', refs, 12), undefined, 'never itself');
+    assert.deepEqual(collocatedSensors(['REF', 'SENSOR'], at, 'REF', refs), []);
+    assert.deepEqual(collocatedSensors(['REF', 'SENSOR'], at, 'REF', refs, 12), ['SENSOR']);
+    assert.deepEqual(collocatedSensors(['REF', 'SENSOR'], new Map(), 'REF', refs), ['SENSOR'], 'no locations: all');
   });
 
   it('Map: the moved datasource has a two-point track; the latest value and its AQI category', () => {
