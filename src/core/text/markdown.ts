@@ -36,5 +36,8 @@ const INLINE_MARKUP = /[\\`*~[\]!<>&|$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
  * shown as itself.
  */
 export function markdownInline(text: string): string {
-  return text.replace(NOT_ON_ONE_LINE, ' ').replace(INLINE_MARKUP, '\\$&').replace(/^(\s*)#/, '$1\\#');
+  return text
+    .replace(NOT_ON_ONE_LINE, ' ')
+    .replace(INLINE_MARKUP, '\\$&')
+    .replace(/^(\s*)#/, '$1\\#');
 }

@@ -33,7 +33,13 @@ function escapeOnce(source: string, tokens: Tokens): string {
     if (!t.map) continue;
     if (t.type === 'html_block') escapeLines(lines, t.map[0], t.map[1]);
     const tags = t.type === 'inline' ? (t.children ?? []).filter((c) => c.type === 'html_inline') : [];
-    if (tags.length) escapeInline(lines, t.map[0], t.map[1], tags.map((c) => c.content));
+    if (tags.length)
+      escapeInline(
+        lines,
+        t.map[0],
+        t.map[1],
+        tags.map((c) => c.content),
+      );
   }
   return lines.join('\n');
 }

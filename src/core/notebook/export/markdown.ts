@@ -1,8 +1,9 @@
 // A notebook with its results as Markdown: markdown cells as written but their raw HTML escaped (markdown-
 // cells), query cells in ```measq fences, tables as Markdown tables of their first rows with a note of the
 // total; every value from a result is text (core/text/markdown markdownInline).
-import type { Notebook, NotebookCell } from '../model';
+
 import { markdownInline } from '../../text/markdown';
+import type { Notebook, NotebookCell } from '../model';
 import { markdownWithoutHtml } from './markdown-cells';
 import { outputView } from './output-view';
 import { sliceNote, type TableSlice, tableSlice } from './table-slice';
