@@ -16,7 +16,15 @@ import {
   type OutputItem,
   textItem,
 } from './model';
-import { checkItem, checkOutputMetadata, droppedNote, isReadBack, type ReadOptions } from './read-outputs';
+import {
+  checkCellMetadata,
+  checkItem,
+  checkNotebookMetadata,
+  checkOutputMetadata,
+  droppedNote,
+  isReadBack,
+  type ReadOptions,
+} from './read-checks';
 import { summarizeOutput } from './summary';
 
 export class NotebookFormatError extends Error {
@@ -260,7 +268,7 @@ function parseCellJson(v: unknown, where: string, options: ReadOptions): Noteboo
   }
   if (v.metadata !== undefined) {
     if (!isRecord(v.metadata)) throw new NotebookFormatError(`${where}.metadata`, 'expected an object');
-    cell.metadata = v.metadata;
+    cell.metadata = checkCellMetadata(v.metadata);
   }
   if (v.execution !== undefined) cell.execution = parseExecution(v.execution, `${where}.execution`);
   const extra = extraOf(v, ['kind', 'language', 'source', 'outputs', 'metadata', 'execution']);
@@ -280,7 +288,7 @@ export function readNotebook(bytes: Uint8Array, options: ReadOptions = {}): Note
 
 /**
  * Reads a .measnb file's text (a leading BOM skipped). An empty (or blank) file is an empty notebook. Output
- * items of types this extension does not write are dropped with a note (read-outputs). Throws NotebookFormatError.
+ * items of types this extension does not write are dropped with a note (read-checks). Throws NotebookFormatError.
  */
 export function parseNotebook(source: string, options: ReadOptions = {}): Notebook {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
@@ -304,7 +312,7 @@ export function parseNotebook(source: string, options: ReadOptions = {}): Notebo
     throw new NotebookFormatError('metadata', 'expected an object');
   if (!Array.isArray(doc.cells)) throw new NotebookFormatError('cells', 'expected an array of cells');
   const nb: Notebook = {
-    metadata: (doc.metadata as Record<string, unknown>) ?? {},
+    metadata: checkNotebookMetadata((doc.metadata as Record<string, unknown>) ?? {}),
     cells: doc.cells.map((c, i) => parseCellJson(c, `cells[${i}]`, options)),
   };
   const extra = extraOf(doc, [NOTEBOOK_FORMAT, 'metadata', 'cells']);

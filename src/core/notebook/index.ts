@@ -9,5 +9,5 @@ export {
   serializeNotebook,
 } from './file-format';
 export * from './model';
-export { FULL_RESULT_ID, READ_BACK_MIMES, type ReadOptions } from './read-outputs';
+export { FULL_RESULT_ID, READ_BACK_MIMES, type ReadOptions } from './read-checks';
 export { formatBytes, type OutputSummary, summarizeOutput } from './summary';

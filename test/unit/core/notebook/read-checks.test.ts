@@ -1,4 +1,4 @@
-// core/notebook read-outputs + file-format: what a .measnb file may put in outputs, checked on read.
+// core/notebook read-checks + file-format: what a .measnb file may put in outputs and metadata, checked on read.
 import assert from 'node:assert/strict';
 import {
   itemText,
@@ -122,5 +122,21 @@ describe('notebook file: outputs read back', () => {
     assert.deepEqual(readNotebook(withBom), readNotebook(bytes));
     assert.deepEqual(parseNotebook(`\ufeff${text}`), parseNotebook(text));
     assert.deepEqual(readNotebook(new Uint8Array([0xef, 0xbb, 0xbf])), { metadata: {}, cells: [] });
+  });
+
+  it('checks the cell id and the notebook connection and org: a wrong type or an odd value is dropped', () => {
+    const doc = (metadata: unknown, cellMeta: unknown) =>
+      parseNotebook(JSON.stringify({ metadata, cells: [{ source: 'datasources', metadata: cellMeta }] }));
+    const bad = doc(
+      { connection: { url: 'http://evil' }, org: 'a\u001b]52;c;x\u0007', other: 1 },
+      { id: `${'x'.repeat(100_000)}`, keep: true },
+    );
+    assert.deepEqual(bad.metadata, { other: 1 });
+    assert.deepEqual(bad.cells[0].metadata, { keep: true });
+    assert.deepEqual(doc({ org: 7 }, { id: '../c1' }).metadata, {});
+    assert.deepEqual(doc({ org: 7 }, { id: '../c1' }).cells[0].metadata, {});
+    const good = doc({ connection: 'Local emulator', org: 'demo' }, { id: 'c1a_b-2' });
+    assert.deepEqual(good.metadata, { connection: 'Local emulator', org: 'demo' });
+    assert.deepEqual(good.cells[0].metadata, { id: 'c1a_b-2' });
   });
 });

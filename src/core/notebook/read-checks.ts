@@ -1,8 +1,8 @@
-// What a .measnb file may put in a cell's outputs, checked on read. VS Code renders whatever type an
+// What a .measnb file may put in outputs and metadata, checked on read. VS Code renders whatever type an
 // output item names (a hand-written text/html item with a <script>, application/javascript), so only the
 // types this extension and `measnb` write are read back: the table, text/csv, text/plain, VS Code's error
-// item and the saved-output summary. Other items are dropped with a visible text/plain note. Output
-// metadata keeps its known keys only with the types this extension writes (a wrong type is dropped).
+// item and the saved-output summary. Other items are dropped with a visible text/plain note. Metadata
+// (notebook, cell, output) keeps its known keys only with the types this extension writes (else dropped).
 import { jsonItem, MIME, type NotebookOutput, type OutputItem, type OutputMetadata, textItem } from './model';
 
 /** The output types read back from a notebook file; any other is dropped (with a note). */
@@ -124,5 +124,25 @@ export function checkOutputMetadata(meta: Record<string, unknown>, options: Read
       if (id && FULL_RESULT_ID.test(id) && out.fullResultId === undefined) out.fullResultId = id;
     }
   }
+  return out;
+}
+
+/** A cell's id (its full-result file, its follow cursor): a plain id, else dropped (the controller gives a new one). */
+const CELL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A connection name or org the notebook names: a string on one line, of a sensible length. */
+const isName = (v: unknown) => isString(v) && v.length <= 200 && !/[\p{Cc}]/u.test(v);
+
+/** A cell's metadata as read: an `id` that is not a plain id is dropped. */
+export function checkCellMetadata(meta: Record<string, unknown>): Record<string, unknown> {
+  if (meta.id === undefined || (isString(meta.id) && CELL_ID.test(meta.id))) return meta;
+  const { id: _, ...rest } = meta;
+  return rest;
+}
+
+/** The notebook's metadata as read: `connection` and `org` only as names (strings on one line, ≤ 200). */
+export function checkNotebookMetadata(meta: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(meta)) if ((k !== 'connection' && k !== 'org') || isName(v)) out[k] = v;
   return out;
 }
