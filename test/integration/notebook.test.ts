@@ -366,7 +366,11 @@ describe('notebook controller against the emulator', function () {
       const meta = file.cells[0].outputs[0].metadata;
       assert.equal(meta.truncated, true);
       assert.equal(meta.rowCount, rows);
-      assert.ok(fs.existsSync(meta.fullResultPath), `the full result exists at ${meta.fullResultPath}`);
+      assert.equal(meta.fullResultPath, undefined, 'no path (it holds the home folder) in the saved file');
+      const store = a.notebooks.controller.results.dir.fsPath;
+      assert.ok(!text.includes(store), `the result store's path (${store}) is nowhere in the saved file`);
+      const full = path.join(store, `${meta.fullResultId}.parquet`);
+      assert.ok(fs.existsSync(full), `the full result of id ${meta.fullResultId} exists at ${full}`);
     } finally {
       await config.update('savedOutputLimitKB', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -28,8 +28,11 @@ describe('full results: one file per follow cell, copied cells get their own id'
   let ids: string[];
   const settings = () => vscode.workspace.getConfiguration('measurements.notebook');
   const files = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.parquet')) : []);
-  const fullResultPath = (cell: vscode.NotebookCell) =>
-    cell.outputs.map((o) => o.metadata?.fullResultPath).find((p): p is string => typeof p === 'string');
+  /** The cell's full-result file: its output names it by id (never by path), resolved in the result store. */
+  const fullResultPath = (cell: vscode.NotebookCell) => {
+    const id = cell.outputs.map((o) => o.metadata?.fullResultId).find((p): p is string => typeof p === 'string');
+    return id && path.join(dir, `${id}.parquet`);
+  };
   /** Clears cell i's outputs as the cell toolbar does: the command acts on the focused cell. */
   async function clearOutputs(nb: vscode.NotebookDocument, i: number) {
     const editor = await vscode.window.showNotebookDocument(nb);

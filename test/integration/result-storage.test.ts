@@ -27,11 +27,14 @@ describe('full results of over-limit outputs: one file per cell, cleaned up, cap
           .filter((f) => f.endsWith('.parquet'))
           .sort()
       : [];
-  const fullResultPath = (i: number) =>
-    nb
+  /** The cell's full-result file: its output names it by id (never by path), resolved in the result store. */
+  const fullResultPath = (i: number) => {
+    const id = nb
       .cellAt(i)
-      .outputs.map((o) => o.metadata?.fullResultPath)
+      .outputs.map((o) => o.metadata?.fullResultId)
       .find((p): p is string => typeof p === 'string');
+    return id && path.join(dir, `${id}.parquet`);
+  };
 
   async function run(i: number) {
     const before = nb.cellAt(i).executionSummary?.executionOrder ?? 0;

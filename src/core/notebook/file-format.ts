@@ -14,9 +14,17 @@ import {
   type NotebookCell,
   type NotebookOutput,
   type OutputItem,
-  type OutputMetadata,
   textItem,
 } from './model';
+import {
+  checkCellMetadata,
+  checkItem,
+  checkNotebookMetadata,
+  checkOutputMetadata,
+  droppedNote,
+  isReadBack,
+  type ReadOptions,
+} from './read-checks';
 import { summarizeOutput } from './summary';
 
 export class NotebookFormatError extends Error {
@@ -192,17 +200,37 @@ function parseItem(v: unknown, where: string): OutputItem {
   throw new NotebookFormatError(where, 'an output item needs "lines" or "base64"');
 }
 
-function parseOutput(v: unknown, where: string): NotebookOutput {
+/** An output as read: its items of read-back types (checked), and the types of the items dropped. */
+function parseOutput(v: unknown, where: string, options: ReadOptions): { output: NotebookOutput; dropped: unknown[] } {
   if (!isRecord(v)) throw new NotebookFormatError(where, 'expected an output object');
   if (!Array.isArray(v.items)) throw new NotebookFormatError(`${where}.items`, 'expected an array of output items');
-  const out: NotebookOutput = { items: v.items.map((it, i) => parseItem(it, `${where}.items[${i}]`)) };
+  const items: OutputItem[] = [];
+  const dropped: unknown[] = [];
+  v.items.forEach((it, i) => {
+    const mime = isRecord(it) ? it.mime : undefined;
+    const item = isReadBack(mime) ? checkItem(parseItem(it, `${where}.items[${i}]`)) : undefined;
+    if (item) items.push(item);
+    else dropped.push(mime);
+  });
+  const out: NotebookOutput = { items };
   if (v.metadata !== undefined) {
     if (!isRecord(v.metadata)) throw new NotebookFormatError(`${where}.metadata`, 'expected an object');
-    out.metadata = v.metadata as OutputMetadata;
+    out.metadata = checkOutputMetadata(v.metadata, options);
   }
   const extra = extraOf(v, ['items', 'metadata']);
   if (extra) out.extra = extra;
-  return out;
+  return { output: out, dropped };
+}
+
+/** A cell's outputs: dropped items leave a note after their output (in its place when nothing is left). */
+function parseOutputs(v: unknown[], where: string, options: ReadOptions): NotebookOutput[] {
+  const outputs: NotebookOutput[] = [];
+  v.forEach((o, i) => {
+    const { output, dropped } = parseOutput(o, `${where}[${i}]`, options);
+    if (output.items.length) outputs.push(output);
+    if (dropped.length) outputs.push(droppedNote(dropped));
+  });
+  return outputs;
 }
 
 function parseExecution(v: unknown, where: string): CellExecution {
@@ -220,7 +248,7 @@ function parseExecution(v: unknown, where: string): CellExecution {
   return e;
 }
 
-function parseCellJson(v: unknown, where: string): NotebookCell {
+function parseCellJson(v: unknown, where: string, options: ReadOptions): NotebookCell {
   if (!isRecord(v)) throw new NotebookFormatError(where, 'expected a cell object');
   const kind = v.kind ?? 'code';
   if (kind !== 'code' && kind !== 'markup') {
@@ -236,11 +264,11 @@ function parseCellJson(v: unknown, where: string): NotebookCell {
   };
   if (v.outputs !== undefined) {
     if (!Array.isArray(v.outputs)) throw new NotebookFormatError(`${where}.outputs`, 'expected an array');
-    cell.outputs = v.outputs.map((o, i) => parseOutput(o, `${where}.outputs[${i}]`));
+    cell.outputs = parseOutputs(v.outputs, `${where}.outputs`, options);
   }
   if (v.metadata !== undefined) {
     if (!isRecord(v.metadata)) throw new NotebookFormatError(`${where}.metadata`, 'expected an object');
-    cell.metadata = v.metadata;
+    cell.metadata = checkCellMetadata(v.metadata);
   }
   if (v.execution !== undefined) cell.execution = parseExecution(v.execution, `${where}.execution`);
   const extra = extraOf(v, ['kind', 'language', 'source', 'outputs', 'metadata', 'execution']);
@@ -248,8 +276,22 @@ function parseCellJson(v: unknown, where: string): NotebookCell {
   return cell;
 }
 
-/** Reads a .measnb file. An empty (or blank) file is an empty notebook. Throws NotebookFormatError. */
-export function parseNotebook(text: string): Notebook {
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * THE reader of a .measnb file's bytes (the extension's serializer and every `measnb` command): UTF-8,
+ * a leading byte order mark skipped.
+ */
+export function readNotebook(bytes: Uint8Array, options: ReadOptions = {}): Notebook {
+  return parseNotebook(decoder.decode(bytes), options);
+}
+
+/**
+ * Reads a .measnb file's text (a leading BOM skipped). An empty (or blank) file is an empty notebook. Output
+ * items of types this extension does not write are dropped with a note (read-checks). Throws NotebookFormatError.
+ */
+export function parseNotebook(source: string, options: ReadOptions = {}): Notebook {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (text.trim() === '') return { metadata: {}, cells: [] };
   let doc: unknown;
   try {
@@ -270,8 +312,8 @@ export function parseNotebook(text: string): Notebook {
     throw new NotebookFormatError('metadata', 'expected an object');
   if (!Array.isArray(doc.cells)) throw new NotebookFormatError('cells', 'expected an array of cells');
   const nb: Notebook = {
-    metadata: (doc.metadata as Record<string, unknown>) ?? {},
-    cells: doc.cells.map((c, i) => parseCellJson(c, `cells[${i}]`)),
+    metadata: checkNotebookMetadata((doc.metadata as Record<string, unknown>) ?? {}),
+    cells: doc.cells.map((c, i) => parseCellJson(c, `cells[${i}]`, options)),
   };
   const extra = extraOf(doc, [NOTEBOOK_FORMAT, 'metadata', 'cells']);
   if (extra) nb.extra = extra;

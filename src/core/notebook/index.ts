@@ -4,8 +4,10 @@ export {
   MAX_NESTING_DEPTH,
   NotebookFormatError,
   parseNotebook,
+  readNotebook,
   type SerializeOptions,
   serializeNotebook,
 } from './file-format';
 export * from './model';
+export { FULL_RESULT_ID, READ_BACK_MIMES, type ReadOptions } from './read-checks';
 export { formatBytes, type OutputSummary, summarizeOutput } from './summary';

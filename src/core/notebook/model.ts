@@ -31,8 +31,10 @@ export interface OutputItem {
 export interface OutputMetadata {
   rowCount?: number;
   columns?: string[];
-  /** Where the complete result is (a file path or URL), when it is kept outside the notebook. */
+  /** Where the complete result is, relative to the notebook's folder (`measnb run --out`: X.results/cell-2.parquet). */
   fullResultPath?: string;
+  /** The extension's full result: an opaque id in its result store (no path), resolved when it is read. */
+  fullResultId?: string;
   /** Set by the serializer when the items were replaced by a summary. */
   truncated?: boolean;
   /** Size of the items that were dropped. */

@@ -9,6 +9,7 @@ export interface OutputSummary {
   originalBytes: number;
   limitBytes: number;
   fullResultPath?: string;
+  fullResultId?: string;
   message: string;
 }
 
@@ -36,7 +37,9 @@ export function summarizeOutput(output: NotebookOutput, limitBytes: number): Not
       : 'This output';
   const where = meta.fullResultPath
     ? `The full result is in ${meta.fullResultPath}.`
-    : 'Run the cell again to see the full result.';
+    : meta.fullResultId
+      ? "The full result is kept in the extension's result storage on the machine that ran the cell; run the cell again to see it here."
+      : 'Run the cell again to see the full result.';
   const message = `${what} (${formatBytes(originalBytes)}) — over the ${formatBytes(limitBytes)} limit for outputs saved in the notebook, so only this summary was saved. ${where}`;
   const summary: OutputSummary = {
     rowCount,
@@ -44,6 +47,7 @@ export function summarizeOutput(output: NotebookOutput, limitBytes: number): Not
     originalBytes,
     limitBytes,
     fullResultPath: meta.fullResultPath,
+    fullResultId: meta.fullResultId,
     message,
   };
   return {

@@ -40,9 +40,28 @@ function shape(resolved: ResolvedCell, baseUrl: string): RequestShape {
   }
 }
 
-/** POSIX shell single-quoting: nothing inside is expanded. */
+/**
+ * Characters a reader does not see as they are: controls (C0, DEL, C1 such as U+009B, the terminal's CSI),
+ * format characters (bidi overrides and isolates U+202A-E, U+2066-9, marks U+200E/F, U+061C, zero-width
+ * ones, U+FEFF) and line/paragraph separators. A snippet holds them only as escapes, so what is pasted is
+ * what is seen.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+
+/** `\u202e` (`\U000e0001` past the BMP): the escape of bash/zsh $'…' strings and of Python str literals. */
+function codeEscape(ch: string): string {
+  const cp = ch.codePointAt(0) as number;
+  return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * POSIX shell single-quoting: nothing inside is expanded. Text with invisible characters is $'…'-quoted
+ * instead (bash, zsh, ksh), each of them written as a \u escape.
+ */
 function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+  if (!INVISIBLE.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
+  return `$'${text.replace(/[\\']/g, '\\$&').replace(INVISIBLE_ALL, codeEscape)}'`;
 }
 
 function curl(r: RequestShape): string {
@@ -57,8 +76,8 @@ function curl(r: RequestShape): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A JSON string literal is also a valid Python string literal. */
-const pyString = (text: string) => JSON.stringify(text);
+/** A JSON string literal is also a valid Python string literal; invisible characters as \u escapes. */
+const pyString = (text: string) => JSON.stringify(text).replace(INVISIBLE_ALL, codeEscape);
 
 function python(r: RequestShape): string {
   const lines = [

@@ -5,9 +5,12 @@
 
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 
+/** Controls, line breaks and bidi marks, overrides and isolates: each becomes a space in one-line text. */
+const NOT_ON_ONE_LINE = /[\p{Cc}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 /** text on one line, at most `max` characters (an ellipsis marks a cut); controls and breaks as spaces. */
 export function boundedLine(text: string, max: number): string {
-  const flat = text.replace(/[\p{Cc}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, ' ');
+  const flat = text.replace(NOT_ON_ONE_LINE, ' ');
   const chars = Array.from(flat);
   return chars.length <= max ? flat : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
@@ -15,4 +18,26 @@ export function boundedLine(text: string, max: number): string {
 /** A value as literal Markdown text: bounded to one line of at most `max` characters, then escaped. */
 export function markdownText(text: string, max = 200): string {
   return boundedLine(text, max).replace(PUNCTUATION, '\\$&');
+}
+
+/**
+ * Every character that can start markup inline in CommonMark/GFM: escape, code span, emphasis, strikethrough,
+ * link and image brackets (and the `!` of an image), HTML and autolink `<`, `>`, entities, table pipes, math.
+ * An underscore inside a word (pm2_5ConcMass) cannot open or close emphasis: it stays as it is.
+ */
+const INLINE_MARKUP = /[\\`*~[\]!<>&|$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+
+/**
+ * A data value as literal text inside one Markdown line (a table cell, a title, a note): the one escape of
+ * the Markdown table writers (core/table/markdown, the notebook's Markdown export). Not bounded; one line
+ * (controls, breaks and bidi controls as spaces); inline markup characters backslash-escaped and a leading
+ * `#` too, so no link, image, HTML, code, emphasis or table cell can form from the value. Readable as plain
+ * text otherwise (times and numbers keep their `-`, `:` and `.`); a bare URL may still be autolinked by GFM,
+ * shown as itself.
+ */
+export function markdownInline(text: string): string {
+  return text
+    .replace(NOT_ON_ONE_LINE, ' ')
+    .replace(INLINE_MARKUP, '\\$&')
+    .replace(/^(\s*)#/, '$1\\#');
 }

@@ -258,7 +258,7 @@ export class MeasnbController implements vscode.Disposable {
     const output = tableOutput(table, {
       info: withRefs,
       csvMaxRows: csvFallbackMaxRows(),
-      fullResultPath: file?.fsPath,
+      fullResultId: file && this.results.idOf(file),
       report,
       head: progressive ? { rows: sliceRows(table, 0, headRows), resultBytes: bytes } : undefined,
     });

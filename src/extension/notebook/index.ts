@@ -35,7 +35,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
   const notebookOf = (doc: vscode.TextDocument) =>
     vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
   context.subscriptions.push(
-    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new MeasnbSerializer(), {
+    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new MeasnbSerializer(controller.results), {
       transientOutputs: false,
       transientCellMetadata: { inputCollapsed: true, outputCollapsed: true },
     }),

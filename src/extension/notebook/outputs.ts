@@ -13,7 +13,8 @@ export interface TableOutputOptions {
   info?: ResultInfo;
   /** No CSV fallback above this many rows (a text line says so instead). */
   csvMaxRows: number;
-  fullResultPath?: string;
+  /** The result store's id of the full-result file (never its path: that holds the user's home folder). */
+  fullResultId?: string;
   /** The report a report cell made (ids only, no paths): its files' Open/Reveal in the cell status bar. */
   report?: ReportRef;
   /** A progressive output: the item holds these first rows; resultBytes is the whole result's wire size. */
@@ -51,7 +52,7 @@ export function tableOutput(table: Table, options: TableOutputOptions): vscode.N
     columns: table.columns.map((c) => c.name),
     measnb: options.info,
   };
-  if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
+  if (options.fullResultId) metadata.fullResultId = options.fullResultId;
   if (options.report) metadata.report = options.report;
   if (options.head) metadata.resultBytes = options.head.resultBytes;
   return new vscode.NotebookCellOutput(items, metadata);

@@ -1,6 +1,7 @@
 // Full results of outputs too big to save in the notebook: one Parquet file per cell output (a re-run
 // or a follow poll replaces it), deleted when the cell's outputs are cleared or the cell is deleted,
 // and the whole folder capped (measurements.notebook.resultStorageLimitMB; oldest files go first).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writeParquetInTurns } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
@@ -15,6 +16,8 @@ function notebookKey(uri: vscode.Uri): string {
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A file of the store: `<notebook key>-<cell id>.parquet`; its name without `.parquet` is the result's id. */
+const STORE_FILE = /^([0-9a-f]{8}-[A-Za-z0-9_-]{1,64})\.parquet$/;
 
 export class ResultStore implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
@@ -43,10 +46,38 @@ export class ResultStore implements vscode.Disposable {
     return this.fileOf(cell.notebook.uri, await this.cellKey(cell));
   }
 
-  /** The cell's full-result file if the cell has an id (the file may not exist: another machine, cleared). */
+  /**
+   * The cell's full-result file (it may not exist: another machine, cleared): the one its output names by id
+   * (output metadata fullResultId, this notebook's only), else the one of the cell's own id.
+   */
   fileOfCell(cell: vscode.NotebookCell): vscode.Uri | undefined {
+    for (const o of cell.outputs) {
+      const named = this.resolve(cell.notebook.uri, o.metadata?.fullResultId);
+      if (named) return named;
+    }
     const id = cell.metadata?.id;
     return typeof id === 'string' && SAFE_ID.test(id) ? this.fileOf(cell.notebook.uri, id) : undefined;
+  }
+
+  /** The opaque id saved in the notebook for a full-result file of this store (no folder, no home path). */
+  idOf(file: vscode.Uri): string {
+    return path.basename(file.path).replace(/\.parquet$/, '');
+  }
+
+  /** The file of a saved full-result id: only a file of this store that belongs to `notebook`. */
+  resolve(notebook: vscode.Uri, id: unknown): vscode.Uri | undefined {
+    if (typeof id !== 'string' || !STORE_FILE.test(`${id}.parquet`)) return undefined;
+    return id.startsWith(`${notebookKey(notebook)}-`) ? vscode.Uri.joinPath(this.dir, `${id}.parquet`) : undefined;
+  }
+
+  /**
+   * An old notebook's absolute full-result path, read back: its id when it names a file directly in this
+   * store; any other path is not trusted (undefined: the reader drops it).
+   */
+  adoptFullResultPath(fsPath: string): string | undefined {
+    if (!path.isAbsolute(fsPath) || path.dirname(path.resolve(fsPath)) !== path.resolve(this.dir.fsPath))
+      return undefined;
+    return STORE_FILE.exec(path.basename(fsPath))?.[1];
   }
 
   async write(cell: vscode.NotebookCell, table: Table): Promise<vscode.Uri> {

@@ -6,14 +6,14 @@ import {
   type NotebookCell,
   NotebookFormatError,
   type NotebookOutput,
-  parseNotebook,
+  type ReadOptions,
+  readNotebook,
   serializeNotebook,
 } from '../../core/notebook';
 import { savedOutputLimitBytes } from './settings';
 
 export const NOTEBOOK_TYPE = 'measnb';
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 export function toNotebookData(nb: Notebook): vscode.NotebookData {
@@ -76,9 +76,15 @@ export function fromNotebookData(data: vscode.NotebookData): Notebook {
 }
 
 export class MeasnbSerializer implements vscode.NotebookSerializer {
+  /**
+   * `options.adoptFullResultPath`: an old notebook's absolute full-result path becomes an id when it is a file
+   * of the result store (other paths are dropped). Outputs of other types than ours are dropped with a note.
+   */
+  constructor(private readonly options: ReadOptions = {}) {}
+
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
     try {
-      return toNotebookData(parseNotebook(decoder.decode(content)));
+      return toNotebookData(readNotebook(content, this.options));
     } catch (err) {
       // Refuse to open rather than show an empty notebook that a save would write over the file.
       const where = err instanceof NotebookFormatError ? err.message : String(err);

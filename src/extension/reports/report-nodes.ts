@@ -2,7 +2,14 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../connections/connection';
 import { reportState, reportStateIcon } from './report-status';
-import { ageText, describeReport, expiryText, type TrackedFile, type TrackedReport } from './tracked-report';
+import {
+  ageText,
+  describeReport,
+  expiryText,
+  reportTooltip,
+  type TrackedFile,
+  type TrackedReport,
+} from './tracked-report';
 
 /**
  * A report. The provider keeps one object per report for as long as it is listed and updates it in place
@@ -46,21 +53,14 @@ export class ReportNode extends vscode.TreeItem {
     this.iconPath = reportStateIcon(state);
     this.contextValue = `${orphaned ? 'orphan-' : ''}report-${state}`;
     const status = report.record.reportStatus || 'unknown';
-    this.tooltip = new vscode.MarkdownString(
-      [
-        orphaned ? `**Its connection was removed.** ${ORPHAN_REASON}` : undefined,
-        `**${d.kind}** — ${status}${report.record.message && report.record.message !== status ? ` (${report.record.message})` : ''}`,
-        `Time range (UTC): ${d.fullRange}${d.frequency ? `, ${d.frequency}` : ''}`,
-        d.scope ? `Covers: ${d.scope.replace(/ ds$/, ' datasource(s)')}` : undefined,
-        `Report id: \`${report.reportId}\``,
-        `Added: ${ageText(report.addedAt, now)}`,
-        report.checkedAt ? `Last checked: ${ageText(report.checkedAt, now)}` : undefined,
-        report.record.urlsExpireAt ? `File links expire: ${report.record.urlsExpireAt}` : undefined,
-        report.lastError ? `Last error: ${report.lastError}` : undefined,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
+    // Service text in a tooltip: escaped (reportTooltip), and the Markdown is neither trusted nor HTML.
+    const tooltip = new vscode.MarkdownString(
+      reportTooltip(report, now, orphaned ? `**Its connection was removed.** ${ORPHAN_REASON}` : undefined),
     );
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    tooltip.supportThemeIcons = false;
+    this.tooltip = tooltip;
     this.accessibilityInformation = { label: `${d.kind} report, ${status}, ${d.label}` };
   }
 }

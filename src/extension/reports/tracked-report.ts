@@ -1,6 +1,7 @@
 // A report the Reports view tracks, as kept in global state (survives a reload).
 import type { ReportRecord } from '../../core/api/types';
 import { fileNameForUrl } from '../../core/reports/download.node';
+import { markdownText } from '../../core/text/markdown';
 import { formatDuration } from '../../core/time/duration';
 import { isoToMs } from '../../core/time/iso';
 
@@ -134,4 +135,29 @@ export function expiryText(expiresAt: string | undefined, now: Date): string | u
   if (Number.isNaN(ms)) return undefined;
   if (ms <= 0) return 'links expired';
   return `links expire in ${formatDuration(Math.max(ms, 60_000), 'coarse')}`;
+}
+
+/**
+ * A report's tooltip as Markdown. Every value from the service or the store (kind, status, message, ranges,
+ * ids, the last error) is text: escaped by core/text/markdown (no link, image, HTML or code span can form
+ * from it), one line each and bounded. `lead` is the extension's own Markdown (the orphaned note).
+ */
+export function reportTooltip(report: TrackedReport, now: Date, lead?: string): string {
+  const d = describeReport(report.record);
+  const text = (v: unknown, max = 200) => markdownText(String(v), max);
+  const status = report.record.reportStatus || 'unknown';
+  const message = typeof report.record.message === 'string' ? report.record.message : '';
+  return [
+    lead,
+    `**${text(d.kind)}** — ${text(status)}${message && message !== status ? ` (${text(message, 500)})` : ''}`,
+    `Time range (UTC): ${text(d.fullRange)}${d.frequency ? `, ${text(d.frequency)}` : ''}`,
+    d.scope ? `Covers: ${text(d.scope.replace(/ ds$/, ' datasource(s)'))}` : undefined,
+    `Report id: ${text(report.reportId, 100)}`,
+    `Added: ${text(ageText(report.addedAt, now))}`,
+    report.checkedAt ? `Last checked: ${text(ageText(report.checkedAt, now))}` : undefined,
+    report.record.urlsExpireAt ? `File links expire: ${text(report.record.urlsExpireAt)}` : undefined,
+    report.lastError ? `Last error: ${text(report.lastError, 500)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }

@@ -6,8 +6,3 @@ const XML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => XML[c]);
 }
-
-/** A Markdown table cell: pipes escaped, line breaks as <br>, HTML-significant characters escaped. */
-export function escapeMarkdownCell(text: string): string {
-  return escapeXml(text).replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
-}

@@ -4,6 +4,7 @@
 import { tableToCsv } from '../../table/csv-export';
 import type { Notebook, NotebookCell } from '../model';
 import { escapeXml } from './escape';
+import { markdownWithoutHtml } from './markdown-cells';
 import { outputView } from './output-view';
 import { svgChart } from './svg-chart';
 import { sliceNote, tableSlice } from './table-slice';
@@ -48,7 +49,7 @@ export function notebookToIpynb(nb: Notebook, options: ExportOptions = {}): stri
   let count = 0;
   const cells = nb.cells.map((c) =>
     c.kind === 'markup'
-      ? { cell_type: 'markdown', metadata: {}, source: lines(c.source) }
+      ? { cell_type: 'markdown', metadata: {}, source: lines(markdownWithoutHtml(c.source)) }
       : {
           cell_type: 'code',
           execution_count: c.outputs.length ? ++count : null,

@@ -1,7 +1,10 @@
-// A notebook with its results as Markdown: markdown cells as they are, query cells in ```measq
-// fences, tables as Markdown tables of their first rows with a note of the total.
+// A notebook with its results as Markdown: markdown cells as written but their raw HTML escaped (markdown-
+// cells), query cells in ```measq fences, tables as Markdown tables of their first rows with a note of the
+// total; every value from a result is text (core/text/markdown markdownInline).
+
+import { markdownInline } from '../../text/markdown';
 import type { Notebook, NotebookCell } from '../model';
-import { escapeMarkdownCell } from './escape';
+import { markdownWithoutHtml } from './markdown-cells';
 import { outputView } from './output-view';
 import { sliceNote, type TableSlice, tableSlice } from './table-slice';
 import type { ExportOptions } from './types';
@@ -13,24 +16,24 @@ function fence(text: string): string {
 }
 
 export function markdownTable(slice: TableSlice): string {
-  const row = (cells: string[]) => `| ${cells.map(escapeMarkdownCell).join(' | ')} |`;
+  const row = (cells: string[]) => `| ${cells.map(markdownInline).join(' | ')} |`;
   const lines = [row(slice.header), `|${slice.header.map(() => ' --- ').join('|')}|`, ...slice.rows.map(row)];
   const note = sliceNote(slice);
   return note ? `${lines.join('\n')}\n\n_${note}_` : lines.join('\n');
 }
 
 function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
-  if (cell.kind === 'markup') return cell.source;
+  if (cell.kind === 'markup') return markdownWithoutHtml(cell.source);
   const f = fence(cell.source);
   const parts = [`${f}measq\n${cell.source}\n${f}`];
   for (const o of cell.outputs) {
     const view = outputView(o);
     if (view.kind === 'table') {
-      if (view.title) parts.push(`**${escapeMarkdownCell(view.title)}**`);
-      for (const n of view.notes) parts.push(`> ${escapeMarkdownCell(n)}`);
+      if (view.title) parts.push(`**${markdownInline(view.title)}**`);
+      for (const n of view.notes) parts.push(`> ${markdownInline(n)}`);
       parts.push(markdownTable(tableSlice(view.table, options.maxRows)));
     } else if (view.kind === 'error') {
-      parts.push(`> **${escapeMarkdownCell(view.name)}**: ${escapeMarkdownCell(view.message)}`);
+      parts.push(`> **${markdownInline(view.name)}**: ${markdownInline(view.message)}`);
     } else if (view.text) {
       const g = fence(view.text);
       parts.push(`${g}text\n${view.text}\n${g}`);

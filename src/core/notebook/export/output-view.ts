@@ -44,7 +44,12 @@ export function outputView(output: NotebookOutput): OutputView {
   if (output.metadata?.truncated) {
     const m = output.metadata;
     const rows = typeof m.rowCount === 'number' ? `${m.rowCount.toLocaleString('en-US')} rows; ` : '';
-    const where = typeof m.fullResultPath === 'string' ? `full result: ${m.fullResultPath}` : 'not saved in the file';
+    const where =
+      typeof m.fullResultPath === 'string'
+        ? `full result: ${m.fullResultPath}`
+        : m.fullResultId
+          ? "full result kept in the extension's storage where it ran"
+          : 'not saved in the file';
     return { kind: 'text', mime: MIME.text, text: `(output too large to keep in the notebook: ${rows}${where})` };
   }
   for (const mime of [MIME.markdown, MIME.text, MIME.stdout, MIME.stderr, MIME.csv]) {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import { codeCell, errorOutput, markdownCell, type Notebook } from '../../../../src/core/notebook';
 import { exportNotebook } from '../../../../src/core/notebook/export';
@@ -9,6 +10,9 @@ import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
 const HOSTILE = '<img src=x onerror=alert(1)>|</td><script>alert(2)</script>';
+const IMAGE = '![p](http://host/x.png)';
+/** A viewer of the .md export as permissive as any: raw HTML on. */
+const viewer = new MarkdownIt({ html: true });
 
 describe('notebook export (html, md, ipynb)', () => {
   let emu: RunningEmulator;
@@ -26,11 +30,15 @@ describe('notebook export (html, md, ipynb)', () => {
     const source = `recent\ndatasourceIds: ${ids}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -12h`;
     const result = await runCell(source, { client, org: emu.org, now });
     hourRows = result.table.rowCount;
-    const hostile = await parseCsvWide(`datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\n`);
+    const hostile = await parseCsvWide(
+      `datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\nD3,"${IMAGE}"\n`,
+    );
     nb = {
       metadata: {},
       cells: [
-        markdownCell(`# PM2.5 this morning\n\nRaw HTML stays text: ${HOSTILE}\n\n[bad](javascript:alert(3))`),
+        markdownCell(
+          `# PM2.5 this morning\n\nRaw HTML stays text: ${HOSTILE}\n\n<div>\n<iframe src="http://host/"></iframe>\n</div>\n\n[bad](javascript:alert(3)) \`<b>code</b>\``,
+        ),
         codeCell(source, [resultOutput(result)]),
         codeCell('datasources', [resultOutput({ ...result, table: hostile, warnings: [], notice: undefined })]),
         codeCell('recent\ndatasourceIds: NOPE', [errorOutput('CellError', `line 2: ${HOSTILE}`)]),
@@ -58,15 +66,22 @@ describe('notebook export (html, md, ipynb)', () => {
     assert.match(html, /pm2_5ConcMassNowcast/);
   });
 
-  it('md: fenced query cells, tables with pipes and line breaks escaped, the total stated', () => {
+  it('md: fenced query cells, tables whose values are text (pipes, breaks, HTML, images), the total stated', () => {
     const md = exportNotebook(nb, 'md', { maxRows: 3 });
     assert.match(md, /^# PM2\.5 this morning/);
     assert.match(md, /```measq\nrecent\n/);
     assert.ok(md.includes(`_Showing the first 3 of ${hourRows} rows._`));
-    assert.ok(md.includes('a\\|b<br>c'), 'a cell cannot break the table');
-    const tables = md.slice(md.indexOf('```measq'));
-    assert.ok(!tables.includes('<script>'), "HTML in values is escaped (markdown cells are the author's own text)");
-    assert.ok(tables.includes('&lt;/td&gt;&lt;script&gt;'));
+    assert.ok(md.includes('| D2 | a\\|b c |'), 'a cell cannot break the table');
+    const rendered = viewer.render(md);
+    assert.doesNotMatch(
+      rendered,
+      /<(img|script|iframe|div)\b|<[^>]* onerror=/i,
+      'no HTML, no image: from values or markdown cells',
+    );
+    assert.ok(rendered.includes('<td>![p](http://host/x.png)</td>'), 'the image value shows as its text');
+    assert.ok(rendered.includes('&lt;img src=x onerror=alert(1)&gt;'), 'raw HTML of a markdown cell shows as text');
+    assert.ok(rendered.includes('&lt;iframe src=&quot;http://host/&quot;&gt;'), 'an HTML block too');
+    assert.ok(rendered.includes('<code>&lt;b&gt;code&lt;/b&gt;</code>'), 'a code span stays as written');
     assert.match(md, /> \*\*CellError\*\*: line 2:/);
   });
 
@@ -75,7 +90,9 @@ describe('notebook export (html, md, ipynb)', () => {
     assert.equal(doc.nbformat, 4);
     assert.equal(doc.cells.length, 4);
     assert.equal(doc.cells[0].cell_type, 'markdown');
-    assert.equal(doc.cells[0].source.join(''), nb.cells[0].source);
+    const markdown = doc.cells[0].source.join('');
+    assert.ok(markdown.startsWith('# PM2.5 this morning\n\nRaw HTML stays text: \\<img src=x'), markdown);
+    assert.doesNotMatch(viewer.render(markdown), /<(img|script|iframe|div)\b/, 'raw HTML of markdown cells as text');
     const code = doc.cells[1];
     assert.equal(code.cell_type, 'code');
     assert.equal(code.source.join(''), nb.cells[1].source);
@@ -92,7 +109,9 @@ describe('notebook export (html, md, ipynb)', () => {
   it('the csv in ipynb is the table CSV of those rows, byte for byte', async () => {
     const doc = JSON.parse(exportNotebook(nb, 'ipynb', { maxRows: 1000 }));
     const hostileCsv = doc.cells[2].outputs[0].data['text/csv'].join('');
-    const table = await parseCsvWide(`datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\n`);
+    const table = await parseCsvWide(
+      `datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\nD3,"${IMAGE}"\n`,
+    );
     assert.equal(hostileCsv, tableToCsv(table));
   });
 });

@@ -123,7 +123,7 @@ describe('notebook file format', () => {
     bad('{"cells":[{"kind":"python"}]}', /^cells\[0\]\.kind: expected "code" or "markup"/);
     bad('{"cells":[{"source":[1]}]}', /^cells\[0\]\.source: expected an array of lines/);
     bad(
-      '{"cells":[{"outputs":[{"items":[{"mime":"x"}]}]}]}',
+      '{"cells":[{"outputs":[{"items":[{"mime":"text/plain"}]}]}]}',
       /cells\[0\]\.outputs\[0\]\.items\[0\]: .*"lines" or "base64"/,
     );
     bad('{"measnb":2,"cells":[]}', /newer/);
@@ -183,9 +183,7 @@ describe('notebook file format', () => {
                 ? markdownCell(c.source)
                 : {
                     ...codeCell(c.source),
-                    outputs: [
-                      { items: [textItem(MIME.text, c.text), { mime: 'application/octet-stream', data: c.bytes }] },
-                    ],
+                    outputs: [{ items: [textItem(MIME.text, c.text), { mime: MIME.table, data: c.bytes }] }],
                   },
             ),
           };

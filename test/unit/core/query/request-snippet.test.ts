@@ -121,6 +121,47 @@ describe('copy a cell as a request (curl, Python)', () => {
     assert.ok(curl.includes(JSON.stringify(evil).slice(1, -1).replace(/'/g, `'\\''`)), 'the value is sent as written');
   });
 
+  it('invisible characters (C1, bidi overrides, zero-width) are escapes in the snippet, and mean the same', async () => {
+    const hidden = [
+      '\u009b31m',
+      '\u202eevil',
+      '\u2066x\u2069',
+      '\u200e\u200f\u061c',
+      '\ufeff\u200b',
+      '\u{e0041}',
+      "q'\\",
+    ];
+    const resolved: ResolvedCell = {
+      verb: 'report',
+      request: {
+        org: emu.org,
+        report: 'datasource-measurements',
+        datasourceIds: hidden,
+        outputFrequency: 'hour',
+        startTime: '2026-11-01',
+        endTime: '2026-11-02',
+      },
+    };
+    const invisible = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+    const curl = requestSnippet(resolved, emu.url, 'curl');
+    const py = requestSnippet(resolved, emu.url, 'python');
+    for (const s of [curl, py]) {
+      assert.ok(!invisible.test(s.replace(/\n/g, '')), `no invisible character in:\n${s}`);
+      for (const e of ['\\u009b', '\\u202e', '\\u2066', '\\u200e', '\\u061c', '\\ufeff', '\\U000e0041']) {
+        assert.ok(s.includes(e), `${e} in:\n${s}`);
+      }
+    }
+    // bash reads the quoted body back to the very JSON the client would send (curl stood in for by printf).
+    const shell = `curl() { printf '%s' "\${@: -1}"; }\n${curl}`;
+    const { stdout } = await run('bash', ['-c', shell], { env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+    assert.equal(stdout, JSON.stringify(resolved.request));
+    // Python's literal reads back to the same body.
+    const line = py.split('\n').find((l) => l.startsWith('body = '));
+    const echo = 'import json, sys\nexec(sys.argv[1])\nsys.stdout.write(json.dumps(body))';
+    const back = await run('python3', ['-c', echo, String(line)]);
+    assert.deepEqual(JSON.parse(back.stdout), resolved.request);
+  });
+
   it('follow says how to continue; credentials in the base URL are dropped', () => {
     const s = requestSnippet(
       resolve('follow\ndatasourceIds: D1\nstartTime: -1h'),

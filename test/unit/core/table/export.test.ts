@@ -1,5 +1,6 @@
 // Save as JSON (records) and Copy as Markdown: the writers behind every table surface's toolbar.
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { tableToJsonRecords } from '../../../../src/core/table/json-export';
 import { tableToMarkdown } from '../../../../src/core/table/markdown';
@@ -43,9 +44,23 @@ describe('table export: JSON records and Markdown', () => {
         '| datasourceId | time | pm2_5ConcMass.value | pm2_5ConcMass.qcFlags | note |',
         '| --- | --- | ---: | --- | --- |',
         '| D2 | 2026-11-01T11:00:00.000Z |  |  |  |',
-        '| D1 | 2026-11-01T10:00:00.000Z | 12.5 | ["QC.I.OOB.001"] | a\\|b |',
+        '| D1 | 2026-11-01T10:00:00.000Z | 12.5 | \\["QC.I.OOB.001"\\] | a\\|b |',
         '',
       ].join('\n'),
+    );
+  });
+
+  it('Markdown: a value is text, never markup (the one escape of every Markdown table writer)', async () => {
+    const table = await parseCsvWide(
+      'name,note\n"![p](http://host/x.png)","<img src=x onerror=y> [l](command:x) `c`"\n',
+    );
+    const md = tableToMarkdown(table);
+    const html = new MarkdownIt({ html: true }).render(md);
+    assert.doesNotMatch(html, /<img|<a |<code>|onerror=y>/);
+    assert.match(html, /<td>!\[p\]\(http:\/\/host\/x\.png\)<\/td>/);
+    assert.equal(
+      md.split('\n')[2],
+      '| \\!\\[p\\](http://host/x.png) | \\<img src=x onerror=y\\> \\[l\\](command:x) \\`c\\` |',
     );
   });
 

@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { boundedLine, markdownText } from '../../../../src/core/text/markdown';
+import fc from 'fast-check';
+import MarkdownIt from 'markdown-it';
+import { boundedLine, markdownInline, markdownText } from '../../../../src/core/text/markdown';
+
+/** CommonMark + GFM tables, raw HTML allowed and URLs linkified: the most a viewer could make of it. */
+const viewer = new MarkdownIt({ html: true, linkify: true });
+const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"' };
+/** A cell's text; a URL autolinked (shown as itself, nothing loaded) counts as its text. */
+const textOf = (html: string) =>
+  html
+    .replace(/<a href="([^"]*)">([^<]*)<\/a>/g, (_, href, text) => (href === text ? text : '<LINK>'))
+    .replace(/&(lt|gt|amp|quot);/g, (e) => ENTITIES[e]);
 
 describe('markdown text: service values shown as data', () => {
   it('escapes every character that could form markup: links, images, HTML, code, emphasis, autolinks', () => {
@@ -21,5 +32,34 @@ describe('markdown text: service values shown as data', () => {
     assert.equal(boundedLine('abcd', 4), 'abcd');
     assert.equal(boundedLine('😀😀😀😀😀', 3), '😀😀…', 'never splits a surrogate pair');
     assert.equal(markdownText('x'.repeat(500)).length, 200);
+  });
+
+  it('markdownInline: a value in a table cell stays one cell of text (no image, link, HTML, code, emphasis)', () => {
+    // A bare URL may be autolinked (GFM): as itself, never under other text and never as an image.
+    const hostile = '![p](http://host/x.png) [l](command:x) <img src=x onerror=y> `c` *e* _u_ ~~s~~ &amp; a|b \\| $x$';
+    const html = viewer.render(`| a | b |\n| --- | --- |\n| x | ${markdownInline(hostile)} |\n`);
+    assert.doesNotMatch(html, /<(img|code|em|strong|s|del)\b|onerror=y>/);
+    const cells = [...html.matchAll(/<td>(.*?)<\/td>/g)].map((m) => textOf(m[1]));
+    assert.deepEqual(cells, ['x', hostile], 'the value reads as it was, in one cell');
+    assert.equal(
+      markdownInline('pm2_5ConcMass.value 2026-11-01T10:00:00.000Z'),
+      'pm2_5ConcMass.value 2026-11-01T10:00:00.000Z',
+    );
+    assert.equal(markdownInline('# not a heading\nline'), '\\# not a heading line');
+  });
+
+  it('markdownInline: any text of markup characters renders as itself in a table cell (property)', () => {
+    const chars = fc.constantFrom(...'\\`*_~[]()!<>&|$#:/.- aZ9'.split(''), '\u202e', '\n');
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 40 }).map((a) => a.join('')),
+        (value) => {
+          const html = viewer.render(`| a |\n| --- |\n| ${markdownInline(value)} |\n`);
+          const cells = [...html.matchAll(/<td>(.*?)<\/td>/gs)].map((m) => textOf(m[1]));
+          assert.deepEqual(cells, [value.replace(/[\n\u202e]/g, ' ').trim()], html);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

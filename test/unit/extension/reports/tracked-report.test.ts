@@ -1,7 +1,8 @@
 // extension/reports/tracked-report.ts: the texts of a report (pure: no vscode import).
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import type { ReportRecord } from '../../../../src/core/api/types';
-import { ageText, describeReport, expiryText } from '../../../../src/extension/reports/tracked-report';
+import { ageText, describeReport, expiryText, reportTooltip } from '../../../../src/extension/reports/tracked-report';
 import { withTimeZone } from '../../../support/time-zone';
 
 describe('extension: report texts', () => {
@@ -69,5 +70,28 @@ describe('extension: report texts', () => {
       assert.equal(d.fullRange, '2026-11-18T06:00Z → 2026-11-18T12:30Z');
       assert.equal(d.range, 'Nov 18 06:00 – 12:30');
     });
+  });
+
+  it('its tooltip shows service text as text: no link, image, HTML or code span forms from it', () => {
+    const hostile =
+      '![p](http://host/x.png) [click](command:workbench.action.quit) <img src=x onerror=alert(1)> `code` *b* http://host/auto';
+    const tooltip = reportTooltip(
+      {
+        connectionId: 'c',
+        reportId: 'r1',
+        record: { ...record({ startTime: hostile }, `kind ${hostile}`), reportStatus: 'failed', message: hostile },
+        addedAt: '2026-11-21T11:00:00Z',
+        lastError: `line one\n${hostile}`,
+        files: [],
+      },
+      now,
+      '**Its connection was removed.**',
+    );
+    // Rendered by a CommonMark renderer that even allows HTML and linkifies: nothing but text and <strong>.
+    const html = new MarkdownIt({ html: true, linkify: true }).render(tooltip);
+    assert.doesNotMatch(html, /<(a|img|code|em|script)\b/);
+    assert.match(html, /<strong>Its connection was removed\.<\/strong>/, "the extension's own Markdown stays");
+    assert.match(html, /!\[p\]\(http:\/\/host\/x\.png\)/, 'the value reads as it was sent');
+    assert.match(html, /Last error: line one !\[p\]/, 'on one line');
   });
 });
