@@ -33,6 +33,12 @@ async function lstatOrNone(path: string): Promise<Stats | undefined> {
   }
 }
 
+/** Two real paths of one folder; case aside where file systems usually ignore it (Windows, macOS). */
+function samePath(a: string, b: string): boolean {
+  const fold = process.platform === 'win32' || process.platform === 'darwin';
+  return fold ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
 /**
  * Refuses (UnsafePathError) a destination that is not one plain name in a folder inside `within` after
  * resolving links, or that exists as a symbolic link or as anything but a regular file.
@@ -47,7 +53,7 @@ export async function checkDestination(dest: string, within: string = dirname(de
   }
   const realFolder = await realpath(folder);
   const expected = join(await realpath(root), relative(root, folder));
-  if (realFolder !== expected) {
+  if (!samePath(realFolder, expected)) {
     throw new UnsafePathError(
       `Refusing to write ${dest}: its folder leads to ${realFolder}, not into ${within} (a symbolic link).`,
     );
