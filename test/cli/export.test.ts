@@ -2,7 +2,7 @@
 // .ipynb; --max-rows; usage errors; files written whole through a .part and a rename.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { codeCell, markdownCell, serializeNotebook } from '../../src/core/notebook';
 import { ManualClock, type RunningEmulator } from '../../src/emulator';
@@ -157,16 +157,21 @@ describe('measnb export (built CLI)', function () {
     assert.match(j.stderr, /junk\.measnb: not a valid \.measnb file/);
   });
 
-  it('written through <out>.part then renamed: a stale .part is replaced, a symlink at the target is replaced, not written through', async () => {
+  it('written through <out>.part then renamed: a stale .part is replaced; a symlink at the target is refused, not written through', async () => {
     const out = join(dir, 'atomic.html');
     await writeFile(`${out}.part`, 'stale');
     const victim = join(dir, 'victim.txt');
     await writeFile(victim, 'precious\n');
     await symlink(victim, out);
+    const refused = await exportCli('--to', 'html', '--out', out);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /^measnb: Refusing to write .*atomic\.html: it is a symbolic link/);
+    assert.equal(await readFile(victim, 'utf8'), 'precious\n', 'the link target is untouched');
+    assert.ok((await lstat(out)).isSymbolicLink(), 'the link is left as it was');
+    await rm(out);
     const r = await exportCli('--to', 'html', '--out', out);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(await readFile(victim, 'utf8'), 'precious\n', 'the link target is untouched');
-    assert.ok((await lstat(out)).isFile(), 'the target is now a regular file');
+    assert.ok((await lstat(out)).isFile(), 'the target is a regular file');
     assert.match(await readFile(out, 'utf8'), /<h1>Morning PM2\.5<\/h1>/);
     assert.ok(!existsSync(`${out}.part`));
   });

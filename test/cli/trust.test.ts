@@ -88,9 +88,27 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       for (const q of server.requests) assert.match(String(q.headers['accept-encoding']), /gzip/);
     });
 
-    it('a reply that breaks off after rows were written: non-zero exit, no partial last line', async () => {
-      plan.push('cut');
+    it('a reply that breaks off after rows were written: read again, each row printed once', async () => {
+      plan.push('503', 'cut', 'cut');
       const r = await runCli(['query', '-e', cell, '--csv', ...args()], { env: env() });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.toString(), BODY);
+      assert.equal(server.requests.length, 4);
+    });
+
+    it('--out x.csv: a 503, then a reply that breaks off after rows were written: the .part starts again, the file is whole', async () => {
+      const out = join(dir, 'x.csv');
+      plan.push('503', 'cut');
+      const r = await runCli(['query', '-e', cell, '--out', out, ...args()], { env: env() });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests.length, 3);
+      assert.equal(await readFile(out, 'utf8'), BODY);
+      assert.deepEqual(await readdir(dir), ['x.csv']);
+    });
+
+    it('--stream: a reply that breaks off after rows were written: non-zero exit, no partial last line', async () => {
+      plan.push('cut');
+      const r = await runCli(['query', '-e', cell, '--csv', '--stream', ...args()], { env: env() });
       assert.notEqual(r.code, 0);
       const out = r.stdout.toString();
       assert.ok(out.length > HEADER.length, 'the whole lines before the break were written');
@@ -99,9 +117,9 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       assert.match(r.stderr, /^measnb: The (reply|connection)/m);
     });
 
-    it('--out x.csv: a broken reply leaves neither the file nor a .part; a whole one is renamed in', async () => {
+    it('--out x.csv: a reply broken on every try leaves neither the file nor a .part; a whole one is renamed in', async () => {
       const out = join(dir, 'x.csv');
-      plan.push('cut');
+      plan.push('cut', 'cut', 'cut', 'cut');
       const r = await runCli(['query', '-e', cell, '--out', out, ...args()], { env: env() });
       assert.notEqual(r.code, 0);
       assert.deepEqual(await readdir(dir), []);
@@ -160,6 +178,16 @@ describe('measnb under hostile input and a flaky network (built CLI)', function 
       const csv = await runCli(['query', '-e', csvCell, '--csv', ...conn()], { env: env() });
       assert.equal(csv.code, 0, csv.stderr);
       assert.ok(csv.stdout.toString().includes(HOSTILE), '--csv: the bytes as the service sent them');
+    });
+
+    it('--csv on a terminal: control characters escaped (held back, --stream, a table as CSV)', async () => {
+      const csvCell = 'recent\ndatasourceIds: DABC1234\nformat: csv-wide\nstartTime: -1h';
+      for (const [cell, ...extra] of [[csvCell], [csvCell, '--stream'], ['datasources']]) {
+        const r = await runInTerminal(['query', '-e', cell, '--csv', ...extra, ...conn()], env());
+        assert.equal(r.code, 0, r.out);
+        assert.ok(r.out.includes('\\x1b]52;c;') && r.out.includes('\\x1b[2J'), r.out);
+        assertNoControls(r.out.replace(/\r/g, '').replace(/\x1b\[2K/g, ''), `--csv ${extra.join(' ')} on a terminal`);
+      }
     });
 
     it('a service error message is escaped on stderr, and the status is said once', async () => {

@@ -113,4 +113,28 @@ describe('full results of over-limit outputs: one file per cell, cleaned up, cap
     assert.ok(fs.existsSync(newer), 'the file just written stays');
     assert.ok(!fs.existsSync(older), 'the older file was deleted to fit the limit');
   });
+
+  it('a symbolic link planted at a cell’s full-result file is refused, not written through', async () => {
+    await settings().update('resultStorageLimitMB', undefined, vscode.ConfigurationTarget.Global);
+    await run(0);
+    const file = fullResultPath(0) as string;
+    const victim = path.join(scratch, 'victim.txt');
+    fs.writeFileSync(victim, 'precious\n');
+    fs.rmSync(file);
+    fs.symlinkSync(victim, file);
+    const before = nb.cellAt(0).executionSummary?.executionOrder ?? 0;
+    await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: 0, end: 1 }], document: nb.uri });
+    await eventually(() => {
+      const s = nb.cellAt(0).executionSummary;
+      return (s?.executionOrder ?? 0) > before && s?.success !== undefined;
+    }, 'the re-run to end');
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'precious\n', 'the link target is untouched');
+    assert.ok(fs.lstatSync(file).isSymbolicLink(), 'the link is left as it was');
+    const shown = nb
+      .cellAt(0)
+      .outputs.flatMap((o) => o.items.map((it) => new TextDecoder().decode(it.data)))
+      .join('\n');
+    assert.match(shown, /Refusing to write .*: it is a symbolic link/);
+    fs.rmSync(file);
+  });
 });

@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { writeViaPart } from '../../core/api/part-file.node';
+import { type RestartPart, writeViaPart } from '../../core/api/part-file.node';
 import { parseCellOrThrow, type RunResult, runCell } from '../../core/run/index.node';
 import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
@@ -11,6 +11,8 @@ import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
 import { UsageError, warningLine } from '../errors';
 import { printTable, wantsCsv } from '../output/print-table';
+import { Spool } from '../output/spool';
+import { writeDataToStdout, writeTo } from '../output/stdout';
 import { outFormatOf, writeTableFile } from '../output/write-file';
 import { describeProgress } from '../progress';
 
@@ -21,6 +23,7 @@ interface QueryOptions extends ConnectionFlags {
   out?: string;
   dir?: string;
   wait: boolean;
+  stream?: boolean;
 }
 
 export function registerQueryCommand(program: Command): void {
@@ -34,7 +37,11 @@ export function registerQueryCommand(program: Command): void {
       .option('--table', 'print the fitted table even when stdout is not a terminal')
       .option('--out <file>', 'write the result to a .csv or .parquet file instead of stdout')
       .option('--dir <dir>', 'report cells: where to download the report files', '.')
-      .option('--no-wait', 'report cells: create the report, print its id, and return'),
+      .option('--no-wait', 'report cells: create the report, print its id, and return')
+      .option(
+        '--stream',
+        'csv-wide CSV on stdout: print each line as it arrives (a reply that breaks is not read again)',
+      ),
   ).action(action(queryAction));
 }
 
@@ -53,7 +60,7 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
   // csv-wide recent queries bound for CSV go byte for byte from the service to stdout or the file.
   const streamed =
     cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (opts.out ? /\.csv$/i.test(opts.out) : csv);
-  const run = (csvOut?: Writable) =>
+  const run = (csvOut?: Writable, csvRestart?: RestartPart) =>
     runCell(cell, {
       client: conn.client,
       org: conn.org,
@@ -62,24 +69,40 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
       downloadDir: opts.dir,
       wait: opts.wait,
       csvOut,
+      csvRestart,
       onProgress: (p) => {
         const text = describeProgress(p);
         if (text) ctx.progress.update(text, p.kind !== 'request');
       },
     });
-  if (streamed && !opts.out) {
-    await run(process.stdout);
-    ctx.progress.clear();
+  if (streamed && opts.out) {
+    // Nobody has seen the .part: a reply that breaks is read again into an empty one.
+    const result = await writeViaPart(opts.out, (out, restart) => run(out, restart));
+    ctx.progress.message(`Wrote ${result.csvBytes} bytes of CSV to ${opts.out}`);
     return 0;
   }
-  if (streamed && opts.out) {
-    const result = await writeViaPart(opts.out, (out) => run(out));
-    ctx.progress.message(`Wrote ${result.csvBytes} bytes of CSV to ${opts.out}`);
+  if (streamed) {
+    await (opts.stream ? writeDataToStdout((out) => run(out)) : runSpooled(run));
+    ctx.progress.clear();
     return 0;
   }
   const result = await run();
   ctx.progress.clear();
   return emitResult(ctx, result, { csv, out: opts.out, printReportId: !opts.wait });
+}
+
+/**
+ * The reply held back until it is whole (output/spool.ts), then printed: a reply that breaks is read
+ * again, and each row is printed exactly once.
+ */
+async function runSpooled(run: (out: Writable, restart: RestartPart) => Promise<RunResult>): Promise<void> {
+  const spool = new Spool();
+  try {
+    await run(spool.out, spool.restart);
+    await writeDataToStdout((out) => spool.playTo((piece) => writeTo(out, piece)));
+  } finally {
+    await spool.dispose();
+  }
 }
 
 export async function emitResult(

@@ -1,12 +1,11 @@
 // `measnb run notebook.measnb [--out executed.measnb]`: every code cell in order, headless; outputs are
 // written in the format the extension saves. Stops at the first failing cell (named) unless --keep-going.
 
-import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file.node';
+import { writeFileViaPart, writeViaPart } from '../../core/api/part-file.node';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,
@@ -15,6 +14,7 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
+import { UnsafePathError } from '../../core/reports/local-paths.node';
 import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
 import { SqlSession } from '../../core/sql/session.node';
@@ -77,6 +77,7 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }, ctx.clock));
   const outDir = opts.out ? dirname(opts.out) : undefined;
   const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
+  if (resultsDir) await refuseLinkedFolders(resultsDir);
   // Without --out or --dir, report files only live for the run.
   const tempDir = opts.dir || resultsDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-run-'));
   const reportDir = opts.dir ?? (resultsDir ? join(resultsDir, 'reports') : tempDir);
@@ -87,6 +88,16 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   } finally {
     sql.dispose();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+/** X.results and its reports folder belong to the notebook's folder: a link planted at either is refused. */
+async function refuseLinkedFolders(resultsDir: string): Promise<void> {
+  for (const folder of [resultsDir, join(resultsDir, 'reports')]) {
+    const entry = await lstat(folder).catch(() => undefined);
+    if (entry && !entry.isDirectory()) {
+      throw new UnsafePathError(`Refusing to write into ${folder}: it is a symbolic link or not a folder.`);
+    }
   }
 }
 
@@ -118,16 +129,15 @@ interface RunPlaces {
   sql: SqlSession;
 }
 
-/** --results: the cell's table as <dir>/<name>.<ext> (its `as` name, a checked identifier) or cell-<n>.<ext>. */
+/**
+ * --results: the cell's table as <dir>/<name>.<ext> (its `as` name, a checked identifier) or cell-<n>.<ext>,
+ * through the one writer: a link planted at that name or in the way is refused, never written through.
+ */
 async function writeResult(dir: string, format: string, base: string, result: RunResult): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${base}.${format}`);
-  if (format === 'parquet') await writeFile(path, writeParquet(result.table));
-  else {
-    const out = createWriteStream(path);
-    await writeTableCsv(result.table, out);
-    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-  }
+  if (format === 'parquet') await writeFileViaPart(path, writeParquet(result.table), { within: dir });
+  else await writeViaPart(path, (out) => writeTableCsv(result.table, out), { within: dir });
   return path;
 }
 
@@ -153,7 +163,8 @@ async function runCells(
       ctx.progress.clear();
       if (ctx.interrupted) throw e;
       failures++;
-      firstFailureCode ||= recordFailure(run, e);
+      const code = recordFailure(run, e);
+      firstFailureCode ||= code;
     }
   }
   if (opts.out) {
@@ -223,7 +234,8 @@ async function cellOutput(
     // does), and the saved summary says where.
     await mkdir(resultsDir, { recursive: true });
     const path = join(resultsDir, `cell-${index + 1}.parquet`);
-    await writeFile(path, writeParquet(result.table));
+    // Within the notebook's folder: a planted X.results link (or a link at the file) is refused.
+    await writeFileViaPart(path, writeParquet(result.table), { within: outDir });
     output.metadata = { ...output.metadata, fullResultPath: relative(outDir as string, path) };
   }
   return output;

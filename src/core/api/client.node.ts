@@ -11,7 +11,7 @@ import type { WaitClock } from '../time/clock';
 import type { RecentResult } from './client-types';
 import { readDatasourceDetail, readDatasourceList } from './datasources';
 import { type DownloadResult, writeBody } from './download.node';
-import { MeasurementsError, redactUserinfo } from './errors';
+import { MeasurementsError, OutputError, redactUserinfo } from './errors';
 import {
   type CallOptions,
   type CallSpec,
@@ -237,20 +237,39 @@ export class MeasurementsClient {
   /**
    * A csv-wide recent query whose reply goes byte for byte into dest (stdout, a file), whole lines only:
    * no Table, no per-row objects. Retried like any read until the first byte is written; after that a
-   * failure is final (dest already holds the complete lines before it, never half a row).
+   * failure is final (dest already holds the complete lines before it, never half a row), unless the
+   * caller can take the bytes back: `restart` gives an empty destination in place of the one written to
+   * (a .part file nobody has seen, a spool), and the reply is read again from its beginning.
    */
-  async recentQueryCsv(req: RecentQueryRequest, dest: Writable, options?: CallOptions): Promise<CsvStreamResult> {
+  async recentQueryCsv(
+    req: RecentQueryRequest,
+    dest: Writable,
+    options?: CallOptions & { restart?: () => Promise<Writable> },
+  ): Promise<CsvStreamResult> {
     assertValid(validateRecentQuery(req), 'recent query');
     if ((req.format ?? 'json-long') !== 'csv-wide') {
       throw invalid([{ field: 'format', message: 'streaming needs format csv-wide' }], 'recent query');
     }
+    const restart = options?.restart;
+    let target = dest;
     let written = false;
     const spec = this.recentSpec(req, async (res) => {
       const continuationToken = headerValue(res.headers, CONTINUATION_TOKEN_HEADER) || undefined;
-      const bytes = await writeWholeLines(res.body, dest, () => {
-        written = true;
-      });
-      return { bytes, continuationToken };
+      try {
+        const bytes = await writeWholeLines(res.body, target, () => {
+          written = true;
+        });
+        return { bytes, continuationToken };
+      } catch (e) {
+        // Taken back now, while the broken body is still being read (its errors have a listener).
+        if (written && restart) {
+          target = await restart().catch((r: unknown) => {
+            throw new OutputError(r);
+          });
+          written = false;
+        }
+        throw e;
+      }
     });
     return this.transport.call({ ...spec, retryConsumeFailure: () => !written }, options);
   }

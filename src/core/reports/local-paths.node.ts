@@ -38,11 +38,13 @@ export function reportFolderName(reportId: string): string {
   return safeFileName(reportId, 'report');
 }
 
-function isOneName(segment: string): boolean {
+/** Whether segment is one plain name: not empty, `.` or `..`, no separator or NUL. */
+export function isOneName(segment: string): boolean {
   return segment !== '' && segment !== '.' && segment !== '..' && !/[/\\\0]/.test(segment);
 }
 
-function inside(root: string, candidate: string): boolean {
+/** Whether candidate is root or a path under it (both resolved the same way). */
+export function inside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -52,6 +52,8 @@ export interface RunCellOptions {
    * first byte is written) and the result's table stays empty.
    */
   csvOut?: Writable;
+  /** With csvOut: an empty destination in its place, so a reply that broke after its first line is read again. */
+  csvRestart?: () => Promise<Writable>;
 }
 
 export type { RunResult } from './run-result';
@@ -152,7 +154,7 @@ async function runRecent(
   const { client, signal } = options;
   progress(options, 'Running the recent query…');
   if (options.csvOut && request.format === 'csv-wide') {
-    const { bytes } = await client.recentQueryCsv(request, options.csvOut, { signal });
+    const { bytes } = await client.recentQueryCsv(request, options.csvOut, { signal, restart: options.csvRestart });
     const summary = `${bytes} bytes of CSV`;
     return { verb: 'recent', table: emptyTable(), summary, request, format: 'csv-wide', warnings, csvBytes: bytes };
   }

@@ -9,6 +9,7 @@ import { registerCommand } from '../ui/register-command';
 import { isSqlCell } from './language';
 import type { NotebookConnections } from './notebook-connection';
 import { fromNotebookData, NOTEBOOK_TYPE } from './serializer';
+import { writeUri } from './write-uri';
 
 export const EXPORT_COMMAND = 'measurements.notebook.export';
 export const COPY_CURL_COMMAND = 'measurements.notebook.copyCellAsCurl';
@@ -124,7 +125,7 @@ async function exportCommand(arg?: vscode.Uri | ExportArgs): Promise<vscode.Uri 
     }));
   if (!target) return undefined;
   const text = exportNotebook(notebookOf(doc), format, { maxRows: args.maxRows, title: name });
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  await writeUri(target, new TextEncoder().encode(text));
   if (!args.target) {
     void vscode.window.showInformationMessage(`Exported to ${target.path.split('/').pop()}.`, 'Open').then((a) => {
       if (a === 'Open') void vscode.commands.executeCommand('vscode.open', target);

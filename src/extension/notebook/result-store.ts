@@ -7,6 +7,7 @@ import { writeParquetInTurns } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { NOTEBOOK_TYPE } from './serializer';
 import { resultStorageLimitBytes } from './settings';
+import { writeUri } from './write-uri';
 
 /** A file-name-safe key of a notebook: a short FNV-1a hash of its URI (no path text in names). */
 function notebookKey(uri: vscode.Uri): string {
@@ -91,7 +92,7 @@ export class ResultStore implements vscode.Disposable {
     await vscode.workspace.fs.createDirectory(this.dir);
     // One row group at a time: the extension host's thread is free between groups (a million rows are
     // seconds of encoding, after the output was handed over and while its rows are asked for).
-    await vscode.workspace.fs.writeFile(uri, await writeParquetInTurns(table));
+    await writeUri(uri, await writeParquetInTurns(table), this.dir);
     await this.enforceLimit(uri);
   }
 

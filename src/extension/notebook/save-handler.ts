@@ -1,6 +1,6 @@
 // Saving a table from the renderer (downloads from a webview fail): the renderer asks, the host shows the
 // save dialog, the renderer sends the rows (wire format, base64 chunks), the host writes CSV, Parquet or
-// JSON records with workspace.fs. One SaveSession per channel: notebook outputs (renderer messaging) and
+// JSON records through the one writer (write-uri.ts). One SaveSession per channel: notebook outputs (renderer messaging) and
 // each table panel (its webview).
 import * as vscode from 'vscode';
 import {
@@ -15,6 +15,7 @@ import { tableToCsv } from '../../core/table/csv-export';
 import { tableToJsonRecords } from '../../core/table/json-export';
 import type { Table } from '../../core/table/table';
 import { decodeTable } from '../../core/table/wire';
+import { writeUri } from './write-uri';
 
 interface PendingSave {
   target: vscode.Uri;
@@ -88,7 +89,7 @@ export class SaveSession {
       if (p.received < m.total) return;
       this.pending.delete(m.requestId);
       const table = decodeTable(Buffer.concat(p.chunks.map((c) => Buffer.from(c, 'base64'))));
-      await vscode.workspace.fs.writeFile(p.target, await encodeForSave(table, p.format, this.writeParquet));
+      await writeUri(p.target, await encodeForSave(table, p.format, this.writeParquet));
       const path = p.target.scheme === 'file' ? p.target.fsPath : p.target.toString();
       return reply({ type: 'save-done', requestId: m.requestId, path, rowCount: table.rowCount });
     } catch (err) {

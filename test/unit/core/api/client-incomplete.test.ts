@@ -153,6 +153,23 @@ describe('MeasurementsClient: incomplete replies are transient failures (real HT
     assert.equal(logs.at(-1)?.retries, 2);
   });
 
+  it('streamed path with restart: a reply cut after lines were written is read again into a fresh destination', async () => {
+    replies.push(closeDelimited(MID_ROW));
+    const dests: Buffer[][] = [[]];
+    const first = new PassThrough().on('data', (c: Buffer) => dests[0].push(c));
+    const restart = async () => {
+      const out: Buffer[] = [];
+      dests.push(out);
+      return new PassThrough().on('data', (c: Buffer) => out.push(c));
+    };
+    const res = await client(true).recentQueryCsv(REQUEST, first, { restart });
+    assert.equal(dests.length, 2, 'one restart');
+    assert.equal(Buffer.concat(dests[0]).toString(), AT_BOUNDARY, 'the broken attempt wrote its whole lines');
+    assert.equal(Buffer.concat(dests[1]).toString(), BODY, 'the new destination holds the whole reply once');
+    assert.equal(res.bytes, Buffer.byteLength(BODY));
+    assert.equal(logs.at(-1)?.retries, 1);
+  });
+
   it('a gzip body whose decoded text is whole but whose trailer is missing is still incomplete', async () => {
     replies.push(closeDelimited(await gzipWithoutTrailer(BODY), { 'content-encoding': 'gzip' }));
     const err = await client(false)
