@@ -39,6 +39,44 @@ describe('emulator conformance: fidelity to real replies', () => {
     return res.json();
   }
 
+  /** Pairs of neighbours where the later item is newer than the one before it (ISO texts compare as times). */
+  function outOfOrder(times: string[]): number {
+    let n = 0;
+    for (let i = 1; i < times.length; i++) if (times[i] > times[i - 1]) n++;
+    return n;
+  }
+
+  it('a default all-datasources minute reply is time-descending across datasources (json-long and csv-wide)', async () => {
+    const json = await emu.recent({ allDatasources: true });
+    assert.equal(json.status, 200);
+    const times: string[] = json.body.data.map((d: { time: string }) => d.time);
+    assert.ok(times.length > 10_000, `${times.length} items`);
+    assert.equal(outOfOrder(times), 0);
+    assert.equal(times[0], [...times].sort().at(-1), 'data[0] is the newest');
+    assert.ok(new Set(json.body.data.slice(0, 40).map((d: { datasourceId: string }) => d.datasourceId)).size > 1);
+
+    const csv = await emu.recent({ allDatasources: true, format: 'csv-wide' });
+    const { header, rows } = parseCsv(csv.text);
+    const at = header.indexOf('time');
+    const csvTimes = rows.map((r) => r[at]);
+    assert.ok(csvTimes.length > 1000);
+    assert.equal(outOfOrder(csvTimes), 0);
+    assert.equal(csvTimes[0], [...csvTimes].sort().at(-1));
+  });
+
+  it('times as RFC 3339 and ISO 8601 allow them: a space for the T, and the basic format', async () => {
+    for (const startTime of ['2026-11-20 10:00:00Z', '20261120T100000Z', '2026-11-20t10:00:00z']) {
+      const r = await emu.recent({ datasourceIds: [emu.facts.datasources[0].datasourceId], startTime });
+      assert.equal(r.status, 200, `${startTime}: ${r.text}`);
+      assert.equal(r.body.request.startTime, '2026-11-20T10:00:00.000Z');
+    }
+    const report = await create({ startTime: '20261120T0500Z', endTime: '2026-11-20 08:00:00+00:00' });
+    assert.equal(report.reportStatus, 'in-progress');
+    const week = await emu.recent({ datasourceIds: [emu.facts.datasources[0].datasourceId], startTime: '2026-W47-5' });
+    assert.equal(week.status, 400);
+    assert.match(week.body.message, /startTime must be an ISO 8601 date or timestamp/);
+  });
+
   it('the report record echoes metricLabelStyle "canonical" when the request omits it', async () => {
     const record = await create();
     assert.equal(record.query.metricLabelStyle, 'canonical');
