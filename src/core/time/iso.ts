@@ -73,10 +73,13 @@ function twoDigits(s: string, i: number): number {
 
 /** The instant an ISO 8601 date or timestamp names, or undefined when the text is not one (see the grammar above). */
 export function parseIso(text: string): IsoInstant | undefined {
-  if (text.length >= 8 && text.charCodeAt(4) !== 45 /* - */) {
-    const extended = basicToExtended(text);
-    return extended === undefined ? undefined : parseIso(extended);
-  }
+  if (text.length < 8 || text.charCodeAt(4) === 45 /* - */) return parseExtended(text);
+  const extended = basicToExtended(text);
+  return extended === undefined ? undefined : parseExtended(extended);
+}
+
+/** parseIso of the extended form. */
+function parseExtended(text: string): IsoInstant | undefined {
   const s = text;
   const n = s.length;
   if (n < 10 || s.charCodeAt(4) !== 45 /* - */ || s.charCodeAt(7) !== 45) return undefined;
