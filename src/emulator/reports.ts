@@ -196,15 +196,7 @@ export class ReportService {
       org: org.org,
       anchor: this.ctx.world.anchor,
       kind,
-      // The fields as submitted (unknown ones too), the defaults real replies echo (format, metricLabelStyle),
-      // and the contract's columnLabelStyle/fileFormat.
-      query: {
-        format: normalFormat(fileFormat),
-        ...body,
-        metricLabelStyle: labelStyle,
-        columnLabelStyle: labelStyle,
-        fileFormat,
-      },
+      query: queryEcho(body, labelStyle, fileFormat),
       createdAt: now,
       readyAt: now + this.delayMs,
       failure: failByFault ? 'Report generation failed' : undefined,
@@ -258,7 +250,7 @@ export class ReportService {
     const urls = entry.fileDatasourceIds.map((_, i) => {
       const path = `${FILE_PATH_PREFIX}${entry.id}/part-${String(i).padStart(3, '0')}.${ext}`;
       const signature = sign(this.ctx.world.secret, `file:${path}\n${expires}`);
-      return `${this.ctx.baseUrl()}${path}?expires=${expires}&signature=${signature}`;
+      return `${this.ctx.fileBaseUrl()}${path}?expires=${expires}&signature=${signature}`;
     });
     return {
       ...base,
@@ -357,6 +349,15 @@ function fileRowsOver(file: readonly Datasource[], entry: ReportRequest, limit: 
     }
   }
   return false;
+}
+
+/**
+ * The record's query: the fields as submitted (unknown ones too), the defaults real replies echo (format,
+ * metricLabelStyle), and the contract's columnLabelStyle/fileFormat.
+ */
+function queryEcho(body: Record<string, unknown>, labelStyle: MetricLabelStyle, fileFormat: string) {
+  const format = normalFormat(fileFormat);
+  return { format, ...body, metricLabelStyle: labelStyle, columnLabelStyle: labelStyle, fileFormat };
 }
 
 function normalFormat(fileFormat: string): 'csv-wide' | 'parquet-wide' {
