@@ -46,8 +46,7 @@ export function registerEmulatorCommand(program: Command): void {
 
 function printStarted(emulator: RunningEmulator, opts: EmulatorCliOptions): void {
   if (opts.json) {
-    const { url, org, apiKey } = emulator;
-    process.stdout.write(`${JSON.stringify({ baseUrl: url, fileHostUrl: emulator.fileHost.url, org, apiKey })}\n`);
+    process.stdout.write(`${JSON.stringify({ baseUrl: emulator.url, org: emulator.org, apiKey: emulator.apiKey })}\n`);
     return;
   }
   const lines = [
