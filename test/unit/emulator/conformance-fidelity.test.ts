@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { PATHS } from '../../../src/core/api/paths';
-import { downloadGzipText, parseCsv, startTestEmulator, type TestEmulator } from '../../support/emulator';
+import { csvObjects, downloadGzipText, parseCsv, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 const ENGLISH_FIXTURE = '/work/shared/fixtures/public-node-report-hourly-english.csv';
 
@@ -75,6 +75,83 @@ describe('emulator conformance: fidelity to real replies', () => {
     const week = await emu.recent({ datasourceIds: [emu.facts.datasources[0].datasourceId], startTime: '2026-W47-5' });
     assert.equal(week.status, 400);
     assert.match(week.body.message, /startTime must be an ISO 8601 date or timestamp/);
+  });
+
+  /** A day of minute NO2 (raw, value, status) of every demo datasource, as a minute report's csv. */
+  async function minuteNo2(e: TestEmulator): Promise<string> {
+    const record = await e.json(PATHS.reportRequests, {
+      ...request(),
+      org: e.org,
+      datasourceIds: e.facts.datasources.map((d) => d.datasourceId).slice(0, 10),
+      outputFrequency: 'minute',
+      startTime: '2026-11-19T00:00:00Z',
+      endTime: '2026-11-20T00:00:00Z',
+      metricSelect: 'only no2ConcIndividual',
+    });
+    await e.advance('6s');
+    const done = await (await e.get(PATHS.reportRequest(record.body.reportId))).json();
+    return (await downloadGzipText(done.urls[0])).text;
+  }
+
+  it('node NO2 raw values dip below zero near zero concentrations, deterministically by seed', async () => {
+    const text = await minuteNo2(emu);
+    const rows = csvObjects(text).filter((r) => r['no2ConcIndividual.raw'] !== '');
+    const raws = rows.map((r) => Number(r['no2ConcIndividual.raw']));
+    const negative = rows.filter((r) => Number(r['no2ConcIndividual.raw']) < 0);
+    assert.ok(negative.length > 100, `${negative.length} negative of ${rows.length}`);
+    assert.ok(Math.min(...raws) > -40, `as low as real ones, not lower: ${Math.min(...raws)}`);
+    assert.ok(
+      negative.every((r) => r.sourceType === 'SERVICE_NODE'),
+      'reference sites read the concentration',
+    );
+    const calibrated = negative.filter((r) => r['no2ConcIndividual.status'] !== 'calibration-error');
+    assert.ok(
+      calibrated.some((r) => Number(r['no2ConcIndividual.value']) > 0),
+      'the calibration adds the offset back',
+    );
+    const same = await startTestEmulator();
+    const other = await startTestEmulator({ seed: 2 });
+    try {
+      assert.equal(await minuteNo2(same), text);
+      assert.notEqual(await minuteNo2(other), text);
+    } finally {
+      await same.close();
+      await other.close();
+    }
+  });
+
+  it('statuses change over time: calibrated-reprocessing and calibration-processing occur, by seed', async () => {
+    const text = await minuteNo2(emu);
+    const rows = csvObjects(text);
+    const byDs = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const set = byDs.get(r.datasourceId) ?? new Set();
+      set.add(r['no2ConcIndividual.status']);
+      byDs.set(r.datasourceId, set);
+    }
+    const changing = [...byDs.values()].filter((s) => s.has('calibrated-ready') && s.has('calibrated-reprocessing'));
+    assert.ok(changing.length > 0, JSON.stringify([...byDs].map(([id, s]) => [id, [...s]])));
+    const reprocessed = rows.filter((r) => r['no2ConcIndividual.status'] === 'calibrated-reprocessing');
+    assert.ok(
+      reprocessed.every((r) => r['no2ConcIndividual.value'] !== ''),
+      'reprocessing keeps the value',
+    );
+    // The calibration-missing datasource's PM: calibration-processing in some hours, the value still empty.
+    const pm = await emu.recent({
+      datasourceIds: [emu.facts.calibrationMissing],
+      outputFrequency: 'hour',
+      startTime: '2026-11-19T00:00:00Z',
+      metricSelect: 'only pm2_5ConcMass1HourMean',
+    });
+    const statuses = new Set(pm.body.data.map((d: { status: string }) => d.status));
+    assert.deepEqual([...statuses].sort(), ['calibration-missing', 'calibration-processing']);
+    assert.ok(pm.body.data.every((d: { value: unknown }) => d.value === null));
+    const again = await startTestEmulator();
+    try {
+      assert.equal(await minuteNo2(again), text);
+    } finally {
+      await again.close();
+    }
   });
 
   it('the report record echoes metricLabelStyle "canonical" when the request omits it', async () => {
