@@ -154,6 +154,21 @@ describe('emulator conformance: fidelity to real replies', () => {
     }
   });
 
+  it('one unknown id among known ones fails the whole recent query with 400 naming it (docs/EMULATOR.md)', async () => {
+    const known = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
+    for (const datasourceIds of [
+      [...known, 'DNOSUCH1'],
+      ['DNOSUCH1', ...known],
+    ]) {
+      const r = await emu.recent({ datasourceIds });
+      assert.equal(r.status, 400);
+      assert.deepEqual(r.body, { message: `datasourceIds: unknown datasource 'DNOSUCH1' for org '${emu.org}'` });
+    }
+    const other = emu.facts.datasources[0].datasourceId;
+    const second = await emu.json(PATHS.recentQuery, { org: emu.secondOrg.org, datasourceIds: [other] });
+    assert.equal(second.status, 403, 'the key of the demo org may not use the second org');
+  });
+
   it('the report record echoes metricLabelStyle "canonical" when the request omits it', async () => {
     const record = await create();
     assert.equal(record.query.metricLabelStyle, 'canonical');
