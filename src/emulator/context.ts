@@ -11,8 +11,10 @@ export interface EmulatorContext {
   aggregator: Aggregator;
   /** Formatted rows of recent queries (reports are not cached: they would only flush it). */
   rowCache: RowTextCache;
-  /** Base URL of this server, for report file URLs. */
+  /** Base URL of the API server. */
   baseUrl(): string;
+  /** Base URL of the report file host (another origin), for report file URLs. */
+  fileBaseUrl(): string;
 }
 
 /** The org a request names, if the key may use it; 403 otherwise (the message never repeats the key). */

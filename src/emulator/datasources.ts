@@ -2,7 +2,7 @@
 import type { DatasourceInfo, DatasourceList } from '../core/api/types';
 import { authorizeOrg, type EmulatorContext } from './context';
 import { badRequest, HttpError } from './http';
-import { type Datasource, isSubscribed, locationAt, type OrgInfo } from './world';
+import { type Datasource, isSubscribed, locationAt, type OrgInfo, statusesAt } from './world';
 
 function info(ds: Datasource): DatasourceInfo {
   return {
@@ -41,7 +41,7 @@ export function getDatasource(
   const ds = org.datasources.find((d) => d.id === id);
   if (!ds || !isSubscribed(ds, now)) throw new HttpError(404, `Datasource not found: ${id}`);
   const loc = locationAt(ds, now);
-  const measured = ds.status.flatMap((status, q) => (ds.measures[q] ? [status] : []));
+  const measured = statusesAt(ds, now).flatMap((status, q) => (ds.measures[q] ? [status] : []));
   return {
     ...info(ds),
     location: { lat: Number(loc.lat.toFixed(6)), lon: Number(loc.lon.toFixed(6)) },

@@ -1,5 +1,7 @@
-// Fault injection for tests (off by default): latency, 5xx, connection reset mid-body, truncated gzip,
-// failed reports, a report status the client does not know. Per endpoint, by count (the next N requests) or rate (seeded, reproducible).
+// Fault injection for tests (off by default): latency, 5xx (with a JSON, HTML or empty body, and a
+// Retry-After if asked, as real gateways send), connection reset mid-body, truncated gzip, failed reports,
+// a report status the client does not know. Per endpoint, by count (the next N requests) or rate (seeded, reproducible).
+import { parseHttpDate } from '../core/time/http-date';
 import { parseDuration } from './clock';
 import { seededRandom } from './hash';
 import type { BodyDamage } from './http';
@@ -29,6 +31,10 @@ export interface FaultRule {
   latency?: string | number;
   /** error: HTTP status (default 503). */
   status?: number;
+  /** error: the body: the emulator's JSON {"message"} (default), a gateway's HTML page, or nothing. */
+  body?: ErrorBody;
+  /** error: a Retry-After header: delta-seconds (a number or digits) or an HTTP date. */
+  retryAfter?: number | string;
   /** reset / truncate-gzip: body bytes sent before the damage (default 1024). */
   afterBytes?: number;
   /** report-status: the status a status check answers instead (default "queued"; lower-case letters and -). */
@@ -40,9 +46,19 @@ export interface FaultConfig {
   rules: FaultRule[];
 }
 
+export const ERROR_BODIES = ['json', 'html', 'empty'] as const;
+export type ErrorBody = (typeof ERROR_BODIES)[number];
+
+/** An injected error reply: its status, body kind and Retry-After header (if any). */
+export interface InjectedError {
+  status: number;
+  body: ErrorBody;
+  retryAfter?: string;
+}
+
 export interface FaultDecision {
   latencyMs: number;
-  errorStatus?: number;
+  error?: InjectedError;
   /** reset before any byte of a non-streamed reply, or damage of a streamed body. */
   reset: boolean;
   damage?: BodyDamage;
@@ -93,6 +109,8 @@ function checkRule(rule: unknown): string | undefined {
   ) {
     return `faults: status must be an HTTP error status from 400 to 599 (got ${describe(r.status)})`;
   }
+  const errorShapeProblem = checkErrorShape(r);
+  if (errorShapeProblem) return errorShapeProblem;
   if (r.reportStatus !== undefined && !(typeof r.reportStatus === 'string' && /^[a-z-]{1,40}$/.test(r.reportStatus))) {
     return `faults: reportStatus must be 1 to 40 lower-case letters or - (got ${describe(r.reportStatus)})`;
   }
@@ -100,6 +118,19 @@ function checkRule(rule: unknown): string | undefined {
     return `faults: afterBytes must be a non-negative integer (got ${describe(r.afterBytes)})`;
   }
   return undefined;
+}
+
+/** The body and Retry-After of an error rule. */
+function checkErrorShape(r: Record<string, unknown>): string | undefined {
+  if (r.body !== undefined && !ERROR_BODIES.includes(r.body as ErrorBody)) {
+    return `faults: body must be one of ${ERROR_BODIES.join(', ')} (got ${describe(r.body)})`;
+  }
+  const ra = r.retryAfter;
+  if (ra === undefined) return undefined;
+  const seconds =
+    typeof ra === 'number' ? Number.isSafeInteger(ra) && ra >= 0 : typeof ra === 'string' && /^\d{1,9}$/.test(ra);
+  if (seconds || (typeof ra === 'string' && ra.length <= 64 && parseHttpDate(ra) !== undefined)) return undefined;
+  return `faults: retryAfter must be seconds (a non-negative integer) or an HTTP date (got ${describe(ra)})`;
 }
 
 /** Checks a fault configuration (from code or POST /_emulator/faults); returns an error text or undefined. */
@@ -152,7 +183,11 @@ export class FaultInjector {
           decision.latencyMs += parseDuration(rule.latency ?? 1000);
           break;
         case 'error':
-          decision.errorStatus = rule.status ?? 503;
+          decision.error = {
+            status: rule.status ?? 503,
+            body: rule.body ?? 'json',
+            retryAfter: rule.retryAfter === undefined ? undefined : String(rule.retryAfter),
+          };
           break;
         case 'reset':
           decision.reset = true;

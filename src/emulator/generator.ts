@@ -53,9 +53,11 @@ const BC_SPECTRAL = [
   [Q.bcSpectralUV, 1.21],
 ] as const;
 
-// Every generated value is positive and far below 2^31 / 100, so an int32 conversion rounds it (and is
-// much cheaper than Math.round); multiplying by 0.01 is cheaper than dividing. Writers round again for display.
+// Every generated value but a node's raw NO2 is positive and far below 2^31 / 100, so an int32 conversion
+// rounds it (and is much cheaper than Math.round); multiplying by 0.01 is cheaper than dividing. Writers round
+// again for display. Raw NO2 may be negative: roundSigned2.
 const round2 = (x: number) => ((x * 100 + 0.5) | 0) * 0.01;
+const roundSigned2 = (x: number) => Math.round(x * 100) * 0.01;
 
 const GOLDEN = 0x9e3779b1;
 
@@ -152,7 +154,7 @@ export function fillMinute(ds: Datasource, minute: number, raw: Float64Array, in
   raw[I_PM1N] = m[I_PM1N] ? round2(pm1 * 6.5 + n1) : Number.NaN;
   raw[I_PM25N] = m[I_PM25N] ? round2(pm25 * 7 + n2) : Number.NaN;
   raw[I_PM10N] = m[I_PM10N] ? round2(pm10 * 7.2 + n3) : Number.NaN;
-  raw[I_NO2] = m[I_NO2] ? round2(no2) : Number.NaN;
+  raw[I_NO2] = m[I_NO2] ? roundSigned2(no2 - ds.gasOffset) : Number.NaN;
   raw[I_O3] = m[I_O3] ? round2(o3) : Number.NaN;
   raw[I_TA] = m[I_TA] ? round2(ta) : Number.NaN;
   raw[I_TI] = m[I_TI] ? round2(ta + 4.5 + 0.2 * n2) : Number.NaN;

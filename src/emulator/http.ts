@@ -1,8 +1,9 @@
 // HTTP plumbing: JSON errors, body reading, streamed (and gzip-encoded) replies with backpressure.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
+import type { InjectedError } from './faults';
 
 /** An error reply: JSON {"message"} with this status (API-gateway style). */
 export class HttpError extends Error {
@@ -50,6 +51,28 @@ export function sendJson(
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** The page a gateway in front of the service answers with (not the service's JSON). */
+function gatewayPage(status: number): string {
+  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`;
+}
+
+/** An injected error reply: the emulator's JSON, a gateway's HTML page or an empty body, with Retry-After if asked. */
+export function sendInjectedError(res: ServerResponse, error: InjectedError): void {
+  const headers: Record<string, string> = error.retryAfter === undefined ? {} : { 'retry-after': error.retryAfter };
+  if (error.body === 'json') {
+    sendJson(res, error.status, { message: 'Service unavailable (injected fault)' }, headers);
+    return;
+  }
+  const text = error.body === 'html' ? gatewayPage(error.status) : '';
+  res.writeHead(error.status, {
+    ...(text ? { 'content-type': 'text/html' } : {}),
     'content-length': Buffer.byteLength(text),
     ...headers,
   });
@@ -125,30 +148,53 @@ export async function sendStream(
   const source = Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
   const stages: NodeJS.ReadWriteStream[] = [];
   if (gzip) stages.push(createGzip({ level: 1, flush: constants.Z_NO_FLUSH }));
-  const damage = options.damage;
-  if (damage) {
-    const limit: ByteLimit = new ByteLimit(
-      damage.afterBytes,
-      () => {
-        if (damage.kind === 'truncate') {
-          // A clean end of an incomplete body: a gzip stream cut short.
-          limit.push(null);
-          return;
-        }
-        // Drop the connection once the bytes sent so far have been flushed (the body stays incomplete).
-        setImmediate(() => {
-          const socket = res.socket;
-          socket?.end(() => socket.destroy());
-        });
-      },
-      damage.kind === 'reset',
-    );
-    stages.push(limit);
+  if (options.damage) stages.push(damageStage(res, options.damage));
+  await pipeAll(source, stages, res);
+}
+
+/** Sends a reply of known length (a stored file, or only its headers when body is undefined). */
+export async function sendWithLength(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  length: number,
+  body: NodeJS.ReadableStream | undefined,
+  damage: BodyDamage | undefined,
+): Promise<void> {
+  res.writeHead(status, { ...headers, 'content-length': String(length) });
+  if (!body) {
+    res.end();
+    return;
   }
+  await pipeAll(body, damage ? [damageStage(res, damage)] : [], res);
+}
+
+async function pipeAll(source: NodeJS.ReadableStream, stages: NodeJS.ReadWriteStream[], res: ServerResponse) {
   try {
     await pipeline([source, ...stages, res] as unknown as NodeJS.ReadWriteStream[]);
   } catch {
     // The client went away (or a reset was injected): nothing more to send.
     res.destroy();
   }
+}
+
+/** The stage that damages a body as injected: cut the connection, or end early. */
+function damageStage(res: ServerResponse, damage: BodyDamage): ByteLimit {
+  const limit: ByteLimit = new ByteLimit(
+    damage.afterBytes,
+    () => {
+      if (damage.kind === 'truncate') {
+        // A clean end of an incomplete body: a gzip stream cut short.
+        limit.push(null);
+        return;
+      }
+      // Drop the connection once the bytes sent so far have been flushed (the body stays incomplete).
+      setImmediate(() => {
+        const socket = res.socket;
+        socket?.end(() => socket.destroy());
+      });
+    },
+    damage.kind === 'reset',
+  );
+  return limit;
 }

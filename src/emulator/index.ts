@@ -5,17 +5,18 @@ import { Aggregator } from './aggregates';
 import { type ClockOption, type EmulatorClock, floorTo, HOUR_MS, parseDuration, timeOptionMs, toClock } from './clock';
 import type { EmulatorContext } from './context';
 import { type FaultConfig, FaultInjector } from './faults';
+import { createFileHostServer, FileHostLog, type KeyedFileRequest, type ReportFileEncoding } from './file-host';
 import { ReportQuota } from './quota';
 import { type ReportPersistence, ReportService } from './reports';
 import { RowTextCache } from './row-cache';
-import { createEmulatorServer, type ReportFileEncoding } from './server';
+import { createEmulatorServer } from './server';
 import { EmulatorStateFile } from './state-file';
 import { buildWorld, DEMO_ORG, SECOND_ORG, WORLD_ROLES, type World } from './world';
 
 export { nowcast, truncateTo, usEpaAqi } from './air-quality';
 export { type ClockOption, type EmulatorClock, ManualClock, OffsetClock, parseDuration } from './clock';
 export type { FaultConfig, FaultEndpoint, FaultKind, FaultRule } from './faults';
-export type { ReportFileEncoding } from './server';
+export type { KeyedFileRequest, ReportFileEncoding } from './file-host';
 export { DEMO_ORG, SECOND_ORG, WORLD_ROLES } from './world';
 
 export const DEFAULT_SEED = 1;
@@ -32,6 +33,8 @@ export interface EmulatorOptions {
   faults?: FaultConfig;
   /** Adds POST /_emulator/clock and /_emulator/faults (test-only). */
   control?: boolean;
+  /** Port of the report file host (a second origin); 0 (default) = any free port. */
+  filePort?: number;
   /** Datasources of the demo org (default 20; at least 8). */
   datasources?: number;
   /** Hour where timed events are placed (the move, subscription changes); default: start time floored to the hour. */
@@ -42,7 +45,7 @@ export interface EmulatorOptions {
   rowCacheChars?: number;
   /**
    * A JSON file that keeps the reports and the quota between runs (created if missing). With it and no
-   * `port`, the port of the last run is taken again when free, so stored report file URLs stay valid.
+   * `port` (`filePort`), the ports of the last run are taken again when free, so stored report file URLs stay valid.
    */
   stateFile?: string;
   /**
@@ -81,6 +84,11 @@ export interface RunningEmulator {
     dailyOutage: string;
   };
   clock: import('./clock').EmulatorClock;
+  /**
+   * The report file host: report file URLs point at this other origin (as the service's object store).
+   * `requestsWithKey` lists the requests to it that carried the API key header (a client must never send it).
+   */
+  fileHost: { url: string; requests(): number; requestsWithKey(): KeyedFileRequest[] };
   close(): Promise<void>;
 }
 
@@ -114,13 +122,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stateFile = options.stateFile ? new EmulatorStateFile(options.stateFile, seed, datasourceCount) : undefined;
   const state = stateFile?.load();
   let baseUrl = '';
+  let fileBaseUrl = '';
   let port = 0;
+  let filePort = 0;
   const ctx: EmulatorContext = {
     world,
     clock,
     aggregator: new Aggregator(options.aggregateCacheEntries),
     rowCache: new RowTextCache(options.rowCacheChars),
     baseUrl: () => baseUrl,
+    fileBaseUrl: () => fileBaseUrl,
   };
   const quota = new ReportQuota(undefined, state?.quota);
   const persistence: ReportPersistence | undefined =
@@ -129,23 +140,60 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           restored: state.reports,
           reload: () => stateFile.load().reports,
           worldAt: (past) => buildWorld(seed, past, datasourceCount),
-          save: (stored) => stateFile.save({ ...state, port, reports: stored, quota: quota.snapshot() }),
+          save: (stored) => stateFile.save({ ...state, port, filePort, reports: stored, quota: quota.snapshot() }),
         }
       : undefined;
   const reportDelayMs = parseDuration(options.reportDelayMs ?? DEFAULT_REPORT_DELAY_MS);
+  const reports = new ReportService(ctx, quota, reportDelayMs, persistence);
+  const faults = new FaultInjector(options.faults);
+  const observer = { onRequest: options.onRequest };
+  const log = new FileHostLog();
+  const files = createFileHostServer({ reports, faults, log, encoding: options.reportFileEncoding, ...observer });
+  const control = options.control ?? false;
   const server = createEmulatorServer({
     ctx,
-    reports: new ReportService(ctx, quota, reportDelayMs, persistence),
-    faults: new FaultInjector(options.faults),
-    control: options.control ?? false,
-    reportFileEncoding: options.reportFileEncoding,
-    onRequest: options.onRequest,
+    reports,
+    faults,
+    control,
+    ...observer,
+    fileHost: { url: () => fileBaseUrl, log },
   });
-  // The last run's port, when free: the file URLs it handed out point there.
-  port = await listenOn(server, options.port ?? state?.port ?? 0, options.port === undefined && !!state?.port);
+  ({ port, filePort } = await listenBoth(server, files.server, options, state));
   baseUrl = `http://127.0.0.1:${port}`;
-  if (stateFile && state && state.port !== port) stateFile.save({ ...state, port, quota: quota.snapshot() });
-  return running(world, server, baseUrl, clock);
+  fileBaseUrl = `http://127.0.0.1:${filePort}`;
+  if (stateFile && state && (state.port !== port || state.filePort !== filePort)) {
+    stateFile.save({ ...state, port, filePort, quota: quota.snapshot() });
+  }
+  return running(world, server, baseUrl, clock, {
+    url: fileBaseUrl,
+    requests: () => log.requests,
+    requestsWithKey: () => [...log.withKey],
+    close: () => closeServer(files.server).then(files.close),
+  });
+}
+
+/** Listens with the API server and the file host, on the last run's ports when free (its file URLs point there). */
+async function listenBoth(
+  api: Server,
+  files: Server,
+  options: EmulatorOptions,
+  last: { port?: number; filePort?: number } | undefined,
+): Promise<{ port: number; filePort: number }> {
+  const port = await listenOn(api, options.port ?? last?.port ?? 0, options.port === undefined && !!last?.port);
+  const wanted = options.filePort ?? last?.filePort ?? 0;
+  try {
+    return { port, filePort: await listenOn(files, wanted, options.filePort === undefined && !!last?.filePort) };
+  } catch (e) {
+    await closeServer(api);
+    throw e;
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /** Listens on 127.0.0.1:`port` (0: any free port; `orAnyPort`: any when `port` is taken); the port it got. */
@@ -163,7 +211,13 @@ async function listenOn(server: Server, port: number, orAnyPort: boolean): Promi
   return (server.address() as AddressInfo).port;
 }
 
-function running(world: World, server: Server, baseUrl: string, clock: EmulatorClock): RunningEmulator {
+function running(
+  world: World,
+  server: Server,
+  baseUrl: string,
+  clock: EmulatorClock,
+  fileHost: RunningEmulator['fileHost'] & { close(): Promise<void> },
+): RunningEmulator {
   const demo = world.orgs.get(DEMO_ORG);
   const second = world.orgs.get(SECOND_ORG);
   if (!demo || !second) throw new Error('emulator world has no demo org');
@@ -174,10 +228,9 @@ function running(world: World, server: Server, baseUrl: string, clock: EmulatorC
     secondOrg: { org: second.org, apiKey: second.apiKey },
     facts: facts(world),
     clock,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    fileHost: { url: fileHost.url, requests: fileHost.requests, requestsWithKey: fileHost.requestsWithKey },
+    close: async () => {
+      await Promise.all([closeServer(server), fileHost.close()]);
+    },
   };
 }

@@ -20,11 +20,12 @@ import { selectMetrics } from '../core/query/metric-select';
 import { Aggregator, compileMetrics } from './aggregates';
 import { HOUR_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
+import { hasMeasurement } from './generator';
 import { badRequest, HttpError } from './http';
 import { ceilTo, PERIOD_MS } from './periods';
 import type { ReportQuota } from './quota';
 import { Fields } from './request-fields';
-import { type RowPlan, streamRows } from './rows';
+import { periodVisible, type RowPlan, streamRows } from './rows';
 import { sign, verify } from './signing';
 import type { ReportLifecycle, StoredReport } from './state-file';
 import { type Datasource, type OrgInfo, Q, type World } from './world';
@@ -195,8 +196,7 @@ export class ReportService {
       org: org.org,
       anchor: this.ctx.world.anchor,
       kind,
-      // The fields as submitted (unknown ones too), and the contract's columnLabelStyle/fileFormat.
-      query: { format: normalFormat(fileFormat), ...body, columnLabelStyle: labelStyle, fileFormat },
+      query: queryEcho(body, labelStyle, fileFormat),
       createdAt: now,
       readyAt: now + this.delayMs,
       failure: failByFault ? 'Report generation failed' : undefined,
@@ -214,8 +214,8 @@ export class ReportService {
       fileDatasourceIds: chunk(datasources, DATASOURCES_PER_FILE).map((f) => f.map((d) => d.id)),
     };
     // Parquet files are built in memory: refuse (as a failed report) what would not fit comfortably.
-    const rowsPerFile = DATASOURCES_PER_FILE * Math.max(0, (entry.to - entry.from) / p);
-    if (entry.parquet && rowsPerFile > MAX_PARQUET_ROWS_PER_FILE) {
+    const files = entry.fileDatasourceIds.map((ids) => ids.map((id) => this.ctx.world.byId.get(id) as Datasource));
+    if (entry.parquet && files.some((file) => fileRowsOver(file, entry, MAX_PARQUET_ROWS_PER_FILE))) {
       entry.failure = `Report generation failed: a parquet-wide file would hold over ${MAX_PARQUET_ROWS_PER_FILE} rows; use csv-wide or a shorter range`;
     }
     this.reports.set(entry.id, entry);
@@ -250,7 +250,7 @@ export class ReportService {
     const urls = entry.fileDatasourceIds.map((_, i) => {
       const path = `${FILE_PATH_PREFIX}${entry.id}/part-${String(i).padStart(3, '0')}.${ext}`;
       const signature = sign(this.ctx.world.secret, `file:${path}\n${expires}`);
-      return `${this.ctx.baseUrl()}${path}?expires=${expires}&signature=${signature}`;
+      return `${this.ctx.fileBaseUrl()}${path}?expires=${expires}&signature=${signature}`;
     });
     return {
       ...base,
@@ -330,6 +330,34 @@ export class ReportService {
       return found;
     });
   }
+}
+
+/**
+ * Whether a file of these datasources holds more than `limit` rows: its visible periods (minute output: those
+ * with a measurement), counted until the limit is passed (bounded work whatever the range).
+ */
+function fileRowsOver(file: readonly Datasource[], entry: ReportRequest, limit: number): boolean {
+  const p = PERIOD_MS[entry.frequency];
+  const periods = Math.max(0, Math.ceil((entry.to - entry.from) / p));
+  if (file.length * periods <= limit) return false;
+  let rows = 0;
+  for (const ds of file) {
+    for (let t = entry.from; t < entry.to; t += p) {
+      if (!periodVisible(ds, t, p)) continue;
+      if (entry.frequency === 'minute' && !hasMeasurement(ds, t / p)) continue;
+      if (++rows > limit) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The record's query: the fields as submitted (unknown ones too), the defaults real replies echo (format,
+ * metricLabelStyle), and the contract's columnLabelStyle/fileFormat.
+ */
+function queryEcho(body: Record<string, unknown>, labelStyle: MetricLabelStyle, fileFormat: string) {
+  const format = normalFormat(fileFormat);
+  return { format, ...body, metricLabelStyle: labelStyle, columnLabelStyle: labelStyle, fileFormat };
 }
 
 function normalFormat(fileFormat: string): 'csv-wide' | 'parquet-wide' {

@@ -72,8 +72,8 @@ export async function* streamRows(
   const walk = walkOrder(plan);
   const slice = new Slice(STEPS_PER_CHECK[plan.frequency]);
   let buf = '';
-  for (let i = 0; i < walk.steps; i++) {
-    buf += emit(walk.datasource(i), walk.time(i));
+  while (walk.next()) {
+    buf += emit(walk.ds, walk.t);
     const over = slice.over();
     if (buf.length >= CHUNK_CHARS || (over && buf)) {
       yield buf;
@@ -123,22 +123,126 @@ function rowEmitter(
   };
 }
 
+/** A walk over (datasource, period start) pairs: next() moves to the next pair, false at the end. */
+interface Walk {
+  next(): boolean;
+  ds: Datasource;
+  t: number;
+}
+
 /**
- * The walk's steps in the plan's order, step i as (datasource, period start). time-desc: period starts
- * from the last one before `to` down to `from`, every datasource at each; datasource-time-asc: each
- * datasource's period starts from `from` up to before `to`.
+ * The walk in the plan's order. time-desc: newest first across all datasources (minute output: by the
+ * measurement time itself, which is irregular within and across minutes; hour and day: by period start);
+ * datasource-time-asc: each datasource's period starts from `from` up to before `to`.
  */
-function walkOrder(plan: RowPlan): { steps: number; datasource(i: number): Datasource; time(i: number): number } {
+function walkOrder(plan: RowPlan): Walk {
   const p = PERIOD_MS[plan.frequency];
   const list = plan.datasources;
   const n = list.length;
   if (plan.order === 'time-desc') {
     const times = plan.to - p >= plan.from ? Math.floor((plan.to - p - plan.from) / p) + 1 : 0;
     const last = plan.to - p;
-    return { steps: times * n, datasource: (i) => list[i % n], time: (i) => last - Math.floor(i / n) * p };
+    if (plan.frequency === 'minute') return new MinuteMerge(list, last / p, last / p - times + 1);
+    return new GridWalk(
+      times * n,
+      (i) => list[i % n],
+      (i) => last - Math.floor(i / n) * p,
+    );
   }
   const times = plan.to > plan.from ? Math.ceil((plan.to - plan.from) / p) : 0;
-  return { steps: times * n, datasource: (i) => list[Math.floor(i / times)], time: (i) => plan.from + (i % times) * p };
+  return new GridWalk(
+    times * n,
+    (i) => list[Math.floor(i / times)],
+    (i) => plan.from + (i % times) * p,
+  );
+}
+
+/** Step i of `steps` as (datasource(i), time(i)). */
+class GridWalk implements Walk {
+  ds!: Datasource;
+  t = 0;
+  private i = 0;
+
+  constructor(
+    private readonly steps: number,
+    private readonly datasource: (i: number) => Datasource,
+    private readonly time: (i: number) => number,
+  ) {}
+
+  next(): boolean {
+    if (this.i >= this.steps) return false;
+    this.ds = this.datasource(this.i);
+    this.t = this.time(this.i++);
+    return true;
+  }
+}
+
+/**
+ * Minutes from `last` down to `first` of every datasource, newest measurement first: a k-way merge (a binary
+ * max-heap on measurement time, ties by datasource order) of each datasource's minutes, whose measurement
+ * times descend with the minute (a late measurement still comes before the next minute's own, see measuredAt).
+ * Streams: memory is O(datasources), each step O(log datasources).
+ */
+class MinuteMerge implements Walk {
+  ds!: Datasource;
+  t = 0;
+  private readonly minute: Float64Array;
+  private readonly key: Float64Array;
+  private readonly heap: Int32Array;
+  private size = 0;
+
+  constructor(
+    private readonly list: readonly Datasource[],
+    last: number,
+    private readonly first: number,
+  ) {
+    const n = list.length;
+    this.minute = new Float64Array(n).fill(last);
+    this.key = new Float64Array(n);
+    this.heap = new Int32Array(n);
+    if (last < first) return;
+    for (let i = 0; i < n; i++) {
+      this.key[i] = measuredAt(list[i], last);
+      this.heap[this.size++] = i;
+    }
+    for (let k = (this.size >> 1) - 1; k >= 0; k--) this.siftDown(k);
+  }
+
+  next(): boolean {
+    if (this.size === 0) return false;
+    const top = this.heap[0];
+    const m = this.minute[top];
+    this.ds = this.list[top];
+    this.t = m * MINUTE_MS;
+    if (m - 1 < this.first) this.heap[0] = this.heap[--this.size];
+    else {
+      this.minute[top] = m - 1;
+      this.key[top] = measuredAt(this.ds, m - 1);
+    }
+    if (this.size > 0) this.siftDown(0);
+    return true;
+  }
+
+  /** Whether heap entry a comes before b: the newer measurement, else the earlier datasource. */
+  private before(a: number, b: number): boolean {
+    const ka = this.key[a];
+    const kb = this.key[b];
+    return ka > kb || (ka === kb && a < b);
+  }
+
+  private siftDown(k: number): void {
+    const heap = this.heap;
+    const item = heap[k];
+    for (;;) {
+      let child = 2 * k + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && this.before(heap[child + 1], heap[child])) child++;
+      if (!this.before(heap[child], item)) break;
+      heap[k] = heap[child];
+      k = child;
+    }
+    heap[k] = item;
+  }
 }
 
 /**

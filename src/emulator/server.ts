@@ -13,9 +13,10 @@ import {
   type FaultEndpoint,
   type FaultInjector,
 } from './faults';
-import { badRequest, HttpError, readJsonBody, sendJson, sendStream } from './http';
+import type { FileHostLog } from './file-host';
+import { badRequest, HttpError, readJsonBody, sendInjectedError, sendJson, sendStream } from './http';
 import { continueRecentQuery, type RecentReply, startRecentQuery } from './recent-query';
-import { FILE_PATH_PREFIX, type ReportService } from './reports';
+import type { ReportService } from './reports';
 import type { OrgInfo } from './world';
 
 export const CONTROL_PREFIX = '/_emulator/';
@@ -25,17 +26,14 @@ export interface ServerParts {
   reports: ReportService;
   faults: FaultInjector;
   control: boolean;
-  /** How report files are served: gzip with Content-Encoding (default, as object stores do) or a plain .gz body. */
-  reportFileEncoding?: ReportFileEncoding;
   /** Observes every request (method and path; never headers or the key). */
   onRequest?: (request: { method: string; path: string }) => void;
+  /** The report file host (a second origin): GET /_emulator/file-host tells what it saw. */
+  fileHost?: { url(): string; log: FileHostLog };
 }
-
-export type ReportFileEncoding = 'content-encoding' | 'plain-gzip';
 
 function endpointOf(method: string, path: string): FaultEndpoint | undefined {
   if (path === PATHS.root) return 'root';
-  if (path.startsWith(FILE_PATH_PREFIX)) return 'reportFile';
   if (path === PATHS.reportRequests && method === 'POST') return 'reportCreate';
   if (path.startsWith(`${PATHS.reportRequests}/`) || path.startsWith('/v2/report-request/')) return 'reportStatus';
   if (path === PATHS.recentQuery) return 'recentQuery';
@@ -98,7 +96,10 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   if (!endpoint) throw new HttpError(404, `Not found: ${path}`);
   const fault = parts.faults.decide(endpoint);
   if (fault.latencyMs > 0) await sleep(fault.latencyMs);
-  if (fault.errorStatus) throw new HttpError(fault.errorStatus, 'Service unavailable (injected fault)');
+  if (fault.error) {
+    req.resume();
+    return sendInjectedError(res, fault.error);
+  }
   if (fault.reset && endpoint !== 'recentQuery' && endpoint !== 'continuation' && endpoint !== 'reportFile') {
     req.socket.destroy();
     return;
@@ -107,8 +108,6 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   switch (endpoint) {
     case 'root':
       return sendJson(res, 200, { message: 'measurements service emulator', now: new Date(ctx.clock.now()) });
-    case 'reportFile':
-      return sendReportFile(parts, req, res, url, fault);
     case 'reportCreate': {
       const org = keyOrg(parts, req);
       return sendJson(res, 200, reports.create(org, await readJsonBody(req), fault.reportFailed));
@@ -138,25 +137,6 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   }
 }
 
-/** GET of a report file (pre-signed URL, no key), gzip as the service sends it. */
-function sendReportFile(
-  parts: ServerParts,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  fault: FaultDecision,
-): Promise<void> {
-  requireMethod(req, 'GET');
-  const file = parts.reports.file(url.pathname, url.searchParams);
-  const encodedFiles = (parts.reportFileEncoding ?? 'content-encoding') === 'content-encoding';
-  return sendStream(req, res, file.chunks, {
-    contentType: file.gzipFile && encodedFiles ? 'text/csv; charset=utf-8' : file.contentType,
-    gzip: !file.gzipFile ? 'none' : encodedFiles ? 'encoded' : 'file',
-    headers: { 'content-disposition': `attachment; filename="${file.name}"` },
-    damage: fault.damage,
-  });
-}
-
 /** POST of a recent query or its continuation: the rows streamed as they are made. */
 async function sendRecent(
   parts: ServerParts,
@@ -178,7 +158,10 @@ async function sendRecent(
   });
 }
 
-/** POST /_emulator/clock {"advance":"25h"} | {"set":"<ISO>"}; POST /_emulator/faults {"rules":[...]}. */
+/**
+ * POST /_emulator/clock {"advance":"25h"} | {"set":"<ISO>"}; POST /_emulator/faults {"rules":[...]};
+ * GET /_emulator/file-host: the file host's URL, its request count and the requests that carried the key.
+ */
 async function control(parts: ServerParts, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const clock = parts.ctx.clock;
   if (path === `${CONTROL_PREFIX}clock`) {
@@ -208,6 +191,11 @@ async function control(parts: ServerParts, req: IncomingMessage, res: ServerResp
     if (error) throw badRequest(error);
     parts.faults.configure(body as unknown as FaultConfig);
     return sendJson(res, 200, { rules: parts.faults.active });
+  }
+  if (path === `${CONTROL_PREFIX}file-host` && parts.fileHost) {
+    requireMethod(req, 'GET');
+    const { url, log } = parts.fileHost;
+    return sendJson(res, 200, { url: url(), requests: log.requests, requestsWithKey: log.withKey });
   }
   throw new HttpError(404, `Not found: ${path}`);
 }

@@ -34,6 +34,8 @@ export interface EmulatorState {
   datasources: number;
   /** The port last listened on: taken again when free, so stored file URLs keep working. */
   port?: number;
+  /** The file host's port last listened on (report file URLs point there). */
+  filePort?: number;
   reports: StoredReport[];
   quota: StoredQuota;
 }
@@ -64,12 +66,14 @@ export class EmulatorStateFile {
       return empty; // missing or unreadable: start afresh (it is rewritten on the next change)
     }
     const port = typeof parsed.port === 'number' ? parsed.port : undefined;
+    const filePort = typeof parsed.filePort === 'number' ? parsed.filePort : undefined;
     if (parsed.version !== 1 || parsed.seed !== this.seed || parsed.datasources !== this.datasources) {
-      return { ...empty, port };
+      return { ...empty, port, filePort };
     }
     return {
       ...empty,
       port,
+      filePort,
       reports: Array.isArray(parsed.reports) ? parsed.reports : [],
       quota: parsed.quota && typeof parsed.quota === 'object' ? parsed.quota : {},
     };

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import type { SourceType } from '../core/api/types';
 import { QUANTITIES } from '../core/metrics/catalog';
 import { DAY_MS, HOUR_MS } from './clock';
-import { hash4, unit } from './hash';
+import { hash4, mix32, unit } from './hash';
 
 export const DEMO_ORG = 'demo-org';
 export const SECOND_ORG = 'second-org';
@@ -71,7 +71,29 @@ const PM_MASS = new Set(['pm1ConcMass', 'pm2_5ConcMass', 'pm10ConcMass']);
 const GAS = new Set(['no2Conc', 'o3Conc']);
 const NUMBER_CONC = new Set(['pm1ConcNum', 'pm2_5ConcNum', 'pm10ConcNum']);
 /** Statuses whose value is empty (the raw value is still reported). */
-export const VALUELESS_STATUSES = new Set(['calibration-missing', 'calibration-unknown', 'calibration-error']);
+export const VALUELESS_STATUSES = new Set([
+  'calibration-missing',
+  'calibration-unknown',
+  'calibration-error',
+  'calibration-processing',
+]);
+
+/**
+ * A datasource's statuses change over time: in some 6-hour blocks (about 1 in 8, by seed and datasource) its
+ * calibration is being worked on, and a status moves to the one beside it with a value just as empty or not
+ * (SERVICE-FACTS statuses): ready values are being reprocessed, missing ones processed.
+ */
+const STATUS_IN_EPISODE: Record<string, string> = {
+  'calibrated-ready': 'calibrated-reprocessing',
+  'calibration-missing': 'calibration-processing',
+};
+export const STATUS_EPISODE_MS = 6 * HOUR_MS;
+
+/** The status of each quantity of a datasource at time t (ms). */
+export function statusesAt(ds: Datasource, t: number): readonly string[] {
+  const block = Math.floor(t / STATUS_EPISODE_MS);
+  return (mix32(ds.hash ^ Math.imul(block, 0x2545f491)) & 7) === 0 ? ds.episodeStatus : ds.status;
+}
 
 export interface Location {
   lat: number;
@@ -102,12 +124,20 @@ export interface Datasource {
   measures: Uint8Array;
   /** Per quantity: the value status and the linear calibration value = a·raw + b. */
   status: string[];
+  /** Per quantity: the status while the calibration is being (re)processed (see statusesAt). */
+  episodeStatus: string[];
   calA: Float64Array;
   calB: Float64Array;
   /** Per quantity: 1 when the status leaves the value empty. */
   valueless: Uint8Array;
   /** Per-source level multiplier for pollutants. */
   level: number;
+  /**
+   * Zero offset of a node's NO2 sensor (ppb, 0 on reference sites): its raw reading is the concentration
+   * minus this, so it dips below zero near zero concentrations (real minute NO2 raw values reach -28); the
+   * calibration adds it back.
+   */
+  gasOffset: number;
   qcInvalid: boolean;
   dailyOutage: boolean;
   /** Measures the same air as this datasource (a collocated reference site), with COLLOCATED_BIAS on PM. */
@@ -176,7 +206,8 @@ function makeDatasource(
   const lon = city.lon + (unit(seed, gid, 4) - 0.5) * 0.2;
   const locations = locationsOf(lat, lon, demo && index === WORLD_ROLES.moved, anchor);
   const subscriptions = subscriptionsOf(demo ? index : -1, anchor);
-  const { measures, status, calA, calB, valueless } = sensorsOf(seed, gid, index, isSite, demo);
+  const gasOffset = isSite ? 0 : 4 + unit(seed, gid, 9) * 10;
+  const { measures, status, calA, calB, valueless } = sensorsOf(seed, gid, index, isSite, demo, gasOffset);
   const group = GROUPS[hash4(seed, gid, 6) % GROUPS.length];
   return {
     index,
@@ -194,10 +225,12 @@ function makeDatasource(
     subscriptions,
     measures,
     status,
+    episodeStatus: status.map((st) => STATUS_IN_EPISODE[st] ?? st),
     calA,
     calB,
     valueless,
     level: 0.6 + unit(seed, gid, 8) * 1.2,
+    gasOffset,
     qcInvalid: demo ? index % 10 === WORLD_ROLES.qcInvalid : false,
     dailyOutage: demo && index === WORLD_ROLES.dailyOutage,
   };
@@ -224,7 +257,7 @@ function subscriptionsOf(demoIndex: number, anchor: number): Array<[number, numb
 }
 
 /** What a datasource measures, each quantity's status and calibration, and which statuses carry no value. */
-function sensorsOf(seed: number, gid: number, index: number, isSite: boolean, demo: boolean) {
+function sensorsOf(seed: number, gid: number, index: number, isSite: boolean, demo: boolean, gasOffset: number) {
   const measures = new Uint8Array(NQ);
   const status: string[] = new Array(NQ).fill('sensor-ready');
   const calA = new Float64Array(NQ).fill(1);
@@ -242,6 +275,7 @@ function sensorsOf(seed: number, gid: number, index: number, isSite: boolean, de
         // A status outside the documented list, as in real extracts: raw reported, value empty.
         status[qi] = qid === 'no2Conc' && index % 4 === 2 ? 'calibration-error' : 'calibrated-ready';
         calA[qi] = 0.9;
+        if (qid === 'no2Conc') calB[qi] = 0.9 * gasOffset;
       } else if (NUMBER_CONC.has(qid) && index % 4 === 3) {
         // As in real node reports: number concentrations whose calibration state is unknown.
         status[qi] = 'calibration-unknown';

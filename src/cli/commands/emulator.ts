@@ -51,13 +51,16 @@ function printStarted(emulator: RunningEmulator, opts: EmulatorCliOptions): void
   }
   const lines = [
     `Measurements service emulator listening on ${emulator.url}`,
+    `  report files served from ${emulator.fileHost.url} (another origin, as the service's object store)`,
     `  org:      ${emulator.org}`,
     `  API key:  ${emulator.apiKey}`,
     `  second org (no access with the key above): ${emulator.secondOrg.org}`,
     `  datasources: ${emulator.facts.datasources.length} (moved: ${emulator.facts.moved}, unsubscribed for a period: ${emulator.facts.unsubscribed})`,
   ];
   if (opts.control)
-    lines.push('  control:  POST /_emulator/clock {"advance":"25h"} | {"set":"<ISO>"}; POST /_emulator/faults');
+    lines.push(
+      '  control:  POST /_emulator/clock {"advance":"25h"} | {"set":"<ISO>"}; POST /_emulator/faults; GET /_emulator/file-host',
+    );
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -12,6 +12,7 @@ import {
   MalformedReplyError,
   MeasurementsError,
   OutputError,
+  parseRetryAfter,
   redact,
 } from './errors';
 import { gunzipIfGzipped } from './gzip.node';
@@ -237,7 +238,14 @@ export class Transport {
       spec.retry === 'read' &&
       (res.status >= 500 ||
         (res.status === 429 && retryAfter !== undefined && failure.retryAfterSeconds !== undefined));
-    const retryAfterMs = res.status === 429 ? (failure.retryAfterSeconds ?? 0) * 1000 : undefined;
+    // 429 waits as told (or until the quota resets); a 503's Retry-After (a gateway's) is honoured too.
+    const unavailableFor = res.status === 503 ? parseRetryAfter(retryAfter, nowDate(this.opts.clock)) : undefined;
+    const retryAfterMs =
+      res.status === 429
+        ? (failure.retryAfterSeconds ?? 0) * 1000
+        : unavailableFor === undefined
+          ? undefined
+          : unavailableFor * 1000;
     return new FailedAttempt(failure, { retry: retryable, retryAfterMs });
   }
 

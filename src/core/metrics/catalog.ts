@@ -53,8 +53,9 @@ export const QUANTITIES: readonly QuantityInfo[] = [
   { id: 'windSpeed', english: 'Wind speed', unit: 'm/s', categories: ['weather', 'wind'] },
   { id: 'windDirection', english: 'Wind direction', unit: '°', categories: ['weather', 'wind'] },
   { id: 'atmosphericPressure', english: 'Atmospheric pressure', unit: 'hPa', categories: ['weather', 'pressure'] },
-  // Seen in real node extracts (SERVICE fixtures): the node's own pressure sensor, and black carbon.
-  { id: 'atmPressure', english: 'Atmospheric pressure (node)', unit: 'hPa', categories: ['pressure'] },
+  // Seen in real node extracts (SERVICE fixtures): the node's own pressure sensor, and black carbon. Its
+  // english text is the site quantity's ("Atmospheric pressure", as in the real english node report).
+  { id: 'atmPressure', english: 'Atmospheric pressure', unit: 'hPa', categories: ['pressure'] },
   ...(
     ['AllSources', 'Biomass', 'FossilFuel', 'SpectralB', 'SpectralG', 'SpectralIR', 'SpectralR', 'SpectralUV'] as const
   ).map((part) => ({

@@ -21,7 +21,8 @@ export interface MetricLabelParts {
 }
 
 const QUANTITY_BY_ID = new Map(QUANTITIES.map((q) => [q.id.toLowerCase(), q]));
-const QUANTITY_BY_ENGLISH = new Map(QUANTITIES.map((q) => [q.english.toLowerCase(), q]));
+// The first quantity of an english text wins: node and site pressure share "Atmospheric pressure".
+const QUANTITY_BY_ENGLISH = new Map(QUANTITIES.toReversed().map((q) => [q.english.toLowerCase(), q]));
 const AGGREGATION_BY_ENGLISH = new Map(
   AGGREGATIONS.map((a) => [AGGREGATION_ENGLISH[a].toLowerCase(), a] as [string, Aggregation]),
 );

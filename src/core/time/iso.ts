@@ -5,7 +5,12 @@
 // Grammar (ISO 8601 extended form, as RFC 3339 profiles it):
 //   date       YYYY-MM-DD                                   -> 00:00 UTC of that day
 //   timestamp  YYYY-MM-DDTHH:MM[:SS[.fraction]][zone]       fraction: 1-9 digits (kept to the ms, truncated)
-//   zone       Z | +HH:MM | -HH:MM | +HHMM | -HHMM
+//   zone       Z | +HH:MM | -HH:MM | +HHMM | -HHMM | +HH | -HH
+// RFC 3339 also allows a space or a lower-case t for the T and a lower-case z (`2026-11-25 10:00:00Z`), and
+// ISO 8601 a comma for the decimal point. The basic format (no separators) is read too, all of a piece:
+//   YYYYMMDD, YYYYMMDDTHHMM[SS[.fraction]][Z | +HHMM | -HHMM | +HH | -HH]   (`20261125T100000Z`)
+// Refused: week dates (2026-W48-3) and ordinal dates (2026-329), which no client of the service sends and
+// which read as ids or numbers elsewhere; a basic date with an extended time (ISO 8601 forbids the mix).
 // The zone-less rule: a timestamp without a zone is read as UTC (never as local time); `zoned: false`
 // lets callers warn about it (ZONELESS_WARNING). The calendar is checked: 2026-02-30 and 2026-13-01
 // are not dates, and 24:00 / :60 are not times.
@@ -68,6 +73,13 @@ function twoDigits(s: string, i: number): number {
 
 /** The instant an ISO 8601 date or timestamp names, or undefined when the text is not one (see the grammar above). */
 export function parseIso(text: string): IsoInstant | undefined {
+  if (text.length < 8 || text.charCodeAt(4) === 45 /* - */) return parseExtended(text);
+  const extended = basicToExtended(text);
+  return extended === undefined ? undefined : parseExtended(extended);
+}
+
+/** parseIso of the extended form. */
+function parseExtended(text: string): IsoInstant | undefined {
   const s = text;
   const n = s.length;
   if (n < 10 || s.charCodeAt(4) !== 45 /* - */ || s.charCodeAt(7) !== 45) return undefined;
@@ -80,7 +92,9 @@ export function parseIso(text: string): IsoInstant | undefined {
   if (!isCalendarDate(year, month, day)) return undefined;
   const dayMs = daysFromCivil(year, month, day) * DAY_MS;
   if (n === 10) return { ms: dayMs, dateOnly: true, zoned: false };
-  if (s.charCodeAt(10) !== 84 /* T */ || n < 16 || s.charCodeAt(13) !== 58 /* : */) return undefined;
+  const sep = s.charCodeAt(10);
+  if ((sep !== 84 /* T */ && sep !== 116 /* t */ && sep !== 32) /* space */ || n < 16 || s.charCodeAt(13) !== 58)
+    return undefined;
   const hour = twoDigits(s, 11);
   const minute = twoDigits(s, 14);
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
@@ -91,7 +105,7 @@ export function parseIso(text: string): IsoInstant | undefined {
     second = twoDigits(s, i + 1);
     if (second < 0 || second > 59) return undefined;
     i += 3;
-    if (s.charCodeAt(i) === 46 /* . */) {
+    if (s.charCodeAt(i) === 46 /* . */ || s.charCodeAt(i) === 44 /* , */) {
       i++;
       const start = i;
       for (let d = digitAt(s, i); d >= 0; d = digitAt(s, ++i)) {
@@ -105,13 +119,14 @@ export function parseIso(text: string): IsoInstant | undefined {
   let zoned = false;
   if (i < n) {
     const c = s.charCodeAt(i);
-    if (c === 90 /* Z */ && i + 1 === n) {
+    if ((c === 90 /* Z */ || c === 122) /* z */ && i + 1 === n) {
       zoned = true;
     } else if (c === 43 /* + */ || c === 45 /* - */) {
       const oh = twoDigits(s, i + 1);
       const colon = s.charCodeAt(i + 3) === 58 ? 1 : 0;
-      const om = twoDigits(s, i + 3 + colon);
-      if (oh < 0 || oh > 23 || om < 0 || om > 59 || i + 5 + colon !== n) return undefined;
+      const hoursOnly = i + 3 === n;
+      const om = hoursOnly ? 0 : twoDigits(s, i + 3 + colon);
+      if (oh < 0 || oh > 23 || om < 0 || om > 59 || (!hoursOnly && i + 5 + colon !== n)) return undefined;
       offsetMinutes = (c === 45 ? -1 : 1) * (oh * 60 + om);
       zoned = true;
     } else {
@@ -120,6 +135,18 @@ export function parseIso(text: string): IsoInstant | undefined {
   }
   const ms = dayMs + ((hour * 60 + minute - offsetMinutes) * 60 + second) * 1000 + millis;
   return { ms, dateOnly: false, zoned };
+}
+
+const BASIC = /^(\d{4})(\d{2})(\d{2})(?:[Tt ](\d{2})(\d{2})(?:(\d{2})([.,]\d{1,9})?)?([Zz]|[+-]\d{2}(?:\d{2})?)?)?$/;
+
+/** A basic-format date or timestamp rewritten in the extended form (undefined when it is not one). */
+function basicToExtended(text: string): string | undefined {
+  const m = BASIC.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, fraction, zone] = m;
+  if (h === undefined) return `${y}-${mo}-${d}`;
+  const seconds = sec === undefined ? '' : `:${sec}${fraction ?? ''}`;
+  return `${y}-${mo}-${d}T${h}:${mi}${seconds}${zone ?? ''}`;
 }
 
 /** Epoch ms of an ISO 8601 date or timestamp, or NaN (for hot loops such as table columns). */

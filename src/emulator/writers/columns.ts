@@ -16,7 +16,7 @@ export interface WideLayout {
   qcAssessment: boolean;
   qcFlags: boolean;
   locationDecimals: number;
-  /** Sort metric columns by label (reports). */
+  /** Sort metric columns by canonical label, whatever the label style (as real files are). */
   sortMetrics: boolean;
 }
 
@@ -68,7 +68,10 @@ export function metricColumns(layout: WideLayout, metrics: readonly CompiledMetr
       fields: fields?.map((field) => ({ field, name: formatMetricLabel({ ...parts, field }, layout.labelStyle) })),
     });
   });
-  if (layout.sortMetrics) out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (layout.sortMetrics) {
+    const key = (c: MetricColumns) => c.metric.def.label;
+    out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
   return out;
 }
 

@@ -10,7 +10,7 @@ import { formatNumber, identifyingColumns, layoutShape, metricColumns, type Wide
 
 // Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
 // which costs more than the work in these per-value loops.
-const { locationAt } = world;
+const { locationAt, statusesAt } = world;
 
 const FLAGS_CELL = csvField(JSON.stringify([OOB_FLAG]));
 const NO_FLAGS_CELL = csvField('[]');
@@ -52,6 +52,7 @@ export class CsvWideWriter implements RowWriter {
     const id = this.layout.idColumn === 'datasourceId' ? ds.id : ds.sourceId;
     const loc = locationAt(ds, start + this.periodMs - 1);
     const d = this.layout.locationDecimals;
+    const statuses = statusesAt(ds, start);
     let line = `${id},${ds.sourceId},${ds.sourceType},${this.layout.frequency},${this.lastTimeText},${loc.lat.toFixed(d)},${loc.lon.toFixed(d)}`;
     for (const g of this.groups) {
       const j = g.index;
@@ -74,7 +75,7 @@ export class CsvWideWriter implements RowWriter {
             line += `,${formatNumber(raw, isIndex)}`;
             break;
           case 'status':
-            line += empty ? ',' : `,${ds.status[g.metric.q]}`;
+            line += empty ? ',' : `,${statuses[g.metric.q]}`;
             break;
           case 'value':
             line += `,${formatNumber(v.value[j], isIndex)}`;

@@ -4,7 +4,7 @@ import type { CompiledMetric, RowValues } from '../aggregates';
 import { MINUTE_MS } from '../clock';
 import { hasMeasurement, measuredAt, OOB_FLAG } from '../generator';
 import type { RowWriter } from '../rows';
-import type { Datasource } from '../world';
+import { type Datasource, statusesAt } from '../world';
 import { decimal2 } from './columns';
 
 export interface JsonLongOptions {
@@ -51,6 +51,7 @@ export class JsonLongWriter implements RowWriter {
       this.lastTimeText = new Date(start).toISOString();
     }
     const head = `{"datasourceId":"${ds.id}","time":"${this.lastTimeText}","status":"`;
+    const statuses = statusesAt(ds, start);
     let out = '';
     for (let j = 0; j < this.metrics.length; j++) {
       const raw = v.raw[j];
@@ -59,7 +60,7 @@ export class JsonLongWriter implements RowWriter {
       const isIndex = m.aqi !== undefined;
       const value = v.value[j];
       const valueText = Number.isNaN(value) ? 'null' : isIndex ? String(value) : decimal2(value);
-      out += `${out ? ',' : ''}${head}${ds.status[m.q]}","value":${valueText},"raw":${isIndex ? raw : decimal2(raw)}${this.suffixes[j]}`;
+      out += `${out ? ',' : ''}${head}${statuses[m.q]}","value":${valueText},"raw":${isIndex ? raw : decimal2(raw)}${this.suffixes[j]}`;
       if (this.options.qcAssessment) out += v.invalid[j] ? ',"qcAssessment":"invalid"' : ',"qcAssessment":"valid"';
       if (this.options.qcFlags) out += v.invalid[j] ? `,"qcFlags":["${OOB_FLAG}"]` : ',"qcFlags":[]';
       out += '}';

@@ -13,7 +13,7 @@ import { identifyingColumns, metricColumns, type WideLayout } from './columns';
 
 // Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
 // which costs more than the work in these per-value loops.
-const { locationAt } = world;
+const { locationAt, statusesAt } = world;
 
 type Cell = string | number | null;
 
@@ -70,6 +70,7 @@ export class ParquetWideWriter implements RowWriter {
     if (this.layout.frequency !== 'minute') cols[c++].push(new Date(start + this.periodMs).toISOString());
     cols[c++].push(Number(loc.lat.toFixed(d)));
     cols[c++].push(Number(loc.lon.toFixed(d)));
+    const statuses = statusesAt(ds, start);
     for (const g of this.groups) {
       const j = g.index;
       const raw = v.raw[j];
@@ -87,7 +88,7 @@ export class ParquetWideWriter implements RowWriter {
             cols[c++].push(cellNumber(raw, aqi));
             break;
           case 'status':
-            cols[c++].push(empty ? null : ds.status[g.metric.q]);
+            cols[c++].push(empty ? null : statuses[g.metric.q]);
             break;
           case 'value':
             cols[c++].push(cellNumber(v.value[j], aqi));

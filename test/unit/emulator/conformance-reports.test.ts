@@ -226,6 +226,8 @@ describe('emulator conformance: reports', () => {
     const record = await create({
       fileFormat: 'parquet',
       outputFrequency: 'minute',
+      datasourceIds: undefined,
+      allDatasources: true,
       startTime: '2026-09-01',
       endTime: '2026-11-01',
     });

@@ -162,6 +162,41 @@ describe('emulator fault injection', () => {
     assert.equal((await fetch(emu.url + PATHS.root)).status, 200);
   });
 
+  it('error rules choose the body (JSON, a gateway HTML page, empty) and the Retry-After header', async () => {
+    const rules = [
+      { kind: 'error', endpoint: 'root', count: 1, status: 503, body: 'html', retryAfter: 120 },
+      {
+        kind: 'error',
+        endpoint: 'datasources',
+        count: 1,
+        status: 429,
+        body: 'empty',
+        retryAfter: 'Fri, 20 Nov 2026 10:31:00 GMT',
+      },
+      { kind: 'error', endpoint: 'reportFile', count: 1, status: 502, body: 'html' },
+    ];
+    assert.equal((await configure({ rules })).status, 200);
+    const html = await fetch(emu.url + PATHS.root);
+    assert.equal(html.status, 503);
+    assert.equal(html.headers.get('retry-after'), '120');
+    assert.equal(html.headers.get('content-type'), 'text/html');
+    assert.match(await html.text(), /^<html>[\s\S]*<title>503 Service Unavailable<\/title>/);
+    const empty = await emu.get(`${PATHS.datasources}?org=${emu.org}`);
+    assert.equal(empty.status, 429);
+    assert.equal(empty.headers.get('retry-after'), 'Fri, 20 Nov 2026 10:31:00 GMT');
+    assert.equal(await empty.text(), '');
+    const file = await fetch(`${emu.fileHost.url}/_files/reports/X/part-000.csv.gz`);
+    assert.equal(file.status, 502, 'the file host injects faults too');
+    assert.match(await file.text(), /502 Bad Gateway/);
+    assert.equal((await configure({ rules: [{ kind: 'error', count: 1 }] })).status, 200);
+    const json = await fetch(emu.url + PATHS.root);
+    assert.deepEqual(await json.json(), { message: 'Service unavailable (injected fault)' }, 'JSON by default');
+    assert.equal(json.headers.get('retry-after'), null);
+    for (const bad of [{ body: 'xml' }, { retryAfter: -1 }, { retryAfter: 'soon' }, { retryAfter: 1.5 }]) {
+      assert.equal((await configure({ rules: [{ kind: 'error', ...bad }] })).status, 400, JSON.stringify(bad));
+    }
+  });
+
   it('faults can also be given to startEmulator', async () => {
     const faulty = await startTestEmulator({
       faults: { rules: [{ kind: 'error', endpoint: 'root', count: 1, status: 500 }] },

@@ -202,6 +202,11 @@ describe('MeasurementsClient against the emulator', function () {
     assert.equal(table.rowCount, 2 * 6, 'two datasources × six hours');
     assert.ok(logs.every((l) => !l.path.includes('?')));
     assert.ok(!JSON.stringify(logs).includes(emu.apiKey));
+    // The files come from the file host, another origin: the client asked it, never with the key.
+    assert.equal(new URL(done.urls[0]).origin, emu.fileHost.url);
+    assert.notEqual(emu.fileHost.url, emu.url);
+    assert.ok(emu.fileHost.requests() >= done.urls.length);
+    assert.deepEqual(emu.fileHost.requestsWithKey(), []);
   });
 
   it('reads a parquet report into the same table shape', async () => {
@@ -271,5 +276,46 @@ describe('MeasurementsClient against the emulator', function () {
     clock.advance(5 * 60_000);
     await client.continueQuery({ org: emu.org, continuationToken: first.continuationToken! });
     assert.equal(logs.at(-1)?.retries, 1);
+  });
+
+  it('reads gateway errors as real ones come: an HTML or empty body, and waits as Retry-After says on 503 and 429', async () => {
+    await emu.close();
+    emu = await startEmulator({
+      clock,
+      datasources: 8,
+      seed: 7,
+      faults: {
+        rules: [
+          { kind: 'error', endpoint: 'datasources', count: 1, status: 503, body: 'html', retryAfter: 1 },
+          { kind: 'error', endpoint: 'recentQuery', count: 1, status: 429, body: 'empty', retryAfter: '1' },
+          { kind: 'error', endpoint: 'root', count: 2, status: 502, body: 'html' },
+          { kind: 'error', endpoint: 'reportStatus', count: 1, status: 504, body: 'empty' },
+        ],
+      },
+    });
+    client = new MeasurementsClient({
+      clock: systemClock,
+      baseUrl: emu.url,
+      apiKey: emu.apiKey,
+      log: (e) => logs.push(e),
+      retry: { baseDelayMs: 1 },
+    });
+    for (const call of [
+      () => client.listDatasources(emu.org),
+      () => client.recentQuery({ org: emu.org, allDatasources: true }),
+    ]) {
+      const started = performance.now();
+      await call();
+      assert.equal(logs.at(-1)?.retries, 1);
+      assert.ok(performance.now() - started >= 950, 'waited the second Retry-After asked for');
+    }
+    const once = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const html = await rejection(once.ping());
+    assert.equal(html.code, 'server-error');
+    assert.match(html.message, /HTTP 502.*: 502 Bad Gateway\./);
+    assert.ok(!html.message.includes('<'), html.message);
+    const empty = await rejection(once.getReport('ABCDEFGHIJ'));
+    assert.equal(empty.code, 'server-error');
+    assert.match(empty.message, /HTTP 504\) on GET \/v2\/report-requests\/ABCDEFGHIJ\. This is usually temporary/);
   });
 });

@@ -78,9 +78,27 @@ describe('core/time: ISO 8601 dates and timestamps', () => {
     assert.equal(parseIsoMs('2024-02-29'), Date.UTC(2024, 1, 29));
     const bad = ['2026-02-30', '2025-02-29', '1900-02-29', '2026-13-01', '2026-00-10', '2026-11-00', '2026-04-31'];
     bad.push('2026-11-01T24:00Z', '2026-11-01T10:60Z', '2026-11-01T10:00:60Z', '2026-11-01T10:00+24:00');
-    bad.push('01/11/2026', 'yesterday', '', '2026-11-01 10:00', '2026-11-01T10Z', '2026-11-01T10:00:00.Z');
-    bad.push('2026-11-01T10:00:00.1234567890Z', '2026-11-01T10:00:00+1', '2026-11-01T10:00z', ' 2026-11-01');
+    bad.push('01/11/2026', 'yesterday', '', '2026-11-01T10Z', '2026-11-01T10:00:00.Z');
+    bad.push('2026-11-01T10:00:00.1234567890Z', '2026-11-01T10:00:00+1', ' 2026-11-01', '2026-11-01  10:00Z');
+    // Basic format all of a piece only; week and ordinal dates are refused (see iso.ts).
+    bad.push('20261101T10:00Z', '2026-11-01T1000Z', '20261301', '20261101T1000+1', '2026-W44-7', '2026-305');
     for (const text of bad) assert.equal(parseIso(text), undefined, text);
+  });
+
+  it('reads what RFC 3339 and ISO 8601 also allow: a space or t for T, z, a decimal comma, the basic format', () => {
+    const at10 = Date.UTC(2026, 10, 25, 10);
+    assert.equal(parseIsoMs('2026-11-25 10:00:00Z'), at10);
+    assert.equal(parseIsoMs('2026-11-25t10:00:00z'), at10);
+    assert.equal(parseIsoMs('2026-11-25 10:00'), at10);
+    assert.equal(parseIsoMs('2026-11-25T10:00:00,250Z'), at10 + 250);
+    assert.equal(parseIsoMs('2026-11-25T12:00:00+02'), at10);
+    assert.equal(parseIsoMs('20261125T100000Z'), at10);
+    assert.equal(parseIsoMs('20261125T1000Z'), at10);
+    assert.equal(parseIsoMs('20261125T100000.5Z'), at10 + 500);
+    assert.equal(parseIsoMs('20261125T113000+0130'), at10);
+    assert.equal(parseIsoMs('20261125T050000-05'), at10);
+    assert.deepEqual(parseIso('20261125'), { ms: Date.UTC(2026, 10, 25), dateOnly: true, zoned: false });
+    assert.deepEqual(parseIso('20261125T1000'), { ms: at10, dateOnly: false, zoned: false });
   });
 
   it('agrees with V8 on every valid text, and with a reference calendar on validity', () => {
