@@ -47,7 +47,11 @@ const violations: Case[] = [
     "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
     /Node.js builtin module/,
   ],
-  ['src/core/table/zz-probe.ts', "import { Readable } from 'stream';\nexport const r = Readable;\n", /Node.js builtin module/],
+  [
+    'src/core/table/zz-probe.ts',
+    "import { Readable } from 'stream';\nexport const r = Readable;\n",
+    /Node.js builtin module/,
+  ],
   [
     'src/core/table/zz-probe.ts',
     "import { parseCsvWide } from './csv-read.node';\nexport const p = parseCsvWide;\n",
