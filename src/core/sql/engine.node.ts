@@ -1,10 +1,25 @@
 // The embedded SQL engine (DuckDB, @duckdb/node-api): loaded on first use only, one in-memory database
 // per notebook session. Tables go in typed through the appender (TIMESTAMPTZ, DOUBLE, VARCHAR); report
 // files are views over DuckDB's own readers (read in place); results come back as our Table.
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
+import {
+  applyEdits,
+  asAllowedDir,
+  covers,
+  memoryHint,
+  memoryLimit,
+  originalOffset,
+  permissionHint,
+  relativePathEdits,
+  statementRefusal,
+  type TextEdit,
+} from './confine.node';
 import { type EngineError, readEngineError } from './errors';
 import { resultToTable } from './to-table.node';
 
@@ -34,22 +49,68 @@ export function quoteString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
+/** How far the engine reaches: nothing outside these folders, a bounded memory. */
+export interface EngineOptions {
+  /** Folders whose files SQL may read (the notebook's, a file's, granted ones, held report files'). */
+  readDirs?: readonly string[];
+  /** Where DuckDB spills to disk (default: a new temporary folder, removed on close). */
+  tempDir?: string;
+  /** DuckDB's memory_limit, e.g. "2GB" (default: 25% of RAM, at most 4 GB). */
+  memoryLimit?: string;
+}
+
 export class SqlEngine {
   private constructor(
     private readonly db: DuckDBInstance,
     private readonly conn: DuckDBConnection,
     private readonly lib: NodeApi,
+    /** allowed_directories, as DuckDB has them. */
+    readonly allowedDirs: readonly string[],
+    private readonly memoryLimit: string,
+    private readonly ownTemp?: string,
   ) {}
 
-  static async open(): Promise<SqlEngine> {
+  /**
+   * A confined in-memory engine: files only in `readDirs` and its temp folder, no extensions installed
+   * or loaded, a memory limit, and its settings locked (a cell's SET is refused anyway).
+   */
+  static async open(options: EngineOptions = {}): Promise<SqlEngine> {
     const lib = await loadApi();
-    const db = await lib.DuckDBInstance.create(':memory:', {
-      // Positions in errors; no extension downloads (offline, and nothing fetched behind the user's back).
-      errors_as_json: 'true',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-    });
-    return new SqlEngine(db, await db.connect(), lib);
+    const limit = memoryLimit(options.memoryLimit);
+    const ownTemp = options.tempDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-sql-'));
+    const tempDir = resolve(options.tempDir ?? (ownTemp as string));
+    try {
+      await mkdir(tempDir, { recursive: true });
+      const dirs = [...new Set([...(options.readDirs ?? []), tempDir].map(asAllowedDir))];
+      const db = await lib.DuckDBInstance.create(':memory:', {
+        // Positions in errors; no extension downloads (offline, and nothing fetched behind the user's back).
+        errors_as_json: 'true',
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        allow_community_extensions: 'false',
+        temp_directory: tempDir,
+        memory_limit: limit,
+      });
+      const conn = await db.connect();
+      // allowed_directories is a list, which only SET takes; then access is confined and settings locked.
+      await conn.run(`SET allowed_directories = [${dirs.map(quoteString).join(', ')}]`);
+      await conn.run('SET enable_external_access = false');
+      await conn.run('SET lock_configuration = true');
+      return new SqlEngine(db, conn, lib, dirs, limit, ownTemp);
+    } catch (e) {
+      if (ownTemp) await rm(ownTemp, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** An engine that reads only the files beside `file` (the table editor's engine for a big Parquet file). */
+  static openBeside(file: string): Promise<SqlEngine> {
+    return SqlEngine.open({ readDirs: [dirname(resolve(file))] });
+  }
+
+  /** Whether files in these folders can be read by this engine. */
+  reaches(dirs: readonly string[]): boolean {
+    return covers(this.allowedDirs, dirs);
   }
 
   /** Replaces table `name` with the rows of `table`, typed per column kind. */
@@ -101,22 +162,98 @@ export class SqlEngine {
     return r.getRowObjectsJS().map((o) => ({ name: String(o.column_name), type: String(o.column_type) }));
   }
 
-  /** Runs SQL (relative paths from `baseDir`); the signal interrupts it. */
+  /**
+   * Runs SQL (relative file names from `baseDir`): read statements only, each checked by DuckDB's parser
+   * before anything runs; the last one's result. The signal interrupts it.
+   */
   async query(sql: string, options: { signal?: AbortSignal; baseDir?: string } = {}): Promise<Table> {
     const { signal } = options;
     if (signal?.aborted) throw cancelled();
-    await this.exec(`SET file_search_path = ${quoteString(options.baseDir ?? '')}`);
+    const edits = options.baseDir ? await this.pathEdits(sql, options.baseDir) : [];
+    const text = applyEdits(sql, edits);
     const onAbort = () => this.conn.interrupt();
     signal?.addEventListener('abort', onAbort, { once: true });
+    const statements: DuckDBPreparedStatement[] = [];
     try {
-      const result = await this.conn.run(sql);
-      return await resultToTable(result, this.lib.DuckDBTypeId, signal);
+      statements.push(...(await this.readStatements(text)));
+      const last = statements.at(-1);
+      if (!last) throw new EngineQueryError({ message: 'There is no SQL statement to run.' });
+      for (const s of statements.slice(0, -1)) await s.run();
+      return await resultToTable(await last.run(), this.lib.DuckDBTypeId, signal);
     } catch (e) {
       if (signal?.aborted) throw cancelled();
-      throw this.wrap(e);
+      throw this.wrap(e, edits);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      for (const s of statements) s.destroySync();
     }
+  }
+
+  /** The statements of `sql`, prepared (nothing runs), each a read: else refused, naming the statement. */
+  private async readStatements(sql: string): Promise<DuckDBPreparedStatement[]> {
+    const extracted = await this.conn.extractStatements(sql);
+    const out: DuckDBPreparedStatement[] = [];
+    for (let i = 0; i < extracted.count; i++) {
+      const p = await extracted.prepare(i).catch(() => undefined);
+      if (!p) throw await this.prepareError(sql, i, extracted.count);
+      const refusal = statementRefusal(this.lib.StatementType[p.statementType] ?? 'UNKNOWN', sql);
+      if (refusal) throw new EngineQueryError({ message: refusal, type: 'Refused' });
+      out.push(p);
+    }
+    return out;
+  }
+
+  /**
+   * Why statement `index` cannot be prepared (its prepare of extracted statements drops DuckDB's words):
+   * a statement DuckDB does not take as a SELECT (a COPY whose file is refused at bind) is refused as
+   * such; else that statement alone is prepared again for DuckDB's error.
+   */
+  private async prepareError(sql: string, index: number, count: number): Promise<Error> {
+    const { start, end } = await this.statementBounds(sql, index, count);
+    const text = sql.slice(start, end);
+    const tree = await this.serialize(text);
+    if (tree?.error && /only select/i.test(String(tree.error_message))) {
+      const refusal = statementRefusal(firstWord(text), sql);
+      if (refusal) return new EngineQueryError({ message: refusal, type: 'Refused' });
+    }
+    try {
+      (await this.conn.prepare(text)).destroySync();
+    } catch (e) {
+      const err = readEngineError(e instanceof Error ? e.message : String(e));
+      return new EngineQueryError({ ...err, offset: err.offset === undefined ? undefined : err.offset + start });
+    }
+    return new EngineQueryError({ message: `SQL statement ${index + 1} cannot be prepared.` });
+  }
+
+  /** Where statement `index` of `sql` is: DuckDB's parser counts the statements before each `;`. */
+  private async statementBounds(sql: string, index: number, count: number): Promise<{ start: number; end: number }> {
+    let start = 0;
+    for (let at = sql.indexOf(';'); count > 1 && at >= 0; at = sql.indexOf(';', at + 1)) {
+      const n = await this.conn.extractStatements(sql.slice(0, at + 1)).then(
+        (x) => x.count,
+        () => -1,
+      );
+      if (n === index) start = at + 1;
+      if (n === index + 1) return { start, end: at + 1 };
+    }
+    return { start, end: sql.length };
+  }
+
+  /** DuckDB's parse tree of SELECT statements (json_serialize_sql), or its error. */
+  private async serialize(sql: string): Promise<{ error?: boolean; error_message?: unknown } | undefined> {
+    const r = await this.conn.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)::VARCHAR AS tree', [sql]);
+    const tree = r.getRowObjectsJS()[0]?.tree;
+    try {
+      return typeof tree === 'string' ? JSON.parse(tree) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Edits making the SQL's relative file names absolute, from DuckDB's parse of it (none if it has none). */
+  private async pathEdits(sql: string, baseDir: string): Promise<TextEdit[]> {
+    const tree = await this.serialize(sql);
+    return tree && !tree.error ? relativePathEdits(tree, sql, baseDir) : [];
   }
 
   /** Checks SQL without running it: the parser's error, if any. */
@@ -132,6 +269,7 @@ export class SqlEngine {
   close(): void {
     this.conn.closeSync();
     this.db.closeSync();
+    if (this.ownTemp) void rm(this.ownTemp, { recursive: true, force: true }).catch(() => undefined);
   }
 
   private async exec(sql: string): Promise<void> {
@@ -142,10 +280,22 @@ export class SqlEngine {
     }
   }
 
-  private wrap(e: unknown): Error {
-    if (e instanceof EngineQueryError || e instanceof MeasurementsError) return e;
-    return new EngineQueryError(readEngineError(e instanceof Error ? e.message : String(e)));
+  /** The engine's error, positioned in the SQL as written (before `edits`), a refused file access explained. */
+  private wrap(e: unknown, edits: readonly TextEdit[] = []): Error {
+    if (e instanceof MeasurementsError) return e;
+    const err =
+      e instanceof EngineQueryError ? { ...e.engine } : readEngineError(e instanceof Error ? e.message : String(e));
+    if (err.offset !== undefined) err.offset = originalOffset(err.offset, edits);
+    if (err.type?.toLowerCase() === 'permission') err.message = permissionHint(err.message);
+    if (err.type?.toLowerCase() === 'out of memory') err.message = memoryHint(err.message, this.memoryLimit);
+    return new EngineQueryError(err);
   }
+}
+
+/** The statement's first keyword (after comments and parentheses), upper case: what a refusal names it. */
+function firstWord(sql: string): string {
+  const rest = sql.replace(/^(\s|--[^\n]*|\/\*[\s\S]*?\*\/|\()*/, '');
+  return /^[A-Za-z]+/.exec(rest)?.[0].toUpperCase() ?? 'STATEMENT';
 }
 
 function cancelled(): MeasurementsError {
