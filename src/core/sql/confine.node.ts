@@ -89,34 +89,65 @@ interface Node {
 }
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null;
 
+/** A file name written in the SQL, with the parser's position of its literal (`FROM 'x.csv'`, read_csv('x.csv')). */
+export interface FileName {
+  name: string;
+  at?: number;
+}
+
+/** A refusal of a way of naming files this engine cannot check: a computed name, nested SQL. */
+export class FileNameRefusal extends Error {}
+
 /**
- * Edits making relative file names absolute (from `baseDir`) in json_serialize_sql's tree of `sql`:
- * a reader's first argument (a string or a list of strings) and `FROM 'file.csv'`. A name that is not
- * a plain quoted literal at the parser's position is left alone (the confined engine refuses it).
+ * The file names in json_serialize_sql's tree (positions + `shift`): each reader's first argument (a
+ * string or a list of strings) and `FROM 'file.csv'`. A computed name (`'a' || '.csv'`) or SQL run from
+ * a string (query()) is refused: names are checked before the query (links out of the folder).
  */
-export function relativePathEdits(tree: unknown, sql: string, baseDir: string): TextEdit[] {
-  const edits: TextEdit[] = [];
+export function fileNames(tree: unknown, shift = 0): FileName[] {
+  const names: FileName[] = [];
+  const add = (name: string, at: unknown) => names.push({ name, at: typeof at === 'number' ? at + shift : undefined });
   const visit = (n: unknown): void => {
     if (Array.isArray(n)) for (const x of n) visit(x);
     if (!isNode(n) || Array.isArray(n)) return;
-    if (n.type === 'TABLE_FUNCTION' && isNode(n.function) && readsFiles(n.function.function_name)) {
+    const fn = n.type === 'TABLE_FUNCTION' && isNode(n.function) ? n.function.function_name : undefined;
+    if (typeof fn === 'string' && /^query(_table)?$/i.test(fn))
+      throw new FileNameRefusal(`${fn}() is not run in a sql cell: write its query in the cell.`);
+    if (isNode(n.function) && readsFiles(fn)) {
       const first = Array.isArray(n.function.children) ? n.function.children[0] : undefined;
       const items = isNode(first) && first.function_name === 'list_value' ? first.children : [first];
-      for (const c of Array.isArray(items) ? items : []) {
-        if (isNode(c) && c.class === 'CONSTANT' && isNode(c.value) && typeof c.value.value === 'string')
-          addEdit(edits, sql, c.query_location, c.value.value, baseDir);
+      for (const c of Array.isArray(items) ? items : [items]) {
+        if (!isNode(c) || c.class !== 'CONSTANT' || !isNode(c.value) || typeof c.value.value !== 'string')
+          throw new FileNameRefusal(
+            `${fn}(): a sql cell names its files as written text ('data.csv', ['a.csv', 'b.csv']), not computed.`,
+          );
+        add(c.value.value, c.query_location);
       }
     }
     if (n.type === 'BASE_TABLE' && !n.schema_name && !n.catalog_name && typeof n.table_name === 'string')
-      if (/[./\\]/.test(n.table_name)) addEdit(edits, sql, n.query_location, n.table_name, baseDir);
+      if (/[./\\]/.test(n.table_name)) add(n.table_name, n.query_location);
     for (const v of Object.values(n)) visit(v);
   };
   visit(tree);
+  return names;
+}
+
+/**
+ * Edits making relative file names absolute (from `baseDir`). A name that is not a plain quoted literal
+ * at the parser's position is left alone (the confined engine refuses a relative name).
+ */
+export function relativePathEdits(names: readonly FileName[], sql: string, baseDir: string): TextEdit[] {
+  const edits: TextEdit[] = [];
+  for (const n of names) addEdit(edits, sql, n.at, n.name, baseDir);
   return edits.sort((a, b) => a.at - b.at).filter((e, i, all) => i === 0 || all[i - 1].at !== e.at);
 }
 
+/** Whether a name is a local path (not a URL, not ~, DuckDB's home shorthand: both refused by the engine). */
+export function isLocalName(name: string): boolean {
+  return !name.startsWith('~') && !/^[a-z][\w+.-]*:\/\//i.test(name);
+}
+
 function addEdit(edits: TextEdit[], sql: string, at: unknown, name: string, baseDir: string): void {
-  if (typeof at !== 'number' || isAbsolute(name) || name.startsWith('~') || /^[a-z][\w+.-]*:\/\//i.test(name)) return;
+  if (typeof at !== 'number' || isAbsolute(name) || !isLocalName(name)) return;
   const quote = sql[at];
   if (quote !== "'" && quote !== '"') return;
   const literal = `${quote}${name.split(quote).join(quote + quote)}${quote}`;

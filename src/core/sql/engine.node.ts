@@ -1,9 +1,9 @@
 // The embedded SQL engine (DuckDB, @duckdb/node-api): loaded on first use only, one in-memory database
 // per notebook session. Tables go in typed through the appender (TIMESTAMPTZ, DOUBLE, VARCHAR); report
 // files are views over DuckDB's own readers (read in place); results come back as our Table.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
@@ -12,6 +12,10 @@ import {
   applyEdits,
   asAllowedDir,
   covers,
+  type FileName,
+  FileNameRefusal,
+  fileNames,
+  isLocalName,
   memoryHint,
   memoryLimit,
   originalOffset,
@@ -169,12 +173,16 @@ export class SqlEngine {
   async query(sql: string, options: { signal?: AbortSignal; baseDir?: string } = {}): Promise<Table> {
     const { signal } = options;
     if (signal?.aborted) throw cancelled();
-    const edits = options.baseDir ? await this.pathEdits(sql, options.baseDir) : [];
-    const text = applyEdits(sql, edits);
     const onAbort = () => this.conn.interrupt();
     signal?.addEventListener('abort', onAbort, { once: true });
     const statements: DuckDBPreparedStatement[] = [];
+    let edits: TextEdit[] = [];
     try {
+      const names = await this.fileNamesOf(sql);
+      const { baseDir } = options;
+      edits = baseDir ? relativePathEdits(names, sql, baseDir) : [];
+      await this.refuseLinksOut(names.map((n) => (baseDir ? resolve(baseDir, n.name) : n.name)));
+      const text = applyEdits(sql, edits);
       statements.push(...(await this.readStatements(text)));
       const last = statements.at(-1);
       if (!last) throw new EngineQueryError({ message: 'There is no SQL statement to run.' });
@@ -204,18 +212,12 @@ export class SqlEngine {
   }
 
   /**
-   * Why statement `index` cannot be prepared (its prepare of extracted statements drops DuckDB's words):
-   * a statement DuckDB does not take as a SELECT (a COPY whose file is refused at bind) is refused as
-   * such; else that statement alone is prepared again for DuckDB's error.
+   * Why statement `index` cannot be prepared, in DuckDB's words (its prepare of extracted statements
+   * drops them): that statement alone is prepared again.
    */
   private async prepareError(sql: string, index: number, count: number): Promise<Error> {
     const { start, end } = await this.statementBounds(sql, index, count);
     const text = sql.slice(start, end);
-    const tree = await this.serialize(text);
-    if (tree?.error && /only select/i.test(String(tree.error_message))) {
-      const refusal = statementRefusal(firstWord(text), sql);
-      if (refusal) return new EngineQueryError({ message: refusal, type: 'Refused' });
-    }
     try {
       (await this.conn.prepare(text)).destroySync();
     } catch (e) {
@@ -250,10 +252,79 @@ export class SqlEngine {
     }
   }
 
-  /** Edits making the SQL's relative file names absolute, from DuckDB's parse of it (none if it has none). */
-  private async pathEdits(sql: string, baseDir: string): Promise<TextEdit[]> {
-    const tree = await this.serialize(sql);
-    return tree && !tree.error ? relativePathEdits(tree, sql, baseDir) : [];
+  /**
+   * The file names the SQL reads, from DuckDB's parse, before anything is bound (binding a reader reads
+   * its file). A statement DuckDB does not parse as a query (json_serialize_sql takes SELECTs only) is
+   * refused here, naming it, unless it is an EXPLAIN of a query.
+   */
+  private async fileNamesOf(sql: string): Promise<FileName[]> {
+    const whole = await this.serialize(sql);
+    if (whole && !whole.error) return this.names(whole, 0);
+    const { count } = await this.conn.extractStatements(sql);
+    const names: FileName[] = [];
+    for (let i = 0; i < count; i++) {
+      const { start, end } = await this.statementBounds(sql, i, count);
+      let text = sql.slice(start, end);
+      let shift = start;
+      let tree = await this.serialize(text);
+      if (!tree || tree.error) {
+        const explain = /^(\s|--[^\n]*|\/\*[\s\S]*?\*\/)*explain\b/i.exec(text);
+        if (!explain) throw refused(firstWord(text), text);
+        const analyze = statementRefusal('EXPLAIN', text);
+        if (analyze) throw new EngineQueryError({ message: analyze, type: 'Refused' });
+        text = text.slice(explain[0].length);
+        shift += explain[0].length;
+        tree = await this.serialize(text);
+        if (!tree || tree.error) throw refused(firstWord(text), text, 'EXPLAIN ');
+      }
+      names.push(...this.names(tree, shift));
+    }
+    return names;
+  }
+
+  private names(tree: unknown, shift: number): FileName[] {
+    try {
+      return fileNames(tree, shift);
+    } catch (e) {
+      if (e instanceof FileNameRefusal) throw new EngineQueryError({ message: e.message, type: 'Refused' });
+      throw e;
+    }
+  }
+
+  /**
+   * Refuses a file name that leads out of the folders this engine reads through a link (a repository
+   * can hold `data.csv -> ~/.ssh/id_rsa`; DuckDB checks the name, not what it points to). Globs are
+   * expanded by the (confined) engine and each file checked.
+   */
+  private async refuseLinksOut(paths: readonly string[]): Promise<void> {
+    const granted = await Promise.all(this.allowedDirs.map((d) => realpath(d).then(asAllowedDir, () => d)));
+    // A name outside them is refused by DuckDB itself, with its own message.
+    const inside = (p: string) => isAbsolute(p) && isLocalName(p) && covers(this.allowedDirs, [dirname(resolve(p))]);
+    for (const path of paths.filter(inside)) {
+      const files = /[*?[{]/.test(path) ? await this.globbed(path) : [path];
+      for (const file of files) {
+        const real = await realpath(file).catch(() => undefined);
+        if (real && !covers(granted, [dirname(real)]))
+          throw new EngineQueryError({
+            message: permissionHint(`"${file}" is a link to a file outside`),
+            type: 'Refused',
+          });
+      }
+    }
+  }
+
+  /** The files a glob matches (at most MAX_GLOB_FILES); none when the engine refuses the pattern. */
+  private async globbed(pattern: string): Promise<string[]> {
+    const r = await this.conn
+      .runAndReadAll(`SELECT file FROM glob($1::VARCHAR) LIMIT ${MAX_GLOB_FILES + 1}`, [pattern])
+      .catch(() => undefined);
+    const files = (r?.getRowObjectsJS() ?? []).map((o) => String(o.file));
+    if (files.length > MAX_GLOB_FILES)
+      throw new EngineQueryError({
+        message: `"${pattern}" matches more than ${MAX_GLOB_FILES} files.`,
+        type: 'Refused',
+      });
+    return files;
   }
 
   /** Checks SQL without running it: the parser's error, if any. */
@@ -291,6 +362,15 @@ export class SqlEngine {
     return new EngineQueryError(err);
   }
 }
+
+/** The refusal of a statement that is not a query (DuckDB's parser does not take it as a SELECT). */
+function refused(word: string, text: string, prefix = ''): EngineQueryError {
+  const why = statementRefusal(word, text) ?? `${word} is not run in a sql cell: a sql cell only reads.`;
+  return new EngineQueryError({ message: `${prefix}${why}`, type: 'Refused' });
+}
+
+/** The most files one glob in a sql cell may match (each is checked for a link out of the folder). */
+const MAX_GLOB_FILES = 10_000;
 
 /** The statement's first keyword (after comments and parentheses), upper case: what a refusal names it. */
 function firstWord(sql: string): string {

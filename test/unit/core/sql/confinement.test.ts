@@ -2,7 +2,7 @@
 // notebook's results and the files in its folder, nothing more (issue 25, section 1).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryLimit } from '../../../../src/core/sql/confine.node';
@@ -65,8 +65,11 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
     await refused(`FROM read_csv('${join(nb, '..', 'secret.txt')}', header=false)`, OUTSIDE);
     await refused("FROM read_csv('/etc/passwd', header=false)", OUTSIDE);
     await refused("FROM read_text('~/.ssh/id_rsa')", OUTSIDE);
-    await refused("FROM read_csv('..' || '/secret.txt', header=false)", OUTSIDE);
-    await refused("FROM read_csv(getvariable('p'))", /./); // no variable can be set (below): NULL
+    const COMPUTED = /^read_csv\(\): a sql cell names its files as written text/;
+    await refused("FROM read_csv('..' || '/secret.txt', header=false)", COMPUTED);
+    await refused("FROM read_csv(getvariable('p'))", COMPUTED);
+    await refused("FROM read_csv(['data.csv', 'da' || 'ta.csv'])", COMPUTED);
+    await refused("SELECT * FROM query('SELECT * FROM read_csv(''data.csv'')')", /^query\(\) is not run/);
     await refused("SELECT * FROM glob('/etc/*')", OUTSIDE);
     await refused("SELECT * FROM glob('../*')", OUTSIDE);
     await refused("SELECT * FROM '../secret.csv'", OUTSIDE);
@@ -82,7 +85,7 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
       ['SET autoinstall_known_extensions = true', 'SET'],
       ['SET enable_external_access = true', 'SET'],
       ["SET VARIABLE p = '/etc/passwd'", 'SET'],
-      ["INSTALL httpfs FROM 'http://127.0.0.1:9/'", 'INSTALL or LOAD'],
+      ["INSTALL httpfs FROM 'http://127.0.0.1:9/'", 'INSTALL'],
       ['LOAD httpfs', 'INSTALL or LOAD'],
       ['PRAGMA enable_profiling', 'PRAGMA'],
       ['CREATE TABLE t AS SELECT 1', 'CREATE'],
@@ -103,12 +106,40 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
     assert.equal(existsSync(join(process.cwd(), 'here.duckdb')), false);
   });
 
+  it('refuses a file name beside the notebook that is a link out of it (a repository can hold one)', async () => {
+    const links = join(nb, 'links');
+    await mkdir(links);
+    try {
+      await symlink(join(root, 'secret.csv'), join(links, 'data.csv'));
+      await symlink(join(root, 'outside'), join(links, 'dir'));
+      await writeFile(join(root, 'outside', 'o.csv'), 'k\nout\n');
+      const LINK = /^".*" is a link to a file outside \(a sql cell reads only files in the notebook's folder/;
+      await refused("FROM 'links/data.csv'", LINK);
+      await refused("FROM read_csv('links/dir/o.csv')", LINK);
+      await refused(`FROM read_csv(['data.csv', '${join(links, 'data.csv')}'])`, LINK);
+      await refused("FROM read_csv('links/**/*.csv')", LINK);
+      await refused("SELECT 1; EXPLAIN SELECT * FROM read_csv('links/data.csv')", LINK);
+      // A link inside the folder stays readable.
+      await symlink(join(nb, 'data.csv'), join(links, 'ok.csv'));
+      await rm(join(links, 'data.csv'));
+      await rm(join(links, 'dir'));
+      assert.equal((await query("FROM read_csv('links/*.csv')")).rowCount, 2);
+    } finally {
+      await rm(links, { recursive: true, force: true });
+      await rm(join(root, 'outside', 'o.csv'), { force: true });
+    }
+  });
+
   it('runs the read forms: WITH, DESCRIBE, SUMMARIZE, EXPLAIN', async () => {
     session.hold('pm', { kind: 'files', files: [join(nb, 'data.csv')], format: 'csv' });
     assert.deepEqual(texts(await query('WITH x AS (SELECT k FROM pm) SELECT count(*) FROM x')), [['2']]);
-    assert.deepEqual(texts(await query('DESCRIBE pm')).map((r) => r[0]), ['k', 'v']);
+    assert.deepEqual(
+      texts(await query('DESCRIBE pm')).map((r) => r[0]),
+      ['k', 'v'],
+    );
     assert.equal((await query('SUMMARIZE pm')).rowCount, 2);
     assert.ok((await query('EXPLAIN SELECT * FROM pm')).rowCount >= 1);
+    assert.ok((await query("SELECT 1; EXPLAIN SELECT * FROM 'data.csv'")).rowCount >= 1);
   });
 
   it('opens DuckDB with external access off, its settings locked, extensions neither installed nor loaded, a memory limit', async () => {
