@@ -201,14 +201,19 @@ export class SqlEngine {
   private async readStatements(sql: string): Promise<DuckDBPreparedStatement[]> {
     const extracted = await this.conn.extractStatements(sql);
     const out: DuckDBPreparedStatement[] = [];
-    for (let i = 0; i < extracted.count; i++) {
-      const p = await extracted.prepare(i).catch(() => undefined);
-      if (!p) throw await this.prepareError(sql, i, extracted.count);
-      const refusal = statementRefusal(this.lib.StatementType[p.statementType] ?? 'UNKNOWN', sql);
-      if (refusal) throw new EngineQueryError({ message: refusal, type: 'Refused' });
-      out.push(p);
+    try {
+      for (let i = 0; i < extracted.count; i++) {
+        const p = await extracted.prepare(i).catch(() => undefined);
+        if (!p) throw await this.prepareError(sql, i, extracted.count);
+        out.push(p);
+        const refusal = statementRefusal(this.lib.StatementType[p.statementType] ?? 'UNKNOWN', sql);
+        if (refusal) throw new EngineQueryError({ message: refusal, type: 'Refused' });
+      }
+      return out;
+    } catch (e) {
+      for (const p of out) p.destroySync();
+      throw e;
     }
-    return out;
   }
 
   /**
