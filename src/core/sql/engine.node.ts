@@ -57,8 +57,8 @@ export function quoteString(text: string): string {
 export interface EngineOptions {
   /** Folders whose files SQL may read (the notebook's, a file's, granted ones, held report files'). */
   readDirs?: readonly string[];
-  /** Where DuckDB spills to disk (default: a new temporary folder, removed on close). */
-  tempDir?: string;
+  /** Where the engine's own spill folder is made (removed on close; default: the OS temp folder). */
+  tempRoot?: string;
   /** DuckDB's memory_limit, e.g. "2GB" (default: 25% of RAM, at most 4 GB). */
   memoryLimit?: string;
 }
@@ -71,7 +71,7 @@ export class SqlEngine {
     /** allowed_directories, as DuckDB has them. */
     readonly allowedDirs: readonly string[],
     private readonly memoryLimit: string,
-    private readonly ownTemp?: string,
+    private readonly tempDir: string,
   ) {}
 
   /**
@@ -81,10 +81,10 @@ export class SqlEngine {
   static async open(options: EngineOptions = {}): Promise<SqlEngine> {
     const lib = await loadApi();
     const limit = memoryLimit(options.memoryLimit);
-    const ownTemp = options.tempDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-sql-'));
-    const tempDir = resolve(options.tempDir ?? (ownTemp as string));
+    const root = resolve(options.tempRoot ?? tmpdir());
+    await mkdir(root, { recursive: true });
+    const tempDir = await mkdtemp(join(root, 'measnb-sql-'));
     try {
-      await mkdir(tempDir, { recursive: true });
       const dirs = [...new Set([...(options.readDirs ?? []), tempDir].map(asAllowedDir))];
       const db = await lib.DuckDBInstance.create(':memory:', {
         // Positions in errors; no extension downloads (offline, and nothing fetched behind the user's back).
@@ -100,9 +100,9 @@ export class SqlEngine {
       await conn.run(`SET allowed_directories = [${dirs.map(quoteString).join(', ')}]`);
       await conn.run('SET enable_external_access = false');
       await conn.run('SET lock_configuration = true');
-      return new SqlEngine(db, conn, lib, dirs, limit, ownTemp);
+      return new SqlEngine(db, conn, lib, dirs, limit, tempDir);
     } catch (e) {
-      if (ownTemp) await rm(ownTemp, { recursive: true, force: true });
+      await rm(tempDir, { recursive: true, force: true });
       throw e;
     }
   }
@@ -345,7 +345,7 @@ export class SqlEngine {
   close(): void {
     this.conn.closeSync();
     this.db.closeSync();
-    if (this.ownTemp) void rm(this.ownTemp, { recursive: true, force: true }).catch(() => undefined);
+    void rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined);
   }
 
   private async exec(sql: string): Promise<void> {

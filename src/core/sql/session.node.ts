@@ -14,7 +14,8 @@ export type HeldResult =
 export interface SqlSessionOptions {
   /** Folders granted by the user (never by a workspace or notebook), read beside the notebook's. */
   allowedDirectories?: readonly string[];
-  tempDir?: string;
+  /** Where each engine's own spill folder is made (default: the OS temp folder). */
+  tempRoot?: string;
   memoryLimit?: string;
 }
 
@@ -105,7 +106,7 @@ export class SqlSession {
   private engineOptions(): EngineOptions {
     const files = [...this.held.values()].flatMap((h) => (h.kind === 'files' ? h.files.map((f) => dirname(f)) : []));
     const readDirs = [...(this.baseDir ? [this.baseDir] : []), ...(this.options.allowedDirectories ?? []), ...files];
-    return { readDirs, tempDir: this.options.tempDir, memoryLimit: this.options.memoryLimit };
+    return { readDirs, tempRoot: this.options.tempRoot, memoryLimit: this.options.memoryLimit };
   }
 
   /**

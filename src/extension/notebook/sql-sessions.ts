@@ -6,14 +6,14 @@ import * as vscode from 'vscode';
 import { SqlSession, type SqlSessionOptions } from '../../core/sql/session.node';
 
 /** The engine's reach from the user's settings (measurements.sql.*), global values only. */
-export function sqlSessionOptions(tempDir: string): SqlSessionOptions {
+export function sqlSessionOptions(tempRoot: string): SqlSessionOptions {
   const config = vscode.workspace.getConfiguration('measurements.sql');
   const dirs = config.inspect<unknown>('allowedDirectories')?.globalValue;
   const limit = config.inspect<unknown>('memoryLimit')?.globalValue;
   return {
     allowedDirectories: Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === 'string' && d !== '') : [],
     memoryLimit: typeof limit === 'string' ? limit : undefined,
-    tempDir,
+    tempRoot,
   };
 }
 
@@ -21,7 +21,7 @@ export class SqlSessions implements vscode.Disposable {
   private readonly sessions = new Map<string, SqlSession>();
   private readonly sub = vscode.workspace.onDidCloseNotebookDocument((nb) => this.close(nb.uri));
 
-  /** `storage`: the extension's storage folder (DuckDB spills to its sql-temp folder). */
+  /** `storage`: the extension's storage folder (each engine spills to its own folder in sql-temp there). */
   constructor(private readonly storage: vscode.Uri) {}
 
   for(notebook: vscode.NotebookDocument): SqlSession {

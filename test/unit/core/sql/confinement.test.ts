@@ -154,6 +154,17 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
     assert.ok(Number.parseFloat(limit) * (limit.endsWith('GiB') ? 1024 : 1) <= 4096, limit);
   });
 
+  it('spills to a folder of its own in tempRoot, removed when the session ends', async () => {
+    const tempRoot = join(root, 'spill');
+    const s = new SqlSession({ tempRoot });
+    const [[dir]] = texts(await query("SELECT current_setting('temp_directory')", s));
+    assert.ok(dir.startsWith(join(tempRoot, 'measnb-sql-')), dir);
+    assert.deepEqual(await readdir(tempRoot), [dir.slice(tempRoot.length + 1)]);
+    s.dispose();
+    for (let i = 0; i < 100 && (await readdir(tempRoot)).length; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(await readdir(tempRoot), []);
+  });
+
   it('a query past the memory limit fails with a clear error instead of growing', async () => {
     const small = new SqlSession({ memoryLimit: '64MB' });
     try {
