@@ -30,6 +30,8 @@ export function statementRefusal(typeName: string, sql: string): string | undefi
   if (typeName === 'EXPLAIN' && /\banaly[sz]e\b/i.test(sql))
     return `EXPLAIN ANALYZE is not run in a sql cell: it runs the statement it explains (use EXPLAIN).`;
   if (READ_TYPES.has(typeName)) return undefined;
+  if (typeName === 'PIVOT')
+    return "PIVOT without an IN list is not run in a sql cell (DuckDB creates a type for its columns first): list the values, PIVOT … ON col IN ('a', 'b').";
   const label = LABELS[typeName] ?? typeName.replace(/_/g, ' ');
   return (
     `${label} is not run in a sql cell: a sql cell only reads (SELECT, WITH, DESCRIBE, SUMMARIZE, EXPLAIN) ` +

@@ -140,6 +140,8 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
     assert.equal((await query('SUMMARIZE pm')).rowCount, 2);
     assert.ok((await query('EXPLAIN SELECT * FROM pm')).rowCount >= 1);
     assert.ok((await query("SELECT 1; EXPLAIN SELECT * FROM 'data.csv'")).rowCount >= 1);
+    assert.deepEqual(texts(await query("PIVOT 'data.csv' ON k IN ('a', 'b') USING sum(v)")), [['1', '2']]);
+    await refused("PIVOT 'data.csv' ON k USING sum(v)", /^PIVOT without an IN list .*ON col IN \('a', 'b'\)/);
   });
 
   it('opens DuckDB with external access off, its settings locked, extensions neither installed nor loaded, a memory limit', async () => {
