@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { codeCell, markdownCell, serializeNotebook } from '../../src/core/notebook';
@@ -106,5 +106,35 @@ describe('measnb run with sql cells and --results (built CLI against the emulato
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /dup\.measnb#2:1:16: error: The result name 'DS' is already given by cell 1/);
     assert.ok(!existsSync(out), 'no cell ran');
+  });
+  it('a sql cell reads only beside its notebook: outside is refused (exit 3, what to do), COPY never runs; --sql-allow-dir widens', async () => {
+    const root = join(dir, 'confined');
+    const nbDir = join(root, 'nb');
+    await rm(root, { recursive: true, force: true });
+    await mkdir(join(root, 'shared'), { recursive: true });
+    await mkdir(nbDir);
+    await writeFile(join(root, 'shared', 'secret.csv'), 'k\nprivate\n');
+    const notebook = (sql: string) =>
+      serializeNotebook({ metadata: {}, cells: [codeCell(`sql\n${sql}`)] } as Parameters<typeof serializeNotebook>[0]);
+    const file = join(nbDir, 'steal.measnb');
+    await writeFile(file, notebook("SELECT * FROM read_csv('../shared/secret.csv')"));
+    const refused = await runCli(['run', file, ...conn.args, '--out', join(nbDir, 'out.measnb')], { env: conn.env });
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.match(refused.stderr, /Cannot access file .*secret\.csv.*notebook's folder.*--sql-allow-dir/);
+    assert.doesNotMatch(await readFile(join(nbDir, 'out.measnb'), 'utf8'), /private/);
+    const widened = await runCli(['run', file, ...conn.args, '--sql-allow-dir', join(root, 'shared'), '--table'], {
+      env: conn.env,
+    });
+    assert.equal(widened.code, 0, widened.stderr);
+    assert.match(String(widened.stdout), /private/);
+    const write = join(nbDir, 'write.measnb');
+    await writeFile(write, notebook("COPY (SELECT 'x' AS k) TO 'planted.csv'"));
+    const copy = await runCli(['run', write, ...conn.args, '--sql-allow-dir', root], { env: conn.env });
+    assert.equal(copy.code, 3, copy.stderr);
+    assert.match(copy.stderr, /COPY is not run in a sql cell.*--results/);
+    assert.ok(!existsSync(join(nbDir, 'planted.csv')));
+    const bad = await runCli(['run', file, ...conn.args, '--sql-memory-limit', 'lots'], { env: conn.env });
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--sql-memory-limit: .*not a size like 2GB/);
   });
 });

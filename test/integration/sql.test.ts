@@ -135,6 +135,38 @@ describe('sql cells in the extension host', function () {
     ]);
   });
 
+  it('a sql cell reads beside its notebook only, runs no COPY; the user setting measurements.sql.allowedDirectories widens it', async () => {
+    const dir = path.join(scratch, 'confined');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'beside.csv'), 'k\nnear\n');
+    fs.writeFileSync(path.join(scratch, 'secret.csv'), 'k\nfar\n');
+    const cells = ["sql\nSELECT * FROM 'beside.csv'", "sql\nSELECT * FROM read_csv('../secret.csv')"];
+    const nb = await openNotebook(path.join(dir, 'c.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [...cells, "sql\nCOPY (SELECT 1 AS one) TO 'planted.csv'"].map((t) => codeCell(t)),
+    });
+    assert.equal((await runCell(nb, 0)).success, true, text(nb.cellAt(0)));
+    assert.equal(cellText(table(nb.cellAt(0)).columns[0], 0), 'near');
+    assert.equal((await runCell(nb, 1)).success, false);
+    assert.match(text(nb.cellAt(1)), /notebook's folder.*measurements\.sql\.allowedDirectories/);
+    assert.doesNotMatch(text(nb.cellAt(1)), /far/);
+    assert.equal((await runCell(nb, 2)).success, false);
+    assert.match(text(nb.cellAt(2)), /COPY is not run in a sql cell/);
+    assert.equal(fs.existsSync(path.join(dir, 'planted.csv')), false);
+    const config = vscode.workspace.getConfiguration('measurements.sql');
+    await config.update('allowedDirectories', [scratch], vscode.ConfigurationTarget.Global);
+    try {
+      const wide = await openNotebook(path.join(dir, 'wide.measnb'), {
+        metadata: { connection: CONNECTION },
+        cells: cells.map((t) => codeCell(t)),
+      });
+      assert.equal((await runCell(wide, 1)).success, true, text(wide.cellAt(1)));
+      assert.equal(cellText(table(wide.cellAt(1)).columns[0], 0), 'far');
+    } finally {
+      await config.update('allowedDirectories', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a named follow is, to sql cells, every row the cell shows (not only the last poll)', async () => {
     const id = emu.facts.datasources[0].datasourceId;
     const nb = await open([

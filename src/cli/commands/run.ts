@@ -16,6 +16,7 @@ import {
 import { LANGUAGE_ID } from '../../core/query';
 import { UnsafePathError } from '../../core/reports/local-paths.node';
 import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
+import { memoryLimit } from '../../core/sql/confine.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
 import { SqlSession } from '../../core/sql/session.node';
 import { writeTableCsv } from '../../core/table/csv-export.node';
@@ -38,6 +39,8 @@ interface RunOptions extends ConnectionFlags {
   results?: string;
   resultsFormat: string;
   table?: boolean;
+  sqlAllowDir: string[];
+  sqlMemoryLimit?: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -56,7 +59,17 @@ export function registerRunCommand(program: Command): void {
       .option('--keep-going', 'run the remaining cells after a failing one')
       .option('--results <dir>', "write each cell's result table: <dir>/<name>.csv (named cells), <dir>/cell-<n>.csv")
       .option('--results-format <format>', 'csv or parquet (for --results)', 'csv')
-      .option('--table', "print each cell's fitted table on stdout even when it is not a terminal"),
+      .option('--table', "print each cell's fitted table on stdout even when it is not a terminal")
+      .option(
+        '--sql-allow-dir <dir>',
+        "sql cells may also read files in this folder (repeatable; by default only the notebook's folder)",
+        (dir: string, dirs: string[]) => [...dirs, resolve(dir)],
+        [] as string[],
+      )
+      .option(
+        '--sql-memory-limit <size>',
+        "the sql engine's memory limit, e.g. 2GB (default: 25% of RAM, at most 4 GB)",
+      ),
   ).action(action(runAction));
 }
 
@@ -82,7 +95,7 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   const tempDir = opts.dir || resultsDir ? undefined : await mkdtemp(join(tmpdir(), 'measnb-run-'));
   const reportDir = opts.dir ?? (resultsDir ? join(resultsDir, 'reports') : tempDir);
   // One SQL session for the run: named results of earlier cells are tables of later sql cells.
-  const sql = new SqlSession();
+  const sql = new SqlSession({ allowedDirectories: opts.sqlAllowDir, memoryLimit: sqlMemoryLimit(opts) });
   try {
     return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql });
   } finally {
@@ -98,6 +111,15 @@ async function refuseLinkedFolders(resultsDir: string): Promise<void> {
     if (entry && !entry.isDirectory()) {
       throw new UnsafePathError(`Refusing to write into ${folder}: it is a symbolic link or not a folder.`);
     }
+  }
+}
+
+/** --sql-memory-limit, checked before anything runs. */
+function sqlMemoryLimit(opts: RunOptions): string | undefined {
+  try {
+    return opts.sqlMemoryLimit === undefined ? undefined : memoryLimit(opts.sqlMemoryLimit);
+  } catch (e) {
+    throw new UsageError(`--sql-memory-limit: ${(e as Error).message}`);
   }
 }
 

@@ -1,10 +1,29 @@
 // The embedded SQL engine (DuckDB, @duckdb/node-api): loaded on first use only, one in-memory database
 // per notebook session. Tables go in typed through the appender (TIMESTAMPTZ, DOUBLE, VARCHAR); report
 // files are views over DuckDB's own readers (read in place); results come back as our Table.
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
+import {
+  applyEdits,
+  asAllowedDir,
+  covers,
+  type FileName,
+  FileNameRefusal,
+  fileNames,
+  isLocalName,
+  memoryHint,
+  memoryLimit,
+  originalOffset,
+  permissionHint,
+  relativePathEdits,
+  statementRefusal,
+  type TextEdit,
+} from './confine.node';
 import { type EngineError, readEngineError } from './errors';
 import { resultToTable } from './to-table.node';
 
@@ -34,22 +53,68 @@ export function quoteString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
+/** How far the engine reaches: nothing outside these folders, a bounded memory. */
+export interface EngineOptions {
+  /** Folders whose files SQL may read (the notebook's, a file's, granted ones, held report files'). */
+  readDirs?: readonly string[];
+  /** Where the engine's own spill folder is made (removed on close; default: the OS temp folder). */
+  tempRoot?: string;
+  /** DuckDB's memory_limit, e.g. "2GB" (default: 25% of RAM, at most 4 GB). */
+  memoryLimit?: string;
+}
+
 export class SqlEngine {
   private constructor(
     private readonly db: DuckDBInstance,
     private readonly conn: DuckDBConnection,
     private readonly lib: NodeApi,
+    /** allowed_directories, as DuckDB has them. */
+    readonly allowedDirs: readonly string[],
+    private readonly memoryLimit: string,
+    private readonly tempDir: string,
   ) {}
 
-  static async open(): Promise<SqlEngine> {
+  /**
+   * A confined in-memory engine: files only in `readDirs` and its temp folder, no extensions installed
+   * or loaded, a memory limit, and its settings locked (a cell's SET is refused anyway).
+   */
+  static async open(options: EngineOptions = {}): Promise<SqlEngine> {
     const lib = await loadApi();
-    const db = await lib.DuckDBInstance.create(':memory:', {
-      // Positions in errors; no extension downloads (offline, and nothing fetched behind the user's back).
-      errors_as_json: 'true',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-    });
-    return new SqlEngine(db, await db.connect(), lib);
+    const limit = memoryLimit(options.memoryLimit);
+    const root = resolve(options.tempRoot ?? tmpdir());
+    await mkdir(root, { recursive: true });
+    const tempDir = await mkdtemp(join(root, 'measnb-sql-'));
+    try {
+      const dirs = [...new Set([...(options.readDirs ?? []), tempDir].map(asAllowedDir))];
+      const db = await lib.DuckDBInstance.create(':memory:', {
+        // Positions in errors; no extension downloads (offline, and nothing fetched behind the user's back).
+        errors_as_json: 'true',
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        allow_community_extensions: 'false',
+        temp_directory: tempDir,
+        memory_limit: limit,
+      });
+      const conn = await db.connect();
+      // allowed_directories is a list, which only SET takes; then access is confined and settings locked.
+      await conn.run(`SET allowed_directories = [${dirs.map(quoteString).join(', ')}]`);
+      await conn.run('SET enable_external_access = false');
+      await conn.run('SET lock_configuration = true');
+      return new SqlEngine(db, conn, lib, dirs, limit, tempDir);
+    } catch (e) {
+      await rm(tempDir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** An engine that reads only the files beside `file` (the table editor's engine for a big Parquet file). */
+  static openBeside(file: string): Promise<SqlEngine> {
+    return SqlEngine.open({ readDirs: [dirname(resolve(file))] });
+  }
+
+  /** Whether files in these folders can be read by this engine. */
+  reaches(dirs: readonly string[]): boolean {
+    return covers(this.allowedDirs, dirs);
   }
 
   /** Replaces table `name` with the rows of `table`, typed per column kind. */
@@ -101,22 +166,170 @@ export class SqlEngine {
     return r.getRowObjectsJS().map((o) => ({ name: String(o.column_name), type: String(o.column_type) }));
   }
 
-  /** Runs SQL (relative paths from `baseDir`); the signal interrupts it. */
+  /**
+   * Runs SQL (relative file names from `baseDir`): read statements only, each checked by DuckDB's parser
+   * before anything runs; the last one's result. The signal interrupts it.
+   */
   async query(sql: string, options: { signal?: AbortSignal; baseDir?: string } = {}): Promise<Table> {
     const { signal } = options;
     if (signal?.aborted) throw cancelled();
-    await this.exec(`SET file_search_path = ${quoteString(options.baseDir ?? '')}`);
     const onAbort = () => this.conn.interrupt();
     signal?.addEventListener('abort', onAbort, { once: true });
+    const statements: DuckDBPreparedStatement[] = [];
+    let edits: TextEdit[] = [];
     try {
-      const result = await this.conn.run(sql);
-      return await resultToTable(result, this.lib.DuckDBTypeId, signal);
+      const names = await this.fileNamesOf(sql);
+      const { baseDir } = options;
+      edits = baseDir ? relativePathEdits(names, sql, baseDir) : [];
+      await this.refuseLinksOut(names.map((n) => (baseDir ? resolve(baseDir, n.name) : n.name)));
+      const text = applyEdits(sql, edits);
+      statements.push(...(await this.readStatements(text)));
+      const last = statements.at(-1);
+      if (!last) throw new EngineQueryError({ message: 'There is no SQL statement to run.' });
+      for (const s of statements.slice(0, -1)) await s.run();
+      return await resultToTable(await last.run(), this.lib.DuckDBTypeId, signal);
     } catch (e) {
       if (signal?.aborted) throw cancelled();
-      throw this.wrap(e);
+      throw this.wrap(e, edits);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      for (const s of statements) s.destroySync();
     }
+  }
+
+  /** The statements of `sql`, prepared (nothing runs), each a read: else refused, naming the statement. */
+  private async readStatements(sql: string): Promise<DuckDBPreparedStatement[]> {
+    const extracted = await this.conn.extractStatements(sql);
+    const out: DuckDBPreparedStatement[] = [];
+    try {
+      for (let i = 0; i < extracted.count; i++) {
+        const p = await extracted.prepare(i).catch(() => undefined);
+        if (!p) throw await this.prepareError(sql, i, extracted.count);
+        out.push(p);
+        const refusal = statementRefusal(this.lib.StatementType[p.statementType] ?? 'UNKNOWN', sql);
+        if (refusal) throw new EngineQueryError({ message: refusal, type: 'Refused' });
+      }
+      return out;
+    } catch (e) {
+      for (const p of out) p.destroySync();
+      throw e;
+    }
+  }
+
+  /**
+   * Why statement `index` cannot be prepared, in DuckDB's words (its prepare of extracted statements
+   * drops them): that statement alone is prepared again.
+   */
+  private async prepareError(sql: string, index: number, count: number): Promise<Error> {
+    const { start, end } = await this.statementBounds(sql, index, count);
+    const text = sql.slice(start, end);
+    try {
+      (await this.conn.prepare(text)).destroySync();
+    } catch (e) {
+      const err = readEngineError(e instanceof Error ? e.message : String(e));
+      return new EngineQueryError({ ...err, offset: err.offset === undefined ? undefined : err.offset + start });
+    }
+    return new EngineQueryError({ message: `SQL statement ${index + 1} cannot be prepared.` });
+  }
+
+  /** Where statement `index` of `sql` is: DuckDB's parser counts the statements before each `;`. */
+  private async statementBounds(sql: string, index: number, count: number): Promise<{ start: number; end: number }> {
+    let start = 0;
+    for (let at = sql.indexOf(';'); count > 1 && at >= 0; at = sql.indexOf(';', at + 1)) {
+      const n = await this.conn.extractStatements(sql.slice(0, at + 1)).then(
+        (x) => x.count,
+        () => -1,
+      );
+      if (n === index) start = at + 1;
+      if (n === index + 1) return { start, end: at + 1 };
+    }
+    return { start, end: sql.length };
+  }
+
+  /** DuckDB's parse tree of SELECT statements (json_serialize_sql), or its error. */
+  private async serialize(sql: string): Promise<{ error?: boolean; error_message?: unknown } | undefined> {
+    const r = await this.conn.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)::VARCHAR AS tree', [sql]);
+    const tree = r.getRowObjectsJS()[0]?.tree;
+    try {
+      return typeof tree === 'string' ? JSON.parse(tree) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The file names the SQL reads, from DuckDB's parse, before anything is bound (binding a reader reads
+   * its file). A statement DuckDB does not parse as a query (json_serialize_sql takes SELECTs only) is
+   * refused here, naming it, unless it is an EXPLAIN of a query.
+   */
+  private async fileNamesOf(sql: string): Promise<FileName[]> {
+    const whole = await this.serialize(sql);
+    if (whole && !whole.error) return this.names(whole, 0);
+    const { count } = await this.conn.extractStatements(sql);
+    const names: FileName[] = [];
+    for (let i = 0; i < count; i++) {
+      const { start, end } = await this.statementBounds(sql, i, count);
+      let text = sql.slice(start, end);
+      let shift = start;
+      let tree = await this.serialize(text);
+      if (!tree || tree.error) {
+        const explain = /^(\s|--[^\n]*|\/\*[\s\S]*?\*\/)*explain\b/i.exec(text);
+        if (!explain) throw refused(firstWord(text), text);
+        const analyze = statementRefusal('EXPLAIN', text);
+        if (analyze) throw new EngineQueryError({ message: analyze, type: 'Refused' });
+        text = text.slice(explain[0].length);
+        shift += explain[0].length;
+        tree = await this.serialize(text);
+        if (!tree || tree.error) throw refused(firstWord(text), text, 'EXPLAIN ');
+      }
+      names.push(...this.names(tree, shift));
+    }
+    return names;
+  }
+
+  private names(tree: unknown, shift: number): FileName[] {
+    try {
+      return fileNames(tree, shift);
+    } catch (e) {
+      if (e instanceof FileNameRefusal) throw new EngineQueryError({ message: e.message, type: 'Refused' });
+      throw e;
+    }
+  }
+
+  /**
+   * Refuses a file name that leads out of the folders this engine reads through a link (a repository
+   * can hold `data.csv -> ~/.ssh/id_rsa`; DuckDB checks the name, not what it points to). Globs are
+   * expanded by the (confined) engine and each file checked.
+   */
+  private async refuseLinksOut(paths: readonly string[]): Promise<void> {
+    const granted = await Promise.all(this.allowedDirs.map((d) => realpath(d).then(asAllowedDir, () => d)));
+    // A name outside them is refused by DuckDB itself, with its own message.
+    const inside = (p: string) => isAbsolute(p) && isLocalName(p) && covers(this.allowedDirs, [dirname(resolve(p))]);
+    for (const path of paths.filter(inside)) {
+      const files = /[*?[{]/.test(path) ? await this.globbed(path) : [path];
+      for (const file of files) {
+        const real = await realpath(file).catch(() => undefined);
+        if (real && !covers(granted, [dirname(real)]))
+          throw new EngineQueryError({
+            message: permissionHint(`"${file}" is a link to a file outside`),
+            type: 'Refused',
+          });
+      }
+    }
+  }
+
+  /** The files a glob matches (at most MAX_GLOB_FILES); none when the engine refuses the pattern. */
+  private async globbed(pattern: string): Promise<string[]> {
+    const r = await this.conn
+      .runAndReadAll(`SELECT file FROM glob($1::VARCHAR) LIMIT ${MAX_GLOB_FILES + 1}`, [pattern])
+      .catch(() => undefined);
+    const files = (r?.getRowObjectsJS() ?? []).map((o) => String(o.file));
+    if (files.length > MAX_GLOB_FILES)
+      throw new EngineQueryError({
+        message: `"${pattern}" matches more than ${MAX_GLOB_FILES} files.`,
+        type: 'Refused',
+      });
+    return files;
   }
 
   /** Checks SQL without running it: the parser's error, if any. */
@@ -132,6 +345,7 @@ export class SqlEngine {
   close(): void {
     this.conn.closeSync();
     this.db.closeSync();
+    void rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined);
   }
 
   private async exec(sql: string): Promise<void> {
@@ -142,10 +356,31 @@ export class SqlEngine {
     }
   }
 
-  private wrap(e: unknown): Error {
-    if (e instanceof EngineQueryError || e instanceof MeasurementsError) return e;
-    return new EngineQueryError(readEngineError(e instanceof Error ? e.message : String(e)));
+  /** The engine's error, positioned in the SQL as written (before `edits`), a refused file access explained. */
+  private wrap(e: unknown, edits: readonly TextEdit[] = []): Error {
+    if (e instanceof MeasurementsError) return e;
+    const err =
+      e instanceof EngineQueryError ? { ...e.engine } : readEngineError(e instanceof Error ? e.message : String(e));
+    if (err.offset !== undefined) err.offset = originalOffset(err.offset, edits);
+    if (err.type?.toLowerCase() === 'permission') err.message = permissionHint(err.message);
+    if (err.type?.toLowerCase() === 'out of memory') err.message = memoryHint(err.message, this.memoryLimit);
+    return new EngineQueryError(err);
   }
+}
+
+/** The refusal of a statement that is not a query (DuckDB's parser does not take it as a SELECT). */
+function refused(word: string, text: string, prefix = ''): EngineQueryError {
+  const why = statementRefusal(word, text) ?? `${word} is not run in a sql cell: a sql cell only reads.`;
+  return new EngineQueryError({ message: `${prefix}${why}`, type: 'Refused' });
+}
+
+/** The most files one glob in a sql cell may match (each is checked for a link out of the folder). */
+const MAX_GLOB_FILES = 10_000;
+
+/** The statement's first keyword (after comments and parentheses), upper case: what a refusal names it. */
+function firstWord(sql: string): string {
+  const rest = sql.replace(/^(\s|--[^\n]*|\/\*[\s\S]*?\*\/|\()*/, '');
+  return /^[A-Za-z]+/.exec(rest)?.[0].toUpperCase() ?? 'STATEMENT';
 }
 
 function cancelled(): MeasurementsError {

@@ -1,14 +1,23 @@
 // One notebook's SQL session: the named results of its cells (this run's, or held from an earlier run
 // of that cell) and, from the first sql cell on, the engine they live in. Cells that never use sql
 // never load the engine: results are only held here (tables by reference, report files by path).
-import { extname } from 'node:path';
+import { dirname, extname } from 'node:path';
 import type { Table } from '../table/table';
-import { SqlEngine } from './engine.node';
+import { type EngineOptions, SqlEngine } from './engine.node';
 
 export type HeldResult =
   | { kind: 'table'; table: Table }
   /** Report files, read by DuckDB in place. */
   | { kind: 'files'; files: string[]; format: 'parquet' | 'csv' };
+
+/** The engine's reach: the folders granted beyond the notebook's (a user setting), temp folder, memory. */
+export interface SqlSessionOptions {
+  /** Folders granted by the user (never by a workspace or notebook), read beside the notebook's. */
+  allowedDirectories?: readonly string[];
+  /** Where each engine's own spill folder is made (default: the OS temp folder). */
+  tempRoot?: string;
+  memoryLimit?: string;
+}
 
 export interface SqlQueryOptions {
   signal?: AbortSignal;
@@ -34,6 +43,10 @@ export class SqlSession {
   /** Names whose held result is not yet (or no longer) what the engine has. */
   private readonly stale = new Set<string>();
   private engine?: Promise<SqlEngine>;
+  /** The notebook's folder, as the last query gave it (the engine may read there). */
+  private baseDir?: string;
+
+  constructor(private readonly options: SqlSessionOptions = {}) {}
 
   /** Keeps a cell's result under its name (replacing what that name held). */
   hold(name: string, result: HeldResult): void {
@@ -67,6 +80,7 @@ export class SqlSession {
   }
 
   async query(sql: string, options: SqlQueryOptions = {}): Promise<Table> {
+    this.baseDir = options.baseDir ?? this.baseDir;
     const engine = await this.sync();
     return engine.query(sql, options);
   }
@@ -84,12 +98,28 @@ export class SqlSession {
   }
 
   private open(): Promise<SqlEngine> {
-    this.engine ??= SqlEngine.open();
+    this.engine ??= SqlEngine.open(this.engineOptions());
     return this.engine;
   }
 
-  /** The engine with every held result in it (only the changed ones are loaded again). */
+  /** The folders the engine may read: the notebook's, the granted ones, those of held report files. */
+  private engineOptions(): EngineOptions {
+    const files = [...this.held.values()].flatMap((h) => (h.kind === 'files' ? h.files.map((f) => dirname(f)) : []));
+    const readDirs = [...(this.baseDir ? [this.baseDir] : []), ...(this.options.allowedDirectories ?? []), ...files];
+    return { readDirs, tempRoot: this.options.tempRoot, memoryLimit: this.options.memoryLimit };
+  }
+
+  /**
+   * The engine with every held result in it (only the changed ones are loaded again). Its folders are
+   * fixed when it opens: one that does not reach a new folder is opened again, with every result.
+   */
   private async sync(): Promise<SqlEngine> {
+    const current = await this.engine?.catch(() => undefined);
+    if (current && !current.reaches(this.engineOptions().readDirs ?? [])) {
+      this.engine = undefined;
+      current.close();
+      for (const name of this.held.keys()) this.stale.add(name);
+    }
     const engine = await this.open();
     for (const name of [...this.stale]) {
       const h = this.held.get(name);

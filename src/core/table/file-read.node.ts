@@ -110,7 +110,7 @@ async function readParquetFile(
 const MIN_DECODED_ROWS = 1_000_000;
 
 async function readParquetWithEngine(filePath: string, options: TableFileOptions): Promise<Table> {
-  const engine = await SqlEngine.open();
+  const engine = await SqlEngine.openBeside(filePath);
   try {
     const limit = Math.max(0, Math.floor(options.maxRows));
     return await engine.query(`SELECT * FROM read_parquet(${quoteString(filePath)}) LIMIT ${limit}`, {

@@ -23,14 +23,15 @@ export interface NotebookApi {
 export function registerNotebooks(context: vscode.ExtensionContext, services: ExtensionServices): NotebookApi {
   const connections = new NotebookConnections(services, services.clock);
   const follow = new FollowStore(context.workspaceState);
-  const sql = new SqlSessions();
+  const storageUri = context.storageUri ?? context.globalStorageUri;
+  const sql = new SqlSessions(storageUri);
   const sqlCells = new SqlCellContext();
   const controller = new MeasnbController({
     services,
     connections,
     follow,
     sql,
-    storageUri: context.storageUri ?? context.globalStorageUri,
+    storageUri,
   });
   const notebookOf = (doc: vscode.TextDocument) =>
     vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
