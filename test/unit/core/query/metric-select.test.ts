@@ -62,7 +62,12 @@ describe('emulator metricSelect', () => {
   });
 
   it('wildcards: only no2*, only *nowcast*, default - *aqi*', () => {
-    assert.deepEqual(labels('only no2*'), ['no2Conc1HourMean', 'no2Conc1HourMeanUsEpaAqi', 'no2Conc24HourRollingMean']);
+    assert.deepEqual(labels('only no2*'), [
+      'no2Conc1HourMean',
+      'no2Conc1HourMeanUsEpaAqi',
+      'no2Conc1HourMeanWaDwerAqi',
+      'no2Conc24HourRollingMean',
+    ]);
     assert.deepEqual(labels('only *nowcast*'), [
       'pm2_5ConcMassNowcast',
       'pm2_5ConcMassNowcastUsEpaAqi',
