@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { codeCell } from '../../src/core/notebook';
+import { LOCAL_EMULATOR_NAME } from '../../src/extension/connections/connection';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { api, eventually, openNotebook, runCell } from './helpers';
 
@@ -100,5 +101,20 @@ describe('metricSelect the service refuses: an error, and the cell sends nothing
       await runCell(nb, i);
       assert.ok(queries > before, `cell ${i} was sent`);
     }
+  });
+
+  it('switching the notebook to the local emulator (which owns the catalogue) turns the warning into an error', async () => {
+    const nb = await openNotebook(path.join(scratch, 'switch.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [codeCell('recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMasNowcast')],
+    });
+    const uri = nb.cellAt(0).document.uri;
+    const severityNow = () =>
+      vscode.languages.getDiagnostics(uri).find((x) => x.code === 'unknown-metric')?.severity ?? 'none';
+    await eventually(() => severityNow() === vscode.DiagnosticSeverity.Warning, 'a warning on the real connection');
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, connection: LOCAL_EMULATOR_NAME })]);
+    await vscode.workspace.applyEdit(edit);
+    await eventually(() => severityNow() === vscode.DiagnosticSeverity.Error, 'an error once the emulator answers');
   });
 });

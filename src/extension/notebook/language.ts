@@ -94,6 +94,12 @@ export function registerLanguageFeatures(
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((e) => schedule.run(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
+    // Another connection for the notebook (its metadata) changes what the catalogue may refuse: check again
+    // (checking one cell checks all of its notebook).
+    vscode.workspace.onDidChangeNotebookDocument((e) => {
+      const first = e.metadata ? measqCells(e.notebook)[0] : undefined;
+      if (first) check(first);
+    }),
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
