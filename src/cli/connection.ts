@@ -2,6 +2,7 @@
 // key from MEASUREMENTS_API_KEY only, or --emulator (an in-process local emulator).
 import type { Command } from 'commander';
 import { MeasurementsClient } from '../core/api/client.node';
+import type { ServiceKind } from '../core/query/metric-select';
 import type { WaitClock } from '../core/time/clock';
 import { UsageError } from './errors';
 
@@ -24,6 +25,8 @@ export interface Connection {
   client: MeasurementsClient;
   /** A name for messages: the URL, or "local emulator". */
   label: string;
+  /** The in-process emulator (`--emulator`), or a service at a URL: checked as a real one, whatever it is. */
+  service: ServiceKind;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,11 @@ export function addConnectionOptions(cmd: Command): Command {
     .option('--org <org>', `organization (default: $${ORG_ENV}; a cell's org: line wins)`)
     .option('--emulator', 'start a local emulator in this process and use it')
     .option('--emulator-report-delay <duration>', 'with --emulator: how long reports stay in progress (default 3s)');
+}
+
+/** Who the flags send cells to, known before the connection opens (cells are checked first). */
+export function serviceOf(flags: ConnectionFlags): ServiceKind {
+  return flags.emulator ? 'emulator' : 'real';
 }
 
 /** A connection whose client reads and waits on `clock` (the action's; an emulator started here starts there). */
@@ -49,6 +57,7 @@ export async function openConnection(flags: ConnectionFlags, clock: WaitClock): 
       apiKey: emu.apiKey,
       client: new MeasurementsClient({ baseUrl: emu.url, apiKey: emu.apiKey, clock }),
       label: `local emulator (${emu.url})`,
+      service: 'emulator',
       close: () => emu.close(),
     };
   }
@@ -71,6 +80,7 @@ export async function openConnection(flags: ConnectionFlags, clock: WaitClock): 
     apiKey,
     client,
     label: baseUrl,
+    service: 'real',
     close: async () => undefined,
   };
 }

@@ -1,7 +1,7 @@
 // Hour and day aggregates computed from the minute data, with a bounded cache of per-hour sums.
 import type { OutputFrequency } from '../core/api/types';
+import { MIN_HOURS_PER_DAY, MIN_MINUTES_PER_HOUR } from '../core/aq/stats';
 import type { Aggregation, MetricDefinition } from '../core/metrics/catalog';
-import type { AqiPollutant } from './air-quality';
 import * as airQuality from './air-quality';
 import { HOUR_MS, MINUTE_MS } from './clock';
 import * as generator from './generator';
@@ -10,17 +10,26 @@ import * as world from './world';
 
 // Bound once: under a CommonJS transform (tsx in tests) named imports are getters read on every use,
 // which costs more than the work in these per-value loops.
-const { nowcast, usEpaAqi } = airQuality;
+const { nowcast, nowcastDecimals, usEpaAqi, waDwerAqi } = airQuality;
 const { fillMinute } = generator;
-const { NQ } = world;
+const { NQ, isSubscribed } = world;
 
 /** Per quantity: sum of all values, count, sum of QC-valid values, count of valid; then the minute count. */
 const F = 4;
 const MINUTES_SLOT = NQ * F;
 const STATS_SIZE = NQ * F + 1;
 
-/** Hours with data a 24-hour rolling mean needs (75 %, as EPA completeness rules). */
-export const ROLLING_MIN_HOURS = 18;
+/**
+ * Valid 1-hour means a 24-hour mean (rolling or day) needs: 18 of 24 (75 %, EPA's completeness rule for daily
+ * means, 40 CFR 50 Appendix N; the AQI Technical Assistance Document uses the same 75 %).
+ */
+export const ROLLING_MIN_HOURS = MIN_HOURS_PER_DAY;
+/**
+ * Minutes a valid 1-hour mean needs: 45 of 60 (75 %, EPA's completeness rule for hourly averages of sensor
+ * data, as in EPA's sensortoolkit). Hours with fewer are empty: no 1-hour mean, and left out of the NowCast
+ * (EPA NowCast: a missing hour) and of 24-hour means, which average valid 1-hour means, not minutes.
+ */
+export const HOUR_MIN_MINUTES = MIN_MINUTES_PER_HOUR;
 
 const AGG_INDIVIDUAL = 0;
 const AGG_HOUR = 1;
@@ -34,14 +43,32 @@ const AGG_CODE: Record<Aggregation, number> = {
   Nowcast: AGG_NOWCAST,
   '24HourMean': AGG_DAY,
 };
-const AQI_POLLUTANT: Record<string, AqiPollutant> = { pm2_5ConcMass: 'pm2_5', pm10ConcMass: 'pm10', no2Conc: 'no2' };
+const US_EPA = { pm2_5ConcMass: 'pm2_5', pm10ConcMass: 'pm10', no2Conc: 'no2' } as const;
+const WA_DWER = { pm2_5ConcMass: 'pm2_5', pm10ConcMass: 'pm10', no2Conc: 'no2', o3Conc: 'o3' } as const;
 
 /** A metric compiled for fast evaluation. */
 export interface CompiledMetric {
   def: MetricDefinition;
   q: number;
   agg: number;
-  aqi: AqiPollutant | undefined;
+  /** The index computed on the aggregate (concentration -> index), when the metric is one. */
+  aqi: ((concentration: number) => number) | undefined;
+  /** NowCast truncation (EPA: PM2.5 to 0.1, PM10 to 1 µg/m³). */
+  nowcastDecimals: number;
+}
+
+/** The index function of a metric's `index` suffix, or undefined (none, or a quantity it is not defined for). */
+function indexOf(def: MetricDefinition): ((c: number) => number) | undefined {
+  const id = def.quantity.id;
+  if (def.index === 'UsEpaAqi' && id in US_EPA) {
+    const p = US_EPA[id as keyof typeof US_EPA];
+    return (c) => usEpaAqi(p, c);
+  }
+  if (def.index === 'WaDwerAqi' && id in WA_DWER) {
+    const p = WA_DWER[id as keyof typeof WA_DWER];
+    return (c) => waDwerAqi(p, c);
+  }
+  return undefined;
 }
 
 export function compileMetrics(
@@ -52,7 +79,8 @@ export function compileMetrics(
     def,
     q: quantityIndex(def.quantity.id),
     agg: AGG_CODE[def.aggregation],
-    aqi: def.index === 'UsEpaAqi' ? AQI_POLLUTANT[def.quantity.id] : undefined,
+    aqi: indexOf(def),
+    nowcastDecimals: nowcastDecimals(def.quantity.id === 'pm10ConcMass' ? 'pm10' : 'pm2_5'),
   }));
 }
 
@@ -96,7 +124,6 @@ export class Aggregator {
   private readonly window = new Int32Array(24);
   private readonly hourlyRaw = new Float64Array(12);
   private readonly hourlyValue = new Float64Array(12);
-  private readonly dayStats = new Float64Array(STATS_SIZE);
   /** The hour cell being computed (raw value, QC-invalid flag): evalHour's helpers write it, nothing allocated. */
   private readonly cell = { raw: Number.NaN, invalid: 0 };
 
@@ -134,7 +161,8 @@ export class Aggregator {
     const invalid = this.minuteInvalid;
     const first = hourIndex * 60;
     for (let m = first; m < first + 60; m++) {
-      if (!fillMinute(ds, m, raw, invalid)) continue;
+      // Only what the org can see: minutes outside its subscription are in no aggregate.
+      if (!isSubscribed(ds, m * MINUTE_MS) || !fillMinute(ds, m, raw, invalid)) continue;
       stats[base + MINUTES_SLOT]++;
       for (let q = 0; q < NQ; q++) {
         const v = raw[q];
@@ -190,15 +218,19 @@ export class Aggregator {
       cell.invalid = 0;
       if (m.agg === AGG_HOUR) this.hourMean(h0 + o);
       else if (m.agg === AGG_ROLLING) this.rollingMean(o, sumOffset);
-      else if (m.agg === AGG_NOWCAST) this.nowcastOf(o, sumOffset, a, b);
+      else if (m.agg === AGG_NOWCAST) this.nowcastOf(o, sumOffset, a, b, m.nowcastDecimals);
       let r = cell.raw;
       const calibrated = ds.valueless[q] === 0 && !Number.isNaN(r);
-      let v = !calibrated ? Number.NaN : m.agg === AGG_NOWCAST ? nowcast(this.hourlyValue) : a * r + b;
+      let v = !calibrated
+        ? Number.NaN
+        : m.agg === AGG_NOWCAST
+          ? nowcast(this.hourlyValue, m.nowcastDecimals)
+          : a * r + b;
       // Under v2026-11-10 the invalid values are left out of rolling means and NowCast: no flag inherited.
       const invalid = qcVersion && m.agg !== AGG_HOUR ? 0 : cell.invalid;
       if (m.aqi !== undefined) {
-        r = usEpaAqi(m.aqi, r);
-        v = usEpaAqi(m.aqi, v);
+        r = m.aqi(r);
+        v = m.aqi(v);
       }
       out.raw[j] = r;
       out.value[j] = v;
@@ -207,70 +239,61 @@ export class Aggregator {
     return true;
   }
 
-  /** The 1-hour mean of the stats at offset at: cell.raw, and whether any minute was QC-invalid. */
+  /** The 1-hour mean of the stats at offset at (empty when not valid): cell.raw, and whether any minute was QC-invalid. */
   private hourMean(at: number): void {
     const s = this.slab;
-    const n = s[at + 1];
-    if (n > 0) this.cell.raw = s[at] / n;
-    this.cell.invalid = n > s[at + 3] ? 1 : 0;
+    this.cell.raw = validHourMean(s, at);
+    this.cell.invalid = s[at + 1] > s[at + 3] ? 1 : 0;
   }
 
-  /** The 24-hour rolling mean over the window (at least ROLLING_MIN_HOURS hours with values). */
+  /** The 24-hour rolling mean: the mean of the valid 1-hour means of the window's 24 hours (18 of them at least). */
   private rollingMean(o: number, sumOffset: number): void {
     const s = this.slab;
-    const so = o + sumOffset;
-    let sum = 0;
-    let n = 0;
-    let hours = 0;
-    for (let k = 0; k < 24; k++) {
-      const w = this.window[k];
-      const hn = s[w + so + 1];
-      if (hn > 0) {
-        hours++;
-        sum += s[w + so];
-        n += hn;
-      }
-      if (s[w + o + 1] > s[w + o + 3]) this.cell.invalid = 1;
-    }
-    if (hours >= ROLLING_MIN_HOURS) this.cell.raw = sum / n;
+    this.cell.raw = meanOfHourlyMeans(s, this.window, o + sumOffset);
+    for (let k = 0; k < 24; k++) if (s[this.window[k] + o + 1] > s[this.window[k] + o + 3]) this.cell.invalid = 1;
   }
 
-  /** NowCast of the last 12 hourly means (raw in cell.raw; calibrated hourly means left in hourlyValue). */
-  private nowcastOf(o: number, sumOffset: number, a: number, b: number): void {
+  /** NowCast of the last 12 valid hourly means (raw in cell.raw; calibrated hourly means left in hourlyValue). */
+  private nowcastOf(o: number, sumOffset: number, a: number, b: number, decimals: number): void {
     const s = this.slab;
     const so = o + sumOffset;
     for (let k = 0; k < 12; k++) {
       const w = this.window[k];
-      const hn = s[w + so + 1];
-      const mean = hn > 0 ? s[w + so] / hn : Number.NaN;
+      const mean = validHourMean(s, w + so);
       this.hourlyRaw[k] = mean;
       this.hourlyValue[k] = a * mean + b;
       if (s[w + o + 1] > s[w + o + 3]) this.cell.invalid = 1;
     }
-    this.cell.raw = nowcast(this.hourlyRaw);
+    this.cell.raw = nowcast(this.hourlyRaw, decimals);
   }
 
-  /** Day row (24-hour means and their AQI) for the UTC day starting at `dayIndex` (days since the epoch). */
+  /**
+   * Day row (24-hour means and their AQI) for the UTC day starting at `dayIndex` (days since the epoch): the mean
+   * of the day's valid 1-hour means, with 18 of 24 at least (EPA), as the 24-hour rolling mean.
+   */
   evalDay(ds: Datasource, dayIndex: number, metrics: readonly CompiledMetric[], out: RowValues): boolean {
-    const day = this.dayStats;
-    day.fill(0);
+    const win = this.window;
+    let minutes = 0;
     for (let h = 0; h < 24; h++) {
-      const o = this.hourOffset(ds, dayIndex * 24 + h);
-      for (let i = 0; i < STATS_SIZE; i++) day[i] += this.slab[o + i];
+      win[h] = this.hourOffset(ds, dayIndex * 24 + h);
+      minutes += this.slab[win[h] + MINUTES_SLOT];
     }
-    if (day[MINUTES_SLOT] === 0) return false;
+    if (minutes === 0) return false;
+    const s = this.slab;
     for (let j = 0; j < metrics.length; j++) {
       const m = metrics[j];
       const o = m.q * F;
-      let r = day[o + 1] > 0 ? day[o] / day[o + 1] : Number.NaN;
+      let r = meanOfHourlyMeans(s, win, o);
       let v = calibrate(ds, m.q, r);
       if (m.aqi) {
-        r = usEpaAqi(m.aqi, r);
-        v = usEpaAqi(m.aqi, v);
+        r = m.aqi(r);
+        v = m.aqi(v);
       }
+      let invalid = 0;
+      for (let h = 0; h < 24; h++) if (s[win[h] + o + 1] > s[win[h] + o + 3]) invalid = 1;
       out.raw[j] = r;
       out.value[j] = v;
-      out.invalid[j] = day[o + 1] > day[o + 3] ? 1 : 0;
+      out.invalid[j] = invalid;
     }
     return true;
   }
@@ -287,6 +310,25 @@ export class Aggregator {
     if (frequency === 'hour') return this.evalHour(ds, periodStart / HOUR_MS, metrics, qcVersion, out);
     return this.evalDay(ds, periodStart / (24 * HOUR_MS), metrics, out);
   }
+}
+
+/** The mean of the sums at `at` (sum, count) when the hour has HOUR_MIN_MINUTES of them; else NaN (not valid). */
+function validHourMean(s: Float64Array, at: number): number {
+  const n = s[at + 1];
+  return n >= HOUR_MIN_MINUTES ? s[at] / n : Number.NaN;
+}
+
+/** The mean of the valid 1-hour means of 24 hours (slab offsets in `hours`, sums at `o` in each): NaN below 18. */
+function meanOfHourlyMeans(s: Float64Array, hours: Int32Array, o: number): number {
+  let sum = 0;
+  let valid = 0;
+  for (let k = 0; k < 24; k++) {
+    const mean = validHourMean(s, hours[k] + o);
+    if (Number.isNaN(mean)) continue;
+    sum += mean;
+    valid++;
+  }
+  return valid >= ROLLING_MIN_HOURS ? sum / valid : Number.NaN;
 }
 
 /** value = a·raw + b for calibrated quantities; NaN (empty) when calibration is missing. */

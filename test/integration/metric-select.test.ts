@@ -1,5 +1,6 @@
-// metricSelect in the real host: a selection the service would refuse (a bare `only`, an unknown label or
-// category) is an error in the Problems panel and the cell's output, and running the cell sends nothing.
+// metricSelect in the real host: a selection the grammar refuses (a bare `only`, a dangling operator) is an
+// error in the Problems panel and the cell's output, and running the cell sends nothing. On a real connection
+// a label or category the metric catalogue does not know is a warning: the cell is sent, the service decides.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -8,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { codeCell } from '../../src/core/notebook';
+import { LOCAL_EMULATOR_NAME } from '../../src/extension/connections/connection';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { api, eventually, openNotebook, runCell } from './helpers';
 
@@ -42,11 +44,10 @@ describe('metricSelect the service refuses: an error, and the cell sends nothing
     await new Promise((r) => server.close(r));
   });
 
-  it('a bare only, a misspelt label, an unknown category: error diagnostics, a diagnostics output, no request', async () => {
+  it('a bare only, a dangling operator: error diagnostics, a diagnostics output, no request', async () => {
     const cells = [
       'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only',
-      'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMasNowcast',
-      'follow\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only :pollutants',
+      'follow\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only - :pm25',
       'report datasource-measurements\nallDatasources: true\noutputFrequency: day\nstartTime: 2026-11-01\nendTime: 2026-11-02\nmetricSelect: default +',
     ];
     const nb = await openNotebook(path.join(scratch, 'bad.measnb'), {
@@ -77,5 +78,43 @@ describe('metricSelect the service refuses: an error, and the cell sends nothing
     );
     await runCell(nb, cells.length);
     assert.ok(queries > 0, 'a valid selection is sent');
+  });
+
+  it('on a real connection, a misspelt label or unknown category is a warning and the cell is sent', async () => {
+    const cells = [
+      'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMasNowcast',
+      'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only :pollutants',
+    ];
+    const nb = await openNotebook(path.join(scratch, 'catalogue.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: cells.map((c) => codeCell(c)),
+    });
+    for (let i = 0; i < cells.length; i++) {
+      const uri = nb.cellAt(i).document.uri;
+      const diags = await eventually(() => {
+        const d = vscode.languages.getDiagnostics(uri).filter((x) => x.code === 'unknown-metric');
+        return d.length > 0 && d;
+      }, `the metricSelect warning of cell ${i}`);
+      assert.equal(diags[0].severity, vscode.DiagnosticSeverity.Warning, cells[i]);
+      assert.match(diags[0].message, /not in the known catalogue; the service will decide/);
+      const before = queries;
+      await runCell(nb, i);
+      assert.ok(queries > before, `cell ${i} was sent`);
+    }
+  });
+
+  it('switching the notebook to the local emulator (which owns the catalogue) turns the warning into an error', async () => {
+    const nb = await openNotebook(path.join(scratch, 'switch.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [codeCell('recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMasNowcast')],
+    });
+    const uri = nb.cellAt(0).document.uri;
+    const severityNow = () =>
+      vscode.languages.getDiagnostics(uri).find((x) => x.code === 'unknown-metric')?.severity ?? 'none';
+    await eventually(() => severityNow() === vscode.DiagnosticSeverity.Warning, 'a warning on the real connection');
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, connection: LOCAL_EMULATOR_NAME })]);
+    await vscode.workspace.applyEdit(edit);
+    await eventually(() => severityNow() === vscode.DiagnosticSeverity.Error, 'an error once the emulator answers');
   });
 });

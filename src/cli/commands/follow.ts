@@ -11,7 +11,7 @@ import type { Table } from '../../core/table/table';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
-import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
+import { addConnectionOptions, type ConnectionFlags, openConnection, serviceOf } from '../connection';
 import { UsageError, warningLine } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
 import { wantsCsv } from '../output/print-table';
@@ -101,7 +101,7 @@ function rowPrinter(opts: FollowOptions): (table: Table) => Promise<void> {
 async function followAction(ctx: ActionContext, file: string | undefined, opts: FollowOptions): Promise<number> {
   const src = await readCellSource(file, opts.expr);
   ctx.errorContext.source = src.label;
-  const { cell, warnings } = parseCellOrThrow(src.text, nowDate(ctx.clock));
+  const { cell, warnings } = parseCellOrThrow(src.text, nowDate(ctx.clock), serviceOf(opts));
   for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
   if (cell.verb !== 'follow' && cell.verb !== 'recent') {
     throw new UsageError(`measnb follow needs a follow (or recent) cell, not ${cell.verb}.`);

@@ -8,7 +8,7 @@ import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
-import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
+import { addConnectionOptions, type ConnectionFlags, openConnection, serviceOf } from '../connection';
 import { UsageError, warningLine } from '../errors';
 import { printTable, wantsCsv } from '../output/print-table';
 import { Spool } from '../output/spool';
@@ -50,7 +50,7 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
   ctx.errorContext.source = src.label;
   if (opts.out) outFormatOf(opts.out);
   const now = nowDate(ctx.clock);
-  const { cell, warnings } = parseCellOrThrow(src.text, now);
+  const { cell, warnings } = parseCellOrThrow(src.text, now, serviceOf(opts));
   for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
   const conn = ctx.use(await openConnection(opts, ctx.clock));
   if (cell.fields.org) ctx.errorContext.org = cell.fields.org;

@@ -218,6 +218,7 @@ async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, pl
   const result = await runCell(cell.source, {
     client: conn.client,
     org: conn.org,
+    service: conn.service,
     now: nowDate(ctx.clock),
     signal: ctx.signal,
     downloadDir: places.reportDir,

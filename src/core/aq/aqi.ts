@@ -37,9 +37,11 @@ function truncateText(a: number, decimals: number): number {
 /**
  * EPA NowCast for PM. `hourly[0]` is the newest hourly mean (c1), `hourly[11]` the oldest (c12);
  * NaN marks an hour without data. Needs at least 2 of the 3 newest hours; the weight factor
- * w = cmin/cmax is floored at 0.5; the result is truncated to 0.1 µg/m³. NaN when not computable.
+ * w = cmin/cmax is floored at 0.5; the result is truncated to `decimals` places: EPA truncates the
+ * PM2.5 NowCast to 0.1 µg/m³ (the default) and the PM10 NowCast to 1 µg/m³ (`nowcastDecimals`).
+ * NaN when not computable.
  */
-export function nowcast(hourly: ArrayLike<number>): number {
+export function nowcast(hourly: ArrayLike<number>, decimals = 1): number {
   const n = Math.min(12, hourly.length);
   let recent = 0;
   for (let i = 0; i < Math.min(3, n); i++) if (!Number.isNaN(hourly[i])) recent++;
@@ -63,7 +65,13 @@ export function nowcast(hourly: ArrayLike<number>): number {
     num += wi * c;
     den += wi;
   }
-  return truncateTo(num / den, 1);
+  return truncateTo(num / den, decimals);
+}
+
+/** EPA's truncation of a PM NowCast (Technical Assistance Document for the Reporting of Daily Air Quality):
+ * PM2.5 to 0.1 µg/m³, PM10 to whole µg/m³. */
+export function nowcastDecimals(pollutant: 'pm2_5' | 'pm10'): number {
+  return pollutant === 'pm10' ? 0 : 1;
 }
 
 /** One AQI band: concentrations [cLo, cHi] map to index [iLo, iHi]. */
@@ -132,6 +140,36 @@ export function usEpaAqi(pollutant: AqiPollutant, concentration: number): number
     case 'no2':
       return aqiFromBands(truncateTo(concentration, 0), NO2_BANDS);
   }
+}
+
+/** Pollutants with a Western Australia DWER index on their 1-hour means (the service's `WaDwerAqi`). */
+export type WaDwerPollutant = 'pm2_5' | 'pm10' | 'no2' | 'o3';
+
+/**
+ * Reference concentrations of the WA DWER index (index 100 = the reference; µg/m³ for PM, ppb for gases).
+ * NO2 0.12 ppm and O3 0.10 ppm: the 1-hour NEPM standards DWER's index is built on (Department of
+ * Environment Regulation table as quoted by aqicn.org, "Australian Air Quality comparison with the US EPA
+ * AQI scale", 2014-09-06: "NO2 1 hour 0.12 ppm: Count = AQI*0.12/100"; "O3 1 hour 0.10 ppm"). PM2.5 and PM10:
+ * 100 µg/m³, read off the service's own english report (fixtures/public-node-report-hourly-english.csv): its
+ * 1-hour-mean WaDwerAqi is the mean rounded, for both (PM10 13.42 -> 13, 187.74 -> 188; PM2.5 12.41 -> 12).
+ */
+export const WA_DWER_REFERENCE: Readonly<Record<WaDwerPollutant, number>> = {
+  pm2_5: 100,
+  pm10: 100,
+  no2: 120,
+  o3: 100,
+};
+
+/**
+ * The WA DWER air quality index: the concentration as a percentage of the reference, rounded half up to an
+ * integer (the real report: 2.50 -> 3, 68.50 -> 69); 0 at or below zero; NaN for no value. Proportional, no
+ * breakpoints: DWER's index is "concentration / standard × 100" (hrbonz/python-aqi issue 21, quoting
+ * der.wa.gov.au/your-environment/air/air-quality-index).
+ */
+export function waDwerAqi(pollutant: WaDwerPollutant, concentration: number): number {
+  if (Number.isNaN(concentration)) return Number.NaN;
+  if (concentration <= 0) return 0;
+  return Math.floor((concentration / WA_DWER_REFERENCE[pollutant]) * 100 + 0.5 + 1e-9);
 }
 
 /** The six US EPA AQI categories with EPA's official colours (AirNow: RGB 0,228,0 … 126,0,35). */

@@ -422,6 +422,8 @@ export function pm25SensorTargets(fit: Regression): TargetCheck[] {
 
 /** EPA's rule for a valid 24-hour average: at least 75 % of its hours, 18 of 24. */
 export const MIN_HOURS_PER_DAY = 18;
+/** EPA's rule for a valid hourly average of sensor minutes (sensortoolkit): at least 75 % of them, 45 of 60. */
+export const MIN_MINUTES_PER_HOUR = 45;
 
 /**
  * 24-hour (UTC day) means of a series, each valid only when at least `minHours` of its 24 hours have a value

@@ -91,6 +91,8 @@ export const AGGREGATIONS_BY_FREQUENCY: Record<OutputFrequency, readonly Aggrega
 };
 
 const PM_MASS = new Set(['pm2_5ConcMass', 'pm10ConcMass']);
+/** Quantities with a WA DWER index on their 1-hour mean, as in the service's real english report (fixtures). */
+const WA_DWER = new Set(['no2Conc', 'o3Conc', 'pm10ConcMass', 'pm2_5ConcMass']);
 const ROLLING = new Set(['pm1ConcMass', 'pm2_5ConcMass', 'pm10ConcMass', 'pm2_5ConcNum', 'pm10ConcNum', 'no2Conc']);
 
 export interface MetricDefinition {
@@ -113,6 +115,10 @@ export function metricCatalog(frequency: OutputFrequency): MetricDefinition[] {
         (PM_MASS.has(quantity.id) && (aggregation === 'Nowcast' || aggregation === '24HourMean')) ||
         (quantity.id === 'no2Conc' && aggregation === '1HourMean');
       if (usEpa) out.push({ label: `${quantity.id}${aggregation}UsEpaAqi`, quantity, aggregation, index: 'UsEpaAqi' });
+      // WA DWER index (Western Australia's Department of Water and Environmental Regulation) on 1-hour means.
+      if (WA_DWER.has(quantity.id) && aggregation === '1HourMean') {
+        out.push({ label: `${quantity.id}${aggregation}WaDwerAqi`, quantity, aggregation, index: 'WaDwerAqi' });
+      }
     }
   }
   return out;

@@ -26,7 +26,7 @@ export { hasErrors } from './diagnostics';
 export { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
 export { FIELD_NAMES, FIELDS, type FieldName, ID_KEYS, type IdKey, isIdKey, keysFor, VERBS, type Verb } from './fields';
 export { isBlankCell } from './lines';
-export { METRIC_CATEGORIES, metricLabels } from './metric-select';
+export { METRIC_CATEGORIES, metricLabels, NOT_IN_CATALOGUE, type ServiceKind } from './metric-select';
 export { type ParseOptions, type ParseResult, parseCell } from './parse';
 export { ReportCellError, type ReportCellOptions, reportCellText } from './report-cell';
 export { type ResolvedCell, type ResolveOptions, type ResolveResult, resolveCell } from './resolve';

@@ -10,6 +10,17 @@ import { didYouMean } from './suggest';
 export const METRIC_SELECT_KEYWORDS = ['default', 'all', 'none', 'only'] as const;
 export type MetricSelectHead = (typeof METRIC_SELECT_KEYWORDS)[number];
 
+/**
+ * Who answers the request, which decides what the metric catalogue may refuse. The catalogue is ours, not the
+ * service's (the interface does not show the full list): against a `real` service a label, category or
+ * pattern the catalogue does not know is a warning and the service decides; the `emulator` owns the
+ * catalogue and refuses what it does not know, as its 400 would. The grammar's own errors block either way.
+ */
+export type ServiceKind = 'emulator' | 'real';
+
+/** What a catalogue problem says against a real service, after its own message. */
+export const NOT_IN_CATALOGUE = 'not in the known catalogue; the service will decide';
+
 export interface MetricSelectProblem {
   /** Offsets into the value text. */
   start: number;
@@ -175,12 +186,28 @@ function termProblems(term: MetricTerm, frequency: OutputFrequency | undefined):
   ];
 }
 
-/** Every problem of a metricSelect value (grammar, then terms), for the cell checker's warnings. */
-export function checkMetricSelect(text: string, frequency: OutputFrequency | undefined): MetricSelectProblem[] {
+/**
+ * Every problem of a metricSelect value (grammar, then terms), for the cell checker. The terms' problems come
+ * from our catalogue: refusals for the emulator, warnings naming NOT_IN_CATALOGUE for a real service.
+ */
+export function checkMetricSelect(
+  text: string,
+  frequency: OutputFrequency | undefined,
+  service: ServiceKind,
+): MetricSelectProblem[] {
   const parsed = parseMetricSelect(text);
   const problems = [...parsed.problems];
-  for (const term of parsed.terms) problems.push(...termProblems(term, frequency));
+  for (const term of parsed.terms) {
+    for (const p of termProblems(term, frequency)) {
+      problems.push(service === 'real' && p.rejected ? { ...p, rejected: false, message: advisory(p.message) } : p);
+    }
+  }
   return problems.sort((a, b) => a.start - b.start);
+}
+
+/** A catalogue refusal reworded as a warning: what the catalogue says, then that the service decides. */
+function advisory(message: string): string {
+  return `${message.replace(/; known: .*$/, '')} (${NOT_IN_CATALOGUE})`;
 }
 
 function termMatches(term: MetricTerm, def: MetricDefinition): boolean {
@@ -193,7 +220,8 @@ export type MetricSelection = { metrics: MetricDefinition[] } | { error: string 
 
 /** Resolves a metricSelect value to metrics in catalog order, or the service's 400 message (naming metricSelect). */
 export function selectMetrics(text: string | undefined, frequency: OutputFrequency): MetricSelection {
-  const refused = checkMetricSelect(text ?? '', frequency).find((p) => p.rejected);
+  // The emulator: it owns the catalogue, so what the catalogue does not know is refused.
+  const refused = checkMetricSelect(text ?? '', frequency, 'emulator').find((p) => p.rejected);
   if (refused) return { error: `metricSelect: ${refused.message}` };
   const parsed = parseMetricSelect(text ?? '');
   const catalog = metricCatalog(frequency);

@@ -15,13 +15,18 @@ import {
   type Verb,
 } from './fields';
 import { matchKeyValue, type SourceLine, scanLines, splitLines, words } from './lines';
-import { checkMetricSelect } from './metric-select';
+import { checkMetricSelect, type ServiceKind } from './metric-select';
 import { didYouMean } from './suggest';
 import { parseInterval, parseTime } from './time';
 
 export interface ParseOptions {
   /** The instant relative times are read at in combination checks (the caller's Clock). */
   now: Date;
+  /**
+   * Who the cell goes to (metric-select.ts `ServiceKind`): against a real service (the default: a client is
+   * never stricter than the service) what the metric catalogue does not know is a warning; the emulator refuses it.
+   */
+  service?: ServiceKind;
 }
 
 export interface ParseResult {
@@ -78,7 +83,7 @@ export function parseCell(text: string, options: ParseOptions): ParseResult {
     verbRange: verbLine.range,
     ...(verbLine.name ? { name: verbLine.name, nameRange: verbLine.nameRange } : {}),
   };
-  checkMetricSelectEntry(cell, entries, diagnostics);
+  checkMetricSelectEntry(cell, entries, diagnostics, options.service ?? 'real');
   checkCombinations(cell, diagnostics, options.now);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.column - b.range.start.column);
   return hasErrors(diagnostics) ? { diagnostics } : { cell, diagnostics };
@@ -494,16 +499,22 @@ function describeAllowed(values?: readonly string[]): string {
   return values ? ` (${values.join(', ')})` : '';
 }
 
-function checkMetricSelectEntry(cell: ParsedCell, entries: Entry[], diagnostics: Diagnostic[]): void {
+function checkMetricSelectEntry(
+  cell: ParsedCell,
+  entries: Entry[],
+  diagnostics: Diagnostic[],
+  service: ServiceKind,
+): void {
   const entry = entries.find((e) => e.key === 'metricSelect');
   const text = cell.fields.metricSelect;
   if (!entry || text === undefined) return;
   const seg = entry.segments[0];
   const frequency: OutputFrequency | undefined =
     cell.fields.outputFrequency ?? (cell.verb === 'report' ? undefined : 'minute');
-  // What the service refuses (a grammar slip, an unknown label or category) is an error that keeps the cell from
-  // being sent; a pattern matching nothing is only a hint.
-  for (const p of checkMetricSelect(text, frequency)) {
+  // What the service refuses (a grammar slip; for the emulator also an unknown label or category) is an error
+  // that keeps the cell from being sent; the rest (a pattern matching nothing; for a real service what the
+  // catalogue does not know) is a warning.
+  for (const p of checkMetricSelect(text, frequency, service)) {
     diagnostics.push({
       severity: p.rejected ? 'error' : 'warning',
       code: 'unknown-metric',

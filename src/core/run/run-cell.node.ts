@@ -4,6 +4,7 @@ import type { MeasurementsClient } from '../api/client.node';
 import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';
+import type { ServiceKind } from '../query/metric-select';
 import { parseCell } from '../query/parse';
 import { type ResolvedCell, resolveCell } from '../query/resolve';
 import { EngineQueryError } from '../sql/engine.node';
@@ -33,6 +34,8 @@ export interface RunCellOptions {
   client: RunClient;
   /** The connection's org (a cell's `org:` wins). */
   org?: string;
+  /** Who answers (parseCell's `service`): for a real service (default) unknown metric labels are only warnings. */
+  service?: ServiceKind;
   /** The instant relative times are read at (the caller's Clock). */
   now: Date;
   signal?: AbortSignal;
@@ -64,9 +67,13 @@ export function tableSummary(table: Table): string {
   return `${r} row${r === 1 ? '' : 's'} × ${c} column${c === 1 ? '' : 's'}`;
 }
 
-/** Parses cell text; throws CellError with the diagnostics when it has errors. */
-export function parseCellOrThrow(text: string, now: Date): { cell: ParsedCell; warnings: Diagnostic[] } {
-  const parsed = parseCell(text, { now });
+/** Parses cell text for `service` (default real); throws CellError with the diagnostics when it has errors. */
+export function parseCellOrThrow(
+  text: string,
+  now: Date,
+  service?: ServiceKind,
+): { cell: ParsedCell; warnings: Diagnostic[] } {
+  const parsed = parseCell(text, { now, service });
   if (!parsed.cell) throw new CellError(parsed.diagnostics);
   return { cell: parsed.cell, warnings: parsed.diagnostics };
 }
@@ -74,7 +81,7 @@ export function parseCellOrThrow(text: string, now: Date): { cell: ParsedCell; w
 export async function runCell(cell: ParsedCell | string, options: RunCellOptions): Promise<RunResult> {
   const { now } = options;
   let warnings: Diagnostic[] = [];
-  if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now));
+  if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now, options.service));
   const result = await runParsed(cell, warnings, now, options);
   if (!cell.name) return result;
   options.sql?.hold(cell.name, heldResult(result));

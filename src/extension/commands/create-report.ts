@@ -31,10 +31,11 @@ import {
 } from '../../core/api/validate';
 import { metricCatalog } from '../../core/metrics/catalog';
 import { METRIC_CATEGORIES, parseTime, type TimeValue, timeToMs, timeToWire } from '../../core/query';
-import { checkMetricSelect } from '../../core/query/metric-select';
+import { checkMetricSelect, type ServiceKind } from '../../core/query/metric-select';
 import { TIME_HELP } from '../../core/query/time';
 import { type Clock, nowDate } from '../../core/time/clock';
 import { quotaKey } from '../connections/client-provider';
+import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
 import { notify } from '../ui/notices';
 import { confirm, type InputWarning, MultiStep, type Step } from '../ui/quick-input';
@@ -114,11 +115,16 @@ export function wireTime(text: string, now: Date): string {
 
 /**
  * metricSelect problems, as cells find them (empty text: the service's default, fine): what the service
- * would refuse as a message that blocks; hints alone (a pattern that matches nothing) as a warning.
+ * would refuse as a message that blocks; hints alone (a pattern that matches nothing; against a real
+ * service, a label the catalogue does not know) as a warning.
  */
-export function metricSelectProblem(text: string, frequency: OutputFrequency): string | InputWarning | undefined {
+export function metricSelectProblem(
+  text: string,
+  frequency: OutputFrequency,
+  service: ServiceKind,
+): string | InputWarning | undefined {
   if (!text.trim()) return undefined;
-  const problems = checkMetricSelect(text.trim(), frequency);
+  const problems = checkMetricSelect(text.trim(), frequency, service);
   const refused = problems.filter((p) => p.rejected);
   if (refused.length) return refused.map((p) => p.message).join('; ');
   return problems.length ? { warning: problems.map((p) => p.message).join('; ') } : undefined;
@@ -130,12 +136,12 @@ export async function createReportFlow(s: ExtensionServices, clock: Clock = s.cl
   if (!(await quotaAllows(s, connection.id, connection.org))) return undefined;
   const a: Partial<Answers> = {};
   const now = nowDate(clock);
-  const flow = new ReportFlow(s, client, connection.org, a, now);
+  const flow = new ReportFlow(s, client, connection.org, a, now, serviceKindOf(connection));
   if (!(await MultiStep.run(`${TITLE} (${connection.name}, org ${connection.org})`, STEPS, flow.kind)))
     return undefined;
   const req = flow.request(nowDate(clock));
   const issues = validateReportRequest(req);
-  const problem = metricSelectProblem(req.metricSelect ?? '', req.outputFrequency);
+  const problem = metricSelectProblem(req.metricSelect ?? '', req.outputFrequency, serviceKindOf(connection));
   const metricProblem = typeof problem === 'string' ? problem : undefined;
   if (issues.length || metricProblem) {
     void vscode.window.showErrorMessage(
@@ -180,6 +186,8 @@ class ReportFlow {
     private readonly a: Partial<Answers>,
     /** "Now" for checking relative times while answering; the request is resolved when it is sent. */
     private readonly now: Date,
+    /** Who gets the request: what the metric catalogue does not know blocks only for the emulator. */
+    private readonly service: ServiceKind,
   ) {}
 
   private get k(): ReportKind {
@@ -335,7 +343,8 @@ class ReportFlow {
     this.a.metricSelect = await flow.input({
       prompt: `metricSelect, as in cells: only pm2_5ConcMassNowcast, only :pm, all - :weather. Checked for ${frequency} output.`,
       value: this.a.metricSelect,
-      validate: (t) => (t.trim() ? metricSelectProblem(t, frequency) : 'type a selection, or go Back for the default'),
+      validate: (t) =>
+        t.trim() ? metricSelectProblem(t, frequency, this.service) : 'type a selection, or go Back for the default',
     });
     return this.options;
   };

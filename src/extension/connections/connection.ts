@@ -1,4 +1,5 @@
 // A connection: a name, a base URL and an org. Its API key is never part of it (SecretStorage only).
+import type { ServiceKind } from '../../core/query/metric-select';
 export interface Connection {
   id: string;
   name: string;
@@ -11,6 +12,14 @@ export const LOCAL_EMULATOR_NAME = 'Local emulator';
 
 export function isLocalEmulator(c: Pick<Connection, 'id'> | string): boolean {
   return (typeof c === 'string' ? c : c.id) === LOCAL_EMULATOR_ID;
+}
+
+/**
+ * How cells for this connection are checked: the built-in emulator owns the metric catalogue (what it does not
+ * know is refused); any other connection is a real service, which decides itself (unknown labels: warnings).
+ */
+export function serviceKindOf(c: Pick<Connection, 'id'>): ServiceKind {
+  return isLocalEmulator(c) ? 'emulator' : 'real';
 }
 
 /** A warning for a base URL that would send the key in clear text (http to a host that is not local). */

@@ -15,6 +15,7 @@ import { headRowCount, sliceRows } from '../../core/table/row-chunks';
 import { findColumn, isNumeric, type Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import { sleep } from '../../core/time/clock';
+import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
 import { CellWriter, fileName, type RenderedTable } from './cell-writer';
 import type { FollowStore } from './follow-store';
@@ -115,7 +116,9 @@ export class MeasnbController implements vscode.Disposable {
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const parsed = parseCell(cell.document.getText(), { now: this.clock.now() });
+    // What the metric catalogue does not know blocks only the emulator's cells; a real service decides.
+    const service = serviceKindOf(this.deps.connections.connectionFor(notebook));
+    const parsed = parseCell(cell.document.getText(), { now: this.clock.now(), service });
     const isFollow = parsed.cell?.verb === 'follow';
     // follow appends to what the cell already shows; other verbs replace it.
     const out = new CellWriter(

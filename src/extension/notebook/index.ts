@@ -2,6 +2,7 @@
 // connection, and saving tables from the renderer. Called once from activate().
 import * as vscode from 'vscode';
 import { writeParquet } from '../../core/table/parquet';
+import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
@@ -50,6 +51,10 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
       (doc) => {
         const nb = notebookOf(doc);
         return nb ? connections.datasources(nb) : undefined;
+      },
+      (doc) => {
+        const nb = notebookOf(doc);
+        return serviceKindOf(nb ? connections.connectionFor(nb) : services.connections.active());
       },
       { notebookOf, sessionOf: (nb) => sql.for(nb) },
     ),

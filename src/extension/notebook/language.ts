@@ -12,6 +12,7 @@ import {
   isBlankCell,
   LANGUAGE_ID,
   parseCell,
+  type ServiceKind,
 } from '../../core/query';
 import { completeSql } from '../../core/sql/completion';
 import { engineErrorDiagnostic } from '../../core/sql/errors';
@@ -73,13 +74,17 @@ function isMeasqCell(doc: vscode.TextDocument): boolean {
 /** The datasources of a document's connection (cached per connection), or undefined outside a notebook. */
 export type DatasourceSource = (doc: vscode.TextDocument) => DatasourceLookup | undefined;
 
+/** Who a document's cells go to (its notebook's connection): what the metric catalogue may refuse. */
+export type ServiceSource = (doc: vscode.TextDocument) => ServiceKind;
+
 export function registerLanguageFeatures(
   clock: Clock,
   datasources: DatasourceSource,
+  serviceOf: ServiceSource,
   notebooks?: NotebookContext,
 ): vscode.Disposable[] {
   const collection = vscode.languages.createDiagnosticCollection('measq');
-  const check = notebookChecker(collection, clock, notebooks);
+  const check = notebookChecker(collection, clock, serviceOf, notebooks);
   const schedule = debounced(check, 150);
   vscode.workspace.textDocuments.forEach(check);
   const selector: vscode.DocumentSelector = { language: LANGUAGE_ID };
@@ -89,6 +94,12 @@ export function registerLanguageFeatures(
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((e) => schedule.run(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
+    // Another connection for the notebook (its metadata) changes what the catalogue may refuse: check again
+    // (checking one cell checks all of its notebook).
+    vscode.workspace.onDidChangeNotebookDocument((e) => {
+      const first = e.metadata ? measqCells(e.notebook)[0] : undefined;
+      if (first) check(first);
+    }),
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
@@ -116,10 +127,11 @@ export function registerLanguageFeatures(
 function notebookChecker(
   collection: vscode.DiagnosticCollection,
   clock: Clock,
+  serviceOf: ServiceSource,
   notebooks: NotebookContext | undefined,
 ): (doc: vscode.TextDocument) => void {
   const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) =>
-    checkCell(collection, doc, nowDate(clock), extra, notebooks);
+    checkCell(collection, doc, { now: nowDate(clock), service: serviceOf(doc) }, extra, notebooks);
   return (doc) => {
     if (!isMeasqCell(doc)) return;
     const nb = notebooks?.notebookOf(doc);
@@ -141,13 +153,13 @@ function notebookChecker(
 function checkCell(
   collection: vscode.DiagnosticCollection,
   doc: vscode.TextDocument,
-  now: Date,
+  at: { now: Date; service: ServiceKind },
   extra: Diagnostic[],
   notebooks: NotebookContext | undefined,
 ): void {
   // A blank cell (just added, or only comments) is not a problem yet: running it still says what to write.
   const text = doc.getText();
-  const parsed = parseCell(text, { now });
+  const parsed = parseCell(text, at);
   const diagnostics = isBlankCell(text) ? extra : [...parsed.diagnostics, ...extra];
   collection.set(doc.uri, diagnostics.map(toVsDiagnostic));
   const sql = parsed.cell?.sql;

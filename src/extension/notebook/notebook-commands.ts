@@ -5,6 +5,7 @@ import { EXPORT_EXTENSIONS, type ExportFormat, exportNotebook } from '../../core
 import { parseCell } from '../../core/query/parse';
 import { requestSnippet, type SnippetLanguage } from '../../core/query/request-snippet';
 import { resolveCell } from '../../core/query/resolve';
+import { serviceKindOf } from '../connections/connection';
 import { registerCommand } from '../ui/register-command';
 import { isSqlCell } from './language';
 import type { NotebookConnections } from './notebook-connection';
@@ -161,10 +162,10 @@ async function copyAsRequest(
     );
   }
   const at = now();
-  const parsed = parseCell(cell.document.getText(), { now: at });
+  const connection = connections.connectionFor(cell.notebook);
+  const parsed = parseCell(cell.document.getText(), { now: at, service: serviceKindOf(connection) });
   if (!parsed.cell) throw new Error('This cell has errors; fix them first (see the Problems panel).');
   // The emulator's address is known once it runs; a real service's is the connection's base URL.
-  const connection = connections.connectionFor(cell.notebook);
   const { connection: effective, org } = await connections.clientFor(cell.notebook).catch(() => ({
     connection,
     org: connection.org,

@@ -26,7 +26,22 @@ describe('emulator aggregates over whole days (via reports)', () => {
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-  it("a day's 24HourMean equals the mean of that UTC day's minute values", async () => {
+  /**
+   * A 24-hour mean as EPA computes it, from minute rows: each hour's mean when it has 45 of its 60 minutes
+   * (75 %), then the mean of those valid 1-hour means when there are 18 of 24 (75 %; AQI Technical
+   * Assistance Document, 40 CFR 50 App. N). A minute belongs to the hour its time falls in.
+   */
+  function epa24HourMean(minutes: Record<string, string>[], column: string): number {
+    const byHour = new Map<number, number[]>();
+    for (const r of minutes) {
+      const hour = Math.floor(Date.parse(r.time) / HOUR);
+      byHour.set(hour, [...(byHour.get(hour) ?? []), Number(r[column])]);
+    }
+    const valid = [...byHour.values()].filter((xs) => xs.length >= 45).map(mean);
+    return valid.length >= 18 ? mean(valid) : Number.NaN;
+  }
+
+  it("a day's 24HourMean is the mean of that UTC day's valid 1-hour means (EPA), not of its minutes", async () => {
     const minutes = await reportRows({
       outputFrequency: 'minute',
       startTime: '2026-11-19',
@@ -34,7 +49,7 @@ describe('emulator aggregates over whole days (via reports)', () => {
       metricSelect: 'only pm10ConcMassIndividual',
     });
     assert.ok(minutes.length > 1400 && minutes.length <= 1440);
-    const expected = mean(minutes.map((r) => Number(r['pm10ConcMassIndividual.raw'])));
+    const expected = epa24HourMean(minutes, 'pm10ConcMassIndividual.raw');
     const [day] = await reportRows({
       outputFrequency: 'day',
       startTime: '2026-11-19',
@@ -50,14 +65,14 @@ describe('emulator aggregates over whole days (via reports)', () => {
     assert.equal(Number(day['pm10ConcMass24HourMeanUsEpaAqi.raw']), Math.round((50 / 54) * c));
   });
 
-  it("an hour's 24HourRollingMean is the mean of the minute values of the 24 hours ending with it", async () => {
+  it("an hour's 24HourRollingMean is the mean of the valid 1-hour means of the 24 hours ending with it", async () => {
     const minutes = await reportRows({
       outputFrequency: 'minute',
       startTime: '2026-11-19T06:00:00Z',
       endTime: '2026-11-20T06:00:00Z',
       metricSelect: 'only no2ConcIndividual',
     });
-    const expected = mean(minutes.map((r) => Number(r['no2ConcIndividual.raw'])));
+    const expected = epa24HourMean(minutes, 'no2ConcIndividual.raw');
     const hours = await reportRows({
       outputFrequency: 'hour',
       startTime: '2026-11-20T05:00:00Z',

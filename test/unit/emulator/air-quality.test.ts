@@ -1,6 +1,18 @@
-// NowCast and US EPA AQI against worked examples that can be checked by hand.
+// NowCast, US EPA AQI and the WA DWER index against worked examples that can be checked by hand, and the WA
+// DWER index against the real service's own report (fixtures/public-node-report-hourly-english.csv).
 import assert from 'node:assert/strict';
-import { aqiFromBands, nowcast, PM25_BANDS, truncateTo, usEpaAqi } from '../../../src/emulator/air-quality';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import {
+  aqiFromBands,
+  nowcast,
+  nowcastDecimals,
+  PM25_BANDS,
+  truncateTo,
+  usEpaAqi,
+  waDwerAqi,
+} from '../../../src/emulator/air-quality';
 
 const NaN_ = Number.NaN;
 
@@ -15,6 +27,11 @@ describe('emulator air quality: NowCast (EPA)', () => {
 
   it('keeps the position of a missing hour in the exponent: [20, -, 10] -> (20 + 0.25*10) / 1.25 = 18.0', () => {
     assert.equal(nowcast([20, NaN_, 10]), 18);
+  });
+
+  it('truncates PM10 to whole µg/m³, PM2.5 to 0.1 (EPA): [60, 50, 40] -> w 2/3 -> 111.11 / 2.111 = 52.63', () => {
+    assert.equal(nowcast([60, 50, 40], nowcastDecimals('pm10')), 52);
+    assert.equal(nowcast([60, 50, 40], nowcastDecimals('pm2_5')), 52.6);
   });
 
   it('needs 2 of the 3 newest hours', () => {
@@ -84,5 +101,40 @@ describe('emulator air quality: US EPA AQI (2024 breakpoints)', () => {
     assert.equal(truncateTo(9.1, 1), 9.1);
     assert.equal(truncateTo(8.6530612, 1), 8.6);
     assert.equal(truncateTo(54.99, 0), 54);
+  });
+});
+
+describe('emulator air quality: WA DWER index (WaDwerAqi)', () => {
+  it('is the concentration as a percentage of the reference: NO2 60 ppb / 120 -> 50, O3 100 ppb -> 100', () => {
+    assert.equal(waDwerAqi('no2', 60), 50);
+    assert.equal(waDwerAqi('no2', 120), 100);
+    assert.equal(waDwerAqi('o3', 100), 100);
+    assert.equal(waDwerAqi('o3', 33.4), 33);
+    assert.equal(waDwerAqi('pm10', 250), 250, 'no cap: the index goes above 200 (hazardous)');
+    assert.equal(waDwerAqi('pm2_5', -3), 0);
+    assert.ok(Number.isNaN(waDwerAqi('pm2_5', Number.NaN)));
+  });
+
+  it("matches every PM 1-hour-mean WaDwerAqi of the service's real english report (raw and value)", () => {
+    const file = join(__dirname, '../../fixtures/public-node-report-hourly-english.csv');
+    const [header, ...rows] = parse(readFileSync(file, 'utf8')) as string[][];
+    const col = (name: string) => header.findIndex((h) => h.replace(/\n/g, ' ') === name);
+    let checked = 0;
+    for (const [english, pollutant] of [
+      ['PM 2.5 mass concentration', 'pm2_5'],
+      ['PM 10 mass concentration', 'pm10'],
+    ] as const) {
+      for (const field of ['raw', 'value']) {
+        const c = col(`${english}, 1-hour mean ${field}`);
+        const i = col(`${english}, 1-hour mean, WaDwerAqi ${field}`);
+        assert.ok(c >= 0 && i >= 0, english);
+        for (const row of rows) {
+          if (row[c] === '' || row[i] === '') continue;
+          assert.equal(waDwerAqi(pollutant, Number(row[c])), Number(row[i]), `${english} ${field} ${row[c]}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked > 8000, `rows checked: ${checked}`);
   });
 });

@@ -282,7 +282,9 @@ describe('emulator conformance: generated data', () => {
       const v = rows.filter((x) => x.startOfPeriod.includes(`T${h}:00`)).map((x) => Number(x.pm2_5ConcMass1HourMean));
       return v.reduce((a, b) => a + b, 0) / v.length;
     };
-    assert.ok(mean('08') > mean('03') * 1.3, `08:00 ${mean('08')} vs 03:00 ${mean('03')}`);
+    // 1.25: the outage datasource's 03:00 hour (15 of 60 minutes) has no valid 1-hour mean (EPA 75 %), so the
+    // night mean lost one of its lowest values (21.4 vs 16.6 with seed 1).
+    assert.ok(mean('08') > mean('03') * 1.25, `08:00 ${mean('08')} vs 03:00 ${mean('03')}`);
   });
 
   it('is deterministic: the same seed gives the same bytes', async () => {

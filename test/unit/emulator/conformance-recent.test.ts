@@ -194,6 +194,7 @@ describe('emulator conformance: recent query', () => {
     assert.deepEqual(parseCsv(c.text).header.slice(8), [
       'no2Conc1HourMean',
       'no2Conc1HourMeanUsEpaAqi',
+      'no2Conc1HourMeanWaDwerAqi',
       'no2Conc24HourRollingMean',
     ]);
   });

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { metricCatalog } from '../../../../src/core/metrics/catalog';
 import {
   formatMetricLabel,
@@ -57,5 +60,21 @@ describe('metric labels', () => {
     }
     assert.ok(metricCatalog('hour').some((m) => m.label === 'pm2_5ConcMassNowcastUsEpaAqi'));
     assert.ok(!metricCatalog('minute').some((m) => m.label.includes('Nowcast')));
+  });
+
+  it("knows every metric of the service's real english hour report, its WaDwerAqi labels included", () => {
+    const file = join(__dirname, '../../../fixtures/public-node-report-hourly-english.csv');
+    const [header] = parse(readFileSync(file, 'utf8'), { to_line: 1 }) as string[][];
+    const hour = new Set(metricCatalog('hour').map((m) => m.label));
+    const labels = new Set(
+      header.flatMap((h) => {
+        const parts = parseEnglishLabel(h.replace(/\n/g, ' '));
+        return parts ? [formatMetricLabel({ ...parts, field: undefined })] : [];
+      }),
+    );
+    assert.ok(labels.size >= 25, `metric labels in the report: ${labels.size}`);
+    for (const l of labels) assert.ok(hour.has(l), `${l} is in the hour catalogue`);
+    for (const q of ['no2Conc', 'o3Conc', 'pm10ConcMass', 'pm2_5ConcMass'])
+      assert.ok(labels.has(`${q}1HourMeanWaDwerAqi`), q);
   });
 });

@@ -62,7 +62,12 @@ describe('emulator metricSelect', () => {
   });
 
   it('wildcards: only no2*, only *nowcast*, default - *aqi*', () => {
-    assert.deepEqual(labels('only no2*'), ['no2Conc1HourMean', 'no2Conc1HourMeanUsEpaAqi', 'no2Conc24HourRollingMean']);
+    assert.deepEqual(labels('only no2*'), [
+      'no2Conc1HourMean',
+      'no2Conc1HourMeanUsEpaAqi',
+      'no2Conc1HourMeanWaDwerAqi',
+      'no2Conc24HourRollingMean',
+    ]);
     assert.deepEqual(labels('only *nowcast*'), [
       'pm2_5ConcMassNowcast',
       'pm2_5ConcMassNowcastUsEpaAqi',
@@ -144,7 +149,7 @@ describe('metricSelect: one grammar for the checker and the emulator', () => {
       'temperatureInternalIndividual',
       'relHumidInternalIndividual',
     ]);
-    assert.deepEqual(checkMetricSelect('only + :pm25 + :internal', 'minute'), []);
+    assert.deepEqual(checkMetricSelect('only + :pm25 + :internal', 'minute', 'emulator'), []);
     const cell = parseCell('recent\nallDatasources: true\nmetricSelect: only + :pm25 + :internal', {
       now: new Date(NOW),
     });
@@ -160,7 +165,7 @@ describe('metricSelect: one grammar for the checker and the emulator', () => {
     for (const pattern of [`only ${'*'.repeat(50)}zz`, `only ${'*a'.repeat(50)}zz`, `default - ${'p*'.repeat(50)}q`]) {
       // CPU time, not wall time: a shared machine may deschedule the process, which says nothing about the code.
       const cpu = process.cpuUsage();
-      checkMetricSelect(pattern, undefined);
+      checkMetricSelect(pattern, undefined, 'emulator');
       parseCell(`recent\nallDatasources: true\nmetricSelect: ${pattern}`, { now: new Date(NOW) });
       selectMetrics(pattern, 'hour');
       const used = process.cpuUsage(cpu);
@@ -211,10 +216,10 @@ describe('metricSelect: one grammar for the checker and the emulator', () => {
         // The checker warns about everything the service refuses.
         if (typeof core === 'string')
           assert.ok(
-            checkMetricSelect(e, f).some((p) => p.rejected),
+            checkMetricSelect(e, f, 'emulator').some((p) => p.rejected),
             e,
           );
-        else assert.ok(!checkMetricSelect(e, f).some((p) => p.rejected), e);
+        else assert.ok(!checkMetricSelect(e, f, 'emulator').some((p) => p.rejected), e);
       }),
       { numRuns: 60, seed: 14 },
     );

@@ -141,7 +141,7 @@ describe('query language: parseCell', () => {
     assert.deepEqual(errors('recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only *nosuch*'), []);
   });
 
-  it('metricSelect the service refuses is an error: the cell is not sent', () => {
+  it('metricSelect the emulator refuses is an error: the cell is not sent', () => {
     const cases: [string, RegExp][] = [
       ['only pm2_5ConcMasNowcast', /unknown metric label/],
       ['only pm2_5ConcMassNowcast', /only for hour output/],
@@ -153,12 +153,59 @@ describe('query language: parseCell', () => {
       ['only pm2_5* pm10*', /expected '\+' or '-'/],
     ];
     for (const [value, message] of cases) {
-      const r = parse(`recent\nallDatasources: true\nmetricSelect: ${value}`);
+      const r = parseCell(`recent\nallDatasources: true\nmetricSelect: ${value}`, { now: NOW, service: 'emulator' });
       const e = r.diagnostics.filter((d) => d.severity === 'error');
       assert.equal(e.length, 1, value);
       assert.equal(e[0].code, 'unknown-metric', value);
       assert.match(e[0].message, message, value);
-      assert.deepEqual(warnings(`recent\nallDatasources: true\nmetricSelect: ${value}`), [], value);
+      assert.deepEqual(
+        r.diagnostics.filter((d) => d.severity === 'warning'),
+        [],
+        value,
+      );
+      assert.equal(r.cell, undefined, value);
+    }
+  });
+
+  it('against a real service (the default), what the catalogue does not know is a warning; the grammar still blocks', () => {
+    // The catalogue is ours, not the service's: the service decides on labels it does not list.
+    const catalogue: [string, RegExp][] = [
+      ['only pm2_5ConcMasNowcast', /^unknown metric label 'pm2_5ConcMasNowcast' \(/],
+      ['only no2Conc1HourMeanBrandNewAqi', /^unknown metric label 'no2Conc1HourMeanBrandNewAqi'/],
+      ['only pm2_5ConcMassNowcast', /only for hour output/],
+      ['only :pollutants', /^unknown metric category ':pollutants' \(/],
+    ];
+    for (const [value, message] of catalogue) {
+      const text = `recent\nallDatasources: true\nmetricSelect: ${value}`;
+      const r = parseCell(text, { now: NOW, service: 'real' });
+      assert.deepEqual(
+        r.diagnostics.filter((d) => d.severity === 'error'),
+        [],
+        value,
+      );
+      const [w] = r.diagnostics;
+      assert.equal(w.severity, 'warning', value);
+      assert.equal(w.code, 'unknown-metric', value);
+      assert.match(w.message, message, value);
+      assert.match(w.message, /\(not in the known catalogue; the service will decide\)$/, value);
+      assert.equal(r.cell?.fields.metricSelect, value, 'the cell is sent as written');
+      assert.deepEqual(parse(text).diagnostics, r.diagnostics, 'real is the default');
+    }
+    for (const value of ['only', 'only - :pm25', 'default +', 'only pm2_5* pm10*']) {
+      const r = parseCell(`recent\nallDatasources: true\nmetricSelect: ${value}`, { now: NOW, service: 'real' });
+      assert.equal(r.cell, undefined, value);
+      assert.equal(r.diagnostics.filter((d) => d.severity === 'error').length, 1, value);
+    }
+  });
+
+  it('the real WaDwerAqi labels are in the catalogue: no problem for either service', () => {
+    for (const service of ['emulator', 'real'] as const) {
+      const text = 'recent\nallDatasources: true\noutputFrequency: hour\nmetricSelect: only no2Conc1HourMeanWaDwerAqi';
+      assert.deepEqual(parseCell(text, { now: NOW, service }).diagnostics, [], service);
+      assert.deepEqual(
+        parseCell(text.replace('only no2Conc1HourMeanWaDwerAqi', 'only *wadwer*'), { now: NOW, service }).diagnostics,
+        [],
+      );
     }
   });
 
