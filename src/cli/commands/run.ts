@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file.node';
+import { writeFileViaPart } from '../../core/io/part-file.node';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,

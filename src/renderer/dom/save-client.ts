@@ -7,8 +7,8 @@ import {
   SAVE_CHUNK_BYTES,
   type SaveFormat,
 } from '../../core/notebook/renderer-protocol';
-import { takeRows } from '../../core/run/table-rows';
 import type { Table } from '../../core/table/table';
+import { takeRows } from '../../core/table/table-rows';
 import type { RendererContext } from '../renderer-api';
 
 function toBase64(bytes: Uint8Array): string {

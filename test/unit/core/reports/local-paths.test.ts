@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import fc from 'fast-check';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import { MeasurementsError } from '../../../../src/core/api/errors';
 import type { ReportRecord } from '../../../../src/core/api/types';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { fileNameForUrl } from '../../../../src/core/reports/download.node';
 import {
   confinedFile,
