@@ -2,7 +2,7 @@
 // (gzip decoded), as `measnb report download` does.
 
 import { keepWasmOnBaselineCompiler } from '../../src/cli/v8-tuning';
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { systemClock } from '../../src/core/time/clock';
 
 // The process measnb runs downloads in: the CLI's V8 settings (see src/cli/v8-tuning.ts).

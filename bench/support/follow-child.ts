@@ -2,7 +2,7 @@
 // path: core/follow followStep through the project's client), polled once per emulator minute for an
 // emulator hour. The emulator's clock is moved 1 minute before each poll (no real waiting). Prints the
 // CPU time of each poll and the heap after a full GC at the first and the last poll.
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { type FollowState, followStep } from '../../src/core/follow';
 import { systemClock } from '../../src/core/time/clock';
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { waitForReport } from '../../src/core/reports';
 import { downloadReportFiles } from '../../src/core/reports/download.node';
 import { systemClock } from '../../src/core/time/clock';

@@ -1,6 +1,6 @@
 // Child process of the recent-query benchmark: one recent query through the project's client,
 // parsed into the columnar Table (what a notebook cell does). Prints rows to prove the work was done.
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { systemClock } from '../../src/core/time/clock';
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@
 // Measurements Table editor does (core readTableFile: the first maxRows rows kept, the rest counted) and
 // prints when the first rows were ready, when the read ended, the rows and the bytes read. Mode `count`:
 // the baseline of a Parquet file, DuckDB's count(*) over it (DuckDB loaded inside the timed part).
-import { readTableFile } from '../../src/core/table/file-read.node';
+import { readTableFile } from '../../src/core/sql/file-read.node';
 
 const [mode, file, maxRowsArg] = process.argv.slice(2);
 

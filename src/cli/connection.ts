@@ -1,7 +1,7 @@
 // Where the CLI sends requests: --base-url/--org (or MEASUREMENTS_BASE_URL/MEASUREMENTS_ORG) with the
 // key from MEASUREMENTS_API_KEY only, or --emulator (an in-process local emulator).
 import type { Command } from 'commander';
-import { MeasurementsClient } from '../core/api/client.node';
+import { MeasurementsClient } from '../core/client/client.node';
 import type { ServiceKind } from '../core/query/metric-select';
 import type { WaitClock } from '../core/time/clock';
 import { UsageError } from './errors';

@@ -1,9 +1,9 @@
 // Every error becomes one clear line on stderr and a documented exit code.
 import { MeasurementsError, nextUtcMidnight, OutputError } from '../core/api/errors';
 import { DAILY_REPORT_LIMIT } from '../core/api/paths';
+import { UnsafePathError } from '../core/io/local-paths.node';
 import { NotebookFormatError } from '../core/notebook';
 import type { Diagnostic } from '../core/query/diagnostics';
-import { UnsafePathError } from '../core/reports/local-paths.node';
 import { CellError, ReportFailedError } from '../core/run/index.node';
 import { safeForTerminal } from '../core/text/terminal';
 import { type Clock, nowDate } from '../core/time/clock';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { parseCsvWide } from '../../src/core/table/csv-read.node';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
 import { systemClock } from '../../src/core/time/clock';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../src/core/api/client.node';
 import { API_KEY_HEADER, PATHS } from '../../src/core/api/paths';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { datasourcesTable } from '../../src/core/run/index.node';
 import { tableToCsv } from '../../src/core/table/csv-export';
 import { readParquet } from '../../src/core/table/parquet';

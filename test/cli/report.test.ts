@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { systemClock } from '../../src/core/time/clock';
 import { OffsetClock, type RunningEmulator, startEmulator } from '../../src/emulator';
 import { type Connection, connection, runCli, startCliEmulator, stopCliEmulator } from './support';

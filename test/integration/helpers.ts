@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { type Notebook, serializeNotebook } from '../../src/core/notebook';
-import type { TableFileRead } from '../../src/core/table/file-read.node';
+import type { TableFileRead } from '../../src/core/sql/file-read.node';
 import { type EmulatorOptions, ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
 import { CONTROLLER_ID } from '../../src/extension/notebook/controller';

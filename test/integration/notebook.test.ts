@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { codeCell, MIME } from '../../src/core/notebook';
 import { timeColumn } from '../../src/core/run/index.node';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { MeasurementsClient } from '../../src/core/api/client.node';
+import { MeasurementsClient } from '../../src/core/client/client.node';
 import { pollDelayMs } from '../../src/core/reports/schedule';
 import { sleep, systemClock, type WaitClock } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../src/emulator/index';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { readTableFile } from '../../src/core/table/file-read.node';
+import { readTableFile } from '../../src/core/sql/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
 import { columnByName, type NumericColumn } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';

@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file.node';
+import { writeFileViaPart } from '../../core/io/part-file.node';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import { type ActionContext, action } from '../action';
 import { readNotebookFile } from '../cell-source';

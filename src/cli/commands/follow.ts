@@ -2,8 +2,8 @@
 // step and keeps the cursor in a --state file (for cron: no gap, no duplicate row).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { writeFileViaPart } from '../../core/api/part-file.node';
 import { type FollowState, followEvery, parseFollowState, serializeFollowState } from '../../core/follow';
+import { writeFileViaPart } from '../../core/io/part-file.node';
 import { parseInterval } from '../../core/query/time';
 import { parseCellOrThrow, runCell } from '../../core/run/index.node';
 import { tableCsvChunks } from '../../core/table/csv-export';

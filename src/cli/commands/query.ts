@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { type RestartPart, writeViaPart } from '../../core/api/part-file.node';
+import { type RestartPart, writeViaPart } from '../../core/io/part-file.node';
 import { parseCellOrThrow, type RunResult, runCell } from '../../core/run/index.node';
 import { safeForTerminal } from '../../core/text/terminal';
 import { nowDate } from '../../core/time/clock';

@@ -5,7 +5,8 @@ import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { writeFileViaPart, writeViaPart } from '../../core/api/part-file.node';
+import { UnsafePathError } from '../../core/io/local-paths.node';
+import { writeFileViaPart, writeViaPart } from '../../core/io/part-file.node';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   type Notebook,
@@ -14,7 +15,6 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
-import { UnsafePathError } from '../../core/reports/local-paths.node';
 import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
 import { memoryLimit } from '../../core/sql/confine.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';

@@ -1,5 +1,5 @@
 // --out: a result written as CSV or Parquet, chosen by the file name.
-import { writeFileViaPart, writeViaPart } from '../../core/api/part-file.node';
+import { writeFileViaPart, writeViaPart } from '../../core/io/part-file.node';
 import { writeTableCsv } from '../../core/table/csv-export.node';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';

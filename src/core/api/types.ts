@@ -154,8 +154,3 @@ export interface DatasourceList {
   subscribingOrg: string;
   datasources: DatasourceInfo[];
 }
-
-/** Error bodies are API-gateway style JSON: {"message": "..."}. */
-export interface ErrorBody {
-  message: string;
-}

@@ -3,8 +3,8 @@
 // (workspace state, a --state file), never in a notebook.
 
 import type { RecentFormat, RecentQueryRequest } from '../api/types';
-import { timeColumn } from '../run/table-rows';
 import { findColumn, type Table } from '../table/table';
+import { timeColumn } from '../table/table-rows';
 import { isoToMs } from '../time/iso';
 
 export interface FollowState {

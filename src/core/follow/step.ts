@@ -2,11 +2,11 @@
 // continuation endpoint, replacing the token each time; when the token is rejected (expired after
 // 24 hours, or forged), a fresh recent query from the last time seen, minus the rows already seen.
 
-import type { CallOptions, RecentResult } from '../api/client-types';
 import { isMeasurementsError } from '../api/errors';
 import type { ContinuationRequest, RecentFormat, RecentQueryRequest } from '../api/types';
-import { rowsByTimeAscending, takeRows, timeColumn } from '../run/table-rows';
+import type { CallOptions, RecentResult } from '../client/client-types';
 import type { Table } from '../table/table';
+import { rowsByTimeAscending, takeRows, timeColumn } from '../table/table-rows';
 import { formatDuration } from '../time/duration';
 import { isoToMs } from '../time/iso';
 import { advanceBoundary, type FollowState, rowKey, sameTail, TOKEN_LIFETIME_MS } from './cursor';

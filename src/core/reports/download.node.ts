@@ -1,12 +1,12 @@
 // Downloads every file of a succeeded report into a directory, named from the URL path (never from
 // its query string, which carries the pre-signed signature).
 
-import type { CallOptions } from '../api/client.node';
-import type { DownloadResult } from '../api/download.node';
 import { MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
+import type { CallOptions } from '../client/client.node';
+import type { DownloadResult } from '../client/download.node';
+import { confinedFile, confinedFolder, reportFolderName, safeFileName } from '../io/local-paths.node';
 import type { Clock } from '../time/clock';
-import { confinedFile, confinedFolder, reportFolderName, safeFileName } from './local-paths.node';
 import { reportState, urlsExpired } from './status';
 
 export interface ReportFileClient {

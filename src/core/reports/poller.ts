@@ -12,9 +12,9 @@
 //   (unauthorized, forbidden, not-found, bad-request) end the wait at once.
 // - No overall cap by default (a big report may take long; the user cancels); `deadlineMs` sets one.
 
-import type { CallOptions } from '../api/client-types';
 import { isTransientError, MeasurementsError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
+import type { CallOptions } from '../client/client-types';
 import type { WaitClock } from '../time/clock';
 import { type RepeatOptions, repeat } from '../time/repeat';
 import { DEFAULT_POLL_SCHEDULE, type PollSchedule, pollDelayMs } from './schedule';

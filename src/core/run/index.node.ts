@@ -1,4 +1,6 @@
 // Running cells: the one executor shared by the CLI and the notebook controller.
+
+export { concatTables, rowsByTimeAscending, takeRows, timeColumn } from '../table/table-rows';
 export { CellError, describeDiagnostics } from './cell-error';
 export { datasourcesTable } from './datasources-table';
 export {
@@ -26,4 +28,3 @@ export {
   runCell,
   tableSummary,
 } from './run-cell.node';
-export { concatTables, rowsByTimeAscending, takeRows, timeColumn } from './table-rows';

@@ -4,16 +4,16 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MeasurementsClient } from '../api/client.node';
 import type { ReportRecord, ReportRequest } from '../api/types';
+import type { MeasurementsClient } from '../client/client.node';
+import { confinedFolder, reportFolderName } from '../io/local-paths.node';
 import { downloadReportFiles } from '../reports/download.node';
-import { confinedFolder, reportFolderName } from '../reports/local-paths.node';
 import { waitForReport } from '../reports/poller';
 import { reportState } from '../reports/status';
 import { parseCsvWide } from '../table/csv-read.node';
 import { readParquet } from '../table/parquet';
 import type { Table } from '../table/table';
-import { concatTables } from './table-rows';
+import { concatTables } from '../table/table-rows';
 
 /** A report that ended in a state other than succeeded (failed, or a status this client does not know). */
 export class ReportFailedError extends Error {

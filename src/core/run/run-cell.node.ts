@@ -1,6 +1,6 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
 import type { Writable } from 'node:stream';
-import type { MeasurementsClient } from '../api/client.node';
+import type { MeasurementsClient } from '../client/client.node';
 import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';

@@ -1,4 +1,4 @@
-// The renderer wire format (MIME application/vnd.measnb.table): a small JSON header (names, kinds,
+// The renderer wire format (MIME `MIME.table` of core/notebook/model.ts): a small JSON header (names, kinds,
 // dictionaries) then the typed-array buffers, 8-byte aligned so the decoder can view them in place.
 // Decimal columns travel as their scaled Int16s or Int32s (a quarter or half the bytes) and are decoded
 // to Float64 numbers; dictionary codes travel as they are, Int16 or Int32.
@@ -6,8 +6,6 @@
 
 import { decimalsToFloat64, MAX_DECIMAL_SCALE } from './decimal';
 import { type Column, isDecimal, isNumeric, type Table, withMeta } from './table';
-
-export const TABLE_MIME = 'application/vnd.measnb.table';
 
 const MAGIC = [0x4d, 0x4e, 0x54, 0x31]; // "MNT1"
 const PRELUDE = 8; // magic + u32 header length

@@ -31,7 +31,8 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return parts.join('');
 }
 
-/** The bytes of base64 text (standard alphabet; trailing '=' optional). Throws on any other character. */
+/** The bytes of base64 text (standard alphabet; trailing '=' optional) in a fresh buffer (offset 0, so 8-byte aligned:
+ * the wire decoder views columns in place). Throws on any other character. */
 export function base64ToBytes(text: string): Uint8Array {
   let n = text.length;
   while (n > 0 && text.charCodeAt(n - 1) === 61 /* = */) n--;

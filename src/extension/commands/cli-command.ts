@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { writeFileViaPart } from '../../core/api/part-file.node';
+import { writeFileViaPart } from '../../core/io/part-file.node';
 import { registerCommand } from '../ui/register-command';
 
 export const INSTALL_CLI_COMMAND = 'measurements.installCli';

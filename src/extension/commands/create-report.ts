@@ -6,7 +6,6 @@
 // core's field rules (validate.ts). Defaults from the active connection. Warns when the daily quota is
 // nearly spent; a 429 is explained with its reset time.
 import * as vscode from 'vscode';
-import type { MeasurementsClient } from '../../core/api/client.node';
 import { isMeasurementsError } from '../../core/api/errors';
 import {
   DATA_VERSIONS,
@@ -29,6 +28,7 @@ import {
   REPORT_FIELDS,
   validateReportRequest,
 } from '../../core/api/validate';
+import type { MeasurementsClient } from '../../core/client/client.node';
 import { metricCatalog } from '../../core/metrics/catalog';
 import { METRIC_CATEGORIES, parseTime, type TimeValue, timeToMs, timeToWire } from '../../core/query';
 import { checkMetricSelect, type ServiceKind } from '../../core/query/metric-select';

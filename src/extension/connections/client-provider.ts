@@ -2,9 +2,10 @@
 // first use, other connections need their key from SecretStorage. Every request is logged to the
 // "Measurements" channel through the client's logger, which also keeps the daily quota count: every
 // report creation (from a command or a notebook cell) counts, and a 429 on it means none are left.
-import { MeasurementsClient, type RequestLogEntry } from '../../core/api/client.node';
+
 import { nextUtcMidnight } from '../../core/api/errors';
 import { PATHS } from '../../core/api/paths';
+import { MeasurementsClient, type RequestLogEntry } from '../../core/client/client.node';
 import { nowDate, type WaitClock } from '../../core/time/clock';
 import type { RequestLog } from '../log/request-log';
 import type { QuotaTracker } from '../quota/quota-tracker';

@@ -2,8 +2,8 @@
 // Entries come from the core client's logger, which never carries the key; every line is still passed
 // through the redactor of all known keys, so a key echoed into a path or message cannot reach the channel.
 import * as vscode from 'vscode';
-import type { RequestLogEntry } from '../../core/api/client.node';
 import { redact } from '../../core/api/errors';
+import type { RequestLogEntry } from '../../core/client/client.node';
 
 export class RequestLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;

@@ -7,8 +7,8 @@ import { MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import type { Diagnostic } from '../../core/query';
 import { CellError, type RunProgress, type RunResult } from '../../core/run/index.node';
-import { concatTables } from '../../core/run/table-rows';
 import type { Table } from '../../core/table/table';
+import { concatTables } from '../../core/table/table-rows';
 import { formatDuration } from '../../core/time/duration';
 import { diagnosticsOutput, errorOutput, type ReportRef, textOutput } from './outputs';
 

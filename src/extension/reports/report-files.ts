@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { confinedFolder, reportFolderName } from '../../core/io/local-paths.node';
 import { downloadReportFiles } from '../../core/reports/download.node';
-import { confinedFolder, reportFolderName } from '../../core/reports/local-paths.node';
-import { tableFileFormat } from '../../core/table/file-read.node';
+import { tableFileFormat } from '../../core/sql/file-read.node';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { TableFileEditor } from '../table/table-editor';

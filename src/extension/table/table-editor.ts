@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/table/file-read.node';
+import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/sql/file-read.node';
 import type { Table } from '../../core/table/table';
 import { registerCommand } from '../ui/register-command';
 import type { TablePanels, TableView } from './table-panel';

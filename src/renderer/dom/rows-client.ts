@@ -3,18 +3,11 @@
 import type { HostToRenderer, RowsReply, RowsRequest } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import { decodeTable } from '../../core/table/wire';
+import { base64ToBytes } from '../../core/text/base64';
 import type { RendererContext } from '../renderer-api';
 
 /** A request the host has not answered in this long fails (the rows shown stay). */
 const REPLY_TIMEOUT_MS = 180_000;
-
-/** Bytes of base64 text, in a fresh (8-byte aligned) buffer so the decoder views columns in place. */
-export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}
 
 export class RowsUnavailable extends Error {}
 
@@ -45,7 +38,7 @@ export class RowsClient {
         this.pending.delete(requestId);
         if (m.type === 'rows-unavailable') return reject(new RowsUnavailable(m.message));
         try {
-          resolve(decodeTable(fromBase64(m.base64)));
+          resolve(decodeTable(base64ToBytes(m.base64)));
         } catch (err) {
           reject(err);
         }

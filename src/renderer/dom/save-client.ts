@@ -7,16 +7,10 @@ import {
   SAVE_CHUNK_BYTES,
   type SaveFormat,
 } from '../../core/notebook/renderer-protocol';
-import { takeRows } from '../../core/run/table-rows';
 import type { Table } from '../../core/table/table';
+import { takeRows } from '../../core/table/table-rows';
+import { bytesToBase64 } from '../../core/text/base64';
 import type { RendererContext } from '../renderer-api';
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const step = 0x8000;
-  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
-  return btoa(binary);
-}
 
 export class SaveClient {
   private readonly pending = new Map<string, (message: HostToRenderer) => void>();
@@ -48,7 +42,7 @@ export class SaveClient {
             const bytes = this.encode(takeRows(table, rows));
             const total = Math.max(1, Math.ceil(bytes.length / SAVE_CHUNK_BYTES));
             for (let index = 0; index < total; index++) {
-              const base64 = toBase64(bytes.subarray(index * SAVE_CHUNK_BYTES, (index + 1) * SAVE_CHUNK_BYTES));
+              const base64 = bytesToBase64(bytes.subarray(index * SAVE_CHUNK_BYTES, (index + 1) * SAVE_CHUNK_BYTES));
               this.post({ type: 'save-chunk', requestId, index, total, base64 });
             }
             return;

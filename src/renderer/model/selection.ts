@@ -1,8 +1,9 @@
 // Row selection over view positions (ranges, so "select all" on a million rows is one range),
 // and the CSV of a selection with its header row.
-import { takeRows } from '../../core/run/table-rows';
+
 import { tableToCsv } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
+import { takeRows } from '../../core/table/table-rows';
 
 export interface Selection {
   /** Sorted, non-overlapping inclusive ranges of view positions. */

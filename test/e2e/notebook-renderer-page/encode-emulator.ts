@@ -1,7 +1,7 @@
 // A real result for the air-quality views: an hourly recent query (PM2.5 NowCast and its AQI, NO2, QC)
 // over the emulator's demo org, in the renderer's wire format, plus what the model computes from it
 // (the page's Summary and Collocation must show these numbers).
-import { MeasurementsClient } from '../../../src/core/api/client.node';
+import { MeasurementsClient } from '../../../src/core/client/client.node';
 import { runCell } from '../../../src/core/run/index.node';
 import { cellText, isNumeric, numberAt } from '../../../src/core/table/table';
 import { encodeTable } from '../../../src/core/table/wire';

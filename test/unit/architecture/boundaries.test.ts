@@ -3,7 +3,7 @@
 // be in, runs Biome's linter on it with the project's configuration, and removes it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -182,4 +182,61 @@ describe('architecture: the lint keeps time an input (only the Clock reads the w
       assert.equal(lint.status, 0, `${home}:\n${lint.stdout}${lint.stderr}`);
     }
   });
+});
+
+/** The floors inside core, bottom first (docs/ARCHITECTURE.md): a folder imports only folders before it. */
+const CORE_FLOORS = [
+  'time',
+  'text',
+  'api',
+  'metrics',
+  'aq',
+  'io',
+  'table',
+  'query',
+  'notebook',
+  'client',
+  'sql',
+  'reports',
+  'follow',
+  'run',
+];
+
+describe('architecture: the lint keeps the floors inside core (imports point down only)', function () {
+  this.timeout(120_000);
+
+  it('every core folder is on a floor, and no other folder is', () => {
+    const folders = readdirSync(join(ROOT, 'src/core'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    assert.deepEqual(folders, [...CORE_FLOORS].sort());
+  });
+
+  for (const [i, folder] of CORE_FLOORS.entries()) {
+    it(`src/core/${folder} may import ${i ? CORE_FLOORS.slice(0, i).join(', ') : 'no other core folder'}, and nothing above`, () => {
+      // One probe (and one in a subfolder) importing every other floor in each form an import can take.
+      const others = CORE_FLOORS.filter((f) => f !== folder);
+      const forms = (f: string, n: number, up: string) =>
+        n % 3 === 0
+          ? `import { a${n} } from '${up}${f}/x';`
+          : n % 3 === 1
+            ? `import type { T${n} } from '${up}${f}/y';`
+            : `export { e${n} } from '${up}${f}/z';`;
+      const source = (up: string) => `${others.map((f, n) => forms(f, n, up)).join('\n')}\n`;
+      for (const [where, up] of [
+        [`src/core/${folder}/zz-probe.node.ts`, '../'],
+        [`src/core/${folder}/zz-sub/zz-probe.node.ts`, '../../'],
+      ]) {
+        const r = lintAs(where, source(up));
+        const flagged = new Set(
+          [...r.output.matchAll(/zz-probe\.node\.ts:(\d+):\d+ plugin/g)].map((m) => others[Number(m[1]) - 1]),
+        );
+        const above = CORE_FLOORS.slice(i + 1);
+        assert.deepEqual([...flagged].sort(), [...above].sort(), `${where}:\n${r.output}`);
+        if (above.length) assert.match(r.output, new RegExp(`Core floors: src/core/${folder} is below`));
+      }
+      rmSync(join(ROOT, `src/core/${folder}/zz-sub`), { recursive: true, force: true });
+    });
+  }
 });

@@ -1,7 +1,7 @@
 // The emulator's air-quality roles, read through the renderer's own model: a sensor collocated with a
 // reference site (same place, PM = 1.3 × reference + 2) and a smoky datasource with exceedances.
 import assert from 'node:assert/strict';
-import { MeasurementsClient } from '../../../src/core/api/client.node';
+import { MeasurementsClient } from '../../../src/core/client/client.node';
 import { runCell } from '../../../src/core/run/index.node';
 import { systemClock } from '../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator';

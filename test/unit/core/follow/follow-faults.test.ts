@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import { MeasurementsError } from '../../../../src/core/api/errors';
 import type { RecentQueryRequest } from '../../../../src/core/api/types';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { type FollowState, followStep } from '../../../../src/core/follow';
 import { rowKey } from '../../../../src/core/follow/cursor';
 import type { Table } from '../../../../src/core/table/table';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import type { RecentQueryRequest } from '../../../../src/core/api/types';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { type FollowState, followStep, parseFollowState, serializeFollowState } from '../../../../src/core/follow';
 import { rowKey } from '../../../../src/core/follow/cursor';
 import type { Table } from '../../../../src/core/table/table';

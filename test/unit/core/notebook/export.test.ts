@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { codeCell, errorOutput, markdownCell, type Notebook } from '../../../../src/core/notebook';
 import { exportNotebook } from '../../../../src/core/notebook/export';
 import { resultOutput, runCell } from '../../../../src/core/run/index.node';

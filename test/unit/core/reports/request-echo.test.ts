@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import type { ReportRecord, ReportRequest } from '../../../../src/core/api/types';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { reportRequestFromRecord } from '../../../../src/core/reports/request-echo';
 import { systemClock } from '../../../../src/core/time/clock';
 import { ManualClock, type RunningEmulator, startEmulator } from '../../../../src/emulator';

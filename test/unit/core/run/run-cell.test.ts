@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { CellError, type RunProgress, runCell } from '../../../../src/core/run/index.node';
 import { cellText, findColumn } from '../../../../src/core/table/table';
 import { systemClock } from '../../../../src/core/time/clock';

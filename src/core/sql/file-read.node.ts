@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { AsyncBuffer } from 'hyparquet';
-import { gunzipIfGzipped } from '../api/gzip.node';
-import { quoteString, SqlEngine } from '../sql/engine.node';
-import { readCsvWideHead } from './csv-read.node';
-import { ParquetPagesTooLarge, readParquetHead } from './parquet';
-import type { Table } from './table';
+import { gunzipIfGzipped } from '../io/gzip.node';
+import { readCsvWideHead } from '../table/csv-read.node';
+import { ParquetPagesTooLarge, readParquetHead } from '../table/parquet';
+import type { Table } from '../table/table';
+import { quoteString, SqlEngine } from './engine.node';
 
 export type TableFileFormat = 'csv' | 'csv.gz' | 'parquet';
 

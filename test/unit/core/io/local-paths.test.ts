@@ -4,10 +4,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import fc from 'fast-check';
-import { MeasurementsClient } from '../../../../src/core/api/client.node';
 import { MeasurementsError } from '../../../../src/core/api/errors';
 import type { ReportRecord } from '../../../../src/core/api/types';
-import { fileNameForUrl } from '../../../../src/core/reports/download.node';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import {
   confinedFile,
   confinedFolder,
@@ -15,7 +14,8 @@ import {
   reportFolderName,
   safeFileName,
   UnsafePathError,
-} from '../../../../src/core/reports/local-paths.node';
+} from '../../../../src/core/io/local-paths.node';
+import { fileNameForUrl } from '../../../../src/core/reports/download.node';
 import { downloadReport, runCell } from '../../../../src/core/run/index.node';
 import { systemClock } from '../../../../src/core/time/clock';
 import { sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';

@@ -1,11 +1,11 @@
-// undici's request API loaded by path (src/core/api/undici-request.node.ts): it must behave as undici's
+// undici's request API loaded by path (src/core/client/undici-request.node.ts): it must behave as undici's
 // `request`, honour the dispatcher given or installed globally (a host's proxy agent), and keep the
 // rest of undici (fetch, WebSocket, mocks, cache) out of the bundles.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
-import { request } from '../../../../src/core/api/undici-request.node';
+import { request } from '../../../../src/core/client/undici-request.node';
 import { startTestServer, type TestServer } from '../../../support/core/test-server';
 
 /** A real Agent that counts the requests dispatched through it. */
@@ -20,7 +20,7 @@ function countingAgent(): { agent: Agent; dispatched: string[] } {
   return { agent, dispatched };
 }
 
-describe('core/api/undici-request', () => {
+describe('core/client/undici-request', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer((req, res, body) => {
@@ -79,7 +79,7 @@ describe('core/api/undici-request', () => {
 
   it('bundles only the request API and the dispatcher, not the rest of undici', async () => {
     const result = await esbuild.build({
-      entryPoints: [path.resolve('src/core/api/undici-request.node.ts')],
+      entryPoints: [path.resolve('src/core/client/undici-request.node.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

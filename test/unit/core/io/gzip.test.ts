@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
-import { gunzipIfGzipped } from '../../../../src/core/api/gzip.node';
+import { gunzipIfGzipped } from '../../../../src/core/io/gzip.node';
 
 async function collect(input: Buffer[], chunk?: number): Promise<Buffer> {
   const pieces = chunk ? input.flatMap((b) => split(b, chunk)) : input;

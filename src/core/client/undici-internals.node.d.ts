@@ -1,4 +1,4 @@
-// The two undici modules src/core/api/undici-request.node.ts loads by path (undici ships no types for them).
+// The two undici modules src/core/client/undici-request.node.ts loads by path (undici ships no types for them).
 // Both are CommonJS: imported, their module.exports is the default export.
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readTableFile, TableFileError, tableFileFormat } from '../../../../src/core/table/file-read.node';
+import { readTableFile, TableFileError, tableFileFormat } from '../../../../src/core/sql/file-read.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
 import {
   cellText,

@@ -1,7 +1,7 @@
 // Row selection and concatenation over the columnar Table (no per-row objects): follow keeps new
 // rows only and appends them; report cells join the tables of several files.
 
-import { dictValueKey, Interner } from '../table/interner';
+import { dictValueKey, Interner } from './interner';
 import {
   type Column,
   type FloatColumn,
@@ -11,7 +11,7 @@ import {
   numberAt,
   type Table,
   withFloatValues,
-} from '../table/table';
+} from './table';
 
 /** The elements of `source` at `rows`, in that order, in an array of the same kind. */
 function gather<T extends Float64Array | Int32Array | Int16Array>(source: T, rows: ArrayLike<number>): T {

@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { checkDestination, writeFileViaPart, writeViaPart } from '../../../../src/core/api/part-file.node';
-import { UnsafePathError } from '../../../../src/core/reports/local-paths.node';
+import { UnsafePathError } from '../../../../src/core/io/local-paths.node';
+import { checkDestination, writeFileViaPart, writeViaPart } from '../../../../src/core/io/part-file.node';
 
 function put(out: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => out.write(text, (e) => (e ? reject(e) : resolve())));

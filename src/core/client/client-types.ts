@@ -1,7 +1,8 @@
 // Types of the client's calls, platform-neutral: code that only passes them along (follow, the report
 // poller) stays neutral; the client itself is node-only (client.node.ts).
+
+import type { JsonLongBody, RecentFormat } from '../api/types';
 import type { Table } from '../table/table';
-import type { JsonLongBody, RecentFormat } from './types';
 
 export interface CallOptions {
   signal?: AbortSignal;

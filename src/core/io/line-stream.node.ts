@@ -3,7 +3,7 @@
 // that breaks off never leaves half a row behind, and a body that ends without its line end is an
 // incomplete reply, not a complete one.
 import type { Readable, Writable } from 'node:stream';
-import { IncompleteReplyError, OutputError } from './errors';
+import { IncompleteReplyError, OutputError } from '../api/errors';
 
 const LF = 0x0a;
 

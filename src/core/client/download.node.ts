@@ -2,8 +2,8 @@
 
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { gunzipIfGzipped } from './gzip.node';
-import { writeViaPart } from './part-file.node';
+import { gunzipIfGzipped } from '../io/gzip.node';
+import { writeViaPart } from '../io/part-file.node';
 
 export interface DownloadResult {
   /** Bytes written after decoding. */

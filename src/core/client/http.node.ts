@@ -4,8 +4,6 @@
 
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { type Clock, nowDate } from '../time/clock';
-import type { CallOptions } from './client-types';
 import {
   errorFromResponse,
   IncompleteReplyError,
@@ -14,9 +12,11 @@ import {
   OutputError,
   parseRetryAfter,
   redact,
-} from './errors';
-import { gunzipIfGzipped } from './gzip.node';
-import { API_KEY_HEADER } from './paths';
+} from '../api/errors';
+import { API_KEY_HEADER } from '../api/paths';
+import { gunzipIfGzipped } from '../io/gzip.node';
+import { type Clock, nowDate } from '../time/clock';
+import type { CallOptions } from './client-types';
 import { failedBeforeSending, type RetryDecision, type RetryPolicy, transportErrorCode, withRetries } from './retry';
 import { request } from './undici-request.node';
 

@@ -4,26 +4,9 @@
 
 import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { parseCsvWide } from '../table/csv-read.node';
-import { pivotJsonLong } from '../table/json-long';
-import { safeForTerminalLine } from '../text/terminal';
-import type { WaitClock } from '../time/clock';
-import type { RecentResult } from './client-types';
-import { readDatasourceDetail, readDatasourceList } from './datasources';
-import { type DownloadResult, writeBody } from './download.node';
-import { MeasurementsError, OutputError, redactUserinfo } from './errors';
-import {
-  type CallOptions,
-  type CallSpec,
-  headerValue,
-  type RequestLogger,
-  type ResponseInfo,
-  readText,
-  Transport,
-} from './http.node';
-import { writeWholeLines } from './line-stream.node';
-import { CONTINUATION_TOKEN_HEADER, PATHS, serviceUrl } from './paths';
-import { type RetryPolicy, retryPolicy } from './retry';
+import { readDatasourceDetail, readDatasourceList } from '../api/datasources';
+import { MeasurementsError, OutputError, redactUserinfo } from '../api/errors';
+import { CONTINUATION_TOKEN_HEADER, PATHS, serviceUrl } from '../api/paths';
 import type {
   ContinuationRequest,
   DatasourceInfo,
@@ -33,7 +16,7 @@ import type {
   RecentQueryRequest,
   ReportRecord,
   ReportRequest,
-} from './types';
+} from '../api/types';
 import {
   describeIssues,
   isPlainReportId,
@@ -41,7 +24,24 @@ import {
   validateContinuation,
   validateRecentQuery,
   validateReportRequest,
-} from './validate';
+} from '../api/validate';
+import { writeWholeLines } from '../io/line-stream.node';
+import { parseCsvWide } from '../table/csv-read.node';
+import { pivotJsonLong } from '../table/json-long';
+import { safeForTerminalLine } from '../text/terminal';
+import type { WaitClock } from '../time/clock';
+import type { RecentResult } from './client-types';
+import { type DownloadResult, writeBody } from './download.node';
+import {
+  type CallOptions,
+  type CallSpec,
+  headerValue,
+  type RequestLogger,
+  type ResponseInfo,
+  readText,
+  Transport,
+} from './http.node';
+import { type RetryPolicy, retryPolicy } from './retry';
 
 export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
