@@ -35,6 +35,10 @@ const SAVED_CSV = 'datasourceId,name\nds-saved-1,Saved station one\nds-saved-2,S
 const engineLoaded = () => Object.keys(require.cache).some((k) => k.endsWith('duckdb.node'));
 const emulatorLoaded = () => Object.keys(require.cache).some((k) => k.endsWith(path.join('dist', 'emulator.js')));
 
+/** The diagnostics DuckDB's parser gave a sql cell. */
+const sqlErrors = (cell: vscode.NotebookCell) =>
+  vscode.languages.getDiagnostics(cell.document.uri).filter((d) => d.code === 'sql-error');
+
 /** Asks the runner (test/host/run-host.mjs) for a screenshot of the workbench and waits for it. */
 async function screenshot(name: string): Promise<void> {
   const file = path.join(ROOT, '.artifacts', 'screenshots', `host-${name}.png`);
@@ -118,7 +122,12 @@ describe("Restricted Mode: an untrusted workspace views, doesn't run", function 
       };
       nb = await openNotebook(path.join(folder(), 'restricted.measnb'), {
         metadata: { connection: CONNECTION },
-        cells: [codeCell('datasources as ds', [saved]), codeCell('sql\nSELECT count(*) AS n FROM ds'), codeCell('')],
+        cells: [
+          codeCell('datasources as ds', [saved]),
+          codeCell('sql\nSELECT count(*) AS n FROM ds'),
+          codeCell(''),
+          codeCell('sql\nSELEC count(*) FROM ds'),
+        ],
       });
       assert.equal(nb.notebookType, 'measnb', 'opened by the extension, not as JSON text');
       const item = nb.cellAt(0).outputs[0]?.items.find((i) => i.mime === MIME.table);
@@ -144,6 +153,7 @@ describe("Restricted Mode: an untrusted workspace views, doesn't run", function 
       for (const i of [0, 1])
         assert.equal(nb.cellAt(i).executionSummary?.executionOrder, undefined, `cell ${i} did not run`);
       assert.equal(engineLoaded(), false, 'a notebook with a sql cell did not load DuckDB');
+      assert.deepEqual(sqlErrors(nb.cellAt(3)), [], "DuckDB's parser did not check the SQL");
     });
 
     it('commands that send, download or write refuse; no request is sent and the emulator does not start', async () => {
@@ -190,6 +200,8 @@ describe("Restricted Mode: an untrusted workspace views, doesn't run", function 
       await vscode.commands.executeCommand('workbench.trust.manage');
       console.log('[measnb:grant-trust]');
       await eventually(() => vscode.workspace.isTrusted, 'the runner to click Trust', 600);
+      // Nothing edited, nothing run: the sql cells are checked by DuckDB once trust is granted.
+      await eventually(() => sqlErrors(nb.cellAt(3)).length === 1, 'the DuckDB parse error of cell 3');
       host = await startHostEmulator(CONNECTION, '2026-03-02T12:00:00Z');
       await vscode.window.showNotebookDocument(nb);
       const refusalsBefore = notices.refusals().length;

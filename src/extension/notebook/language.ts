@@ -90,6 +90,8 @@ export function registerLanguageFeatures(
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((e) => schedule.run(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
+    // Restricted Mode left sql cells unchecked by DuckDB: check them once trust is granted.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.workspace.textDocuments.forEach(check)),
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
