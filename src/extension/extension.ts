@@ -28,6 +28,7 @@ import { SerialMemento } from './state/serial-memento';
 import { SharedRecords } from './state/shared-records';
 import { registerTableEditor, type TableFileEditorProvider } from './table/table-editor';
 import { TablePanels } from './table/table-panel';
+import { whenTrusted } from './trust';
 import { onDidNotify } from './ui/notices';
 import { onDidShowQuickInput } from './ui/quick-input';
 import { registerCommand, setCommandErrorLog } from './ui/register-command';
@@ -94,7 +95,8 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const tableEditor = registerTableEditor(services.tables);
   context.subscriptions.push(...tableEditor.disposables);
   const notebooks = registerNotebooks(context, services);
-  watcher.resume();
+  // Polling sends requests (and may start the emulator): in Restricted Mode it waits for trust.
+  context.subscriptions.push(whenTrusted(() => watcher.resume()));
   return {
     activationMs: performance.now() - started,
     services,

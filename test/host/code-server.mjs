@@ -120,6 +120,8 @@ export async function startCodeServer({
   xdgDir,
   workspace,
   extraArgs = [],
+  /** Keep VS Code's Workspace Trust on (the lanes turn it off, but for the Restricted Mode run). */
+  workspaceTrust = false,
   env = {},
   logFile,
   timeoutMs = 60_000,
@@ -135,7 +137,7 @@ export async function startCodeServer({
     'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--user-data-dir',
     userDataDir,

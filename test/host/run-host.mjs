@@ -4,6 +4,10 @@
 // extensionDevelopmentPath is the INSTALLED extension folder (so the packaged bits are what is tested)
 // and whose extensionTestsPath is the compiled mocha runner. The host's log is streamed here; its exit
 // code is ours. Counts land in .artifacts/results/host.json (counting reporter, lane "host").
+// MEASNB_HOST_TRUST=untrusted: the same with Workspace Trust on and the folder not trusted (Restricted
+// Mode), running only the "Restricted Mode" suite (lane "host-untrusted"); that suite asks this runner,
+// through a log line, to click Trust in the workbench (the extension API cannot grant trust) and to take
+// screenshots (.artifacts/screenshots/host-*.png).
 import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
@@ -12,6 +16,8 @@ import { buildIntegrationTests } from './build-tests.mjs';
 import { buildDist, packageVsix } from './package-vsix.mjs';
 import { ARTIFACTS, ensureToolchain, installExtension, scratchProfile, startCodeServer } from './toolchain.mjs';
 
+const UNTRUSTED = process.env.MEASNB_HOST_TRUST === 'untrusted';
+const LANE = UNTRUSTED ? 'host-untrusted' : 'host';
 const TIMEOUT_MS = Number(process.env.MEASNB_HOST_TIMEOUT_MS ?? 10 * 60_000);
 const t0 = Date.now();
 const lap = (msg) => console.log(`[host ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
@@ -21,7 +27,7 @@ const NOISE =
   /AgentHost|ChatModelSelection|AccountPolicyGate|open-vsx|authentication provider|\[Extension Host\] (?:Debugger|Extension host with pid)|ERR_NAME_NOT_RESOLVED|Failed to load resource|marketplace|gallery|update\.code\.visualstudio/i;
 
 async function main() {
-  const resultsFile = path.join(ARTIFACTS, 'results', 'host.json');
+  const resultsFile = path.join(ARTIFACTS, 'results', `${LANE}.json`);
   fs.rmSync(resultsFile, { force: true });
   ensureToolchain();
   lap('toolchain ready');
@@ -31,7 +37,11 @@ async function main() {
   const testsPath = await buildIntegrationTests();
   lap('built, packaged, tests compiled');
 
-  const profile = scratchProfile(path.join(ARTIFACTS, 'host'));
+  const profile = scratchProfile(path.join(ARTIFACTS, LANE), {
+    settings: UNTRUSTED
+      ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }
+      : {},
+  });
   const [installed] = installExtension(vsix, profile);
   if (!installed) throw new Error('the .vsix installed no extension folder');
   lap(`installed ${path.basename(installed)}`);
@@ -39,10 +49,12 @@ async function main() {
   const server = await startCodeServer({
     ...profile,
     extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+    workspaceTrust: UNTRUSTED,
     env: {
-      MEASNB_LANE: 'host',
+      MEASNB_LANE: LANE,
       MEASNB_RESULTS_DIR: path.join(ARTIFACTS, 'results'),
       MEASNB_INSTALLED_EXTENSION: installed,
+      ...(UNTRUSTED ? { MEASNB_HOST_TRUST: 'untrusted', MEASNB_HOST_GREP: 'Restricted Mode' } : {}),
       ...(process.env.MEASNB_HOST_GREP ? { MEASNB_HOST_GREP: process.env.MEASNB_HOST_GREP } : {}),
     },
   });
@@ -61,6 +73,7 @@ async function main() {
         .replace(/%c\s*/g, '')
         .replace(/color: #\w+;?\s*/g, '');
       if (!NOISE.test(msg)) console.log(type === 'error' ? `[host:error] ${msg}` : msg);
+      void answerSuite(page, msg);
     });
     await page.exposeFunction('codeAutomationExit', (code) => onExit(code));
     page.on('pageerror', (e) => console.log(`[workbench page error] ${e.message}`));
@@ -93,6 +106,31 @@ async function main() {
     await browser?.close().catch(() => {});
     await server.stop();
     lap('code-server stopped');
+  }
+}
+
+/**
+ * What an in-host suite cannot do itself, asked for by a log line: `[measnb:screenshot NAME]` saves the
+ * workbench as .artifacts/screenshots/host-NAME.png; `[measnb:grant-trust]` clicks the Trust button of
+ * the Workspace Trust editor the suite has opened (as a user grants trust). Each ends with a log line
+ * the suite does not wait for: it watches the state it expects (a file, vscode.workspace.isTrusted).
+ */
+async function answerSuite(page, msg) {
+  const shot = /\[measnb:screenshot ([\w-]+)\]/.exec(msg);
+  try {
+    if (shot) {
+      const file = path.join(ARTIFACTS, 'screenshots', `host-${shot[1]}.png`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      await page.screenshot({ path: `${file}.part.png` });
+      fs.renameSync(`${file}.part.png`, file);
+      lap(`screenshot ${path.relative(process.cwd(), file)}`);
+    } else if (msg.includes('[measnb:grant-trust]')) {
+      const button = page.locator('.workspace-trust-editor .workspace-trust-buttons-row .monaco-button').first();
+      await button.click({ timeout: 30_000 });
+      lap('clicked Trust in the Workspace Trust editor');
+    }
+  } catch (e) {
+    console.log(`[host] could not answer ${msg}: ${e?.message ?? e}`);
   }
 }
 

@@ -9,6 +9,7 @@ import { MeasurementsClient, type RequestLogEntry } from '../../core/client/clie
 import { nowDate, type WaitClock } from '../../core/time/clock';
 import type { RequestLog } from '../log/request-log';
 import type { QuotaTracker } from '../quota/quota-tracker';
+import { requireTrust } from '../trust';
 import { type Connection, isLocalEmulator } from './connection';
 import type { ConnectionStore } from './connection-store';
 import type { LocalEmulator } from './local-emulator';
@@ -39,8 +40,12 @@ export class ClientProvider {
     connections.onDidChange(() => this.cache.clear());
   }
 
-  /** A client for the connection (the active one by default). Throws MissingKeyError without a key. */
+  /**
+   * A client for the connection (the active one by default). Throws MissingKeyError without a key, and
+   * UntrustedWorkspaceError in Restricted Mode (no request is sent from an untrusted workspace).
+   */
   async forConnection(connection: Connection = this.connections.active()): Promise<ConnectedClient> {
+    requireTrust('Sending requests to the service');
     if (isLocalEmulator(connection)) {
       const emu = await this.emulator.start();
       this.log.addSecret(emu.apiKey);

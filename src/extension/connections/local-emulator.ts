@@ -6,6 +6,7 @@
 import path from 'node:path';
 
 import type { RunningEmulator, startEmulator } from '../../emulator/index';
+import { requireTrust } from '../trust';
 
 export type { RunningEmulator };
 
@@ -27,7 +28,9 @@ export class LocalEmulator {
     return this.running !== undefined;
   }
 
+  /** Starts it (once); refused in Restricted Mode (UntrustedWorkspaceError): nothing is loaded then. */
   start(): Promise<RunningEmulator> {
+    if (!this.running) requireTrust('Starting the local emulator');
     this.running ??= (async () => {
       const bundle = path.join(this.extensionPath, 'dist', 'emulator.js');
       // A plain require of a path computed at run time: esbuild leaves it alone (not bundled).

@@ -17,6 +17,7 @@ import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import { sleep } from '../../core/time/clock';
 import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
+import { isTrusted, offerTrust, restrictedMessage } from '../trust';
 import { CellWriter, fileName, type RenderedTable } from './cell-writer';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
@@ -80,6 +81,8 @@ export class MeasnbController implements vscode.Disposable {
   }
 
   private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
+    // Restricted Mode: no cell runs, and the outputs saved in the notebook stay as they are.
+    if (!isTrusted()) return void offerTrust(restrictedMessage('Running cells'));
     for (const cell of cells) await this.runCell(cell, notebook);
   }
 

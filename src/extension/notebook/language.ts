@@ -19,6 +19,7 @@ import { engineErrorDiagnostic } from '../../core/sql/errors';
 import { notebookNameDiagnostics } from '../../core/sql/names';
 import type { SqlSession } from '../../core/sql/session.node';
 import { type Clock, nowDate } from '../../core/time/clock';
+import { isTrusted } from '../trust';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -100,6 +101,8 @@ export function registerLanguageFeatures(
       const first = e.metadata ? measqCells(e.notebook)[0] : undefined;
       if (first) check(first);
     }),
+    // Restricted Mode left sql cells unchecked by DuckDB: check them once trust is granted.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.workspace.textDocuments.forEach(check)),
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
@@ -164,7 +167,8 @@ function checkCell(
   collection.set(doc.uri, diagnostics.map(toVsDiagnostic));
   const sql = parsed.cell?.sql;
   const nb = notebooks?.notebookOf(doc);
-  if (!sql || !nb || !notebooks) return;
+  // Restricted Mode loads no engine: the SQL is checked by DuckDB once the workspace is trusted.
+  if (!sql || !nb || !notebooks || !isTrusted()) return;
   // DuckDB's own parser (the engine loads with the notebook's first sql cell), at the cell's line and column.
   const version = doc.version;
   void notebooks

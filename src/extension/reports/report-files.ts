@@ -9,6 +9,7 @@ import { tableFileFormat } from '../../core/sql/file-read.node';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { TableFileEditor } from '../table/table-editor';
+import { requireTrust } from '../trust';
 import type { ReportsStore } from './reports-store';
 import type { TrackedFile, TrackedReport } from './tracked-report';
 
@@ -59,6 +60,7 @@ export class ReportFiles {
    * else into the default folder, never outside the chosen root (a planted symbolic link is refused).
    */
   async download(report: TrackedReport, options: { folder?: string } = {}): Promise<TrackedReport> {
+    requireTrust('Downloading report files');
     const connection = this.connections.get(report.connectionId);
     if (!connection) throw new Error(`The connection of report ${report.reportId} no longer exists.`);
     const { client } = await this.clients.forConnection(connection);
