@@ -2,7 +2,7 @@
 // and once more in a table at the end; the exit code is non-zero if any lane failed.
 // Lanes: lint, typecheck, build (checks, one count each), unit (with coverage), cli (the built measnb
 // spawned as a user runs it), both again in another time zone with the clock a year ahead (Debian's
-// faketime), host (real extension host), e2e (real browser), demo (`npm run demo` on a fresh clone, driven in the browser).
+// faketime), host (real extension host), host-untrusted (the same in Restricted Mode), e2e (real browser), demo (`npm run demo` on a fresh clone, driven in the browser).
 // `npm test -- --only unit,unit-tz` runs a subset. On a fresh clone it runs `npm ci` first.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +39,8 @@ const LANES = [
     env: { TZ: SHIFTED_TZ, MEASNB_LANE: 'cli-tz' },
   },
   { name: 'host', cmd: ['node', 'test/host/run-host.mjs'] },
+  // The same extension host in Restricted Mode: Workspace Trust on, the folder untrusted, then trusted.
+  { name: 'host-untrusted', cmd: ['node', 'test/host/run-host.mjs'], env: { MEASNB_HOST_TRUST: 'untrusted' } },
   { name: 'e2e', cmd: ['node', 'test/host/run-e2e.mjs'] },
   // README's first command on a fresh clone of HEAD (test/demo/demo.test.mjs); after host/e2e warmed .cache/.
   {
