@@ -3,7 +3,7 @@
 // times parsed from the bytes, repeated ids found by their bytes, no string per cell). Both give the same
 // Table for the same text.
 
-import { IncompleteReplyError } from '../api/errors';
+import { IncompleteReplyError, InputLimitError } from '../api/errors';
 import { isoBytesToMs } from '../time/iso';
 import {
   builderFor,
@@ -38,6 +38,34 @@ const FAST_INFERRED = 4;
  * bytes (~22 KB) stay in the first-level cache while each column's loop goes down the lines.
  */
 export const LINES_PER_BLOCK = 128;
+
+/**
+ * The longest line a reader takes (bytes, line end excluded): a longer one is refused (InputLimitError
+ * 'line-bytes'), so a file without line ends (a link to /dev/zero, a gzip of zeros) cannot grow the line
+ * held. The service's lines are ~170 bytes; a report of a thousand columns ~20 KB.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most columns a header may have (InputLimitError 'columns'): each column's builder starts with
+ * ~10-24 KB of arrays, so a header of millions of empty names would take gigabytes before any row. Reports
+ * have tens to hundreds of columns.
+ */
+export const MAX_COLUMNS = 10_000;
+
+export function lineTooLong(): InputLimitError {
+  return new InputLimitError(
+    'line-bytes',
+    `a line is longer than ${MAX_LINE_BYTES / 1048576} MiB, the most a line may have (is this a CSV file?)`,
+  );
+}
+
+function tooManyColumns(count: number): InputLimitError {
+  return new InputLimitError(
+    'columns',
+    `the header has ${count.toLocaleString('en-US')} columns, more than the ${MAX_COLUMNS.toLocaleString('en-US')} a table may have`,
+  );
+}
 
 /** The bytes of an ISO time with milliseconds and Z, as the service writes them. */
 const ISO_MS_BYTES = 24;
@@ -116,6 +144,7 @@ export class CsvWideReader {
       return;
     }
     if (!this.headers) {
+      if (record.length > MAX_COLUMNS) throw tooManyColumns(record.length);
       this.headers = record;
       this.infos = record.map(classifyColumn);
       // Unknown columns start as numbers and demote to text at the first cell that is not one.
@@ -199,7 +228,12 @@ export class CsvWideReader {
   addLines(b: Uint8Array, lines: Int32Array, from: number, count: number): void {
     let first = from;
     if (!this.headers && count > 0) {
-      this.add(this.utf8.decode(b.subarray(lines[2 * first], lines[2 * first + 1])).split(','));
+      const start = lines[2 * first];
+      const end = lines[2 * first + 1];
+      // Counted before it is split: a header of millions of commas never becomes millions of strings.
+      const fields = countFields(b, start, end);
+      if (fields > MAX_COLUMNS) throw tooManyColumns(fields);
+      this.add(this.utf8.decode(b.subarray(start, end)).split(','));
       first++;
     }
     const given = from + count - first;
