@@ -106,9 +106,14 @@ async function cutToRows(
   return { metadata: { ...metadata, row_groups: groups }, decodedRows };
 }
 
+/** The longest page header read (statistics make them long; a real one is well under a KB). */
+const MAX_PAGE_HEADER_BYTES = 1 << 20;
+
 /**
  * The bytes of a flat column chunk (at `start`, `size` long) up to the end of the page holding row `rows`,
- * and the rows of those pages.
+ * and the rows of those pages. The file's own numbers are checked as they are read: the chunk lies within
+ * the file, each page size is a non-negative integer (so every header read moves past itself and its page:
+ * a size of minus the header's length would read the same header forever) and each page ends in the chunk.
  */
 async function bytesForRows(
   file: AsyncBuffer,
@@ -116,6 +121,9 @@ async function bytesForRows(
   size: number,
   rows: number,
 ): Promise<{ bytes: number; rows: number }> {
+  if (!(start >= 0 && size >= 0 && start + size <= file.byteLength)) {
+    throw new Error(`a column chunk (${size} bytes at ${start}) lies outside the file (${file.byteLength} bytes)`);
+  }
   let at = 0;
   let counted = 0;
   let window = 1024;
@@ -128,11 +136,20 @@ async function bytesForRows(
     } catch (e) {
       // A header longer than the window (large statistics): read more of it.
       if (length === size - at) throw e;
-      window *= 8;
+      if (window >= MAX_PAGE_HEADER_BYTES)
+        throw new Error(`a page header is longer than ${MAX_PAGE_HEADER_BYTES} bytes`);
+      window = Math.min(window * 8, MAX_PAGE_HEADER_BYTES);
       continue;
     }
-    at += reader.offset + header.compressed_page_size;
-    counted += header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
+    const pageBytes = header.compressed_page_size;
+    const values = header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
+    if (!(Number.isSafeInteger(pageBytes) && pageBytes >= 0) || !(Number.isSafeInteger(values) && values >= 0)) {
+      throw new Error(`a page header at byte ${start + at} says ${pageBytes} bytes and ${values} values`);
+    }
+    const next = at + reader.offset + pageBytes;
+    if (next > size) throw new Error(`a page at byte ${start + at} (${pageBytes} bytes) ends past its column chunk`);
+    at = next;
+    counted += values;
   }
   return { bytes: Math.min(at, size), rows: counted };
 }

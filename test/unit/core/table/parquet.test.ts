@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AsyncBuffer } from 'hyparquet';
+import { type AsyncBuffer, parquetMetadata } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import {
   ParquetPagesTooLarge,
@@ -74,6 +74,38 @@ describe('core table: parquet head', () => {
     assert.ok(reads.length <= 2, 'the footer and one page header, no page');
     const r = await readParquetHead(file, 10, { maxDecodedRows: n });
     assert.deepEqual(Array.from(floatValues(r.table.columns[0] as NumericColumn)), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('core table: parquet head on hostile files', () => {
+  /** A file of one row group of 1,000 rows whose first page header is replaced by `header`. */
+  function withFirstHeader(header: number[]): ArrayBuffer {
+    const body = parquetWriteBuffer({
+      columnData: [{ name: 'v', data: Float64Array.from({ length: 1000 }, (_, i) => i), type: 'DOUBLE' }],
+      rowGroupSize: 1000,
+      pageSize: 1024,
+    });
+    const meta = parquetMetadata(body).row_groups[0].columns[0].meta_data!;
+    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    new Uint8Array(body).set(header, start);
+    return body;
+  }
+
+  it('a page header whose size is minus its own length is refused (it used to be read again forever)', async () => {
+    // Thrift compact: type DATA_PAGE (0), uncompressed 0, compressed -7 (zigzag 13), stop: 7 bytes.
+    const { file } = recorded(withFirstHeader([0x15, 0x00, 0x15, 0x00, 0x15, 0x0d, 0x00]));
+    await assert.rejects(readParquetHead(file, 10), /a page header at byte \d+ says -7 bytes and 0 values/);
+  });
+
+  it('a page header claiming a huge or negative value count is refused before any page is decoded', async () => {
+    // compressed 2^31 - 1 (past the chunk's end), then a data page header of -5 values.
+    const huge = [0x15, 0x00, 0x15, 0x00, 0x15, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00];
+    await assert.rejects(
+      readParquetHead(recorded(withFirstHeader(huge)).file, 10),
+      /a page at byte \d+ \(2147483647 bytes\) ends past its column chunk/,
+    );
+    const negative = [0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x2c, 0x15, 0x09, 0x00, 0x00];
+    await assert.rejects(readParquetHead(recorded(withFirstHeader(negative)).file, 10), /says 0 bytes and -5 values/);
   });
 });
 
