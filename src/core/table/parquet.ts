@@ -83,25 +83,33 @@ async function cutToRows(
   let decodedRows = 0;
   const groups = [];
   for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows);
     const need = rowCount - groupStart;
-    groupStart += Number(group.num_rows);
-    if (need <= 0 || need >= Number(group.num_rows)) {
-      if (need > 0) decodedRows = groupStart;
-      groups.push(group);
+    groupStart += groupRows;
+    if (need <= 0) {
+      groups.push(group); // not read
       continue;
     }
-    const groupFirst = groupStart - Number(group.num_rows);
+    const whole = need >= groupRows;
+    const groupFirst = groupStart - groupRows;
     const columns = await Promise.all(
       group.columns.map(async (chunk) => {
         const meta = chunk.meta_data;
         if (meta?.path_in_schema.length !== 1 || !flat.has(meta.path_in_schema[0])) return chunk;
         const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
-        const cut = await bytesForRows(file, start, Number(meta.total_compressed_size), need);
+        // A whole group's pages are walked too, to check them before hyparquet decodes them.
+        const cut = await bytesForRows(
+          file,
+          start,
+          Number(meta.total_compressed_size),
+          whole ? groupRows : need,
+          groupRows,
+        );
         decodedRows = Math.max(decodedRows, groupFirst + cut.rows);
-        return { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(cut.bytes) } };
+        return whole ? chunk : { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(cut.bytes) } };
       }),
     );
-    groups.push({ ...group, columns });
+    groups.push(whole ? group : { ...group, columns });
   }
   return { metadata: { ...metadata, row_groups: groups }, decodedRows };
 }
@@ -113,13 +121,15 @@ const MAX_PAGE_HEADER_BYTES = 1 << 20;
  * The bytes of a flat column chunk (at `start`, `size` long) up to the end of the page holding row `rows`,
  * and the rows of those pages. The file's own numbers are checked as they are read: the chunk lies within
  * the file, each page size is a non-negative integer (so every header read moves past itself and its page:
- * a size of minus the header's length would read the same header forever) and each page ends in the chunk.
+ * a size of minus the header's length would read the same header forever), each page ends in the chunk,
+ * and the pages hold no more values than the row group has rows (`groupRows`).
  */
 async function bytesForRows(
   file: AsyncBuffer,
   start: number,
   size: number,
   rows: number,
+  groupRows: number,
 ): Promise<{ bytes: number; rows: number }> {
   if (!(start >= 0 && size >= 0 && start + size <= file.byteLength)) {
     throw new Error(`a column chunk (${size} bytes at ${start}) lies outside the file (${file.byteLength} bytes)`);
@@ -150,6 +160,12 @@ async function bytesForRows(
     if (next > size) throw new Error(`a page at byte ${start + at} (${pageBytes} bytes) ends past its column chunk`);
     at = next;
     counted += values;
+    if (counted > groupRows) {
+      // A flat column has one value per row: more would be decoded (and allocated) for nothing.
+      throw new Error(
+        `the pages of a column hold ${counted} values, more than the ${groupRows} rows of their row group`,
+      );
+    }
   }
   return { bytes: Math.min(at, size), rows: counted };
 }

@@ -78,10 +78,10 @@ describe('core table: parquet head', () => {
 });
 
 describe('core table: parquet head on hostile files', () => {
-  /** A file of one row group of 1,000 rows whose first page header is replaced by `header`. */
+  /** A file of one row group of 1,000 rows (the first empty) whose first page starts with `header`. */
   function withFirstHeader(header: number[]): ArrayBuffer {
     const body = parquetWriteBuffer({
-      columnData: [{ name: 'v', data: Float64Array.from({ length: 1000 }, (_, i) => i), type: 'DOUBLE' }],
+      columnData: [{ name: 'v', data: Array.from({ length: 1000 }, (_, i) => (i ? i : null)), type: 'DOUBLE' }],
       rowGroupSize: 1000,
       pageSize: 1024,
     });
@@ -106,6 +106,39 @@ describe('core table: parquet head on hostile files', () => {
     );
     const negative = [0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x2c, 0x15, 0x09, 0x00, 0x00];
     await assert.rejects(readParquetHead(recorded(withFirstHeader(negative)).file, 10), /says 0 bytes and -5 values/);
+  });
+});
+
+describe('core table: parquet head on a page claiming more values than its row group', () => {
+  const varint = (n: number) => {
+    const out: number[] = [];
+    for (; n >= 0x80; n = Math.floor(n / 128)) out.push((n & 0x7f) | 0x80);
+    return [...out, n];
+  };
+  const i32 = (n: number) => varint(n * 2); // zigzag of a non-negative number
+
+  it('16 million empty values in a 12-byte page (a run of nulls) are refused before hyparquet decodes them', async () => {
+    const values = 1 << 24;
+    // The page: definition levels (4-byte length, then one RLE run of `values` zeros), no values; as snappy.
+    const run = [...varint(values * 2), 0];
+    const page = [run.length, 0, 0, 0, ...run];
+    const snappy = [...varint(page.length), (page.length - 1) << 2, ...page];
+    const header = [
+      ...[0x15, 0x00, 0x15, ...i32(page.length), 0x15, ...i32(snappy.length)],
+      ...[0x2c, 0x15, ...i32(values), 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00, 0x00],
+    ];
+    const body = parquetWriteBuffer({
+      columnData: [{ name: 'v', data: Array.from({ length: 1000 }, (_, i) => (i ? i : null)), type: 'DOUBLE' }],
+      rowGroupSize: 1000,
+    });
+    const meta = parquetMetadata(body).row_groups[0].columns[0].meta_data!;
+    new Uint8Array(body).set([...header, ...snappy], Number(meta.dictionary_page_offset || meta.data_page_offset));
+    for (const maxRows of [10, 1000]) {
+      await assert.rejects(
+        readParquetHead(recorded(body).file, maxRows, { maxDecodedRows: 1 << 30 }),
+        /the pages of a column hold 16777216 values, more than the 1000 rows of their row group/,
+      );
+    }
   });
 });
 
