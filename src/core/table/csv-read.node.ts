@@ -4,7 +4,7 @@
 
 import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
-import { type Parser, parse } from 'csv-parse';
+import { CsvError, type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError, MalformedReplyError } from '../api/errors';
 import { CsvWideReader, LINES_PER_BLOCK, lineTooLong, MAX_LINE_BYTES, wrongFieldCount } from './csv-wide-reader';
 import type { Table } from './table';
@@ -82,12 +82,14 @@ async function readInto(
   }
 }
 
-/** csv-parse's own errors (codes CSV_*) as a MalformedReplyError: callers never see the parser's codes. */
+/**
+ * csv-parse's own errors as a MalformedReplyError: callers never see the parser's codes. By class, not by
+ * code: one of them (INVALID_OPENING_QUOTE) has no CSV_ prefix.
+ */
 function malformed(e: unknown): unknown {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('CSV_')) return e;
-  if (code === 'CSV_MAX_RECORD_SIZE') return lineTooLong();
-  return new MalformedReplyError((e as Error).message, { cause: e });
+  if (!(e instanceof CsvError)) return e;
+  if (e.code === 'CSV_MAX_RECORD_SIZE') return lineTooLong();
+  return new MalformedReplyError(e.message, { cause: e });
 }
 
 const LF = 10;
