@@ -41,15 +41,16 @@ export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}
 
 /**
  * The first `maxRows` rows of a csv-wide file as a Table, and how many rows the whole file has (the rest
- * is streamed through and counted). Short rows are padded as for report files.
+ * is streamed through and counted). Short rows are padded as for report files. Fewer rows are kept when
+ * they would pass MAX_KEPT_CELLS or MAX_KEPT_BYTES (`sizeLimited`).
  */
 export async function readCsvWideHead(
   input: CsvInput,
   options: CsvHeadOptions,
-): Promise<{ table: Table; totalRows: number }> {
+): Promise<{ table: Table; totalRows: number; sizeLimited: boolean }> {
   const reader = new CsvWideReader(false, options.maxRows, options.onFirstRows);
   await readInto(reader, input, false, options.signal, true);
-  return { table: reader.finish(), totalRows: reader.totalRows };
+  return { table: reader.finish(), totalRows: reader.totalRows, sizeLimited: reader.sizeLimited };
 }
 
 /**

@@ -53,6 +53,14 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
  */
 export const MAX_COLUMNS = 10_000;
 
+/**
+ * What a reader with a row limit (a file opened as a table) keeps at most, beside its maxRows: cells
+ * (rows × columns; each 2-8 bytes in a column) and bytes of text read into the rows kept. Past either, the
+ * rest is counted as past maxRows is (sizeLimited says so). 250,000 rows of 200 columns fit both.
+ */
+export const MAX_KEPT_CELLS = 50_000_000;
+export const MAX_KEPT_BYTES = 256 * 1024 * 1024;
+
 export function lineTooLong(): InputLimitError {
   return new InputLimitError(
     'line-bytes',
@@ -108,6 +116,10 @@ export class CsvWideReader {
   ) {}
 
   private headers: string[] | undefined;
+  /** The rows kept: maxRows, or fewer once MAX_KEPT_CELLS or MAX_KEPT_BYTES is reached (set by the header). */
+  private keep = Number.POSITIVE_INFINITY;
+  /** Bytes of the lines kept so far (counted only under a row limit). */
+  private keptBytes = 0;
   private infos: ColumnInfo[] = [];
   private builders: ColumnBuilder[] = [];
   private groups: Group[] = [];
@@ -125,7 +137,19 @@ export class CsvWideReader {
 
   /** maxRows rows are kept: the rest is only counted (skip()). */
   get full(): boolean {
-    return this.headers !== undefined && this.rows >= this.maxRows;
+    return this.headers !== undefined && this.rows >= this.keep;
+  }
+
+  /** Fewer rows than maxRows were kept, for MAX_KEPT_CELLS or MAX_KEPT_BYTES (the rest was counted). */
+  get sizeLimited(): boolean {
+    return this.full && this.rows < this.maxRows && this.skipped > 0;
+  }
+
+  /** Counts the bytes of rows kept; past MAX_KEPT_BYTES, no more rows are kept (only with a row limit). */
+  private kept(bytes: number): void {
+    if (this.maxRows === Number.POSITIVE_INFINITY) return;
+    this.keptBytes += bytes;
+    if (this.keptBytes > MAX_KEPT_BYTES) this.keep = this.rows;
   }
 
   /** Every data row seen, kept or not. */
@@ -146,6 +170,9 @@ export class CsvWideReader {
     if (!this.headers) {
       if (record.length > MAX_COLUMNS) throw tooManyColumns(record.length);
       this.headers = record;
+      if (this.maxRows !== Number.POSITIVE_INFINITY) {
+        this.keep = Math.min(this.maxRows, Math.max(1, Math.floor(MAX_KEPT_CELLS / Math.max(1, record.length))));
+      }
       this.infos = record.map(classifyColumn);
       // Unknown columns start as numbers and demote to text at the first cell that is not one.
       this.builders = this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
@@ -173,6 +200,7 @@ export class CsvWideReader {
       }
     }
     this.rows++;
+    if (this.maxRows !== Number.POSITIVE_INFINITY) this.kept(record.reduce((sum, cell) => sum + cell.length + 1, 0));
   }
 
   /** A cell that does not fit its column's kind turns the column into text; its cells so far are kept. */
@@ -237,8 +265,11 @@ export class CsvWideReader {
       first++;
     }
     const given = from + count - first;
-    const rows = Math.max(0, Math.min(given, this.maxRows - this.rows));
-    if (rows > 0) this.readBlock(b, lines, first, rows);
+    const rows = Math.max(0, Math.min(given, this.keep - this.rows));
+    if (rows > 0) {
+      this.readBlock(b, lines, first, rows);
+      this.kept(lines[2 * (first + rows - 1) + 1] - lines[2 * first]);
+    }
     for (let k = rows; k < given; k++) this.skip();
   }
 

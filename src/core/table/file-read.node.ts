@@ -41,6 +41,11 @@ export interface TableFileRead {
   table: Table;
   /** Rows in the whole file (table.rowCount of them are in the table). */
   totalRows: number;
+  /**
+   * Fewer rows than maxRows are kept because they would pass what a table keeps (MAX_KEPT_CELLS cells,
+   * MAX_KEPT_BYTES of text: core/table/csv-wide-reader.ts).
+   */
+  sizeLimited?: boolean;
   format: TableFileFormat;
   bytes: number;
 }
@@ -114,7 +119,7 @@ async function readCsvFile(
   handle: fs.promises.FileHandle,
   size: number,
   options: TableFileOptions,
-): Promise<{ table: Table; totalRows: number }> {
+): Promise<{ table: Table; totalRows: number; sizeLimited?: boolean }> {
   // The handle stays open (closed by readTableFile): the stream reads through it.
   const file = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false });
   file.on('data', () => options.onProgress?.(file.bytesRead, size));
@@ -137,7 +142,7 @@ async function readParquetFile(
   handle: fs.promises.FileHandle,
   size: number,
   options: TableFileOptions,
-): Promise<{ table: Table; totalRows: number }> {
+): Promise<{ table: Table; totalRows: number; sizeLimited?: boolean }> {
   try {
     // Pages far longer than the rows kept (DuckDB writes one page per column and row group) would all be
     // decoded in JavaScript: those files are read by the SQL engine instead, streaming, up to the limit.

@@ -14,6 +14,7 @@ import { ByteWriter, ParquetWriter, parquetWriteBuffer, schemaFromColumnData } f
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
 import { classifyColumn } from './column-kinds';
+import { MAX_COLUMNS, MAX_KEPT_CELLS } from './csv-wide-reader';
 import { type Column, isNumeric, numberAt, type Table } from './table';
 
 type Cell = unknown;
@@ -52,15 +53,36 @@ export async function readParquetHead(
   file: AsyncBuffer,
   maxRows: number,
   options: { maxDecodedRows?: number } = {},
-): Promise<{ table: Table; totalRows: number }> {
-  const metadata = await parquetMetadataAsync(file);
+): Promise<{ table: Table; totalRows: number; sizeLimited: boolean }> {
+  const metadata = await parquetMetadataAsync(boundedFooter(file));
   const totalRows = Number(metadata.num_rows);
-  const rowCount = Math.min(totalRows, Math.max(0, maxRows));
+  const columns = parquetSchema(metadata).children.length;
+  if (columns > MAX_COLUMNS)
+    throw new Error(`the file has ${columns} columns, more than the ${MAX_COLUMNS} a table may have`);
+  const wanted = Math.min(totalRows, Math.max(0, maxRows));
+  // As for CSV: no more cells kept than MAX_KEPT_CELLS.
+  const rowCount = Math.min(wanted, Math.floor(MAX_KEPT_CELLS / Math.max(1, columns)));
   const cut = await cutToRows(file, metadata, rowCount);
   if (cut.decodedRows > (options.maxDecodedRows ?? Number.POSITIVE_INFINITY)) {
     throw new ParquetPagesTooLarge(totalRows, cut.decodedRows);
   }
-  return { table: await readRows(file, cut.metadata, rowCount), totalRows };
+  return { table: await readRows(file, cut.metadata, rowCount), totalRows, sizeLimited: rowCount < wanted };
+}
+
+/** The longest footer (the file's metadata) read; a real one is a few KB to a few hundred KB. */
+const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
+
+/** The file as hyparquet reads its metadata through: a read longer than MAX_FOOTER_BYTES is refused. */
+function boundedFooter(file: AsyncBuffer): AsyncBuffer {
+  return {
+    byteLength: file.byteLength,
+    slice(start: number, end = file.byteLength) {
+      if (end - start > MAX_FOOTER_BYTES) {
+        throw new Error(`the file's metadata is longer than the ${MAX_FOOTER_BYTES} bytes read (${end - start} asked)`);
+      }
+      return file.slice(start, end);
+    },
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
+import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/table/csv-wide-reader';
 import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/table/file-read.node';
 import type { Table } from '../../core/table/table';
 import { registerCommand } from '../ui/register-command';
@@ -144,7 +145,9 @@ export function fileInfo(name: string, read: TableFileRead, maxRows: number): Re
     info.truncated = {
       totalRows: read.totalRows,
       shownRows: read.table.rowCount,
-      reason: `the first ${fmt(maxRows)} rows of the file (setting measurements.tableFile.maxRows)`,
+      reason: read.sizeLimited
+        ? `the first ${fmt(read.table.rowCount)} rows of the file: as many as a table keeps (${fmt(MAX_KEPT_CELLS)} cells, ${MAX_KEPT_BYTES / 1048576} MiB of text)`
+        : `the first ${fmt(maxRows)} rows of the file (setting measurements.tableFile.maxRows)`,
     };
   }
   return info;

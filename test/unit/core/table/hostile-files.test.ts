@@ -144,6 +144,19 @@ describe('core table: hostile table files are refused in bounded time and memory
     assert.equal(r.table.columns.length, 10_000);
   });
 
+  it('a file of many columns keeps no more than 50,000,000 cells: fewer rows than maxRows, and says so', async () => {
+    const header = Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(',');
+    const empty = `${','.repeat(9_999)}\n`;
+    const file = write('many-cells.csv', `${header}\n${empty.repeat(5_100)}`);
+    const r = await readTableFile(file, { maxRows: 250_000 });
+    assert.equal(r.table.rowCount, 5_000, '50,000,000 cells of 10,000 columns');
+    assert.equal(r.totalRows, 5_100, 'the rest counted');
+    assert.equal(r.sizeLimited, true);
+    const small = await readTableFile(write('few-cells.csv', `${header}\n${empty.repeat(10)}`), { maxRows: 5 });
+    assert.equal(small.table.rowCount, 5);
+    assert.equal(small.sizeLimited, false, 'cut by maxRows, not by size');
+  });
+
   it('gzip bombs (1 GiB of zeros, 1 GiB of line ends, in ~1 MB) fail fast with bounded memory', async () => {
     const MiB = 1024 * 1024;
     const zeros = write('zeros.csv.gz', gzipMembers(Buffer.alloc(16 * MiB), 64));

@@ -91,6 +91,25 @@ describe('core table: parquet head on hostile files', () => {
     return body;
   }
 
+  it('a footer claiming more than 16 MiB of metadata is refused without reading it', async () => {
+    const size = 64 * 1024 * 1024;
+    const reads: number[] = [];
+    // A virtual 64 MiB file: zeros, then a metadata length of 32 MiB and "PAR1".
+    const file: AsyncBuffer = {
+      byteLength: size,
+      slice(start: number, end = size) {
+        reads.push(end - start);
+        const out = new Uint8Array(end - start);
+        const tail = new Uint8Array([0, 0, 0, 2, 0x50, 0x41, 0x52, 0x31]); // 32 MiB LE, PAR1
+        for (let i = 0; i < 8; i++)
+          if (size - 8 + i >= start && size - 8 + i < end) out[size - 8 + i - start] = tail[i];
+        return out.buffer;
+      },
+    };
+    await assert.rejects(readParquetHead(file, 10), /the file's metadata is longer than the 16777216 bytes read/);
+    assert.ok(Math.max(...reads) <= 16 * 1024 * 1024, `reads: ${reads}`);
+  });
+
   it('a page header whose size is minus its own length is refused (it used to be read again forever)', async () => {
     // Thrift compact: type DATA_PAGE (0), uncompressed 0, compressed -7 (zigzag 13), stop: 7 bytes.
     const { file } = recorded(withFirstHeader([0x15, 0x00, 0x15, 0x00, 0x15, 0x0d, 0x00]));
