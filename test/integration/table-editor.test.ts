@@ -2,6 +2,7 @@
 // service output), a Parquet file opened the default way, a malformed file (a clear error), and a file of
 // a few hundred MB generated here (the first rows, the rest counted, memory bounded).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -119,6 +120,26 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
       ],
     );
     assert.equal((await generic.view.shown).rowCount, 2);
+  });
+
+  it('a link to /dev/zero or a FIFO says it is not a regular file; the host stays usable', async function () {
+    if (process.platform === 'win32') this.skip();
+    const zero = path.join(dir, 'zero.csv.gz');
+    fs.symlinkSync('/dev/zero', zero);
+    const fifo = path.join(dir, 'pipe.csv');
+    execFileSync('mkfifo', [fifo]);
+    for (const [file, what] of [
+      [zero, 'a device \\(through a symbolic link\\)'],
+      [fifo, 'a named pipe \\(FIFO\\)'],
+    ]) {
+      const editor = await vscode.commands.executeCommand<TableFileEditor>(
+        'measurements.openFileAsTable',
+        vscode.Uri.file(file),
+      );
+      await assert.rejects(editor.loaded, new RegExp(`${path.basename(file)} is ${what}, not a regular file`));
+    }
+    // libuv's threadpool is free: a file read still completes.
+    assert.ok((await fs.promises.readFile(FIXTURE)).length > 0);
   });
 
   it('a 250 MB CSV: the first rows at once, the rest counted, memory bounded', async () => {
