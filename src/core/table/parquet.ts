@@ -33,7 +33,10 @@ export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Tabl
   return readRows(file, metadata, Number(metadata.num_rows));
 }
 
-/** The pages holding the rows asked for hold many more (e.g. one page per column for millions of rows). */
+/**
+ * The pages holding the rows asked for hold many more (e.g. one page per column for millions of rows), or
+ * decode to more than MAX_DECODED_BYTES.
+ */
 export class ParquetPagesTooLarge extends Error {
   readonly code = 'PARQUET_PAGES_TOO_LARGE';
   constructor(
@@ -47,7 +50,8 @@ export class ParquetPagesTooLarge extends Error {
 /**
  * The first `maxRows` rows of a parquet-wide file read through `file` (only the pages they are in are
  * read), and the file's row count (from its footer). When those pages hold more than `maxDecodedRows`
- * rows (all of which would be decoded), rejects with ParquetPagesTooLarge before decoding any.
+ * rows (all of which would be decoded), or more than MAX_DECODED_BYTES, rejects with ParquetPagesTooLarge
+ * before decoding any.
  */
 export async function readParquetHead(
   file: AsyncBuffer,
@@ -63,11 +67,18 @@ export async function readParquetHead(
   // As for CSV: no more cells kept than MAX_KEPT_CELLS.
   const rowCount = Math.min(wanted, Math.floor(MAX_KEPT_CELLS / Math.max(1, columns)));
   const cut = await cutToRows(file, metadata, rowCount);
-  if (cut.decodedRows > (options.maxDecodedRows ?? Number.POSITIVE_INFINITY)) {
+  // Pages holding far more rows, or more decoded bytes, than a table keeps: the SQL engine reads the file.
+  if (cut.decodedRows > (options.maxDecodedRows ?? Number.POSITIVE_INFINITY) || cut.decodedBytes > MAX_DECODED_BYTES) {
     throw new ParquetPagesTooLarge(totalRows, cut.decodedRows);
   }
   return { table: await readRows(file, cut.metadata, rowCount), totalRows, sizeLimited: rowCount < wanted };
 }
+
+/**
+ * The most bytes the pages of a head read may decode to (their uncompressed sizes, every column): more
+ * (text of megabytes per cell, or a page claiming a gigabyte) goes to the SQL engine, as too many rows do.
+ */
+export const MAX_DECODED_BYTES = 512 * 1024 * 1024;
 
 /** The longest footer (the file's metadata) read; a real one is a few KB to a few hundred KB. */
 const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
@@ -95,7 +106,7 @@ async function cutToRows(
   file: AsyncBuffer,
   metadata: FileMetaData,
   rowCount: number,
-): Promise<{ metadata: FileMetaData; decodedRows: number }> {
+): Promise<{ metadata: FileMetaData; decodedRows: number; decodedBytes: number }> {
   const flat = new Set(
     parquetSchema(metadata)
       .children.filter((c) => c.children.length === 0 && c.element.repetition_type !== 'REPEATED')
@@ -103,6 +114,7 @@ async function cutToRows(
   );
   let groupStart = 0;
   let decodedRows = 0;
+  let decodedBytes = 0;
   const groups = [];
   for (const group of metadata.row_groups) {
     const groupRows = Number(group.num_rows);
@@ -128,12 +140,13 @@ async function cutToRows(
           groupRows,
         );
         decodedRows = Math.max(decodedRows, groupFirst + cut.rows);
+        decodedBytes += cut.decodedBytes;
         return whole ? chunk : { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(cut.bytes) } };
       }),
     );
     groups.push(whole ? group : { ...group, columns });
   }
-  return { metadata: { ...metadata, row_groups: groups }, decodedRows };
+  return { metadata: { ...metadata, row_groups: groups }, decodedRows, decodedBytes };
 }
 
 /** The longest page header read (statistics make them long; a real one is well under a KB). */
@@ -152,12 +165,13 @@ async function bytesForRows(
   size: number,
   rows: number,
   groupRows: number,
-): Promise<{ bytes: number; rows: number }> {
+): Promise<{ bytes: number; rows: number; decodedBytes: number }> {
   if (!(start >= 0 && size >= 0 && start + size <= file.byteLength)) {
     throw new Error(`a column chunk (${size} bytes at ${start}) lies outside the file (${file.byteLength} bytes)`);
   }
   let at = 0;
   let counted = 0;
+  let decodedBytes = 0;
   let window = 1024;
   while (at < size && counted < rows) {
     const length = Math.min(window, size - at);
@@ -182,6 +196,7 @@ async function bytesForRows(
     if (next > size) throw new Error(`a page at byte ${start + at} (${pageBytes} bytes) ends past its column chunk`);
     at = next;
     counted += values;
+    decodedBytes += Math.max(0, Number(header.uncompressed_page_size) || 0);
     if (counted > groupRows) {
       // A flat column has one value per row: more would be decoded (and allocated) for nothing.
       throw new Error(
@@ -189,7 +204,7 @@ async function bytesForRows(
       );
     }
   }
-  return { bytes: Math.min(at, size), rows: counted };
+  return { bytes: Math.min(at, size), rows: counted, decodedBytes };
 }
 
 async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: number): Promise<Table> {

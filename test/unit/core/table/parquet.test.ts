@@ -161,6 +161,29 @@ describe('core table: parquet head on a page claiming more values than its row g
   });
 });
 
+describe('core table: parquet head on pages decoding to more than a table keeps', () => {
+  it('a page claiming 1 GiB uncompressed goes to the SQL engine (ParquetPagesTooLarge) before it is decoded', async () => {
+    const varint = (n: number) => {
+      const out: number[] = [];
+      for (; n >= 0x80; n = Math.floor(n / 128)) out.push((n & 0x7f) | 0x80);
+      return [...out, n];
+    };
+    const i32 = (n: number) => varint(n * 2);
+    // uncompressed 2^30, compressed 0, a data page of 10 values.
+    const header = [
+      ...[0x15, 0x00, 0x15, ...i32(2 ** 30), 0x15, ...i32(0)],
+      ...[0x2c, 0x15, ...i32(10), 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00, 0x00],
+    ];
+    const body = parquetWriteBuffer({
+      columnData: [{ name: 'v', data: Array.from({ length: 1000 }, (_, i) => (i ? i : null)), type: 'DOUBLE' }],
+      rowGroupSize: 1000,
+    });
+    const meta = parquetMetadata(body).row_groups[0].columns[0].meta_data!;
+    new Uint8Array(body).set(header, Number(meta.dictionary_page_offset || meta.data_page_offset));
+    await assert.rejects(readParquetHead(recorded(body).file, 10, { maxDecodedRows: 1 << 30 }), ParquetPagesTooLarge);
+  });
+});
+
 describe('parquet written one row group at a time (writeParquetInTurns)', () => {
   it('is the same file as writeParquet, byte for byte, with a turn after each row group', async () => {
     for (const rows of [0, 1, 1_000, 1_001, 101_001]) {
