@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { readTableFile } from '../../src/core/table/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
@@ -140,6 +141,32 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
     }
     // libuv's threadpool is free: a file read still completes.
     assert.ok((await fs.promises.readFile(FIXTURE)).length > 0);
+  });
+
+  it('a small .csv.gz that takes long to read (it expands ~95 times) offers Cancel in a notification', async () => {
+    await vscode.workspace.getConfiguration('measurements.tableFile').update('maxRows', 1000, true);
+    // Under 16 MiB on disk (the status bar, no notification at first), ~1.3 GB decoded: gzip members of
+    // rows of 300 empty cells.
+    const rows = Buffer.from(`2026-03-01T00:00:00.000Z${','.repeat(300)}\n`.repeat(4096));
+    const member = gzipSync(rows);
+    const count = Math.floor((14 * 1024 * 1024) / member.length);
+    const file = path.join(dir, 'slow.csv.gz');
+    fs.writeFileSync(file, Buffer.concat([gzipSync(`time${',c'.repeat(300)}\n`), ...Array(count).fill(member)]));
+    const editor = await vscode.commands.executeCommand<TableFileEditor>(
+      'measurements.openFileAsTable',
+      vscode.Uri.file(file),
+    );
+    editor.loaded.catch(() => undefined);
+    const first = await Promise.race([
+      editor.cancelOffered.then(() => 'offered'),
+      editor.loaded.then(
+        () => 'read',
+        () => 'failed',
+      ),
+    ]);
+    assert.equal(first, 'offered', 'a Cancel is offered while the read goes on');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.workspace.getConfiguration('measurements.tableFile').update('maxRows', undefined, true);
   });
 
   it('a 250 MB CSV: the first rows at once, the rest counted, memory bounded', async () => {
