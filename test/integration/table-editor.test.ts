@@ -2,10 +2,12 @@
 // service output), a Parquet file opened the default way, a malformed file (a clear error), and a file of
 // a few hundred MB generated here (the first rows, the rest counted, memory bounded).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { readTableFile } from '../../src/core/sql/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
@@ -119,6 +121,52 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
       ],
     );
     assert.equal((await generic.view.shown).rowCount, 2);
+  });
+
+  it('a link to /dev/zero or a FIFO says it is not a regular file; the host stays usable', async function () {
+    if (process.platform === 'win32') this.skip();
+    const zero = path.join(dir, 'zero.csv.gz');
+    fs.symlinkSync('/dev/zero', zero);
+    const fifo = path.join(dir, 'pipe.csv');
+    execFileSync('mkfifo', [fifo]);
+    for (const [file, what] of [
+      [zero, 'a device \\(through a symbolic link\\)'],
+      [fifo, 'a named pipe \\(FIFO\\)'],
+    ]) {
+      const editor = await vscode.commands.executeCommand<TableFileEditor>(
+        'measurements.openFileAsTable',
+        vscode.Uri.file(file),
+      );
+      await assert.rejects(editor.loaded, new RegExp(`${path.basename(file)} is ${what}, not a regular file`));
+    }
+    // libuv's threadpool is free: a file read still completes.
+    assert.ok((await fs.promises.readFile(FIXTURE)).length > 0);
+  });
+
+  it('a small .csv.gz that takes long to read (it expands ~95 times) offers Cancel in a notification', async () => {
+    await vscode.workspace.getConfiguration('measurements.tableFile').update('maxRows', 1000, true);
+    // Under 16 MiB on disk (the status bar, no notification at first), ~1.3 GB decoded: gzip members of
+    // rows of 300 empty cells.
+    const rows = Buffer.from(`2026-03-01T00:00:00.000Z${','.repeat(300)}\n`.repeat(4096));
+    const member = gzipSync(rows);
+    const count = Math.floor((14 * 1024 * 1024) / member.length);
+    const file = path.join(dir, 'slow.csv.gz');
+    fs.writeFileSync(file, Buffer.concat([gzipSync(`time${',c'.repeat(300)}\n`), ...Array(count).fill(member)]));
+    const editor = await vscode.commands.executeCommand<TableFileEditor>(
+      'measurements.openFileAsTable',
+      vscode.Uri.file(file),
+    );
+    editor.loaded.catch(() => undefined);
+    const first = await Promise.race([
+      editor.cancelOffered.then(() => 'offered'),
+      editor.loaded.then(
+        () => 'read',
+        () => 'failed',
+      ),
+    ]);
+    assert.equal(first, 'offered', 'a Cancel is offered while the read goes on');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.workspace.getConfiguration('measurements.tableFile').update('maxRows', undefined, true);
   });
 
   it('a 250 MB CSV: the first rows at once, the rest counted, memory bounded', async () => {

@@ -93,7 +93,27 @@ export class IncompleteReplyError extends Error {
  */
 export class MalformedReplyError extends Error {
   override name = 'MalformedReplyError';
-  readonly code = 'MALFORMED_REPLY';
+  readonly code: 'MALFORMED_REPLY' | 'INPUT_LIMIT' = 'MALFORMED_REPLY';
+}
+
+/** Which bound of a reader an input went past (see InputLimitError). */
+export type InputLimit = 'line-bytes' | 'columns' | 'gunzip-ratio';
+
+/**
+ * An input (a reply, a file) past one of the readers' bounds: a line longer than MAX_LINE_BYTES, a header
+ * of more than MAX_COLUMNS columns (core/table/csv-wide-reader.ts), a gzip stream expanding past its
+ * ratio (core/api/gzip.node.ts). Malformed for the transport (not worth another read); the message names
+ * the limit.
+ */
+export class InputLimitError extends MalformedReplyError {
+  override name = 'InputLimitError';
+  override readonly code = 'INPUT_LIMIT';
+  constructor(
+    readonly limit: InputLimit,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Writing a reply into the caller's destination (stdout, a file) failed: never retried, never a network error. */

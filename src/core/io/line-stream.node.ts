@@ -1,16 +1,18 @@
 // A csv-wide reply streamed byte for byte into a destination (stdout, a file) with backpressure, whole
 // lines only: the bytes after the last line end are held back until their line is complete, so a reply
 // that breaks off never leaves half a row behind, and a body that ends without its line end is an
-// incomplete reply, not a complete one.
+// incomplete reply, not a complete one. A line longer than the readers' bound (MAX_LINE_BYTES) is refused.
 import type { Readable, Writable } from 'node:stream';
 import { IncompleteReplyError, OutputError } from '../api/errors';
+import { lineTooLong, MAX_LINE_BYTES } from './limits';
 
 const LF = 0x0a;
 
 /**
  * Copies body into dest, whole lines at a time; calls onFirstWrite just before the first byte is
  * written (from then on the copy cannot be repeated). Returns the bytes written. Write errors of dest
- * become OutputError; a body that ends mid-line becomes IncompleteReplyError.
+ * become OutputError; a body that ends mid-line becomes IncompleteReplyError; a line past MAX_LINE_BYTES,
+ * InputLimitError.
  */
 export async function writeWholeLines(body: Readable, dest: Writable, onFirstWrite: () => void): Promise<number> {
   let held: Buffer | undefined;
@@ -24,6 +26,8 @@ export async function writeWholeLines(body: Readable, dest: Writable, onFirstWri
     for await (const chunk of body as AsyncIterable<Buffer>) {
       const nl = chunk.lastIndexOf(LF);
       if (nl < 0) {
+        // The start of a line is held, up to the readers' line bound (a reply without line ends never grows it).
+        if ((held?.length ?? 0) + chunk.length > MAX_LINE_BYTES + 1) throw lineTooLong();
         held = held ? Buffer.concat([held, chunk]) : chunk;
         continue;
       }

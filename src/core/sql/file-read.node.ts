@@ -5,6 +5,7 @@
 // file's size.
 
 import fs from 'node:fs';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AsyncBuffer } from 'hyparquet';
 import { gunzipIfGzipped } from '../io/gzip.node';
@@ -40,6 +41,11 @@ export interface TableFileRead {
   table: Table;
   /** Rows in the whole file (table.rowCount of them are in the table). */
   totalRows: number;
+  /**
+   * Fewer rows than maxRows are kept because they would pass what a table keeps (MAX_KEPT_CELLS cells,
+   * MAX_KEPT_BYTES of text: core/table/csv-wide-reader.ts).
+   */
+  sizeLimited?: boolean;
   format: TableFileFormat;
   bytes: number;
 }
@@ -52,26 +58,70 @@ export class TableFileError extends Error {
 export async function readTableFile(filePath: string, options: TableFileOptions): Promise<TableFileRead> {
   const format = tableFileFormat(filePath);
   if (!format) throw new TableFileError(`${filePath} is not a .csv, .csv.gz or .parquet file.`);
-  const { size } = await fs.promises.stat(filePath);
+  const handle = await openRegularFile(filePath);
   try {
-    const read =
-      format === 'parquet'
-        ? await readParquetFile(filePath, size, options)
-        : await readCsvFile(filePath, size, options);
-    return { ...read, format, bytes: size };
-  } catch (e) {
-    if (options.signal?.aborted) throw e;
-    const kind = format === 'parquet' ? 'a Parquet' : 'a CSV';
-    throw new TableFileError(`This file could not be read as ${kind} table: ${(e as Error).message}`);
+    const { size } = await handle.stat();
+    try {
+      const read =
+        format === 'parquet'
+          ? await readParquetFile(filePath, handle, size, options)
+          : await readCsvFile(handle, size, options);
+      return { ...read, format, bytes: size };
+    } catch (e) {
+      if (options.signal?.aborted) throw e;
+      const kind = format === 'parquet' ? 'a Parquet' : 'a CSV';
+      throw new TableFileError(`This file could not be read as ${kind} table: ${(e as Error).message}`, { cause: e });
+    }
+  } finally {
+    await handle.close();
   }
 }
 
+/** What a path that is not a regular file is, for the refusal. */
+function kindOf(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/** O_NONBLOCK where the platform has it: opening a FIFO then returns at once instead of waiting for a writer. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens a regular file for reading (links followed); anything else (a device such as /dev/zero, a FIFO, a
+ * socket, a folder, or a link to one) is refused with TableFileError before a byte is read. Checked twice:
+ * by path first (a FIFO is never opened, so no open waits for a writer in libuv's threadpool), then on the
+ * open file (the path may have been swapped in between; O_NONBLOCK keeps that open from waiting too).
+ */
+export async function openRegularFile(filePath: string): Promise<fs.promises.FileHandle> {
+  const name = path.basename(filePath);
+  const refuse = (stat: fs.Stats, linked: boolean) =>
+    new TableFileError(
+      `${name} is ${kindOf(stat)}${linked ? ' (through a symbolic link)' : ''}, not a regular file: only regular files open as a table.`,
+    );
+  const [link, stat] = await Promise.all([fs.promises.lstat(filePath), fs.promises.stat(filePath)]);
+  if (!stat.isFile()) throw refuse(stat, link.isSymbolicLink());
+  const handle = await fs.promises.open(filePath, OPEN_FLAGS);
+  const opened = await handle.stat().catch(async (e: unknown) => {
+    await handle.close();
+    throw e;
+  });
+  if (!opened.isFile()) {
+    await handle.close();
+    throw refuse(opened, link.isSymbolicLink());
+  }
+  return handle;
+}
+
 async function readCsvFile(
-  filePath: string,
+  handle: fs.promises.FileHandle,
   size: number,
   options: TableFileOptions,
-): Promise<{ table: Table; totalRows: number }> {
-  const file = fs.createReadStream(filePath, { highWaterMark: 1 << 20 });
+): Promise<{ table: Table; totalRows: number; sizeLimited?: boolean }> {
+  // The handle stays open (closed by readTableFile): the stream reads through it.
+  const file = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false });
   file.on('data', () => options.onProgress?.(file.bytesRead, size));
   const text = gunzipIfGzipped();
   // The pipeline ends with the file (or its first error); the reader pulls the decoded text at its pace.
@@ -89,10 +139,10 @@ async function readCsvFile(
 
 async function readParquetFile(
   filePath: string,
+  handle: fs.promises.FileHandle,
   size: number,
   options: TableFileOptions,
-): Promise<{ table: Table; totalRows: number }> {
-  const handle = await fs.promises.open(filePath, 'r');
+): Promise<{ table: Table; totalRows: number; sizeLimited?: boolean }> {
   try {
     // Pages far longer than the rows kept (DuckDB writes one page per column and row group) would all be
     // decoded in JavaScript: those files are read by the SQL engine instead, streaming, up to the limit.
@@ -101,8 +151,6 @@ async function readParquetFile(
   } catch (e) {
     if (!(e instanceof ParquetPagesTooLarge)) throw e;
     return { table: await readParquetWithEngine(filePath, options), totalRows: e.totalRows };
-  } finally {
-    await handle.close();
   }
 }
 
@@ -128,7 +176,9 @@ function fileBuffer(handle: fs.promises.FileHandle, size: number, options: Table
     byteLength: size,
     async slice(start: number, end = size): Promise<ArrayBuffer> {
       options.signal?.throwIfAborted();
-      const out = new Uint8Array(Math.max(0, end - start));
+      // Never past the file's end: offsets come from the file itself (a claimed size allocates nothing).
+      const out = new Uint8Array(Math.max(0, Math.min(end, size) - Math.max(0, start)));
+      start = Math.max(0, start);
       let at = 0;
       while (at < out.length) {
         const { bytesRead } = await handle.read(out, at, out.length - at, start + at);

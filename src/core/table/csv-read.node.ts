@@ -4,8 +4,9 @@
 
 import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
-import { type Parser, parse } from 'csv-parse';
+import { CsvError, type Parser, parse } from 'csv-parse';
 import { IncompleteReplyError, MalformedReplyError } from '../api/errors';
+import { lineTooLong, MAX_LINE_BYTES } from '../io/limits';
 import { CsvWideReader, LINES_PER_BLOCK, wrongFieldCount } from './csv-wide-reader';
 import type { Table } from './table';
 
@@ -41,15 +42,16 @@ export async function parseCsvWide(input: CsvInput, options: CsvReadOptions = {}
 
 /**
  * The first `maxRows` rows of a csv-wide file as a Table, and how many rows the whole file has (the rest
- * is streamed through and counted). Short rows are padded as for report files.
+ * is streamed through and counted). Short rows are padded as for report files. Fewer rows are kept when
+ * they would pass MAX_KEPT_CELLS or MAX_KEPT_BYTES (`sizeLimited`).
  */
 export async function readCsvWideHead(
   input: CsvInput,
   options: CsvHeadOptions,
-): Promise<{ table: Table; totalRows: number }> {
+): Promise<{ table: Table; totalRows: number; sizeLimited: boolean }> {
   const reader = new CsvWideReader(false, options.maxRows, options.onFirstRows);
   await readInto(reader, input, false, options.signal, true);
-  return { table: reader.finish(), totalRows: reader.totalRows };
+  return { table: reader.finish(), totalRows: reader.totalRows, sizeLimited: reader.sizeLimited };
 }
 
 /**
@@ -82,11 +84,14 @@ async function readInto(
   }
 }
 
-/** csv-parse's own errors (codes CSV_*) as a MalformedReplyError: callers never see the parser's codes. */
+/**
+ * csv-parse's own errors as a MalformedReplyError: callers never see the parser's codes. By class, not by
+ * code: one of them (INVALID_OPENING_QUOTE) has no CSV_ prefix.
+ */
 function malformed(e: unknown): unknown {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('CSV_')) return e;
-  return new MalformedReplyError((e as Error).message, { cause: e });
+  if (!(e instanceof CsvError)) return e;
+  if (e.code === 'CSV_MAX_RECORD_SIZE') return lineTooLong();
+  return new MalformedReplyError(e.message, { cause: e });
 }
 
 const LF = 10;
@@ -111,6 +116,8 @@ class PlainLines {
    * throwing away its compiled code and the reader's inlined into it.
    */
   private readonly tail: Buffer[] = [];
+  /** The bytes in `tail` (at most MAX_LINE_BYTES: a longer line is refused). */
+  private tailBytes = 0;
   /** The first bytes, until there are enough to strip a BOM; undefined once the start is read. */
   private head: Buffer[] | undefined = [];
   private parser: Parser | undefined;
@@ -145,11 +152,13 @@ class PlainLines {
     if (this.tail.length) {
       const nl = buf.indexOf(LF);
       if (nl < 0) {
-        this.tail.push(buf);
+        this.keep(buf);
         return undefined;
       }
+      if (this.tailBytes + nl > MAX_LINE_BYTES + 1) throw lineTooLong();
       const line = Buffer.concat([...this.tail, buf.subarray(0, nl + 1)]);
       this.tail.length = 0;
+      this.tailBytes = 0;
       const parser = this.lines(line);
       if (parser) return this.toParser(buf.subarray(nl + 1));
       buf = buf.subarray(nl + 1);
@@ -171,6 +180,7 @@ class PlainLines {
     if (!this.parser && this.tail.length) {
       const last = Buffer.concat(this.tail);
       this.tail.length = 0;
+      this.tailBytes = 0;
       if (last.includes(QUOTE) || last.includes(CR)) this.handOver(last);
       else this.reader.addLine(last, 0, last.length);
     }
@@ -200,9 +210,12 @@ class PlainLines {
     // The lines found and not yet read: [start, end) pairs, handed to the reader LINES_PER_BLOCK at a time.
     const block = this.block;
     let count = 0;
+    // Only a buffer longer than the limit can hold a line longer than it (a body read whole).
+    const long = buf.length > MAX_LINE_BYTES;
     for (;;) {
       const nl = buf.indexOf(LF, start);
       if (nl < 0) break;
+      if (long && nl - start > MAX_LINE_BYTES + 1) throw lineTooLong();
       // A quote in the line, or a carriage return other than the one ending it (CRLF).
       if ((quote >= 0 && quote < nl) || (cr >= 0 && cr < nl - 1)) {
         if (count > 0) this.reader.addLines(buf, block, 0, count);
@@ -222,8 +235,15 @@ class PlainLines {
     }
     if (count > 0) this.reader.addLines(buf, block, 0, count);
     // Copied: the source may reuse its buffer once the chunk is taken.
-    if (start < buf.length) this.tail.push(Buffer.from(buf.subarray(start)));
+    if (start < buf.length) this.keep(Buffer.from(buf.subarray(start)));
     return undefined;
+  }
+
+  /** Holds the start of a line that has no line end yet; a line past MAX_LINE_BYTES is refused. */
+  private keep(bytes: Buffer): void {
+    this.tailBytes += bytes.length;
+    if (this.tailBytes > MAX_LINE_BYTES + 1) throw lineTooLong();
+    this.tail.push(bytes);
   }
 
   /** Decoded bytes (or the decoder's last characters) to csv-parse. */
@@ -235,7 +255,12 @@ class PlainLines {
   }
 
   private handOver(bytes: Buffer): Parser {
-    const parser = parse({ relax_column_count: !this.complete, skip_empty_lines: true });
+    const parser = parse({
+      relax_column_count: !this.complete,
+      skip_empty_lines: true,
+      // Characters of a record (a quoted field, a line): as for plain lines, a longer one is refused.
+      max_record_size: MAX_LINE_BYTES,
+    });
     const reader = this.reader;
     this.done = new Promise<void>((resolve, reject) => {
       parser.on('readable', () => {

@@ -4,6 +4,7 @@
 // Table for the same text.
 
 import { IncompleteReplyError } from '../api/errors';
+import { lineTooLong, MAX_COLUMNS, MAX_KEPT_BYTES, MAX_KEPT_CELLS, tooManyColumns } from '../io/limits';
 import { isoBytesToMs } from '../time/iso';
 import {
   builderFor,
@@ -80,6 +81,10 @@ export class CsvWideReader {
   ) {}
 
   private headers: string[] | undefined;
+  /** The rows kept: maxRows, or fewer once MAX_KEPT_CELLS or MAX_KEPT_BYTES is reached (set by the header). */
+  private keep = Number.POSITIVE_INFINITY;
+  /** Bytes of the lines kept so far (counted only under a row limit). */
+  private keptBytes = 0;
   private infos: ColumnInfo[] = [];
   private builders: ColumnBuilder[] = [];
   private groups: Group[] = [];
@@ -97,7 +102,19 @@ export class CsvWideReader {
 
   /** maxRows rows are kept: the rest is only counted (skip()). */
   get full(): boolean {
-    return this.headers !== undefined && this.rows >= this.maxRows;
+    return this.headers !== undefined && this.rows >= this.keep;
+  }
+
+  /** Fewer rows than maxRows were kept, for MAX_KEPT_CELLS or MAX_KEPT_BYTES (the rest was counted). */
+  get sizeLimited(): boolean {
+    return this.full && this.rows < this.maxRows && this.skipped > 0;
+  }
+
+  /** Counts the bytes of rows kept; past MAX_KEPT_BYTES, no more rows are kept (only with a row limit). */
+  private kept(bytes: number): void {
+    if (this.maxRows === Number.POSITIVE_INFINITY) return;
+    this.keptBytes += bytes;
+    if (this.keptBytes > MAX_KEPT_BYTES) this.keep = this.rows;
   }
 
   /** Every data row seen, kept or not. */
@@ -116,7 +133,11 @@ export class CsvWideReader {
       return;
     }
     if (!this.headers) {
+      if (record.length > MAX_COLUMNS) throw tooManyColumns(record.length);
       this.headers = record;
+      if (this.maxRows !== Number.POSITIVE_INFINITY) {
+        this.keep = Math.min(this.maxRows, Math.max(1, Math.floor(MAX_KEPT_CELLS / Math.max(1, record.length))));
+      }
       this.infos = record.map(classifyColumn);
       // Unknown columns start as numbers and demote to text at the first cell that is not one.
       this.builders = this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
@@ -144,6 +165,7 @@ export class CsvWideReader {
       }
     }
     this.rows++;
+    if (this.maxRows !== Number.POSITIVE_INFINITY) this.kept(record.reduce((sum, cell) => sum + cell.length + 1, 0));
   }
 
   /** A cell that does not fit its column's kind turns the column into text; its cells so far are kept. */
@@ -199,12 +221,20 @@ export class CsvWideReader {
   addLines(b: Uint8Array, lines: Int32Array, from: number, count: number): void {
     let first = from;
     if (!this.headers && count > 0) {
-      this.add(this.utf8.decode(b.subarray(lines[2 * first], lines[2 * first + 1])).split(','));
+      const start = lines[2 * first];
+      const end = lines[2 * first + 1];
+      // Counted before it is split: a header of millions of commas never becomes millions of strings.
+      const fields = countFields(b, start, end);
+      if (fields > MAX_COLUMNS) throw tooManyColumns(fields);
+      this.add(this.utf8.decode(b.subarray(start, end)).split(','));
       first++;
     }
     const given = from + count - first;
-    const rows = Math.max(0, Math.min(given, this.maxRows - this.rows));
-    if (rows > 0) this.readBlock(b, lines, first, rows);
+    const rows = Math.max(0, Math.min(given, this.keep - this.rows));
+    if (rows > 0) {
+      this.readBlock(b, lines, first, rows);
+      this.kept(lines[2 * (first + rows - 1) + 1] - lines[2 * first]);
+    }
     for (let k = rows; k < given; k++) this.skip();
   }
 

@@ -11,6 +11,7 @@ import {
 } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { ByteWriter, ParquetWriter, parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
+import { MAX_COLUMNS, MAX_KEPT_CELLS } from '../io/limits';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
 import { classifyColumn } from './column-kinds';
@@ -32,7 +33,10 @@ export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Tabl
   return readRows(file, metadata, Number(metadata.num_rows));
 }
 
-/** The pages holding the rows asked for hold many more (e.g. one page per column for millions of rows). */
+/**
+ * The pages holding the rows asked for hold many more (e.g. one page per column for millions of rows), or
+ * decode to more than MAX_DECODED_BYTES.
+ */
 export class ParquetPagesTooLarge extends Error {
   readonly code = 'PARQUET_PAGES_TOO_LARGE';
   constructor(
@@ -46,21 +50,50 @@ export class ParquetPagesTooLarge extends Error {
 /**
  * The first `maxRows` rows of a parquet-wide file read through `file` (only the pages they are in are
  * read), and the file's row count (from its footer). When those pages hold more than `maxDecodedRows`
- * rows (all of which would be decoded), rejects with ParquetPagesTooLarge before decoding any.
+ * rows (all of which would be decoded), or more than MAX_DECODED_BYTES, rejects with ParquetPagesTooLarge
+ * before decoding any.
  */
 export async function readParquetHead(
   file: AsyncBuffer,
   maxRows: number,
   options: { maxDecodedRows?: number } = {},
-): Promise<{ table: Table; totalRows: number }> {
-  const metadata = await parquetMetadataAsync(file);
+): Promise<{ table: Table; totalRows: number; sizeLimited: boolean }> {
+  const metadata = await parquetMetadataAsync(boundedFooter(file));
   const totalRows = Number(metadata.num_rows);
-  const rowCount = Math.min(totalRows, Math.max(0, maxRows));
+  const columns = parquetSchema(metadata).children.length;
+  if (columns > MAX_COLUMNS)
+    throw new Error(`the file has ${columns} columns, more than the ${MAX_COLUMNS} a table may have`);
+  const wanted = Math.min(totalRows, Math.max(0, maxRows));
+  // As for CSV: no more cells kept than MAX_KEPT_CELLS.
+  const rowCount = Math.min(wanted, Math.floor(MAX_KEPT_CELLS / Math.max(1, columns)));
   const cut = await cutToRows(file, metadata, rowCount);
-  if (cut.decodedRows > (options.maxDecodedRows ?? Number.POSITIVE_INFINITY)) {
+  // Pages holding far more rows, or more decoded bytes, than a table keeps: the SQL engine reads the file.
+  if (cut.decodedRows > (options.maxDecodedRows ?? Number.POSITIVE_INFINITY) || cut.decodedBytes > MAX_DECODED_BYTES) {
     throw new ParquetPagesTooLarge(totalRows, cut.decodedRows);
   }
-  return { table: await readRows(file, cut.metadata, rowCount), totalRows };
+  return { table: await readRows(file, cut.metadata, rowCount), totalRows, sizeLimited: rowCount < wanted };
+}
+
+/**
+ * The most bytes the pages of a head read may decode to (their uncompressed sizes, every column): more
+ * (text of megabytes per cell, or a page claiming a gigabyte) goes to the SQL engine, as too many rows do.
+ */
+export const MAX_DECODED_BYTES = 512 * 1024 * 1024;
+
+/** The longest footer (the file's metadata) read; a real one is a few KB to a few hundred KB. */
+const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
+
+/** The file as hyparquet reads its metadata through: a read longer than MAX_FOOTER_BYTES is refused. */
+function boundedFooter(file: AsyncBuffer): AsyncBuffer {
+  return {
+    byteLength: file.byteLength,
+    slice(start: number, end = file.byteLength) {
+      if (end - start > MAX_FOOTER_BYTES) {
+        throw new Error(`the file's metadata is longer than the ${MAX_FOOTER_BYTES} bytes read (${end - start} asked)`);
+      }
+      return file.slice(start, end);
+    },
+  };
 }
 
 /**
@@ -73,7 +106,7 @@ async function cutToRows(
   file: AsyncBuffer,
   metadata: FileMetaData,
   rowCount: number,
-): Promise<{ metadata: FileMetaData; decodedRows: number }> {
+): Promise<{ metadata: FileMetaData; decodedRows: number; decodedBytes: number }> {
   const flat = new Set(
     parquetSchema(metadata)
       .children.filter((c) => c.children.length === 0 && c.element.repetition_type !== 'REPEATED')
@@ -81,43 +114,64 @@ async function cutToRows(
   );
   let groupStart = 0;
   let decodedRows = 0;
+  let decodedBytes = 0;
   const groups = [];
   for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows);
     const need = rowCount - groupStart;
-    groupStart += Number(group.num_rows);
-    if (need <= 0 || need >= Number(group.num_rows)) {
-      if (need > 0) decodedRows = groupStart;
-      groups.push(group);
+    groupStart += groupRows;
+    if (need <= 0) {
+      groups.push(group); // not read
       continue;
     }
-    const groupFirst = groupStart - Number(group.num_rows);
+    const whole = need >= groupRows;
+    const groupFirst = groupStart - groupRows;
     const columns = await Promise.all(
       group.columns.map(async (chunk) => {
         const meta = chunk.meta_data;
         if (meta?.path_in_schema.length !== 1 || !flat.has(meta.path_in_schema[0])) return chunk;
         const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
-        const cut = await bytesForRows(file, start, Number(meta.total_compressed_size), need);
+        // A whole group's pages are walked too, to check them before hyparquet decodes them.
+        const cut = await bytesForRows(
+          file,
+          start,
+          Number(meta.total_compressed_size),
+          whole ? groupRows : need,
+          groupRows,
+        );
         decodedRows = Math.max(decodedRows, groupFirst + cut.rows);
-        return { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(cut.bytes) } };
+        decodedBytes += cut.decodedBytes;
+        return whole ? chunk : { ...chunk, meta_data: { ...meta, total_compressed_size: BigInt(cut.bytes) } };
       }),
     );
-    groups.push({ ...group, columns });
+    groups.push(whole ? group : { ...group, columns });
   }
-  return { metadata: { ...metadata, row_groups: groups }, decodedRows };
+  return { metadata: { ...metadata, row_groups: groups }, decodedRows, decodedBytes };
 }
+
+/** The longest page header read (statistics make them long; a real one is well under a KB). */
+const MAX_PAGE_HEADER_BYTES = 1 << 20;
 
 /**
  * The bytes of a flat column chunk (at `start`, `size` long) up to the end of the page holding row `rows`,
- * and the rows of those pages.
+ * and the rows of those pages. The file's own numbers are checked as they are read: the chunk lies within
+ * the file, each page size is a non-negative integer (so every header read moves past itself and its page:
+ * a size of minus the header's length would read the same header forever), each page ends in the chunk,
+ * and the pages hold no more values than the row group has rows (`groupRows`).
  */
 async function bytesForRows(
   file: AsyncBuffer,
   start: number,
   size: number,
   rows: number,
-): Promise<{ bytes: number; rows: number }> {
+  groupRows: number,
+): Promise<{ bytes: number; rows: number; decodedBytes: number }> {
+  if (!(start >= 0 && size >= 0 && start + size <= file.byteLength)) {
+    throw new Error(`a column chunk (${size} bytes at ${start}) lies outside the file (${file.byteLength} bytes)`);
+  }
   let at = 0;
   let counted = 0;
+  let decodedBytes = 0;
   let window = 1024;
   while (at < size && counted < rows) {
     const length = Math.min(window, size - at);
@@ -128,13 +182,29 @@ async function bytesForRows(
     } catch (e) {
       // A header longer than the window (large statistics): read more of it.
       if (length === size - at) throw e;
-      window *= 8;
+      if (window >= MAX_PAGE_HEADER_BYTES)
+        throw new Error(`a page header is longer than ${MAX_PAGE_HEADER_BYTES} bytes`);
+      window = Math.min(window * 8, MAX_PAGE_HEADER_BYTES);
       continue;
     }
-    at += reader.offset + header.compressed_page_size;
-    counted += header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
+    const pageBytes = header.compressed_page_size;
+    const values = header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
+    if (!(Number.isSafeInteger(pageBytes) && pageBytes >= 0) || !(Number.isSafeInteger(values) && values >= 0)) {
+      throw new Error(`a page header at byte ${start + at} says ${pageBytes} bytes and ${values} values`);
+    }
+    const next = at + reader.offset + pageBytes;
+    if (next > size) throw new Error(`a page at byte ${start + at} (${pageBytes} bytes) ends past its column chunk`);
+    at = next;
+    counted += values;
+    decodedBytes += Math.max(0, Number(header.uncompressed_page_size) || 0);
+    if (counted > groupRows) {
+      // A flat column has one value per row: more would be decoded (and allocated) for nothing.
+      throw new Error(
+        `the pages of a column hold ${counted} values, more than the ${groupRows} rows of their row group`,
+      );
+    }
   }
-  return { bytes: Math.min(at, size), rows: counted };
+  return { bytes: Math.min(at, size), rows: counted, decodedBytes };
 }
 
 async function readRows(file: AsyncBuffer, metadata: FileMetaData, rowCount: number): Promise<Table> {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/io/limits';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/sql/file-read.node';
 import type { Table } from '../../core/table/table';
@@ -17,6 +18,11 @@ export const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
 const DEFAULT_MAX_ROWS = 250_000;
 /** Files from this size on are read with a progress notification (with Cancel); smaller ones in the status bar. */
 const NOTIFY_BYTES = 16 * 1024 * 1024;
+/**
+ * A smaller file still being read after this long (a gzip expanding hundreds of times, a slow disk) gets the
+ * notification with Cancel too.
+ */
+const LATE_NOTIFY_MS = 1500;
 
 /** The most rows a file opened as a table keeps (measurements.tableFile.maxRows); the rest are counted. */
 export function tableFileMaxRows(): number {
@@ -31,6 +37,8 @@ export interface TableFileEditor {
   loaded: Promise<TableFileRead>;
   /** Resolves when the first rows of a file longer than the limit are handed to the view (before the rest is counted). */
   firstRows: Promise<void>;
+  /** Resolves when a notification with Cancel is shown for the read (at once for a big file, late for a slow small one). */
+  cancelOffered: Promise<void>;
 }
 
 export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvider {
@@ -57,7 +65,11 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
     const firstRows = new Promise<void>((resolve) => {
       handedOver = resolve;
     });
-    const state: LoadState = { handedOver };
+    let offered: () => void = () => undefined;
+    const cancelOffered = new Promise<void>((resolve) => {
+      offered = resolve;
+    });
+    const state: LoadState = { handedOver, offered };
     const loaded = this.load(document.uri, name, view, abort, state);
     loaded.catch((e: Error) => {
       if (disposed) return;
@@ -70,7 +82,7 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
           notes: [`First ${fmt(state.early.rowCount)} rows shown; counting the rest was cancelled.`],
         });
     });
-    this.opened.fire({ uri: document.uri, view, loaded, firstRows });
+    this.opened.fire({ uri: document.uri, view, loaded, firstRows, cancelOffered });
   }
 
   private load(
@@ -116,15 +128,22 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
       return read;
     };
     const title = `Opening ${name} as a table`;
-    return fs.promises.stat(uri.fsPath).then((stat) =>
-      // A big file: a notification with the progress and Cancel. A small one (read at once): the status bar.
-      vscode.window.withProgress(
-        stat.size >= NOTIFY_BYTES
-          ? { location: vscode.ProgressLocation.Notification, title, cancellable: true }
-          : { location: vscode.ProgressLocation.Window, title },
-        task,
-      ),
-    );
+    return fs.promises.stat(uri.fsPath).then((stat) => {
+      // A big file: a notification with the progress and Cancel.
+      if (stat.size >= NOTIFY_BYTES) {
+        const notified = { location: vscode.ProgressLocation.Notification, title, cancellable: true };
+        return vscode.window.withProgress(notified, (progress, token) => {
+          state.offered();
+          return task(progress, token);
+        });
+      }
+      // A small one (read at once, as a rule): the status bar, and Cancel if it takes long after all.
+      const read = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, task);
+      const timer = setTimeout(() => offerCancel(title, read, abort, state), LATE_NOTIFY_MS);
+      const stop = () => clearTimeout(timer);
+      read.then(stop, stop);
+      return read;
+    });
   }
 }
 
@@ -133,6 +152,23 @@ interface LoadState {
   early?: Table;
   /** Called once the first rows went to the view. */
   handedOver: () => void;
+  /** Called when a notification with Cancel is shown. */
+  offered: () => void;
+}
+
+/** A notification with Cancel for a read already going (in the status bar), until it ends. */
+function offerCancel(title: string, read: Thenable<unknown>, abort: AbortController, state: LoadState): void {
+  void vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (_progress, token) => {
+      token.onCancellationRequested(() => abort.abort());
+      state.offered();
+      return Promise.resolve(read).then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+  );
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -144,7 +180,9 @@ export function fileInfo(name: string, read: TableFileRead, maxRows: number): Re
     info.truncated = {
       totalRows: read.totalRows,
       shownRows: read.table.rowCount,
-      reason: `the first ${fmt(maxRows)} rows of the file (setting measurements.tableFile.maxRows)`,
+      reason: read.sizeLimited
+        ? `the first ${fmt(read.table.rowCount)} rows of the file: as many as a table keeps (${fmt(MAX_KEPT_CELLS)} cells, ${MAX_KEPT_BYTES / 1048576} MiB of text)`
+        : `the first ${fmt(maxRows)} rows of the file (setting measurements.tableFile.maxRows)`,
     };
   }
   return info;

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
-import { gunzipIfGzipped } from '../../../../src/core/io/gzip.node';
+import { InputLimitError } from '../../../../src/core/api/errors';
+import { GUNZIP_FREE_BYTES, gunzipIfGzipped, MAX_GUNZIP_RATIO } from '../../../../src/core/io/gzip.node';
 
 async function collect(input: Buffer[], chunk?: number): Promise<Buffer> {
   const pieces = chunk ? input.flatMap((b) => split(b, chunk)) : input;
@@ -119,5 +120,34 @@ describe('core api: gunzipIfGzipped', () => {
     source.destroy();
     gunzip.destroy();
     stalled.destroy();
+  });
+
+  it('refuses a gzip bomb once past its free bytes (InputLimitError naming the ratio); a sparse 95:1 stream passes', async () => {
+    const MiB = 1024 * 1024;
+    // 1 GiB of zeros in ~1 MB: 64 gzip members of 16 MiB each (gunzip reads concatenated members).
+    const member = gzipSync(Buffer.alloc(16 * MiB), { level: 9 });
+    let decoded = 0;
+    const sink = new Writable({
+      write(c: Buffer, _e, cb) {
+        decoded += c.length;
+        cb();
+      },
+    });
+    await assert.rejects(
+      pipeline(Readable.from(Array.from({ length: 64 }, () => member)), gunzipIfGzipped(), sink),
+      (e: unknown) => {
+        assert.ok(e instanceof InputLimitError);
+        assert.equal(e.code, 'INPUT_LIMIT');
+        assert.equal(e.limit, 'gunzip-ratio');
+        assert.match(e.message, new RegExp(`expands more than ${MAX_GUNZIP_RATIO} times`));
+        return true;
+      },
+    );
+    assert.ok(decoded <= GUNZIP_FREE_BYTES + MiB, `stopped after ${decoded} bytes`);
+    // Rows of 300 empty cells (95:1), 64 MiB: a real sparse report, read whole.
+    const sparse = Buffer.from(`2026-03-01T00:00:00.000Z${','.repeat(300)}\n`.repeat(4096));
+    const body = gzipSync(Buffer.concat(Array.from({ length: 50 }, () => sparse)));
+    assert.ok(body.length * 80 < 50 * sparse.length, 'compressed more than 80:1');
+    assert.equal((await collect([body])).length, 50 * sparse.length);
   });
 });
