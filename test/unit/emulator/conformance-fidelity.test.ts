@@ -2,10 +2,12 @@
 // english column order, negative gas raw values, changing statuses, the Parquet size guard.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PATHS } from '../../../src/core/api/paths';
 import { csvObjects, downloadGzipText, parseCsv, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
-const ENGLISH_FIXTURE = '/work/shared/fixtures/public-node-report-hourly-english.csv';
+// The real english report of ../shared/fixtures, copied into the repository's test/fixtures.
+const ENGLISH_FIXTURE = join(__dirname, '../../fixtures/public-node-report-hourly-english.csv');
 
 describe('emulator conformance: fidelity to real replies', () => {
   let emu: TestEmulator;
