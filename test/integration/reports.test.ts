@@ -21,7 +21,7 @@ import { SharedRecords } from '../../src/extension/state/shared-records';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
 import type { ShownTable } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
-import { api, eventually } from './helpers';
+import { api, eventually, unescapedMarkdown } from './helpers';
 import { QuickInputDriver } from './quick-input-driver';
 
 const REPORT_DELAY_MS = 10 * 60_000;
@@ -115,7 +115,7 @@ describe('reports against the emulator, through the commands', function () {
     // What tells reports apart is the label: range, frequency, datasources; the kind and age follow.
     assert.equal(pending.label, 'Nov 18–20 · hour · all ds');
     assert.match(String(pending.description), /^datasource-measurements · \d+s ago$/);
-    const tip = (pending.tooltip as vscode.MarkdownString).value;
+    const tip = unescapedMarkdown((pending.tooltip as vscode.MarkdownString).value);
     assert.ok(tip.includes('2026-11-18T00:00Z → 2026-11-20T00:00Z, hour'), tip);
     assert.ok(tip.includes(reportId), tip);
     assert.ok(a.watcher.watched().includes(reportId), 'an in-progress report is polled');
@@ -673,7 +673,7 @@ describe('Reports view actions: re-run, open as a cell, a failed report says why
       String(failed.description),
       /^failed: Report generation failed: a parquet-wide file would hold over 500000 rows; use csv-wide or a shorter range · datasource-measurements · \d+s ago$/,
     );
-    const tip = (failed.tooltip as vscode.MarkdownString).value;
+    const tip = unescapedMarkdown((failed.tooltip as vscode.MarkdownString).value);
     assert.ok(tip.includes('use csv-wide or a shorter range'), 'the tooltip has the whole reason');
     // A narrow view cuts the description: the failed report opens on a row that says why.
     assert.equal(failed.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);

@@ -4,7 +4,7 @@
 // Table for the same text.
 
 import { IncompleteReplyError } from '../api/errors';
-import { lineTooLong, MAX_COLUMNS, MAX_KEPT_BYTES, MAX_KEPT_CELLS, tooManyColumns } from '../io/limits';
+import { MAX_COLUMNS, MAX_KEPT_BYTES, MAX_KEPT_CELLS, tooManyColumns } from '../io/limits';
 import { isoBytesToMs } from '../time/iso';
 import {
   builderFor,
