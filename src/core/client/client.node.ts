@@ -29,6 +29,7 @@ import { writeWholeLines } from '../io/line-stream.node';
 import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
 import { safeForTerminalLine } from '../text/terminal';
+import { type RetryPolicy, retryPolicy } from '../time/backoff';
 import type { WaitClock } from '../time/clock';
 import type { RecentResult } from './client-types';
 import { type DownloadResult, writeBody } from './download.node';
@@ -41,7 +42,6 @@ import {
   readText,
   Transport,
 } from './http.node';
-import { type RetryPolicy, retryPolicy } from './retry';
 
 export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
