@@ -31,6 +31,7 @@ import { pivotJsonLong } from '../table/json-long';
 import { safeForTerminalLine } from '../text/terminal';
 import { type RetryPolicy, retryPolicy } from '../time/backoff';
 import type { WaitClock } from '../time/clock';
+import { HOUR_MS } from '../time/duration';
 import type { RecentResult } from './client-types';
 import { type DownloadResult, writeBody } from './download.node';
 import {
@@ -340,7 +341,7 @@ export class MeasurementsClient {
 }
 
 // Downloads of big reports take long; they are cancelled with the caller's signal (which aborts the body).
-const DOWNLOAD_TIMEOUT_MS = 60 * 60 * 1000;
+const DOWNLOAD_TIMEOUT_MS = HOUR_MS;
 const neverAbort = new AbortController().signal;
 
 function requireOrg(org: string): void {
