@@ -1,11 +1,6 @@
 // Periods of each output frequency, cache depths and default start times of the recent query.
-import type { OutputFrequency } from '../core/api/types';
-import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from './clock';
-
-export const PERIOD_MS: Record<OutputFrequency, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
-
-/** How far back the recent query's cache reaches (SERVICE-INTERFACE Limits). */
-export const CACHE_DEPTH_MS: Record<OutputFrequency, number> = { minute: DAY_MS, hour: 2 * DAY_MS, day: 10 * DAY_MS };
+import { CACHE_DEPTH_MS, type OutputFrequency, PERIOD_MS } from '../core/api/types';
+import { DAY_MS, floorTo, HOUR_MS } from './clock';
 
 /** The recent query's startTime when none is given. */
 export const DEFAULT_START_MS: Record<OutputFrequency, number> = { minute: HOUR_MS, hour: DAY_MS, day: 2 * DAY_MS };

@@ -6,6 +6,7 @@ import {
   type DataVersion,
   OUTPUT_FREQUENCIES,
   type OutputFrequency,
+  PERIOD_MS,
   RECENT_FORMATS,
   type RecentFormat,
 } from '../core/api/types';
@@ -14,7 +15,7 @@ import { compileMetrics } from './aggregates';
 import { DAY_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { badRequest, HttpError } from './http';
-import { defaultStartTime, firstPeriodStart, lastPeriodStart, PERIOD_MS, windowCutoff } from './periods';
+import { defaultStartTime, firstPeriodStart, lastPeriodStart, windowCutoff } from './periods';
 import { Fields } from './request-fields';
 import { type RowPlan, type RowWriter, streamRows } from './rows';
 import { openToken, sealToken } from './signing';

@@ -10,6 +10,7 @@ import {
   type MetricLabelStyle,
   OUTPUT_FREQUENCIES,
   type OutputFrequency,
+  PERIOD_MS,
   REPORT_ID_FIELD,
   REPORT_KINDS,
   type ReportKind,
@@ -22,7 +23,7 @@ import { HOUR_MS } from './clock';
 import { authorizeOrg, type EmulatorContext, resolveDatasources } from './context';
 import { hasMeasurement } from './generator';
 import { badRequest, HttpError } from './http';
-import { ceilTo, PERIOD_MS } from './periods';
+import { ceilTo } from './periods';
 import type { ReportQuota } from './quota';
 import { Fields } from './request-fields';
 import { periodVisible, type RowPlan, streamRows } from './rows';

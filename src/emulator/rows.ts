@@ -3,10 +3,10 @@
 // No synchronous slice runs long: after SLICE_MS of work the walk yields what it has and lets the event
 // loop run (other requests are answered meanwhile), even when few rows are visible (a sparse report).
 import type { OutputFrequency } from '../core/api/types';
+import { PERIOD_MS } from '../core/api/types';
 import { type Aggregator, type CompiledMetric, RowValues } from './aggregates';
 import { MINUTE_MS } from './clock';
 import { measuredAt } from './generator';
-import { PERIOD_MS } from './periods';
 import type { RowTextCache } from './row-cache';
 import type { Datasource } from './world';
 import * as world from './world';

@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   );
   const tableEditor = registerTableEditor(services.tables);
   context.subscriptions.push(...tableEditor.disposables);
-  const notebooks = registerNotebooks(context, services);
+  const notebooks = registerNotebooks(context, services, watcher);
   // Polling sends requests (and may start the emulator): in Restricted Mode it waits for trust.
   context.subscriptions.push(whenTrusted(() => watcher.resume()));
   return {

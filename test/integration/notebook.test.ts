@@ -38,6 +38,11 @@ let client: MeasurementsClient;
 let connectionId: string;
 let ids: string[];
 let seq = 0;
+/** Every request the emulator saw, with when (this process's monotonic clock). */
+const requests: { method: string; path: string; at: number }[] = [];
+/** When the emulator answered a status check of `reportId` (GET /v2/report-requests/<id>). */
+const statusChecksOf = (reportId: string) =>
+  requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${reportId}`)).map((r) => r.at);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'measnb-nb-'));
 
 /** Writes a .measnb file of code cells and opens it as a notebook with the extension's controller. */
@@ -72,7 +77,10 @@ describe('notebook controller against the emulator', function () {
   this.timeout(180_000);
 
   before(async () => {
-    host = await startHostEmulator(CONNECTION, '2026-11-20T09:00:00Z', { reportDelayMs: 5 * 60_000 });
+    host = await startHostEmulator(CONNECTION, '2026-11-20T09:00:00Z', {
+      reportDelayMs: 5 * 60_000,
+      onRequest: (r) => requests.push({ ...r, at: performance.now() }),
+    });
     ({ a, emu, clock, connectionId } = host);
     client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey });
     ids = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
@@ -210,6 +218,20 @@ describe('notebook controller against the emulator', function () {
     assert.ok(progress);
     const reportId = /Report (\S+):/.exec(outputText(nb.cellAt(0)))![1];
     assert.ok(a.services.reports.get(connectionId, reportId), 'in the Reports view while in progress');
+    // One poller per report: the cell's. The Reports view's watcher observes it and does not poll it too
+    // (two loops on the same 2 s, 3 s, 4 s schedule would check within a fraction of a second of each other).
+    const checks = await eventually(() => {
+      const at = statusChecksOf(reportId);
+      return at.length >= 3 && at;
+    }, 'three status checks');
+    const gaps = checks.slice(1).map((t, i) => Math.round(t - checks[i]));
+    assert.ok(
+      gaps.every((g) => g >= 1500),
+      `checks at least 1.8 s apart (one schedule, one loop): ${gaps.join(', ')} ms`,
+    );
+    assert.ok(!a.watcher.watched().includes(reportId), "the watcher observes the cell's poller, it does not poll");
+    const seen = a.services.reports.get(connectionId, reportId);
+    assert.equal(seen?.record.message, 'Processing', "the view shows the record the cell's poller got");
     clock.advance(10 * 60_000);
     const s = await cellFinished(nb, 0, before);
     assert.equal(s.success, true, outputText(nb.cellAt(0)));
@@ -256,6 +278,8 @@ describe('notebook controller against the emulator', function () {
     ]);
     let before = startCell(nb, 0);
     await eventually(() => outputText(nb.cellAt(0)).includes('in-progress'), 'the report to be waiting');
+    const reportId = /Report ([^\s:]+)/.exec(outputText(nb.cellAt(0)))![1];
+    assert.ok(!a.watcher.watched().includes(reportId), 'while the cell waits, its poller is the only one');
     await vscode.commands.executeCommand('notebook.cell.cancelExecution', {
       ranges: [{ start: 0, end: 1 }],
       document: nb.uri,
@@ -263,6 +287,7 @@ describe('notebook controller against the emulator', function () {
     let s = await cellFinished(nb, 0, before);
     assert.equal(s.success, false);
     assert.match(outputText(nb.cellAt(0)), /cancelled/i);
+    assert.ok(a.watcher.watched().includes(reportId), 'the cell stopped waiting: the Reports view polls the report');
 
     before = startCell(nb, 1);
     await eventually(

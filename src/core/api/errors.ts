@@ -2,7 +2,7 @@
 // Messages say what a user can do next. They never contain the API key: server text is redacted
 // before it is stored, and no raw transport error (which could hold request headers) is attached.
 
-import { parseHttpDate } from '../time/http-date';
+import { parseRetryAfter } from '../time/backoff';
 import { DAILY_REPORT_LIMIT } from './paths';
 import type { ValidationIssue } from './validate';
 
@@ -30,7 +30,7 @@ export interface MeasurementsErrorOptions {
   path?: string;
   /** quota-exceeded: when the daily quota resets (next UTC midnight). */
   resetAt?: Date;
-  /** quota-exceeded / rate limits: seconds to wait before trying again. */
+  /** The server's Retry-After (any status), in seconds; absent when it sent none (core/time/backoff reads it). */
   retryAfterSeconds?: number;
   /** invalid-request: every problem found, each naming its field. */
   issues?: ValidationIssue[];
@@ -185,35 +185,25 @@ export interface HttpErrorContext {
   now: Date;
 }
 
-/** Seconds from a Retry-After header (delta-seconds or HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v);
-  const t = parseHttpDate(v, now.getTime());
-  if (t === undefined) return undefined;
-  return Math.max(0, Math.ceil((t - now.getTime()) / 1000));
-}
-
 /** Maps a non-2xx response to a MeasurementsError. */
 export function errorFromResponse(ctx: HttpErrorContext): MeasurementsError {
   const { now } = ctx;
   const raw = extractServerMessage(ctx.bodyText);
   const serverMessage = raw === undefined ? undefined : redact(raw, ctx.secret);
   const said = serverMessage ? `: ${serverMessage}` : '';
-  const base = { status: ctx.status, serverMessage, method: ctx.method, path: ctx.path };
+  const retryAfterSeconds = parseRetryAfter(ctx.retryAfter, now.getTime());
+  const base = { status: ctx.status, serverMessage, method: ctx.method, path: ctx.path, retryAfterSeconds };
   const where = `${ctx.method} ${ctx.path}`;
   const { status } = ctx;
 
   if (status === 429) {
     const resetAt = nextUtcMidnight(now);
-    const retryAfterSeconds =
-      parseRetryAfter(ctx.retryAfter, now) ?? Math.ceil((resetAt.getTime() - now.getTime()) / 1000);
+    const waitSeconds = retryAfterSeconds ?? Math.ceil((resetAt.getTime() - now.getTime()) / 1000);
     const message =
       ctx.operation === 'createReport'
         ? `Daily report quota exceeded (at most ${DAILY_REPORT_LIMIT} reports per org per UTC day). It resets at ${resetAt.toISOString()} (UTC midnight); no report was created.`
-        : `Too many requests (429) for ${where}; try again in ${retryAfterSeconds} s. Report quota resets at ${resetAt.toISOString()} (UTC midnight).`;
-    return new MeasurementsError('quota-exceeded', message, { ...base, resetAt, retryAfterSeconds });
+        : `Too many requests (429) for ${where}; try again in ${waitSeconds} s. Report quota resets at ${resetAt.toISOString()} (UTC midnight).`;
+    return new MeasurementsError('quota-exceeded', message, { ...base, resetAt });
   }
   if (status === 401) {
     return new MeasurementsError(

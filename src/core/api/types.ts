@@ -1,5 +1,6 @@
 // Wire types of the measurements service (SERVICE-INTERFACE.md, SERVICE-FACTS.md).
 // Shared by the client, the emulator, the query language and the CLI.
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
 
 export const REPORT_KINDS = ['datasource-measurements', 'node-measurements', 'reference-site-measurements'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -33,6 +34,12 @@ export function reportIdColumn(kind: ReportKind): ReportIdColumn {
 
 export const OUTPUT_FREQUENCIES = ['minute', 'hour', 'day'] as const;
 export type OutputFrequency = (typeof OUTPUT_FREQUENCIES)[number];
+
+/** The length of one period of each output frequency (its rows are this far apart). */
+export const PERIOD_MS: Record<OutputFrequency, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
+
+/** How far back the recent query's cache reaches, per output frequency (SERVICE-INTERFACE Limits). */
+export const CACHE_DEPTH_MS: Record<OutputFrequency, number> = { minute: DAY_MS, hour: 2 * DAY_MS, day: 10 * DAY_MS };
 
 export const METRIC_LABEL_STYLES = ['canonical', 'english', 'legacy'] as const;
 export type MetricLabelStyle = (typeof METRIC_LABEL_STYLES)[number];

@@ -2,22 +2,19 @@
 // "Performance Testing Protocols, Metrics, and Target Values for Fine Particulate Matter Air Sensors", as
 // coded in EPA's sensortoolkit): valid 1-hour and 24-hour averages (75 % completeness), the sensor-vs-reference
 // fit and error on each, and the precision across three or more collocated sensors.
-import type { OutputFrequency } from '../api/types';
+import { type OutputFrequency, PERIOD_MS } from '../api/types';
 import {
   daysFromHours,
   MIN_HOURS_PER_DAY,
+  MIN_MINUTES_PER_HOUR,
   meanByPeriod,
   ols,
-  PERIOD_MS,
   type Regression,
   type TargetCheck,
 } from './stats';
 
 /** The averaging intervals EPA evaluates sensors on. */
 export type EvaluationAveraging = '1h' | '24h';
-
-/** EPA's 75 % completeness of an hour built from minutes: 45 of its 60 minutes. */
-export const MIN_MINUTES_PER_HOUR = 45;
 
 /** Valid averages by period index (hours or days since the epoch), and how many periods were left out. */
 export interface ValidAverages {

@@ -2,9 +2,8 @@
 // completeness for an output frequency, exceedances, diurnal/weekday profiles, OLS and sensor-vs-reference
 // pairing with EPA's PM2.5 sensor performance targets (the full evaluation: evaluation.ts). Times are epoch
 // milliseconds (UTC); NaN is "no value".
-import type { OutputFrequency } from '../api/types';
-
-export const PERIOD_MS: Record<OutputFrequency, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+import { type OutputFrequency, PERIOD_MS } from '../api/types';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
 
 /** The output frequency whose period fits the spacing of the times best (the median gap); hour when unknown. */
 export function inferFrequency(times: ArrayLike<number>): OutputFrequency {
@@ -16,8 +15,8 @@ export function inferFrequency(times: ArrayLike<number>): OutputFrequency {
   if (!gaps.length) return 'hour';
   gaps.sort((a, b) => a - b);
   const g = gaps[Math.floor(gaps.length / 2)];
-  if (g < 30 * 60_000) return 'minute';
-  if (g < 12 * 3_600_000) return 'hour';
+  if (g < 30 * MINUTE_MS) return 'minute';
+  if (g < 12 * HOUR_MS) return 'hour';
   return 'day';
 }
 
@@ -269,9 +268,9 @@ export function profile(
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
     if (Number.isNaN(t) || Number.isNaN(values[i])) continue;
-    const local = t + offsetMinutes(t) * 60_000;
-    const day = Math.floor(local / 86_400_000);
-    const b = by === 'hour' ? Math.floor((local - day * 86_400_000) / 3_600_000) : (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+    const local = t + offsetMinutes(t) * MINUTE_MS;
+    const day = Math.floor(local / DAY_MS);
+    const b = by === 'hour' ? Math.floor((local - day * DAY_MS) / HOUR_MS) : (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
     bucket[i] = b;
     counts[b + 1]++;
   }

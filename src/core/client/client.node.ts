@@ -29,7 +29,9 @@ import { writeWholeLines } from '../io/line-stream.node';
 import { parseCsvWide } from '../table/csv-read.node';
 import { pivotJsonLong } from '../table/json-long';
 import { safeForTerminalLine } from '../text/terminal';
+import { type RetryPolicy, retryPolicy } from '../time/backoff';
 import type { WaitClock } from '../time/clock';
+import { HOUR_MS } from '../time/duration';
 import type { RecentResult } from './client-types';
 import { type DownloadResult, writeBody } from './download.node';
 import {
@@ -41,7 +43,6 @@ import {
   readText,
   Transport,
 } from './http.node';
-import { type RetryPolicy, retryPolicy } from './retry';
 
 export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
@@ -340,7 +341,7 @@ export class MeasurementsClient {
 }
 
 // Downloads of big reports take long; they are cancelled with the caller's signal (which aborts the body).
-const DOWNLOAD_TIMEOUT_MS = 60 * 60 * 1000;
+const DOWNLOAD_TIMEOUT_MS = HOUR_MS;
 const neverAbort = new AbortController().signal;
 
 function requireOrg(org: string): void {

@@ -10,14 +10,14 @@ import {
   MalformedReplyError,
   MeasurementsError,
   OutputError,
-  parseRetryAfter,
   redact,
 } from '../api/errors';
 import { API_KEY_HEADER } from '../api/paths';
 import { gunzipIfGzipped } from '../io/gzip.node';
-import { type Clock, nowDate } from '../time/clock';
+import { type RetryDecision, type RetryPolicy, retryAfterMs, withRetries } from '../time/backoff';
+import { nowDate, type WaitClock } from '../time/clock';
 import type { CallOptions } from './client-types';
-import { failedBeforeSending, type RetryDecision, type RetryPolicy, transportErrorCode, withRetries } from './retry';
+import { failedBeforeSending, transportErrorCode } from './retry';
 import { request } from './undici-request.node';
 
 export interface RequestLogEntry {
@@ -42,12 +42,13 @@ export interface TransportOptions {
   retry: RetryPolicy;
   log?: RequestLogger;
   dispatcher?: Dispatcher;
-  clock: Clock;
+  /** Call durations, error times, and the waits between retries. */
+  clock: WaitClock;
 }
 
 /**
  * How a call may be retried:
- * - 'read': network errors, 5xx and 429 with an acceptable Retry-After;
+ * - 'read': network errors, 5xx and 429 with an acceptable Retry-After (core/time/backoff: the one policy);
  * - 'connect-only': only when the connection failed before anything was sent (report creation costs quota).
  */
 export type RetryMode = 'read' | 'connect-only';
@@ -178,11 +179,9 @@ export class Transport {
     try {
       budget.throwIfAborted();
       const value = await withRetries(
-        this.opts.retry,
+        { policy: this.opts.retry, clock: this.opts.clock, signal: budget.signal, onRetry: () => stats.retries++ },
         () => this.attempt(spec, budget.signal, stats),
         (e) => (e instanceof FailedAttempt && !budget.signal.aborted ? e.decision : { retry: false }),
-        budget.signal,
-        () => stats.retries++,
       );
       log();
       return value;
@@ -234,19 +233,10 @@ export class Transport {
       subject: spec.subject,
       now: nowDate(this.opts.clock),
     });
+    // 5xx, and a 429 only when the server said when to come back; both wait at least its Retry-After.
     const retryable =
-      spec.retry === 'read' &&
-      (res.status >= 500 ||
-        (res.status === 429 && retryAfter !== undefined && failure.retryAfterSeconds !== undefined));
-    // 429 waits as told (or until the quota resets); a 503's Retry-After (a gateway's) is honoured too.
-    const unavailableFor = res.status === 503 ? parseRetryAfter(retryAfter, nowDate(this.opts.clock)) : undefined;
-    const retryAfterMs =
-      res.status === 429
-        ? (failure.retryAfterSeconds ?? 0) * 1000
-        : unavailableFor === undefined
-          ? undefined
-          : unavailableFor * 1000;
-    return new FailedAttempt(failure, { retry: retryable, retryAfterMs });
+      spec.retry === 'read' && (res.status >= 500 || (res.status === 429 && failure.retryAfterSeconds !== undefined));
+    return new FailedAttempt(failure, { retry: retryable, retryAfterMs: retryAfterMs(failure) });
   }
 
   /** One request with its redirects followed; the key policy is applied at every hop. */

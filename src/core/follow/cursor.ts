@@ -5,6 +5,7 @@
 import type { RecentFormat, RecentQueryRequest } from '../api/types';
 import { findColumn, type Table } from '../table/table';
 import { timeColumn } from '../table/table-rows';
+import { DAY_MS } from '../time/duration';
 import { isoToMs } from '../time/iso';
 
 export interface FollowState {
@@ -24,7 +25,7 @@ export interface FollowState {
   rowsSeen: number;
 }
 
-export const TOKEN_LIFETIME_MS = 24 * 3_600_000;
+export const TOKEN_LIFETIME_MS = DAY_MS;
 
 /** Keys of the rows of a table, `datasourceId|epochMs`; undefined entries when the table has no time column. */
 export function rowKey(table: Table, row: number): string | undefined {

@@ -3,7 +3,7 @@
 // 24 hours, or forged), a fresh recent query from the last time seen, minus the rows already seen.
 
 import { isMeasurementsError } from '../api/errors';
-import type { ContinuationRequest, RecentFormat, RecentQueryRequest } from '../api/types';
+import { CACHE_DEPTH_MS, type ContinuationRequest, type RecentFormat, type RecentQueryRequest } from '../api/types';
 import type { CallOptions, RecentResult } from '../client/client-types';
 import type { Table } from '../table/table';
 import { rowsByTimeAscending, takeRows, timeColumn } from '../table/table-rows';
@@ -36,9 +36,6 @@ export interface FollowStepResult {
   /** Something the user should know (the token expired and the tail resumed, a possible gap). */
   notice?: string;
 }
-
-const HOUR = 3_600_000;
-const CACHE_DEPTH_MS = { minute: 24 * HOUR, hour: 48 * HOUR, day: 240 * HOUR } as const;
 
 export async function followStep(options: FollowStepOptions): Promise<FollowStepResult> {
   const { client, now, signal, state } = options;

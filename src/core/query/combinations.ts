@@ -1,13 +1,11 @@
 // Checks across fields, at parse time: the field rules of src/core/api/validate.ts applied to the
 // request the cell stands for (with relative times read at `now`), plus hints the rules leave out.
+import { CACHE_DEPTH_MS } from '../api/types';
 import type { ParsedCell, ParsedFields } from './cell';
 import type { Diagnostic } from './diagnostics';
 import { isFieldName } from './fields';
 import { buildRequest, issueToDiagnostic, validateResolved } from './resolve';
 import { timeToMs } from './time';
-
-const HOUR = 3_600_000;
-const CACHE_DEPTH_MS = { minute: 24 * HOUR, hour: 48 * HOUR, day: 240 * HOUR } as const;
 
 export function checkCombinations(cell: ParsedCell, diagnostics: Diagnostic[], now: Date): void {
   // The org may come from the connection at run time, so a placeholder stands in for it here.

@@ -1,5 +1,7 @@
 // Report statuses -> a small state union, so views and the CLI never switch on raw strings.
+
 import type { ReportRecord } from '../api/types';
+import { HOUR_MS } from '../time/duration';
 import { parseIsoMs } from '../time/iso';
 
 export type ReportState = 'in-progress' | 'succeeded' | 'failed' | 'unknown';
@@ -21,7 +23,7 @@ export function reportState(status: string): ReportState {
  * poller (report cells and the CLI through ReportPoller, the Reports view's watcher; core/time/repeat.ts
  * states the policy). A new intermediate state is the likelier addition, so it is polled, but not forever.
  */
-export const UNKNOWN_STATUS_LIMIT_MS = 60 * 60 * 1000;
+export const UNKNOWN_STATUS_LIMIT_MS = HOUR_MS;
 
 /**
  * Tracks one report's statuses: true once an unknown status has lasted `limitMs` in a row (the count

@@ -37,6 +37,8 @@ export type ReportProgress =
       nextCheckMs?: number;
       /** The last check failed (transiently); waiting goes on. */
       error?: string;
+      /** The record the check returned (absent after a failed check): other views of the report show it. */
+      record?: ReportRecord;
     }
   | { kind: 'download'; reportId: string; file: string; index: number; total: number };
 
@@ -91,6 +93,7 @@ export function waitForReportProgress(
         elapsedMs: p.elapsedMs,
         nextCheckMs: p.nextCheckInMs,
         error: p.error?.message,
+        record: p.record,
       }),
   });
 }

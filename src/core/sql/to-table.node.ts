@@ -2,11 +2,13 @@
 // ZONE], DATE) become time columns, every numeric type a number column, text keeps the kind its header
 // says (identifier, status, qcFlags, ...), anything else its text.
 // Type-only: the engine module is loaded lazily by engine.node.ts, which passes its type ids in.
+
 import type { DuckDBResult, DuckDBValue, DuckDBTypeId as TypeIds } from '@duckdb/node-api';
 import { MeasurementsError } from '../api/errors';
 import { type ColumnBuilder, DictBuilder, demoteToText, FlagsBuilder } from '../table/builders';
 import { classifyColumn } from '../table/column-kinds';
 import type { Column, ColumnKind, NumericColumn, Table } from '../table/table';
+import { DAY_MS } from '../time/duration';
 
 const timeTypes = (DuckDBTypeId: typeof TypeIds) =>
   new Set<number>([
@@ -41,7 +43,7 @@ function timeMs(v: DuckDBValue): number {
   if (typeof o.millis === 'bigint') return Number(o.millis);
   if (typeof o.seconds === 'bigint') return Number(o.seconds) * 1000;
   if (typeof o.nanos === 'bigint') return Number(o.nanos) / 1e6;
-  if (typeof o.days === 'number') return o.days * 86_400_000;
+  if (typeof o.days === 'number') return o.days * DAY_MS;
   return Number.NaN;
 }
 

@@ -1,4 +1,18 @@
 // Time: the injectable clock, ISO 8601 dates and timestamps, durations. Platform-neutral.
+
+export {
+  type Backoff,
+  backoffDelayMs,
+  DEFAULT_ERROR_BACKOFF,
+  DEFAULT_RETRY_POLICY,
+  errorDelayMs,
+  parseRetryAfter,
+  type RetryDecision,
+  type RetryPolicy,
+  retryAfterMs,
+  retryPolicy,
+  withRetries,
+} from './backoff';
 export {
   type Clock,
   clockFromEnv,
@@ -34,9 +48,6 @@ export {
   zonelessWarning,
 } from './iso';
 export {
-  DEFAULT_ERROR_BACKOFF,
-  type ErrorBackoff,
-  errorDelayMs,
   type RepeatEnd,
   type RepeatOptions,
   type Repetition,

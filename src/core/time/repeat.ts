@@ -9,7 +9,8 @@
 //   resolves with `cancelled: true` (a round that is under way gets the signal itself and may throw).
 // - Transient errors (the caller's `isTransient`; for service calls core/api/errors `isTransientError`:
 //   network, timeout, 5xx, 429): reported through `onTransientError` and the loop goes on. The wait before
-//   the next try backs off, 2 s doubling to a cap of 60 s, never shorter than the error's Retry-After. The
+//   the next try backs off, 2 s doubling to a cap of 60 s, never shorter than the error's Retry-After
+//   (backoff.ts errorDelayMs: the same policy and reading of Retry-After as the client's retries). The
 //   loop never gives up on its own while someone watches: the user cancels (or the caller sets a deadline).
 // - Permanent errors (anything else, and any error once the signal aborted): the loop stops and rejects
 //   with that error.
@@ -17,16 +18,8 @@
 //   progress for at most an hour in a row, then polling stops and says so (core/reports/status.ts
 //   unknownStatusLimit: the same rule for report cells, the CLI and the Reports view).
 
+import { type Backoff, errorDelayMs } from './backoff';
 import type { WaitClock } from './clock';
-
-export interface ErrorBackoff {
-  /** Wait after the first transient error in a row; doubled for each further one. */
-  baseMs: number;
-  /** The cap of that wait. */
-  maxMs: number;
-}
-
-export const DEFAULT_ERROR_BACKOFF: ErrorBackoff = { baseMs: 2000, maxMs: 60_000 };
 
 export interface RepeatOptions<T> {
   clock: WaitClock;
@@ -41,7 +34,7 @@ export interface RepeatOptions<T> {
   isTransient: (error: unknown) => boolean;
   /** Each transient error, with how many came in a row and the wait before the next try. */
   onTransientError?: (error: unknown, retry: { consecutive: number; delayMs: number }) => void;
-  errorBackoff?: ErrorBackoff;
+  errorBackoff?: Backoff;
 }
 
 export interface RepeatEnd<T> {
@@ -59,18 +52,6 @@ export interface Repetition<T> {
   wake(): void;
   /** Between rounds, waiting (false while a round runs and once the loop ended). */
   waiting(): boolean;
-}
-
-/** The wait after `consecutive` transient errors in a row (1 = the first), at least the error's Retry-After. */
-export function errorDelayMs(
-  consecutive: number,
-  error: unknown,
-  backoff: ErrorBackoff = DEFAULT_ERROR_BACKOFF,
-): number {
-  const doubled = backoff.baseMs * 2 ** Math.min(Math.max(0, consecutive - 1), 30);
-  const retryAfter = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-  const asked = typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter * 1000 : 0;
-  return Math.max(Math.min(doubled, backoff.maxMs), asked);
 }
 
 const WOKEN = Symbol('woken');

@@ -1,8 +1,9 @@
 // csv-wide: a header row, then one row per measurement (minute) or period (hour, day).
+
+import { PERIOD_MS } from '../../core/api/types';
 import { csvField, csvRow } from '../../core/table/csv-write';
 import type { RowValues } from '../aggregates';
 import { measuredAt, OOB_FLAG } from '../generator';
-import { PERIOD_MS } from '../periods';
 import type { RowWriter } from '../rows';
 import type { Datasource } from '../world';
 import * as world from '../world';

@@ -3,9 +3,9 @@
 // encoded one row group at a time with a turn of the event loop between groups: no single slice of a
 // large report holds the emulator's other requests.
 import { ByteWriter, parquetWrite } from 'hyparquet-writer';
+import { PERIOD_MS } from '../../core/api/types';
 import type { RowValues } from '../aggregates';
 import { measuredAt, OOB_FLAG } from '../generator';
-import { PERIOD_MS } from '../periods';
 import { nextTurn, type RowWriter } from '../rows';
 import type { Datasource } from '../world';
 import * as world from '../world';

@@ -34,6 +34,7 @@ import { METRIC_CATEGORIES, parseTime, type TimeValue, timeToMs, timeToWire } fr
 import { checkMetricSelect, type ServiceKind } from '../../core/query/metric-select';
 import { TIME_HELP } from '../../core/query/time';
 import { type Clock, nowDate } from '../../core/time/clock';
+import { DAY_MS } from '../../core/time/duration';
 import { quotaKey } from '../connections/client-provider';
 import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
@@ -260,7 +261,7 @@ class ReportFlow {
   readonly startTime: Step = async (flow) => {
     this.a.startTime = await flow.input({
       prompt: `startTime: ${spec(this.k, 'startTime').doc} As in cells: 2026-11-01, 2026-11-01T06:00Z, today, -1d, -6h.`,
-      value: this.a.startTime ?? isoDay(new Date(this.now.getTime() - 86_400_000)),
+      value: this.a.startTime ?? isoDay(new Date(this.now.getTime() - DAY_MS)),
       validate: timeProblem,
     });
     return this.endTime;

@@ -16,6 +16,7 @@ import { findColumn, isNumeric, type Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import { sleep } from '../../core/time/clock';
 import { serviceKindOf } from '../connections/connection';
+import type { ReportObservation, ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
 import { isTrusted, offerTrust, restrictedMessage } from '../trust';
 import { CellWriter, fileName, type RenderedTable } from './cell-writer';
@@ -52,6 +53,8 @@ export interface ControllerDeps {
   storageUri: vscode.Uri;
   /** The notebooks' SQL sessions (named results, the engine of sql cells). */
   sql: SqlSessions;
+  /** The Reports view's watcher: it observes the reports cells poll, so each report has one poller. */
+  reportPolls?: ReportPolls;
 }
 
 export class MeasnbController implements vscode.Disposable {
@@ -158,6 +161,7 @@ export class MeasnbController implements vscode.Disposable {
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(downloadDir));
     const cellId = parsed.verb === 'follow' ? await this.cellId(cell) : '';
     const run = this.deps.run ?? runCell;
+    let polled: ReportObservation | undefined;
     const options = (): RunCellOptions => ({
       client,
       org,
@@ -168,17 +172,26 @@ export class MeasnbController implements vscode.Disposable {
       sql: this.deps.sql.for(notebook),
       baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
       onProgress: (p) => {
-        if (p.kind === 'report-created') void this.trackCreated(p.reportId, parsed, connection.id);
+        if (p.kind === 'report-created') {
+          // Observed before it is tracked: the Reports view's watcher never starts a second poller.
+          polled = this.deps.reportPolls?.observe(connection.id, p.reportId);
+          void this.trackCreated(p.reportId, parsed, connection.id);
+        }
+        if (p.kind === 'report-status' && p.record) void polled?.seen(p.record);
         out.progress(p);
       },
     });
     return async () => {
-      const outcome = await run(parsed, options());
-      let report: ReportRef | undefined;
-      if (outcome.report) {
-        await this.trackFinished(outcome.report, connection.id);
-        report = { connectionId: connection.id, reportId: outcome.report.record.reportId };
+      let outcome: RunResult;
+      try {
+        outcome = await run(parsed, options());
+        if (outcome.report) await this.trackFinished(outcome.report, connection.id);
+      } finally {
+        // The cell's poller is done: a report still open (the cell was cancelled) is the watcher's again.
+        polled?.end();
       }
+      let report: ReportRef | undefined;
+      if (outcome.report) report = { connectionId: connection.id, reportId: outcome.report.record.reportId };
       if (outcome.followState) await this.deps.follow.set(notebook.uri, cellId, outcome.followState);
       out.noteOutcome(outcome, report);
       return outcome;

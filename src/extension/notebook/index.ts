@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { writeParquet } from '../../core/table/parquet';
 import { serviceKindOf } from '../connections/connection';
+import type { ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
@@ -21,7 +22,12 @@ export interface NotebookApi {
   sqlCells: SqlCellContext;
 }
 
-export function registerNotebooks(context: vscode.ExtensionContext, services: ExtensionServices): NotebookApi {
+export function registerNotebooks(
+  context: vscode.ExtensionContext,
+  services: ExtensionServices,
+  /** The Reports view's watcher: it observes the reports report cells poll. */
+  reportPolls?: ReportPolls,
+): NotebookApi {
   const connections = new NotebookConnections(services, services.clock);
   const follow = new FollowStore(context.workspaceState);
   const storageUri = context.storageUri ?? context.globalStorageUri;
@@ -33,6 +39,7 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     follow,
     sql,
     storageUri,
+    reportPolls,
   });
   const notebookOf = (doc: vscode.TextDocument) =>
     vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));

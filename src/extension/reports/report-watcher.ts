@@ -10,6 +10,9 @@
 // polling of that report, the node shows why, and Refresh starts it again. While the window has been
 // unfocused for long, checks pause and resume (with an immediate check) when it is focused again. A
 // finished report raises a notification with Open.
+// One poller per report: a report a cell is waiting for is polled by the cell's core ReportPoller only;
+// the watcher observes it (observe(): the cell's records update the view) and takes over if the cell
+// stops waiting while the report is still open (the cell was cancelled).
 import * as vscode from 'vscode';
 import { isTransientError } from '../../core/api/errors';
 import type { ReportRecord } from '../../core/api/types';
@@ -26,7 +29,20 @@ import type { ReportsStore } from './reports-store';
 import { describeReport, type TrackedReport, withRecord } from './tracked-report';
 
 /** Delay before the next status check of a report `ageMs` old (core/reports/schedule.ts pollDelayMs). */
-export type PollSchedule = (ageMs: number) => number;
+export type PollDelay = (ageMs: number) => number;
+
+/** A report polled elsewhere (a report cell's ReportPoller), as the watcher observes it. */
+export interface ReportObservation {
+  /** A record the other poller got: the view shows it (a finished one finishes the report here too). */
+  seen(record: ReportRecord): Promise<void>;
+  /** The other poller stopped: a report still open is polled by the watcher from now on. */
+  end(): void;
+}
+
+/** Who else polls reports tells the watcher (the notebook controller, for report cells). */
+export interface ReportPolls {
+  observe(connectionId: string, reportId: string): ReportObservation;
+}
 
 /** How long the window may be unfocused before polling pauses. */
 export const PAUSE_WHEN_UNFOCUSED_MS = 5 * 60_000;
@@ -59,8 +75,10 @@ const vscodeWindowFocus: WindowFocus = {
 
 const keyOf = (t: Pick<TrackedReport, 'connectionId' | 'reportId'>) => `${t.connectionId}\u0000${t.reportId}`;
 
-export class ReportWatcher implements vscode.Disposable {
+export class ReportWatcher implements vscode.Disposable, ReportPolls {
   private readonly watches = new Map<string, Watch>();
+  /** Reports polled elsewhere (how many pollers each): observed, never polled here at the same time. */
+  private readonly observed = new Map<string, number>();
   private unfocusedSince: number | undefined;
   private disposed = false;
   private readonly subs: vscode.Disposable[] = [];
@@ -73,7 +91,7 @@ export class ReportWatcher implements vscode.Disposable {
     private readonly connections: ConnectionStore,
     /** The services' clock: reports' ages, the unfocused time, and the waits. */
     private readonly clock: WaitClock,
-    private readonly schedule: PollSchedule,
+    private readonly schedule: PollDelay,
     private readonly onFinished: (t: TrackedReport) => void,
     focus: WindowFocus = vscodeWindowFocus,
   ) {
@@ -117,10 +135,34 @@ export class ReportWatcher implements vscode.Disposable {
     return this.schedule(Math.max(0, this.clock.nowMs() - added));
   }
 
+  /**
+   * A report cell polls this report itself (core ReportPoller): until end(), the watcher does not poll it
+   * too, and what the cell's poller sees updates the view; after, a report still open is watched here.
+   */
+  observe(connectionId: string, reportId: string): ReportObservation {
+    const key = keyOf({ connectionId, reportId });
+    this.observed.set(key, (this.observed.get(key) ?? 0) + 1);
+    this.stop(key);
+    let ended = false;
+    return {
+      seen: (record) => this.seen(key, record),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        const left = (this.observed.get(key) ?? 1) - 1;
+        if (left > 0) this.observed.set(key, left);
+        else this.observed.delete(key);
+        const cur = this.store.get(connectionId, reportId);
+        if (cur) this.watch(cur);
+      },
+    };
+  }
+
   /** Polls `t` until it finishes: the first check after `delayMs` (default: its schedule at its age). */
   watch(t: TrackedReport, delayMs?: number): void {
     if (this.disposed || isTerminal(t.record.reportStatus)) return;
     const key = keyOf(t);
+    if (this.observed.has(key)) return; // polled elsewhere: one poller per report
     const existing = this.watches.get(key);
     if (existing) {
       if (delayMs === 0) existing.loop?.wake();
@@ -225,11 +267,26 @@ export class ReportWatcher implements vscode.Disposable {
     const now = new Date(this.clock.nowMs());
     const updated = await this.store.update(connectionId, reportId, (x) => withRecord(x, record, now));
     if (!terminal) return w?.unknownTooLong(record.reportStatus, now.getTime()) ? this.giveUp(key, record) : 'open';
-    if (wasOpen && updated) {
-      this.finished.fire(updated);
-      this.onFinished(updated);
-    }
+    if (wasOpen && updated) this.finish(updated);
     return 'done';
+  }
+
+  /** A record another poller got (observe()): shown as the watcher's own checks are. */
+  private async seen(key: string, record: ReportRecord): Promise<void> {
+    const [connectionId, reportId] = key.split('\u0000');
+    const t = this.store.get(connectionId, reportId);
+    if (!t || this.disposed) return;
+    const wasOpen = !isTerminal(t.record.reportStatus);
+    const updated = await this.store.update(connectionId, reportId, (x) =>
+      withRecord(x, record, new Date(this.clock.nowMs())),
+    );
+    if (wasOpen && updated && isTerminal(record.reportStatus)) this.finish(updated);
+  }
+
+  /** A report was seen finishing (by a check here or by an observed poller). */
+  private finish(updated: TrackedReport): void {
+    this.finished.fire(updated);
+    this.onFinished(updated);
   }
 
   /** An unknown status lasted too long: polling stops, and the report says why (Refresh checks again). */

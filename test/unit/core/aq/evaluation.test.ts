@@ -6,12 +6,11 @@ import {
   distanceKm,
   evaluatePair,
   hourlyMeans,
-  MIN_MINUTES_PER_HOUR,
   precision,
   precisionTargets,
   validAverages,
 } from '../../../../src/core/aq/evaluation';
-import { ols, pm25SensorTargets, type Regression } from '../../../../src/core/aq/stats';
+import { MIN_MINUTES_PER_HOUR, ols, pm25SensorTargets, type Regression } from '../../../../src/core/aq/stats';
 
 const MIN = 60_000;
 const DAY0 = Date.UTC(2026, 10, 16);

@@ -49,7 +49,7 @@ describe('MeasurementsClient against the emulator', function () {
       baseUrl: emu.url,
       apiKey: emu.apiKey,
       log: (e) => logs.push(e),
-      retry: { baseDelayMs: 1 },
+      retry: { baseMs: 1 },
       clock: { nowMs: () => clock.now(), sleep },
     });
     ids = emu.facts.datasources.map((d) => d.datasourceId);
@@ -266,7 +266,7 @@ describe('MeasurementsClient against the emulator', function () {
       baseUrl: emu.url,
       apiKey: emu.apiKey,
       log: (e) => logs.push(e),
-      retry: { baseDelayMs: 1 },
+      retry: { baseMs: 1 },
     });
     await client.listDatasources(emu.org);
     assert.equal(logs.at(-1)?.retries, 1);
@@ -298,7 +298,7 @@ describe('MeasurementsClient against the emulator', function () {
       baseUrl: emu.url,
       apiKey: emu.apiKey,
       log: (e) => logs.push(e),
-      retry: { baseDelayMs: 1 },
+      retry: { baseMs: 1 },
     });
     for (const call of [
       () => client.listDatasources(emu.org),

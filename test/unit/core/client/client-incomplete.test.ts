@@ -87,7 +87,7 @@ describe('MeasurementsClient: incomplete replies are transient failures (real HT
       baseUrl: server.url,
       apiKey: 'k',
       log: (e) => logs.push(e),
-      retry: retry ? { baseDelayMs: 1, maxDelayMs: 2 } : false,
+      retry: retry ? { baseMs: 1, maxMs: 2 } : false,
     });
 
   it('asks for gzip on the loopback too, so the gzip trailer guards the reply', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseRetryAfter } from '../../../../src/core/api/errors';
+import { parseRetryAfter } from '../../../../src/core/time/backoff';
 import { parseHttpDate } from '../../../../src/core/time/http-date';
 import { withTimeZone } from '../../../support/time-zone';
 
@@ -41,7 +41,7 @@ describe('core time: HTTP dates (Retry-After)', () => {
   });
 
   it('gives Retry-After in seconds from delta-seconds or an HTTP date; undefined when unreadable', () => {
-    const now = new Date(Date.UTC(2026, 10, 20, 23, 59, 0));
+    const now = Date.UTC(2026, 10, 20, 23, 59, 0);
     assert.equal(parseRetryAfter('120', now), 120);
     assert.equal(parseRetryAfter('Sat, 21 Nov 2026 00:00:00 GMT', now), 60);
     assert.equal(parseRetryAfter('Fri, 20 Nov 2026 23:00:00 GMT', now), 0, 'a past date: now');

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { isTransientError, MeasurementsError } from '../../../../src/core/api/errors';
+import { DEFAULT_ERROR_BACKOFF, errorDelayMs } from '../../../../src/core/time/backoff';
 import { sleep } from '../../../../src/core/time/clock';
-import { DEFAULT_ERROR_BACKOFF, errorDelayMs, repeat } from '../../../../src/core/time/repeat';
+import { repeat } from '../../../../src/core/time/repeat';
 import { virtualClock } from '../../../support/core/virtual-clock';
 
 const net = () => new MeasurementsError('network', 'down');
