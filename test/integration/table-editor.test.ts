@@ -59,7 +59,10 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
     assert.equal(activeTab()?.viewType, 'measurements.csvTable', 'a custom editor tab, not a text editor');
     // The same file open as text is a tab named "report-english.csv": this one says it is the table.
     const tabLabel = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label;
-    await eventually(() => tabLabel() === 'report-english.csv (table)', () => `the tab's label (${tabLabel()})`);
+    await eventually(
+      () => tabLabel() === 'report-english.csv (table)',
+      () => `the tab's label (${tabLabel()})`,
+    );
     const read = await editor.loaded;
     const shown = await editor.view.shown;
     assert.equal(read.totalRows, 2904);
