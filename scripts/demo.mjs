@@ -12,8 +12,10 @@
 // (`node scripts/demo.mjs --stage <name>`).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { elapsed, heartbeatLine, liveLine, startLine, stepLine, stepOf } from './demo-progress.mjs';
 import { dependenciesUpToDate, npmCiEnv, recordInstalledLock } from './npm-deps.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,26 +83,23 @@ async function runChildStage(name) {
 
 // ---- progress ----
 
-const fmt = (ms) => {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-};
+const fmt = elapsed;
 
-/** Shows a stage while it runs (a live line on a terminal, a line every 30 s otherwise) and when it ends. */
-function progress(title) {
+/**
+ * Shows a stage while it runs and when it ends (scripts/demo-progress.mjs): on a terminal a live line;
+ * elsewhere a start line (with `note`, once), each step the stage names, and a short heartbeat every 30 s.
+ */
+function progress(title, note) {
   const t0 = Date.now();
   let detail = '';
   const tty = process.stdout.isTTY && !verbose;
-  const line = () => {
-    const text = `  … ${title}  ${fmt(Date.now() - t0)}${detail ? `  ${detail}` : ''}`;
-    const width = process.stdout.columns || 100;
-    return text.length > width - 1 ? `${text.slice(0, width - 2)}…` : text;
-  };
-  if (!tty) console.log(`  … ${title}`);
+  const columns = () => process.stdout.columns || 100;
+  // Off a terminal every stage starts with a line; on one, only a stage with something to expect.
+  if (!tty || note) console.log(startLine(title, note));
   const timer = setInterval(
     () => {
-      if (tty) process.stdout.write(`\r\x1b[2K${line()}`);
-      else console.log(line());
+      if (tty) process.stdout.write(`\r\x1b[2K${liveLine(title, Date.now() - t0, detail, columns())}`);
+      else console.log(heartbeatLine(title, Date.now() - t0));
     },
     tty ? 500 : 30_000,
   );
@@ -111,7 +110,13 @@ function progress(title) {
   };
   return {
     set detail(d) {
-      detail = d.replace(/\s+/g, ' ').trim().slice(0, 120);
+      detail = d.replace(/\s+/g, ' ').trim().slice(0, 200);
+    },
+    /** A step the stage named: a line of its own (above the live line on a terminal). */
+    step(text) {
+      if (verbose) return; // the stage's whole output is shown already
+      if (tty) process.stdout.write('\r\x1b[2K');
+      console.log(stepLine(text, tty ? columns() : undefined));
     },
     done: (text) => end('✔', text),
     failed: () => end('✘', 'failed'),
@@ -138,6 +143,8 @@ function runLogged(cmd, args, { p, env = process.env } = {}) {
         if (m?.[1] === 'error') errorLine = m[2];
         else if (m) summary = m[2];
         else if (l.trim()) lastLine = l.trim();
+        const step = stepOf(l);
+        if (step) p?.step(step);
       }
       if (p) p.detail = lastLine;
     };
@@ -152,8 +159,8 @@ function runLogged(cmd, args, { p, env = process.env } = {}) {
   });
 }
 
-async function stage(title, todo, fn) {
-  const p = progress(title);
+async function stage(title, todo, fn, note) {
+  const p = progress(title, note);
   try {
     const text = await fn(p);
     p.done(text);
@@ -203,9 +210,10 @@ async function main() {
     npmDependencies,
   );
   await stage(
-    'toolchain (Node 24, code-server; first time ~5 min)',
+    'toolchain',
     'code-server needs the npm registry, and apt-get (root or passwordless sudo) for libkrb5-dev, build-essential and python3; fix that, then run npm run demo again',
     childStage('toolchain'),
+    'Node 24 and code-server; the first time ~5 min',
   );
   await stage('build', 'run npm run build to see the error', childStage('build'));
   await stage('package the extension (.vsix)', 'run npm run package to see the error', childStage('package'));
@@ -236,14 +244,20 @@ async function main() {
   );
 
   started = true;
+  // The workbench URL carries the tour to open as an encoded payload (over 300 characters): the URL shown
+  // is a short one that redirects to it; the full one is in the log.
   const url = demoUrl(server.url, workspaceOf(profileDir));
+  fs.appendFileSync(LOG, `\nworkbench URL: ${url}\n`);
+  const short = await startRedirect(url);
+  fs.appendFileSync(LOG, `short URL: ${short.url} (redirects to the workbench URL)\n`);
   console.log(`
 Ready in ${fmt(Date.now() - t0)}. Open this URL in your browser:
 
-  Open  ${url}
+  Open  ${short.url}
 
 ${TOUR} is open: click Run All (the built-in "Local emulator" connection needs no key).
 The notebooks are a copy of examples/ in ${path.relative(ROOT, workspaceOf(profileDir))} (fresh on each start).
+It opens code-server on port ${server.port} with the tour (the full URL is in ${path.relative(ROOT, LOG)}).
 code-server log: ${path.relative(ROOT, server.logFile)}
 Press Ctrl-C to stop.`);
 
@@ -252,8 +266,31 @@ Press Ctrl-C to stop.`);
     process.once('SIGTERM', resolve);
   });
   console.log('\nStopping code-server…');
+  short.close();
   await server.stop();
   console.log('Stopped.');
+}
+
+/**
+ * A tiny server on 127.0.0.1 (a free port) whose every path redirects to `target` (the workbench URL):
+ * what the demo prints instead of the long URL. Only GET and HEAD; nothing else is served.
+ */
+export function startRedirect(target) {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    res.writeHead(302, { Location: target, 'Cache-Control': 'no-store', 'Content-Type': 'text/plain' });
+    res.end(req.method === 'GET' ? `See ${target}\n` : undefined);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}/tour`, close: () => server.close() });
+    });
+  });
 }
 
 /** The workbench on the examples folder, with the tour opened in an editor (VS Code web's `openFile` payload). */

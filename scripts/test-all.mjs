@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureAptPackages } from './apt.mjs';
 import { printFailedTests } from './failed-tests.mjs';
 import { dependenciesUpToDate, npmCiEnv, recordInstalledLock } from './npm-deps.mjs';
 
@@ -60,17 +61,10 @@ const LANES = [
 
 function ensureFaketime() {
   if (spawnSync('faketime', ['-f', '+0d', 'true']).status === 0) return;
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) =>
-    spawnSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), '-o', 'DPkg::Lock::Timeout=600', ...args], {
-      stdio: 'inherit',
-      env,
-    });
-  console.log('[test] apt-get install faketime (for the unit lane in another time zone, a year ahead)');
-  apt(['update', '-qq']);
-  const r = apt(['install', '-y', '-qq', '--no-install-recommends', 'faketime']);
-  if (r.status !== 0) throw new Error('faketime could not be installed (apt-get install faketime)');
+  ensureAptPackages(['faketime'], {
+    log: (m) => console.log(`[test] ${m}`),
+    why: 'for the unit lane in another time zone, a year ahead',
+  });
 }
 
 function runLane(lane) {

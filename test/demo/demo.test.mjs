@@ -115,6 +115,22 @@ describe('demo: `npm run demo` on a fresh clone', function () {
     const noisy = log.split('\n').filter((l) => /install-scripts|allowScripts/i.test(l));
     assert.deepEqual(noisy, [], 'npm ci warns about no install script (package.json allowScripts covers them)');
     assert.doesNotMatch(output, /\n\s+at .+:\d+:\d+\)?\n/, 'no stack trace');
+    // Off a terminal: the toolchain's hint once (not in every heartbeat), no line cut mid-word.
+    assert.equal(output.split('first time ~5 min').length - 1, 1, output);
+    assert.deepEqual(
+      output.split('\n').filter((l) => /still working/.test(l) && !/^ {4}[^:]+: still working, \d+(m\d\d)?s$/.test(l)),
+      [],
+    );
+  });
+
+  it('the URL is short: it redirects to the workbench URL (with the tour payload), which the log keeps', async () => {
+    assert.ok(url.length < 60, `${url.length} characters: ${url}`);
+    const res = await fetch(url, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const target = res.headers.get('location');
+    assert.match(target, /^http:\/\/127\.0\.0\.1:\d+\/\?folder=.*&payload=.*openFile.*tour\.measnb/);
+    const log = fs.readFileSync(path.join(clone, '.artifacts', 'demo', 'demo.log'), 'utf8');
+    assert.ok(log.includes(`workbench URL: ${target}`), 'the full URL is in the log');
   });
 
   it('the URL opens the workbench with tour.measnb open as a notebook', async () => {

@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureAptPackages as ensureApt } from '../../scripts/apt.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CACHE = path.join(ROOT, '.cache');
@@ -27,6 +28,9 @@ const CS_READY_STAMP = path.join(CS_PREFIX, `.ready-${CODE_SERVER_VERSION}`);
 
 const log = (msg) => console.log(`[toolchain] ${msg}`);
 
+/** Debian packages: only those dpkg says are missing, named first, nothing upgraded (scripts/apt.mjs). */
+export const ensureAptPackages = (pkgs, why) => ensureApt(pkgs, { log, why });
+
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: opts.logFile ? 'pipe' : 'inherit', encoding: 'utf8', ...opts });
   if (opts.logFile) fs.writeFileSync(opts.logFile, `${r.stdout ?? ''}\n${r.stderr ?? ''}`);
@@ -35,23 +39,6 @@ function run(cmd, args, opts = {}) {
     throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})${tail}`);
   }
   return r;
-}
-
-/** Debian packages: installed only when dpkg says one is missing (apt-get update once, then install). */
-export function ensureAptPackages(pkgs) {
-  // dpkg-query's own format syntax (not a JS template).
-  const format = ['-f=$', '{Status}'].join('');
-  const installed = (p) =>
-    spawnSync('dpkg-query', ['-W', format, p], { encoding: 'utf8' }).stdout?.includes('ok installed');
-  const missing = pkgs.filter((p) => !installed(p));
-  if (missing.length === 0) return;
-  log(`apt-get install ${missing.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const aptRun = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env }) : run('apt-get', args, { env }));
-  aptRun(['-o', 'DPkg::Lock::Timeout=600', 'update', '-qq']);
-  // Another apt run (a teammate's, unattended upgrades) may hold the lock: wait for it rather than fail.
-  aptRun(['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-qq', '--no-install-recommends', ...missing]);
 }
 
 export function ensureNode24() {
@@ -142,7 +129,7 @@ const codeServerReady = () =>
   fs.existsSync(path.join(NODE24_BIN, 'node'));
 
 export function ensureCodeServer() {
-  ensureAptPackages(['libkrb5-dev', 'build-essential', 'python3']);
+  ensureAptPackages(['libkrb5-dev', 'build-essential', 'python3'], "to build code-server's native modules");
   if (codeServerReady()) return CODE_SERVER_BIN;
   return withInstallLock(installCodeServer);
 }
@@ -187,7 +174,7 @@ function installCodeServer() {
 }
 
 export function ensureChromium() {
-  ensureAptPackages(['chromium']);
+  ensureAptPackages(['chromium'], 'the browser of the e2e and demo lanes');
   if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium installed but ${CHROMIUM} is missing`);
   return CHROMIUM;
 }

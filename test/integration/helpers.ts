@@ -191,8 +191,3 @@ export function hostSampler() {
     stop: () => clearInterval(timer),
   };
 }
-
-/** The text a reader sees of Markdown whose values are backslash-escaped (tooltips: core/text/markdown.ts). */
-export function unescapedMarkdown(markdown: string): string {
-  return markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-}

@@ -210,6 +210,8 @@ describe('notebook controller against the emulator', function () {
       'fileFormat: parquet',
     ].join('\n');
     const nb = await openCells([cell]);
+    const notices: string[] = [];
+    const noticeSub = a.onDidNotify((n) => notices.push(n.message));
     const before = startCell(nb, 0);
     const progress = await eventually(
       () => /in-progress · \d+s elapsed · next check in/.exec(outputText(nb.cellAt(0)))?.[0],
@@ -247,6 +249,15 @@ describe('notebook controller against the emulator', function () {
     assert.ok(!notes.includes('/') && !notes.includes('\\'), `no paths in the caption: ${notes}`);
     const tracked = a.services.reports.get(connectionId, reportId)!;
     assert.ok(tracked.files.length > 0 && tracked.files.every((f) => f.localPath && fs.existsSync(f.localPath)));
+    // The cell shows the report: it is marked as the cell's (the Reports view's watcher then notifies nothing
+    // when it sees it finish, notifiesWhenFinished), and no "is ready" notification came.
+    assert.equal(tracked.startedBy, 'cell');
+    noticeSub.dispose();
+    assert.deepEqual(
+      notices.filter((m) => /^Report .* (is ready|ended as)/.test(m)),
+      [],
+      'no notification for a report the cell shows',
+    );
     const items = await eventually(() => {
       const found = a.reportCells.provideCellStatusBarItems(nb.cellAt(0));
       return found.length ? found : undefined;

@@ -13,7 +13,7 @@ import { readTableFile } from '../../src/core/sql/file-read.node';
 import { writeParquet } from '../../src/core/table/parquet';
 import { columnByName, type NumericColumn } from '../../src/core/table/table';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import { api, bigCsvChunks, hostSampler, openTableFile } from './helpers';
+import { api, bigCsvChunks, eventually, hostSampler, openTableFile } from './helpers';
 
 const FIXTURE = path.resolve(__dirname, '../../test/fixtures/public-node-report-hourly-english.csv');
 
@@ -57,6 +57,12 @@ describe('Measurements Table editor (local .csv, .csv.gz, .parquet files)', func
     );
     assert.ok(editor, 'the command resolves with the editor');
     assert.equal(activeTab()?.viewType, 'measurements.csvTable', 'a custom editor tab, not a text editor');
+    // The same file open as text is a tab named "report-english.csv": this one says it is the table.
+    const tabLabel = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label;
+    await eventually(
+      () => tabLabel() === 'report-english.csv (table)',
+      () => `the tab's label (${tabLabel()})`,
+    );
     const read = await editor.loaded;
     const shown = await editor.view.shown;
     assert.equal(read.totalRows, 2904);

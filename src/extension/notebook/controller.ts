@@ -236,13 +236,14 @@ export class MeasnbController implements vscode.Disposable {
         query: {},
       },
       connectionId,
+      'cell',
     );
   }
 
   /** A finished report in the Reports view, its files known there as downloaded (where this cell put them). */
   private async trackFinished(r: NonNullable<RunResult['report']>, connectionId: string): Promise<void> {
     const reports = this.deps.services.reports;
-    await reports.track(r.record, connectionId);
+    await reports.track(r.record, connectionId, 'cell');
     await reports.update(connectionId, r.record.reportId, (t) => ({
       ...t,
       files: t.files.map((f) => {

@@ -49,7 +49,8 @@ export class ReportNode extends vscode.TreeItem {
     const failure = state === 'failed' ? `failed: ${failureReason(report)}` : undefined;
     // Not finished and the last check went wrong (or polling stopped): a leaf has no row for it, so here.
     const problem = !done && report.lastError ? `⚠ ${oneLine(report.lastError)}` : undefined;
-    this.description = [failure ?? problem, d.kind, ageText(report.addedAt, now), expiry].filter(Boolean).join(' · ');
+    // The kind is in the label's scope ("12 ds", "3 nodes") and whole in the tooltip: the row stays short.
+    this.description = [failure ?? problem, ageText(report.addedAt, now), expiry].filter(Boolean).join(' · ');
     this.iconPath = reportStateIcon(state);
     this.contextValue = `${orphaned ? 'orphan-' : ''}report-${state}`;
     const status = report.record.reportStatus || 'unknown';

@@ -26,7 +26,7 @@ import type { ConnectionStore } from '../connections/connection-store';
 import { notify } from '../ui/notices';
 import { reportState } from './report-status';
 import type { ReportsStore } from './reports-store';
-import { describeReport, type TrackedReport, withRecord } from './tracked-report';
+import { describeReport, notifiesWhenFinished, type TrackedReport, withRecord } from './tracked-report';
 
 /** Delay before the next status check of a report `ageMs` old (core/reports/schedule.ts pollDelayMs). */
 export type PollDelay = (ageMs: number) => number;
@@ -316,8 +316,9 @@ export class ReportWatcher implements vscode.Disposable, ReportPolls {
   }
 }
 
-/** The notification of a finished report, with Open (downloads and opens its first file). */
+/** The notification of a finished report, with Open (downloads and opens its first file); none for a cell's. */
 export function notifyFinished(t: TrackedReport): void {
+  if (!notifiesWhenFinished(t)) return;
   const d = describeReport(t.record);
   const state = reportState(t.record.reportStatus);
   if (state === 'succeeded') {

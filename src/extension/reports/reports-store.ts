@@ -72,7 +72,8 @@ export class ReportsStore implements vscode.Disposable {
     return this.all().filter((r) => !isTerminal(r.record.reportStatus));
   }
 
-  async track(record: ReportRecord, connectionId: string): Promise<TrackedReport> {
+  /** Adds or refreshes a report; `startedBy` 'cell' when a notebook cell created it (it then notifies nothing). */
+  async track(record: ReportRecord, connectionId: string, startedBy?: 'cell'): Promise<TrackedReport> {
     const prior = this.get(connectionId, record.reportId);
     const base: TrackedReport = prior ?? {
       connectionId,
@@ -81,7 +82,7 @@ export class ReportsStore implements vscode.Disposable {
       addedAt: this.now().toISOString(),
       files: [],
     };
-    const t = withRecord(base, record, this.now());
+    const t = withRecord(startedBy ? { ...base, startedBy } : base, record, this.now());
     this.put(t);
     for (const l of this.addedListeners) l(t);
     return t;

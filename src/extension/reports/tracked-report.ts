@@ -2,7 +2,7 @@
 import type { ReportRecord } from '../../core/api/types';
 import { fileNameForUrl } from '../../core/reports/download.node';
 import { markdownText } from '../../core/text/markdown';
-import { formatDuration } from '../../core/time/duration';
+import { formatDuration, HOUR_MS } from '../../core/time/duration';
 import { isoToMs } from '../../core/time/iso';
 
 export interface TrackedFile {
@@ -24,6 +24,13 @@ export interface TrackedReport {
   /** The last error met while polling (message only; never contains the key). */
   lastError?: string;
   files: TrackedFile[];
+  /** A notebook cell created it: the cell shows its progress and files, so no notification when it ends. */
+  startedBy?: 'cell';
+}
+
+/** Whether a finished report gets a notification: not one a cell started (the cell already shows it). */
+export function notifiesWhenFinished(t: TrackedReport): boolean {
+  return t.startedBy !== 'cell';
 }
 
 export function withRecord(t: TrackedReport, record: ReportRecord, now: Date): TrackedReport {
@@ -38,14 +45,14 @@ export function withRecord(t: TrackedReport, record: ReportRecord, now: Date): T
 
 export interface ReportDescription {
   kind: string;
-  /** Short and readable, in `timeZone`: "Nov 18–20", "Nov 28 – Dec 2", "Nov 18 06:00 – 12:00". */
+  /** Short and readable, in `timeZone`: "Nov 18–20", "Nov 28 – Dec 2", "Nov 18 06:00 – 12:00", "Nov 25 12:38 +24h". */
   range: string;
   /** Exact, for the tooltip: "2026-11-18T00:00Z → 2026-11-20T00:00Z" (no milliseconds). */
   fullRange: string;
   frequency?: string;
   /** What it covers: "all ds", "12 ds", "3 nodes", "1 site". */
   scope?: string;
-  /** What tells reports apart at a glance: range · frequency · scope. */
+  /** What tells reports apart at a glance: range · frequency · scope (the kind when the scope is unknown). */
   label: string;
 }
 
@@ -63,8 +70,14 @@ export function describeReport(r: ReportRecord, timeZone = 'UTC'): ReportDescrip
     fullRange: s && e ? `${exactTime(s)} → ${exactTime(e)}` : 'time range unknown',
     frequency,
     scope,
-    label: [range, frequency, scope].filter(Boolean).join(' · '),
+    // The scope names the kind ("12 ds", "3 nodes", "1 site"): the kind only when there is none.
+    label: [range, frequency, scope ?? shortKind(r.report)].filter(Boolean).join(' · '),
   };
+}
+
+/** "datasource-measurements" → "datasource"; anything unexpected, bounded. */
+function shortKind(kind: unknown): string | undefined {
+  return typeof kind === 'string' && kind ? kind.replace(/-measurements$/, '').slice(0, 30) : undefined;
 }
 
 function scopeText(q: Record<string, unknown>): string | undefined {
@@ -118,6 +131,11 @@ function shortRange(start: string, end: string, timeZone: string): string {
   const day = (p: DayParts) => `${p.month} ${p.day}${sameYear ? '' : `, ${p.year}`}`;
   if (a.time || b.time) {
     const sameDay = sameYear && a.month === b.month && a.day === b.day;
+    // Across days, a span of whole hours under a week reads as its start and length: "Nov 25 12:38 +24h"
+    // (it fits a default-width sidebar with the frequency and scope after it).
+    const hours = (e - s) / HOUR_MS;
+    if (!sameDay && Number.isInteger(hours) && hours > 0 && hours < 7 * 24)
+      return `${day(a)} ${a.time ?? '00:00'} +${hours}h`;
     return `${day(a)} ${a.time ?? '00:00'} – ${sameDay ? '' : `${day(b)} `}${b.time ?? '00:00'}`;
   }
   if (!sameYear || a.month !== b.month) return `${day(a)} – ${day(b)}`;

@@ -41,6 +41,11 @@ export interface TableFileEditor {
   cancelOffered: Promise<void>;
 }
 
+/** The tab title of a file opened as a table: "part-000.csv (table)". */
+export function tableTabTitle(fileName: string): string {
+  return `${fileName} (table)`;
+}
+
 export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvider {
   private readonly opened = new vscode.EventEmitter<TableFileEditor>();
   /** Each editor as it opens (the command and the integration suite wait on it). */
@@ -54,6 +59,8 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
     const name = path.basename(document.uri.path);
+    // The tab says it is the table: the same file open as text beside it is a tab named by the file alone.
+    panel.title = tableTabTitle(name);
     const view = this.tables.attach(panel, name);
     const abort = new AbortController();
     let disposed = false;

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import type { ReportRecord } from '../../../../src/core/api/types';
-import { ageText, describeReport, expiryText, reportTooltip } from '../../../../src/extension/reports/tracked-report';
+import {
+  ageText,
+  describeReport,
+  expiryText,
+  notifiesWhenFinished,
+  reportTooltip,
+} from '../../../../src/extension/reports/tracked-report';
 import { withTimeZone } from '../../../support/time-zone';
 
 describe('extension: report texts', () => {
@@ -38,20 +44,50 @@ describe('extension: report texts', () => {
     );
     assert.equal(
       label({ startTime: '2026-11-18T06:00:00Z', endTime: '2026-11-18T12:30:00.000Z', outputFrequency: 'minute' }),
-      'Nov 18 06:00 – 12:30 · minute',
+      'Nov 18 06:00 – 12:30 · minute · datasource',
+      'no scope: the kind, short',
     );
     assert.equal(
-      label({ startTime: '2026-11-18T22:00:00Z', endTime: '2026-11-19T02:00:00Z' }),
-      'Nov 18 22:00 – Nov 19 02:00',
+      label({ startTime: '2026-11-18T22:00:00Z', endTime: '2026-11-19T02:30:00Z', nodeIds: ['n'] }),
+      'Nov 18 22:00 – Nov 19 02:30 · 1 node',
     );
-    assert.equal(label({}), 'time range unknown');
-    assert.equal(label({ startTime: 'soon', endTime: 'later' }), 'soon → later', 'what the service sent, not a crash');
+    assert.equal(label({}, 'node-measurements'), 'time range unknown · node');
+    assert.equal(
+      label({ startTime: 'soon', endTime: 'later', allDatasources: true }),
+      'soon → later · all ds',
+      'what the service sent, not a crash',
+    );
+  });
+
+  it('a range across days in whole hours reads as its start and length, to fit a default-width sidebar', () => {
+    const d = describeReport(
+      record({
+        startTime: '2026-11-25T12:38:00Z',
+        endTime: '2026-11-26T12:38:00Z',
+        outputFrequency: 'hour',
+        datasourceIds: Array.from({ length: 12 }, (_, i) => `D${i}`),
+      }),
+    );
+    // Was "Nov 25 12:38 – Nov 26 12:38 · hour · 12 ds" (43 characters; a 300 px sidebar cut it after "h").
+    assert.equal(d.label, 'Nov 25 12:38 +24h · hour · 12 ds');
+    assert.ok(d.label.length <= 34, `${d.label.length} characters`);
+    assert.equal(d.fullRange, '2026-11-25T12:38Z → 2026-11-26T12:38Z', 'the tooltip keeps both ends');
+    const late = describeReport(record({ startTime: '2026-11-18T22:00:00Z', endTime: '2026-11-19T02:00:00Z' }));
+    assert.equal(late.range, 'Nov 18 22:00 +4h');
+    const week = describeReport(record({ startTime: '2026-11-18T06:00:00Z', endTime: '2026-11-25T06:00:00Z' }));
+    assert.equal(week.range, 'Nov 18 06:00 – Nov 25 06:00', 'a week or more: both ends');
   });
 
   it('labels are in UTC unless a zone is given (the same text in every time zone the machine has)', () => {
     const r = record({ startTime: '2026-11-18T00:00:00Z', endTime: '2026-11-20T00:00:00Z' });
     assert.equal(describeReport(r).range, 'Nov 18–20');
-    assert.equal(describeReport(r, 'Asia/Kolkata').range, 'Nov 18 05:30 – Nov 20 05:30');
+    assert.equal(describeReport(r, 'Asia/Kolkata').range, 'Nov 18 05:30 +48h');
+  });
+
+  it('a report a cell started ends without a notification (the cell shows it); others notify', () => {
+    const t = { connectionId: 'c', reportId: 'r1', record: record({}), addedAt: '2026-11-21T11:00:00Z', files: [] };
+    assert.equal(notifiesWhenFinished(t), true, 'Create Report, Re-run, Add Report by Id');
+    assert.equal(notifiesWhenFinished({ ...t, startedBy: 'cell' }), false);
   });
 
   it('says how old a report is and when its links expire', () => {
