@@ -59,5 +59,20 @@ describe('examples: every markdown cell renders as written', () => {
         });
       assert.deepEqual(problems, []);
     });
+    it(`${name}: its relative links name an example beside it (command: links do not run from notebook markdown)`, () => {
+      const cells = (JSON.parse(readFileSync(join(EXAMPLES, name), 'utf8')) as { cells: Cell[] }).cells;
+      for (const cell of cells.filter((c) => c.kind === 'markup')) {
+        const text = Array.isArray(cell.source) ? cell.source.join('\n') : cell.source;
+        const hrefs = md
+          .parseInline(text, {})
+          .flatMap((t) => t.children ?? [])
+          .filter((t) => t.type === 'link_open')
+          .map((t) => t.attrGet('href') ?? '');
+        for (const href of hrefs) {
+          assert.doesNotMatch(href, /^command:/, href);
+          if (!/^[a-z][a-z0-9+.-]*:/i.test(href)) assert.ok(files.includes(href), `${href} is not an example`);
+        }
+      }
+    });
   }
 });
