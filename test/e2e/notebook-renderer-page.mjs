@@ -464,6 +464,13 @@ export async function checkAirQualityViews() {
       const mapNote = await page.textContent('.mt-map-note');
       assert.match(mapNote, /^\d+ datasources, 1 moved/);
       await shot('map');
+      // Zoomed out to the whole world: no line across the map (rings over the antimeridian), no label past 90°.
+      const canvas = page.locator('.mt-map canvas');
+      const box = await canvas.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 200);
+      await page.waitForTimeout(200);
+      await shot('map-world');
 
       assert.deepEqual(errors, [], 'no page errors, no CSP violations');
       await page.close();

@@ -4,7 +4,7 @@
 import { QUANTILE_DEFINITION } from '../../core/aq/stats';
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
-import { categoryOf, datasourceNameMap, unitOf } from '../model/aq-views';
+import { categoryOf, datasourceNameMap, locationColumns, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { filterGrammar, filterProblems, parseColumnFilter } from '../model/filter';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
@@ -245,7 +245,9 @@ export class TableWidget {
       Collocation: 'A sensor against a reference site: scatter, OLS, EPA PM2.5 sensor targets',
       Map: 'Datasource locations on an offline map, coloured by the latest AQI category',
     };
-    for (const name of AQ_VIEWS) {
+    // A result without locations (a sql aggregate, say) has nothing to map: no Map button.
+    const offered = AQ_VIEWS.filter((name) => name !== 'Map' || locationColumns(this.table) !== undefined);
+    for (const name of offered) {
       const b = button(name, titles[name], () => this.show(this.current === name ? 'Table' : name));
       b.classList.add(`mt-view-${name.toLowerCase()}`);
       b.setAttribute('aria-pressed', 'false');
