@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerReportActions(services),
     ...registerQueryCommands(services),
     ...registerCliCommand(context),
-    ...registerWalkthrough(context.extensionUri, reports),
+    ...registerWalkthrough({ extensionUri: context.extensionUri, storageUri: context.globalStorageUri }, reports),
   );
   const tableEditor = registerTableEditor(services.tables);
   context.subscriptions.push(...tableEditor.disposables);

@@ -3,7 +3,8 @@
 // each thing.
 import * as vscode from 'vscode';
 import { RENDERER_ID, type ViewChanged } from '../core/notebook/renderer-protocol';
-import { MeasnbSerializer, NOTEBOOK_TYPE } from './notebook/serializer';
+import { NOTEBOOK_TYPE } from './notebook/serializer';
+import { writeUri } from './notebook/write-uri';
 import type { ReportsStore } from './reports/reports-store';
 import { registerCommand } from './ui/register-command';
 
@@ -39,34 +40,59 @@ const setKey = (key: string) => void vscode.commands.executeCommand('setContext'
 
 const isTour = (nb: vscode.NotebookDocument) => nb.notebookType === NOTEBOOK_TYPE && nb.uri.path.endsWith(`/${TOUR}`);
 
+/** Where the extension and the notebooks it opens stand: the bundled examples, and a per-user copy of them. */
+interface ExampleFolders {
+  extensionUri: vscode.Uri;
+  /** The extension's global storage: its `examples/` folder holds the user's copy of the bundled examples. */
+  storageUri: vscode.Uri;
+}
+
 /**
- * Opens the workspace's copy of a bundled example (e.g. tour.measnb) when there is one; otherwise an untitled
- * copy of the one shipped with the extension (saved wherever the user likes; the extension's folder is never
- * written). `file` is always a name of BUNDLED_EXAMPLES plus .measnb, never a path from outside.
+ * The user's copy of the bundled examples (global storage, `examples/`): the ones missing there are copied
+ * from the extension, so a notebook opened from it has the others beside it (the tour's relative links open
+ * them) and saves there (the extension's folder is never written). A copy already there is kept (the user's
+ * edits stay).
  */
-async function openBundled(extensionUri: vscode.Uri, file: string): Promise<vscode.NotebookDocument> {
-  const [inWorkspace] = await vscode.workspace.findFiles(`**/${file}`, '**/node_modules/**', 1);
-  let doc: vscode.NotebookDocument;
-  if (inWorkspace) doc = await vscode.workspace.openNotebookDocument(inWorkspace);
-  else {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'examples', file));
-    doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new MeasnbSerializer().deserializeNotebook(bytes));
+async function examplesCopy({ extensionUri, storageUri }: ExampleFolders): Promise<vscode.Uri> {
+  const folder = vscode.Uri.joinPath(storageUri, 'examples');
+  await vscode.workspace.fs.createDirectory(folder);
+  for (const name of Object.keys(BUNDLED_EXAMPLES)) {
+    const target = vscode.Uri.joinPath(folder, `${name}.measnb`);
+    const there = await vscode.workspace.fs.stat(target).then(
+      () => true,
+      () => false,
+    );
+    if (there) continue;
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'examples', `${name}.measnb`));
+    await writeUri(target, bytes, folder);
   }
+  return folder;
+}
+
+/**
+ * Opens the workspace's copy of a bundled example (e.g. tour.measnb) when there is one; otherwise the user's
+ * copy in the extension's global storage (all the examples side by side, see examplesCopy). `file` is always
+ * a name of BUNDLED_EXAMPLES plus .measnb, never a path from outside.
+ */
+async function openBundled(folders: ExampleFolders, file: string): Promise<vscode.NotebookDocument> {
+  const [inWorkspace] = await vscode.workspace.findFiles(`**/${file}`, '**/node_modules/**', 1);
+  const uri = inWorkspace ?? vscode.Uri.joinPath(await examplesCopy(folders), file);
+  const doc = await vscode.workspace.openNotebookDocument(uri);
   await vscode.window.showNotebookDocument(doc);
   return doc;
 }
 
-async function openTour(extensionUri: vscode.Uri): Promise<vscode.NotebookDocument> {
-  const doc = await openBundled(extensionUri, TOUR);
+async function openTour(folders: ExampleFolders): Promise<vscode.NotebookDocument> {
+  const doc = await openBundled(folders, TOUR);
   setKey(WALKTHROUGH_CONTEXT.tourOpened);
   return doc;
 }
 
 /**
- * Opens a bundled example by name (a command: link passes it, e.g. ["air-quality"]); without one, asks.
+ * Opens a bundled example by name (e.g. "air-quality"); without one, asks.
  * A name not in BUNDLED_EXAMPLES is refused (nothing is read).
  */
-async function openExample(extensionUri: vscode.Uri, name?: unknown): Promise<vscode.NotebookDocument | undefined> {
+async function openExample(folders: ExampleFolders, name?: unknown): Promise<vscode.NotebookDocument | undefined> {
   let pick: ExampleName | undefined;
   if (name === undefined) {
     const items = Object.entries(BUNDLED_EXAMPLES).map(([label, detail]) => ({ label, detail }));
@@ -80,16 +106,16 @@ async function openExample(extensionUri: vscode.Uri, name?: unknown): Promise<vs
     return undefined;
   }
   if (!pick) return undefined;
-  return pick === 'tour' ? openTour(extensionUri) : openBundled(extensionUri, `${pick}.measnb`);
+  return pick === 'tour' ? openTour(folders) : openBundled(folders, `${pick}.measnb`);
 }
 
-export function registerWalkthrough(extensionUri: vscode.Uri, reports: ReportsStore): vscode.Disposable[] {
+export function registerWalkthrough(folders: ExampleFolders, reports: ReportsStore): vscode.Disposable[] {
   if (vscode.workspace.notebookDocuments.some(isTour)) setKey(WALKTHROUGH_CONTEXT.tourOpened);
   if (reports.all().length > 0) setKey(WALKTHROUGH_CONTEXT.reportCreated);
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   return [
-    registerCommand('measurements.openTour', () => openTour(extensionUri)),
-    registerCommand('measurements.openExample', (name?: unknown) => openExample(extensionUri, name)),
+    registerCommand('measurements.openTour', () => openTour(folders)),
+    registerCommand('measurements.openExample', (name?: unknown) => openExample(folders, name)),
     vscode.workspace.onDidOpenNotebookDocument((nb) => {
       if (isTour(nb)) setKey(WALKTHROUGH_CONTEXT.tourOpened);
     }),

@@ -188,6 +188,9 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       { has: ['dataVersion', 'pm2_5ConcMassNowcast'] },
       'the sql output with a dataVersion column',
     );
+    // No locationLatitude/locationLongitude in this sql result: nothing to map, so no Map button.
+    assert.equal(await table.locator('.mt-view-map').count(), 0, 'a result without locations offers no Map');
+    assert.equal(await table.locator('.mt-view-summary').count(), 1, 'the other views stay');
     await openView(page, table, 'chart');
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
     const linesBy = await table.locator('.mt-chart .mt-lines-by option:checked').textContent();

@@ -213,6 +213,23 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     await page.waitForTimeout(100);
     await page.screenshot({ path: path.join(SHOTS, 'renderer-sorted.png') });
 
+    // An invalid column filter: the input is marked and a notice says what the filter accepts.
+    const metricFilter = page.locator('.mt-fcell input[aria-label="Filter pm2_5ConcMassIndividual.value"]');
+    assert.equal(await page.isHidden('.mt-filter-problem'), true, 'no notice while the filters are valid');
+    await metricFilter.fill('>abc');
+    await settle(page, () => document.querySelector('.mt-filter-problem:not([hidden])') !== null);
+    assert.equal(await metricFilter.getAttribute('aria-invalid'), 'true');
+    assert.match(await metricFilter.getAttribute('class'), /\bmt-invalid\b/);
+    assert.equal(
+      await page.textContent('.mt-filter-problem'),
+      'Filter of pm2_5ConcMassIndividual.value: "abc" is not a number. This filter accepts: text, =exact, !not, empty, !empty, >5, <=5, 5..10',
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'renderer-invalid-filter.png') });
+    await metricFilter.fill('>5');
+    await settle(page, () => document.querySelector('.mt-filter-problem')?.hidden === true);
+    assert.equal(await metricFilter.getAttribute('aria-invalid'), 'false');
+    await metricFilter.fill('');
+
     // Per-column filter, then the chart of the filtered rows.
     await page.fill('.mt-fcell input[aria-label="Filter datasourceId"]', '=D000001');
     await settle(page, () => / of /.test(document.querySelector('.mt-count')?.textContent ?? ''));
@@ -447,6 +464,13 @@ export async function checkAirQualityViews() {
       const mapNote = await page.textContent('.mt-map-note');
       assert.match(mapNote, /^\d+ datasources, 1 moved/);
       await shot('map');
+      // Zoomed out to the whole world: no line across the map (rings over the antimeridian), no label past 90°.
+      const canvas = page.locator('.mt-map canvas');
+      const box = await canvas.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 200);
+      await page.waitForTimeout(200);
+      await shot('map-world');
 
       assert.deepEqual(errors, [], 'no page errors, no CSP violations');
       await page.close();

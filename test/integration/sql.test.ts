@@ -135,6 +135,41 @@ describe('sql cells in the extension host', function () {
     ]);
   });
 
+  it('completion after `pm.` offers every column of pm, replacing only what follows the dot, quoted when needed', async () => {
+    const id = emu.facts.datasources[1].datasourceId;
+    const nb = await open([
+      `recent as pm\ndatasourceIds: ${id}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMass1HourMean\nstartTime: -3h`,
+      'sql\nSELECT pm. FROM pm',
+    ]);
+    assert.equal((await runCell(nb, 0)).success, true, text(nb.cellAt(0)));
+    const doc = nb.cellAt(1).document;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(1, 10),
+    );
+    const columns = list.items.filter((i) => i.kind === vscode.CompletionItemKind.Field);
+    const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+    const names = columns.map(label);
+    for (const n of ['datasourceId', 'time', 'pm2_5ConcMass1HourMean.value'])
+      assert.ok(names.includes(n), `${n} offered after pm. (got ${names.join(', ')})`);
+    for (const i of columns) {
+      // The editor filters by the text in the range: it starts after the dot (nothing typed yet), not at `pm.`.
+      const range = i.range instanceof vscode.Range ? i.range : i.range?.replacing;
+      assert.deepEqual([range?.start.line, range?.start.character, range?.end.character], [1, 10, 10], label(i));
+    }
+    const value = columns.find((i) => label(i) === 'pm2_5ConcMass1HourMean.value');
+    assert.equal(value?.insertText, '"pm2_5ConcMass1HourMean.value"');
+    assert.equal(columns.find((i) => label(i) === 'time')?.insertText, 'time');
+    // Inserted as the editor would: the cell runs.
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(1, 10, 1, 10), String(value?.insertText));
+    await vscode.workspace.applyEdit(edit);
+    assert.equal(doc.lineAt(1).text, 'SELECT pm."pm2_5ConcMass1HourMean.value" FROM pm');
+    assert.equal((await runCell(nb, 1)).success, true, text(nb.cellAt(1)));
+    assert.equal(table(nb.cellAt(1)).columns[0].name, 'pm2_5ConcMass1HourMean.value');
+  });
+
   it('a sql cell reads beside its notebook only, runs no COPY; the user setting measurements.sql.allowedDirectories widens it', async () => {
     const dir = path.join(scratch, 'confined');
     fs.mkdirSync(dir, { recursive: true });

@@ -16,6 +16,14 @@ export interface SqlCompletion {
   kind: 'result' | 'column';
   insertText?: string;
   detail?: string;
+  /**
+   * For a column after `name.`: the column (on the position's line) where the text it replaces begins, just
+   * after the dot. The editor's word there would include `name.` (the cell language's words hold dots), so
+   * the typed prefix would be `pm.` and filter out every column without `pm.` in it.
+   */
+  replaceFrom?: number;
+  /** The text the editor filters by: the inserted text (a quoted name matches a typed `"`). */
+  filterText?: string;
 }
 
 /** A column name as SQL needs it: bare when it is a plain identifier, else double-quoted. */
@@ -41,11 +49,14 @@ export async function completeSql(
   if (dotted) {
     const result = results.find((r) => r.name.toLowerCase() === dotted[1].toLowerCase());
     if (!result) return [];
+    const replaceFrom = before.length - dotted[2].length;
     return (await columns(result.name)).map((c) => ({
       label: c,
       kind: 'column' as const,
       insertText: sqlName(c),
+      filterText: sqlName(c),
       detail: `column of ${result.name}`,
+      replaceFrom,
     }));
   }
   const out: SqlCompletion[] = results.map((r) => ({ label: r.name, kind: 'result' as const, detail: r.detail }));

@@ -232,7 +232,10 @@ async function sqlCompletions(
       i.kind === 'result' ? vscode.CompletionItemKind.Struct : vscode.CompletionItemKind.Field,
     );
     if (i.insertText) item.insertText = i.insertText;
+    if (i.filterText) item.filterText = i.filterText;
     if (i.detail) item.detail = i.detail;
+    if (i.replaceFrom !== undefined)
+      item.range = new vscode.Range(position.line, i.replaceFrom, position.line, position.character);
     return item;
   });
 }

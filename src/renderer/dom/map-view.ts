@@ -12,7 +12,15 @@ import countries110m from 'world-atlas/countries-110m.json';
 import { AQI_CATEGORIES } from '../../core/aq/aqi';
 import { type MapPoint, mapPoints, unitOf } from '../model/aq-views';
 import { formatNumber, formatTime } from '../model/format';
-import { clusterMarkers, degreeText, fitView, graticule, scaleBar, type ViewBox } from '../model/map-geometry';
+import {
+  antimeridianRings,
+  clusterMarkers,
+  degreeText,
+  fitView,
+  graticule,
+  scaleBar,
+  type ViewBox,
+} from '../model/map-geometry';
 import type { Panel, PanelContext } from './aq-panels';
 import { swatch, themeVar } from './chart-view';
 import { h } from './h';
@@ -21,7 +29,7 @@ import { metricSelectFor } from './metric-select';
 type Ring = Array<[number, number]>;
 let outlineRings: Ring[] | undefined;
 
-/** Country outlines as rings of [lon, lat], converted from TopoJSON once. */
+/** Country outlines as rings of [lon, lat] (antimeridian-safe, see antimeridianRings), converted from TopoJSON once. */
 function outline(): Ring[] {
   if (outlineRings) return outlineRings;
   const topo = countries110m as unknown as Topology<{ countries: GeometryCollection }>;
@@ -30,8 +38,8 @@ function outline(): Ring[] {
   for (const f of fc.features) {
     const g = f.geometry;
     if (!g) continue;
-    if (g.type === 'Polygon') rings.push(...(g.coordinates as Ring[]));
-    else if (g.type === 'MultiPolygon') for (const p of g.coordinates) rings.push(...(p as Ring[]));
+    const polygons = g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : [];
+    for (const polygon of polygons) for (const ring of polygon as Ring[]) rings.push(...antimeridianRings(ring));
   }
   outlineRings = rings;
   return rings;
@@ -207,7 +215,7 @@ export class MapPanel implements Panel {
     const [west, north] = this.unproject(0, 0);
     const [east, south] = this.unproject(this.width, this.height);
     const lons = graticule(west, east, Math.max(3, Math.round(this.width / 140)));
-    const lats = graticule(south, north, Math.max(3, Math.round(this.height / 110)));
+    const lats = graticule(south, north, Math.max(3, Math.round(this.height / 110)), 90);
     const step = Math.min(lons.step, lats.step);
     ctx.save();
     ctx.strokeStyle = colour;

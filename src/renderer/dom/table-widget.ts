@@ -4,8 +4,9 @@
 import { QUANTILE_DEFINITION } from '../../core/aq/stats';
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
-import { categoryOf, datasourceNameMap, unitOf } from '../model/aq-views';
+import { categoryOf, datasourceNameMap, locationColumns, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
+import { filterGrammar, filterProblems, parseColumnFilter } from '../model/filter';
 import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
 import { markdownOfRows } from '../model/markdown-copy';
 import { qcAssessmentTone, qcInvalidLookup, statusTone } from '../model/qc';
@@ -115,6 +116,11 @@ export class TableWidget {
     className: 'mt-notice mt-loading',
     attrs: { role: 'status', hidden: '' },
   });
+  /** Says which column filters are invalid and what they accept (hidden while every filter is valid). */
+  private readonly filterProblemEl = h('div', {
+    className: 'mt-notice mt-filter-problem',
+    attrs: { role: 'alert', hidden: '' },
+  });
   /** Rows still to come: the chart and the views are redrawn when the last ones are in, not per chunk. */
   private loading = false;
   private readonly disposers: Array<() => void> = [];
@@ -152,7 +158,13 @@ export class TableWidget {
     this.listenViewport();
 
     this.noticeEls = this.notices();
-    this.element = h('div', { className: 'measnb-table' }, [toolbar, ...this.noticeEls, this.loadingEl, this.viewport]);
+    this.element = h('div', { className: 'measnb-table' }, [
+      toolbar,
+      ...this.noticeEls,
+      this.loadingEl,
+      this.filterProblemEl,
+      this.viewport,
+    ]);
     this.table.columns.forEach((c, i) => {
       this.setWidth(i, fittedWidth(c, table, this.units[i]));
     });
@@ -233,7 +245,9 @@ export class TableWidget {
       Collocation: 'A sensor against a reference site: scatter, OLS, EPA PM2.5 sensor targets',
       Map: 'Datasource locations on an offline map, coloured by the latest AQI category',
     };
-    for (const name of AQ_VIEWS) {
+    // A result without locations (a sql aggregate, say) has nothing to map: no Map button.
+    const offered = AQ_VIEWS.filter((name) => name !== 'Map' || locationColumns(this.table) !== undefined);
+    for (const name of offered) {
       const b = button(name, titles[name], () => this.show(this.current === name ? 'Table' : name));
       b.classList.add(`mt-view-${name.toLowerCase()}`);
       b.setAttribute('aria-pressed', 'false');
@@ -438,12 +452,16 @@ export class TableWidget {
           'data-col': String(i),
         },
       });
-      input.title = isNumeric(column)
-        ? 'Text, =exact, !not, empty, !empty, >5, <=5, 5..10 (times: >2026-11-21T10:00)'
-        : 'Text (contains), =exact, !not, empty, !empty';
+      const grammar = `Filter: ${filterGrammar(column)}`;
+      input.title = grammar;
       input.addEventListener('input', () => {
         if (input.value.trim()) this.state.filter.columns.set(i, input.value);
         else this.state.filter.columns.delete(i);
+        const parsed = parseColumnFilter(input.value, column);
+        const invalid = parsed?.kind === 'invalid';
+        input.classList.toggle('mt-invalid', invalid);
+        input.setAttribute('aria-invalid', String(invalid));
+        input.title = invalid ? parsed.message : grammar;
         this.refresh();
       });
       cell.appendChild(input);
@@ -474,6 +492,9 @@ export class TableWidget {
     this.viewRows = computeViewRows(this.table, this.state);
     this.selection = emptySelection();
     this.countEl.textContent = rowCountText(this.viewRows.length, this.table.rowCount);
+    const problems = filterProblems(this.table, this.state.filter);
+    this.filterProblemEl.hidden = problems.length === 0;
+    this.filterProblemEl.textContent = problems.map((p) => p.message).join(' · ');
     this.viewport.setAttribute('aria-rowcount', String(this.viewRows.length));
     this.headerCells.forEach((cell, i) => {
       const sorted = this.state.sort?.column === i ? this.state.sort.direction : undefined;

@@ -497,12 +497,20 @@ export function collocationMetric(table: Table): number {
   return [...cols].sort((a, b) => rank(a) - rank(b))[0] ?? -1;
 }
 
+/** The result's locationLatitude/locationLongitude number columns, when it has both (else no Map). */
+export function locationColumns(table: Table): { lat: NumericColumn; lon: NumericColumn } | undefined {
+  const lat = findColumn(table, 'locationLatitude');
+  const lon = findColumn(table, 'locationLongitude');
+  if (!lat || !lon || lat.kind !== 'number' || lon.kind !== 'number') return undefined;
+  return { lat, lon };
+}
+
 /** Each datasource's last location in the rows (locationLatitude/locationLongitude), when the result has them. */
 export function datasourceLocations(table: Table, rows: ArrayLike<number>): Map<string, LatLon> {
   const out = new Map<string, LatLon>();
-  const lat = findColumn(table, 'locationLatitude');
-  const lon = findColumn(table, 'locationLongitude');
-  if (!lat || !lon || lat.kind !== 'number' || lon.kind !== 'number') return out;
+  const located = locationColumns(table);
+  if (!located) return out;
+  const { lat, lon } = located;
   for (const g of groupRows(table, rows))
     for (let k = g.rows.length - 1; k >= 0; k--) {
       const la = numberAt(lat, g.rows[k]);
@@ -572,9 +580,9 @@ export interface MapPoint {
 
 /** Locations per datasource from the locationLatitude/locationLongitude columns, with the metric's latest value. */
 export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: number): MapPoint[] {
-  const lat = findColumn(table, 'locationLatitude');
-  const lon = findColumn(table, 'locationLongitude');
-  if (!lat || !lon || lat.kind !== 'number' || lon.kind !== 'number') return [];
+  const located = locationColumns(table);
+  if (!located) return [];
+  const { lat, lon } = located;
   const metric = table.columns[metricCol] as NumericColumn | undefined;
   const out: MapPoint[] = [];
   for (const s of seriesByGroup(table, rows, metricCol)) {

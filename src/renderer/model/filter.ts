@@ -15,7 +15,26 @@ export type ColumnFilter =
   | { kind: 'equals'; text: string }
   | { kind: 'empty'; negate: boolean }
   | { kind: 'compare'; op: '<' | '<=' | '>' | '>='; value: number }
-  | { kind: 'range'; min: number; max: number };
+  | { kind: 'range'; min: number; max: number }
+  /** Text that reads as a comparison or range whose operand is not a number (time): it matches no row. */
+  | { kind: 'invalid'; message: string };
+
+/** What a column's filter accepts (its input's tooltip, and the hint of an invalid filter). */
+export function filterGrammar(column: Column): string {
+  if (column.kind === 'time') return 'text, =exact, !not, empty, !empty, >2026-11-21T10:00, <=2026-11-21, a..b';
+  return isNumeric(column)
+    ? 'text, =exact, !not, empty, !empty, >5, <=5, 5..10'
+    : 'text (contains), =exact, !not, empty, !empty';
+}
+
+function invalidOperand(operands: string[], column: Column): ColumnFilter {
+  const bad = operands.map((o) => o.trim()).find((o) => parseOperand(o, column) === undefined) ?? '';
+  const want = column.kind === 'time' ? 'an ISO date/time' : 'a number';
+  return {
+    kind: 'invalid',
+    message: `"${bad.slice(0, 40)}" is not ${want}. This filter accepts: ${filterGrammar(column)}`,
+  };
+}
 
 /** Parses a comparison operand: a number, or for time columns an ISO date/time (UTC unless it says otherwise). */
 export function parseOperand(text: string, column: Column): number | undefined {
@@ -37,12 +56,14 @@ export function parseColumnFilter(text: string, column: Column): ColumnFilter | 
     if (cmp) {
       const value = parseOperand(cmp[2], column);
       if (value !== undefined) return { kind: 'compare', op: cmp[1] as '<' | '<=' | '>' | '>=', value };
+      return invalidOperand([cmp[2]], column);
     }
     const range = /^(.+?)\s*\.\.\s*(.+)$/.exec(t);
     if (range) {
       const min = parseOperand(range[1], column);
       const max = parseOperand(range[2], column);
       if (min !== undefined && max !== undefined) return { kind: 'range', min, max };
+      return invalidOperand([range[1], range[2]], column);
     }
   }
   if (t.startsWith('=')) return { kind: 'equals', text: t.slice(1).trim().toLowerCase() };
@@ -58,6 +79,7 @@ function dictText(column: Column): string[] | undefined {
 
 /** A predicate for one column filter. */
 export function columnPredicate(column: Column, filter: ColumnFilter, mode: TimeZoneMode): RowPredicate {
+  if (filter.kind === 'invalid') return () => false;
   if (filter.kind === 'empty') {
     const emptyWanted = !filter.negate;
     if (isNumeric(column)) {
@@ -128,6 +150,17 @@ export interface FilterState {
   global: string;
   /** Column index -> filter text. */
   columns: Map<number, string>;
+}
+
+/** The column filters of `state` that are invalid, each with its column's name and what is wrong. */
+export function filterProblems(table: Table, state: FilterState): { column: number; message: string }[] {
+  const out: { column: number; message: string }[] = [];
+  for (const [index, text] of state.columns) {
+    const column = table.columns[index];
+    const f = column && parseColumnFilter(text, column);
+    if (f?.kind === 'invalid') out.push({ column: index, message: `Filter of ${column.name}: ${f.message}` });
+  }
+  return out;
 }
 
 /** Rows (in table order) that pass every filter; all rows when no filter is set. */

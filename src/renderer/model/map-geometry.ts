@@ -46,17 +46,53 @@ export function niceStep(raw: number): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
 }
 
-/** Graticule lines (degrees) in [from, to] at a nice step giving about `count` lines. */
-export function graticule(from: number, to: number, count = 6): { step: number; values: number[] } {
+/**
+ * Graticule lines (degrees) in [from, to] at a nice step giving about `count` lines, none past ±`bound`
+ * (90 for latitudes: a view zoomed out past a pole labels no 100°N).
+ */
+export function graticule(from: number, to: number, count = 6, bound = Infinity): { step: number; values: number[] } {
   const step = niceStep((to - from) / count);
   const values: number[] = [];
-  for (let v = Math.ceil(from / step) * step; v <= to + 1e-9 && values.length < 100; v += step)
+  const first = Math.ceil(Math.max(from, -bound) / step) * step;
+  const last = Math.min(to, bound);
+  for (let v = first; v <= last + 1e-9 && values.length < 100; v += step)
     values.push(Number((Math.round(v / step) * step).toPrecision(12)));
   return { step, values };
 }
 
-/** A degree value as text with the hemisphere: 41.9°N, 12.5°E; decimals as the step needs. */
-export function degreeText(v: number, step: number, axis: 'lat' | 'lon'): string {
+export type LonLat = [number, number];
+
+/**
+ * A ring of the world outline as rings safe to draw with straight lines on the plane: a ring that crosses
+ * the antimeridian (Fiji, the east of Russia) has its longitudes made continuous (179 → 181, not → -179, which
+ * drew a line across the whole map), and is drawn again 360° over on the side it spills into; a ring around
+ * a pole (Antarctica) is closed along that pole.
+ */
+export function antimeridianRings(ring: ReadonlyArray<readonly [number, number]>): LonLat[][] {
+  if (ring.length === 0) return [];
+  const out: LonLat[] = [[ring[0][0], ring[0][1]]];
+  let shift = 0;
+  for (let i = 1; i < ring.length; i++) {
+    const d = ring[i][0] - ring[i - 1][0];
+    if (d > 180) shift -= 360;
+    else if (d < -180) shift += 360;
+    out.push([ring[i][0] + shift, ring[i][1]]);
+  }
+  if (shift !== 0) {
+    const pole = out.reduce((sum, [, lat]) => sum + lat, 0) < 0 ? -90 : 90;
+    out.push([out[out.length - 1][0], pole], [out[0][0], pole]);
+  }
+  const lons = out.map(([lon]) => lon);
+  const copies = [out];
+  if (Math.min(...lons) < -180) copies.push(out.map(([lon, lat]): LonLat => [lon + 360, lat]));
+  if (Math.max(...lons) > 180) copies.push(out.map(([lon, lat]): LonLat => [lon - 360, lat]));
+  return copies;
+}
+
+/** A degree value as text with the hemisphere: 41.9°N, 12.5°E (longitudes within ±180); decimals as the step needs. */
+export function degreeText(value: number, step: number, axis: 'lat' | 'lon'): string {
+  // A view panned over the antimeridian goes on past ±180: 190°E is 170°W.
+  const v = axis === 'lon' && Math.abs(value) > 180 ? value - 360 * Math.round(value / 360) : value;
   const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
   const hemi = axis === 'lat' ? (v > 0 ? 'N' : v < 0 ? 'S' : '') : v > 0 ? 'E' : v < 0 ? 'W' : '';
   return `${Math.abs(v).toFixed(decimals)}°${hemi}`;

@@ -122,6 +122,25 @@ describe('sql cells and result names: the language', () => {
       'column:"pm2_5ConcMass1HourMean.value"',
     ]);
     assert.deepEqual(await labels('sql\nSELECT  FROM ds', 1, 7), ['result:pm', 'result:ds', 'column:name']);
+    // After `pm.` the text replaced starts after the dot (the editor's word would be `pm.`, filtering every
+    // column without a dot out); a quoted column is filtered by its quoted text, so a typed `"` matches it.
+    const after = await completeSql('sql\nSELECT pm.', { line: 1, column: 10 }, results, columns);
+    assert.deepEqual(
+      after.map((i) => [i.label, i.insertText, i.filterText, i.replaceFrom]),
+      [
+        ['datasourceId', 'datasourceId', 'datasourceId', 10],
+        ['pm2_5ConcMass1HourMean.value', '"pm2_5ConcMass1HourMean.value"', '"pm2_5ConcMass1HourMean.value"', 10],
+      ],
+    );
+    const typed = await completeSql('sql\nSELECT pm."pm2', { line: 1, column: 14 }, results, columns);
+    assert.deepEqual(
+      typed.map((i) => i.replaceFrom),
+      [10, 10],
+    );
+    assert.equal(
+      (await completeSql('sql\nSELECT ', { line: 1, column: 7 }, results, columns))[0].replaceFrom,
+      undefined,
+    );
     assert.deepEqual(await labels('sql\nSELECT 1', 0, 3), []);
   });
 });

@@ -1,7 +1,12 @@
 // The Map's geometry: the view fitted to the markers with a minimum extent, graticule steps and labels, the
 // scale bar, and datasources at one spot gathered into one marker (a sensor at its reference site).
 import assert from 'node:assert/strict';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import countries110m from 'world-atlas/countries-110m.json';
+import { locationColumns } from '../../../../src/renderer/model/aq-views';
 import {
+  antimeridianRings,
   clusterMarkers,
   degreeText,
   fitView,
@@ -34,10 +39,91 @@ describe('renderer map geometry', () => {
     assert.deepEqual(graticule(-10, 10, 4).values, [-10, -5, 0, 5, 10]);
   });
 
+  it('labels no latitude past the poles: the world view of a result without locations (about 200° tall)', () => {
+    const v = fitView([], 760, 420);
+    const halfLat = (420 / 2 / v.scale) * Math.cos((v.lat * Math.PI) / 180);
+    const [south, north] = [v.lat - halfLat, v.lat + halfLat];
+    assert.ok(north > 100, `the view reaches past the pole: ${north}`);
+    const lats = graticule(south, north, 4, 90).values;
+    assert.ok(lats.length >= 3, lats.join());
+    assert.ok(Math.max(...lats.map(Math.abs)) <= 90, lats.join());
+    assert.deepEqual(graticule(-10, 10, 4, 90).values, [-10, -5, 0, 5, 10]);
+  });
+
+  it('draws a ring across the antimeridian without a line across the map, on both sides', () => {
+    // Fiji's shape: 179°E to 179°W.
+    const fiji: Array<[number, number]> = [
+      [179, -16],
+      [-179, -16],
+      [-179, -17],
+      [179, -17],
+      [179, -16],
+    ];
+    assert.deepEqual(antimeridianRings(fiji), [
+      [
+        [179, -16],
+        [181, -16],
+        [181, -17],
+        [179, -17],
+        [179, -16],
+      ],
+      [
+        [-181, -16],
+        [-179, -16],
+        [-179, -17],
+        [-181, -17],
+        [-181, -16],
+      ],
+    ]);
+    const plain: Array<[number, number]> = [
+      [10, 50],
+      [12, 50],
+      [12, 52],
+      [10, 50],
+    ];
+    assert.deepEqual(antimeridianRings(plain), [plain]);
+    assert.deepEqual(antimeridianRings([]), []);
+  });
+
+  it('the world outline (Natural Earth 1:110m) has no edge longer than 180° of longitude once made safe (but along a pole)', () => {
+    const topo = countries110m as unknown as Topology<{ countries: GeometryCollection }>;
+    let longest = 0;
+    let crossing = 0;
+    for (const f of feature(topo, topo.objects.countries).features) {
+      const g = f.geometry;
+      const polygons = g?.type === 'Polygon' ? [g.coordinates] : g?.type === 'MultiPolygon' ? g.coordinates : [];
+      for (const polygon of polygons)
+        for (const ring of polygon as Array<Array<[number, number]>>) {
+          const safe = antimeridianRings(ring);
+          if (safe.length > 1) crossing++;
+          for (const r of safe)
+            for (let i = 1; i < r.length; i++) {
+              // Antarctica is closed along the pole (the map's edge, not a line across it).
+              if (Math.abs(r[i][1]) === 90 && Math.abs(r[i - 1][1]) === 90) continue;
+              longest = Math.max(longest, Math.abs(r[i][0] - r[i - 1][0]));
+            }
+        }
+    }
+    assert.ok(longest < 180, `longest edge ${longest}°`);
+    assert.ok(crossing >= 3, `Fiji, Russia (two rings), Antarctica cross it: ${crossing}`);
+  });
+
+  it('a result offers the Map only with locationLatitude and locationLongitude number columns', () => {
+    const num = (name: string) => ({ name, kind: 'number' as const, values: Float64Array.of(1) });
+    assert.equal(locationColumns({ rowCount: 1, columns: [num('avg_pm')] }), undefined);
+    assert.equal(locationColumns({ rowCount: 1, columns: [num('locationLatitude')] }), undefined);
+    const located = locationColumns({ rowCount: 1, columns: [num('locationLatitude'), num('locationLongitude')] });
+    assert.equal(located?.lon.name, 'locationLongitude');
+  });
+
   it('degree labels with the hemisphere and the decimals the step needs', () => {
     assert.equal(degreeText(12.4, 0.2, 'lon'), '12.4°E');
     assert.equal(degreeText(-122.35, 0.05, 'lon'), '122.35°W');
     assert.equal(degreeText(47.6, 0.1, 'lat'), '47.6°N');
+    assert.deepEqual(
+      [190, -300, 540, 180, -180].map((v) => degreeText(v, 10, 'lon')),
+      ['170°W', '60°E', '180°W', '180°E', '180°W'],
+    );
     assert.equal(degreeText(-30, 10, 'lat'), '30°S');
     assert.equal(degreeText(0, 1, 'lat'), '0°');
   });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import type { Column, Table } from '../../../../src/core/table/table';
-import { columnPredicate, filterRows, globalPredicate, parseColumnFilter } from '../../../../src/renderer/model/filter';
+import {
+  columnPredicate,
+  filterProblems,
+  filterRows,
+  globalPredicate,
+  parseColumnFilter,
+} from '../../../../src/renderer/model/filter';
 import { dictionaryRanks, identityRows, sortRows } from '../../../../src/renderer/model/sort';
 import { computeViewRows, emptyViewState, nextSort, rowCountText } from '../../../../src/renderer/model/table-view';
 import { HOSTILE_ID, syntheticTable } from '../../../support/synthetic-table';
@@ -85,6 +91,33 @@ describe('renderer filtering', () => {
     assert.deepEqual(parseColumnFilter('=D1', ids('d', [], [])), { kind: 'equals', text: 'd1' });
     assert.deepEqual(parseColumnFilter('!d1', ids('d', [], [])), { kind: 'contains', text: 'd1', negate: true });
     assert.equal(parseColumnFilter('   ', n), undefined);
+  });
+
+  it('marks a comparison or range whose operand is not a number (time) invalid, saying what the filter accepts', () => {
+    const n = num('pm', []);
+    const bad = parseColumnFilter('>abc', n);
+    assert.deepEqual(bad, {
+      kind: 'invalid',
+      message: '"abc" is not a number. This filter accepts: text, =exact, !not, empty, !empty, >5, <=5, 5..10',
+    });
+    assert.equal(parseColumnFilter('1..x', n)?.kind, 'invalid');
+    assert.match(
+      (parseColumnFilter('<= tomorrow', small().columns[2]) as { message: string }).message,
+      /^"tomorrow" is not an ISO date\/time\. This filter accepts: .*>2026-11-21T10:00/,
+    );
+    // Text columns have no comparisons: '>' is text to look for there.
+    assert.deepEqual(parseColumnFilter('>abc', ids('d', [], [])), { kind: 'contains', text: '>abc', negate: false });
+    const t = small();
+    const state = {
+      global: '',
+      columns: new Map([
+        [0, 'D1'],
+        [1, '>abc'],
+      ]),
+    };
+    assert.equal(filterRows(t, state, 'utc').length, 0, 'an invalid filter matches no row');
+    assert.deepEqual(filterProblems(t, state), [{ column: 1, message: `Filter of value: ${bad.message}` }]);
+    assert.deepEqual(filterProblems(t, { global: '', columns: new Map([[1, '>2']]) }), []);
   });
 
   it('filters by comparison, range, emptiness, equality and negation', () => {
