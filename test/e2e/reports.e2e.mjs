@@ -232,7 +232,7 @@ describe('e2e: the Reports view', () => {
     await answer(page, '-2d', { expect: 'startTime of the new report' });
     await answer(page, '-1d', { expect: 'endTime of the new report' });
     const rerun = page
-      .locator('.monaco-list-row[aria-label*="succeeded"]', { hasText: /minute · all ds.* \d+s ago/ })
+      .locator('.monaco-list-row[aria-label*="succeeded"]', { hasText: /minute · all ds.*\d+s ago/ })
       .first();
     await rerun.waitFor({ timeout: 60_000 });
     console.log(`      re-run row: ${await rerun.getAttribute('aria-label')}`);
