@@ -22,7 +22,7 @@ export {
   lookupFailure,
 } from './datasource-ids';
 export type { Diagnostic, DiagnosticCode, Position, Range, Severity } from './diagnostics';
-export { hasErrors } from './diagnostics';
+export { diagnosticLine, diagnosticText, hasErrors } from './diagnostics';
 export { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
 export { FIELD_NAMES, FIELDS, type FieldName, ID_KEYS, type IdKey, isIdKey, keysFor, VERBS, type Verb } from './fields';
 export { isBlankCell } from './lines';
