@@ -68,3 +68,12 @@ export function diagnosticLine(d: Diagnostic, where?: string): string {
     ? `${where}:${line + 1}:${column + 1}: ${d.severity}: ${diagnosticText(d)}`
     : `line ${line + 1}, column ${column + 1}: ${diagnosticText(d)}`;
 }
+
+export function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.start.line === b.start.line &&
+    a.start.column === b.start.column &&
+    a.end.line === b.end.line &&
+    a.end.column === b.end.column
+  );
+}

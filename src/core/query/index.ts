@@ -28,6 +28,7 @@ export { FIELD_NAMES, FIELDS, type FieldName, ID_KEYS, type IdKey, isIdKey, keys
 export { isBlankCell } from './lines';
 export { METRIC_CATEGORIES, metricLabels, NOT_IN_CATALOGUE, type ServiceKind } from './metric-select';
 export { type ParseOptions, type ParseResult, parseCell } from './parse';
+export { type QuickFix, quickFixes } from './quick-fix';
 export { ReportCellError, type ReportCellOptions, reportCellText } from './report-cell';
 export { type ResolvedCell, type ResolveOptions, type ResolveResult, resolveCell } from './resolve';
 export { parseInterval, parseTime, type TimeValue, timeToMs, timeToWire } from './time';

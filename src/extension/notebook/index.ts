@@ -6,9 +6,10 @@ import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
-import { registerLanguageFeatures } from './language';
+import { registerLanguageFeatures, type ServiceSource } from './language';
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
+import { registerQuickFixes } from './quick-fix';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
 import { SqlSessions } from './sql-sessions';
@@ -36,6 +37,11 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
   });
   const notebookOf = (doc: vscode.TextDocument) =>
     vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
+  // Who a cell goes to (its notebook's connection): what the metric catalogue may refuse.
+  const serviceOf: ServiceSource = (doc) => {
+    const nb = notebookOf(doc);
+    return serviceKindOf(nb ? connections.connectionFor(nb) : services.connections.active());
+  };
   context.subscriptions.push(
     vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new MeasnbSerializer(controller.results), {
       transientOutputs: false,
@@ -52,12 +58,10 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
         const nb = notebookOf(doc);
         return nb ? connections.datasources(nb) : undefined;
       },
-      (doc) => {
-        const nb = notebookOf(doc);
-        return serviceKindOf(nb ? connections.connectionFor(nb) : services.connections.active());
-      },
+      serviceOf,
       { notebookOf, sessionOf: (nb) => sql.for(nb) },
     ),
+    registerQuickFixes(services.clock, serviceOf),
   );
   return { controller, connections, follow, sqlCells };
 }
