@@ -37,6 +37,7 @@ export type DiagnosticCode =
   | 'missing-field'
   | 'bad-combination'
   | 'unknown-metric'
+  | 'unknown-id'
   | 'bad-result-name'
   | 'duplicate-result-name'
   | 'unknown-result-name'

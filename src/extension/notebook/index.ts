@@ -6,7 +6,7 @@ import { serviceKindOf } from '../connections/connection';
 import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
-import { registerLanguageFeatures, type ServiceSource } from './language';
+import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } from './language';
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerQuickFixes } from './quick-fix';
@@ -37,6 +37,10 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
   });
   const notebookOf = (doc: vscode.TextDocument) =>
     vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
+  const datasourcesOf: DatasourceSource = (doc) => {
+    const nb = notebookOf(doc);
+    return nb ? connections.datasources(nb) : undefined;
+  };
   // Who a cell goes to (its notebook's connection): what the metric catalogue may refuse.
   const serviceOf: ServiceSource = (doc) => {
     const nb = notebookOf(doc);
@@ -52,16 +56,11 @@ export function registerNotebooks(context: vscode.ExtensionContext, services: Ex
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
-    ...registerLanguageFeatures(
-      services.clock,
-      (doc) => {
-        const nb = notebookOf(doc);
-        return nb ? connections.datasources(nb) : undefined;
-      },
-      serviceOf,
-      { notebookOf, sessionOf: (nb) => sql.for(nb) },
-    ),
-    registerQuickFixes(services.clock, serviceOf),
+    ...registerLanguageFeatures(services.clock, datasourcesOf, serviceOf, {
+      notebookOf,
+      sessionOf: (nb) => sql.for(nb),
+    }),
+    registerQuickFixes(services.clock, serviceOf, datasourcesOf),
   );
   return { controller, connections, follow, sqlCells };
 }
