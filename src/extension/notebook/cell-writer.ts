@@ -95,7 +95,11 @@ export class CellWriter {
   noteOutcome(outcome: RunResult, report: ReportRef | undefined): void {
     if (report) this.report = report;
     if (outcome.notice) this.notes.push(outcome.notice);
-    for (const w of outcome.warnings) this.notes.push(`warning: ${diagnosticLine(w)}`);
+    // A follow's every step carries the cell's warnings: each is noted once.
+    for (const w of outcome.warnings) {
+      const note = `warning: ${diagnosticLine(w)}`;
+      if (!this.notes.includes(note)) this.notes.push(note);
+    }
   }
 
   /** The result of a cell that is not a follow: its table and summary (with a report's files named). */
