@@ -13,7 +13,7 @@ import { codeCell, serializeNotebook } from '../../src/core/notebook';
 import { systemClock } from '../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index';
 import type { MeasurementsApi } from '../../src/extension/extension';
-import { api } from './helpers';
+import { api, eventually } from './helpers';
 
 const CONNECTION = 'Id hover test emulator';
 const OFFLINE = 'Id hover offline';
@@ -101,6 +101,34 @@ describe('ids: completion and hover from the connection', function () {
     const item = nodes.find((i) => label(i) === first?.currentSourceId);
     assert.equal(item?.insertText, first?.currentSourceId);
     assert.ok(item?.detail?.startsWith(`${first?.orgAnnotations.name} · SERVICE_NODE`), item?.detail);
+  });
+
+  it('an unknown datasource id, once the datasources are cached: a warning with the closest ids and a quick fix', async () => {
+    const known = list[0].datasourceId;
+    const nb = await openNotebook([`recent\ndatasourceIds: ${known}Z`]);
+    const doc = nb.cellAt(0).document;
+    await labelsAt(doc, 1, 15); // completion caches the connection's datasources
+    // The next check (here after an edit) uses them.
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(1, doc.lineAt(1).text.length), '\n');
+    await vscode.workspace.applyEdit(edit);
+    const diag = await eventually(
+      () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.code === 'unknown-id'),
+      'the unknown id warning',
+    );
+    assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(diag.message, new RegExp(`the datasource id '${known}Z'; closest: ${known}(, |$)`));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    const fix = actions.find((x) => x.title === `Change '${known}Z' to '${known}'`);
+    assert.ok(fix?.edit, JSON.stringify(actions.map((x) => x.title)));
+    await vscode.workspace.applyEdit(fix.edit);
+    assert.equal(doc.lineAt(1).text, `datasourceIds: ${known}`);
+    await eventually(() => !vscode.languages.getDiagnostics(doc.uri).some((d) => d.code === 'unknown-id'), 'fixed');
   });
 
   it('a hover shows name, group, tags and source; the second hover is served from the cache', async () => {

@@ -68,7 +68,11 @@ describe('metricSelect the service refuses: an error, and the cell sends nothing
       assert.equal(summary.success, false, cells[i]);
       const text = outputText(nb.cellAt(i));
       assert.match(text, /The cell has errors; nothing was sent/, text);
-      assert.match(text, /line \d: .*('only' must be followed|unknown metric|metric term is missing)/, text);
+      assert.match(
+        text,
+        /line \d, column \d+: .*('only' must be followed|unknown metric|metric term is missing)/,
+        text,
+      );
     }
     assert.equal(queries, 0, 'no query reached the service');
     // The valid form real clients send is sent (the counting service answers 500).
@@ -116,5 +120,29 @@ describe('metricSelect the service refuses: an error, and the cell sends nothing
     edit.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, connection: LOCAL_EMULATOR_NAME })]);
     await vscode.workspace.applyEdit(edit);
     await eventually(() => severityNow() === vscode.DiagnosticSeverity.Error, 'an error once the emulator answers');
+  });
+
+  it('a misspelt label (a NowCast in a minute cell): the suggestion in the Problems panel and a quick fix', async () => {
+    const nb = await openNotebook(path.join(scratch, 'quick-fix.measnb'), {
+      metadata: { connection: CONNECTION },
+      cells: [codeCell('recent\nallDatasources: true\nmetricSelect: only pm2_5ConcMassNowcst')],
+    });
+    const doc = nb.cellAt(0).document;
+    const diag = await eventually(
+      () => vscode.languages.getDiagnostics(doc.uri).find((x) => x.code === 'unknown-metric'),
+      'the metricSelect warning',
+    );
+    assert.match(diag.message, /did you mean pm2_5ConcMassNowcast\? It exists only for hour output, not minute/);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    const fix = actions.find((x) => x.title === "Change 'pm2_5ConcMassNowcst' to 'pm2_5ConcMassNowcast'");
+    assert.ok(fix?.edit, JSON.stringify(actions.map((x) => x.title)));
+    assert.equal(fix.isPreferred, true);
+    await vscode.workspace.applyEdit(fix.edit);
+    assert.equal(doc.lineAt(2).text, 'metricSelect: only pm2_5ConcMassNowcast');
   });
 });

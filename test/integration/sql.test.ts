@@ -95,7 +95,10 @@ describe('sql cells in the extension host', function () {
     assert.ok(item, text(nb.cellAt(3)));
     const error = JSON.parse(new TextDecoder().decode(item.data)) as { name: string; message: string };
     assert.equal(error.name, 'DuckDB could not run the SQL');
-    assert.match(error.message, /^line 2: Binder Error: Referenced column "nope" not found in FROM clause!/);
+    assert.match(
+      error.message,
+      /^line 2, column \d+: Binder Error: Referenced column "nope" not found in FROM clause!/,
+    );
     assert.ok(!error.message.includes('\n'), 'one line');
     // The editor: an unknown result name, and DuckDB's parser error at its position.
     const missing = nb.cellAt(4).document;

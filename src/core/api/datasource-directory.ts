@@ -21,6 +21,8 @@ export interface DatasourceDirectoryOptions {
 interface Entry<T> {
   at: number;
   value: Promise<T>;
+  /** The reply, once it arrived. */
+  settled?: T;
 }
 
 export const DATASOURCE_TTL_MS = 5 * 60_000;
@@ -50,7 +52,13 @@ export class DatasourceDirectory {
       },
     );
     this.listEntry = entry;
+    entry.value.then((v) => (entry.settled = v)).catch(() => undefined);
     return entry.value;
+  }
+
+  /** The list if a fresh reply is at hand (no request): what checking a cell as you type may use. */
+  cached(): DatasourceInfo[] | undefined {
+    return this.fresh(this.listEntry) ? this.listEntry.settled : undefined;
   }
 
   /** One datasource in detail (GET /v2/datasources/{id}). */

@@ -306,23 +306,35 @@ export interface IdAtPosition {
 
 /** The id under a position in the value of datasourceIds, nodeIds or refSiteIds (also on continuation lines). */
 export function idAt(text: string, position: Position): IdAtPosition | undefined {
+  return idsOnLine(scanLines(text), position.line).find(
+    (i) => i.range.start.column <= position.column && position.column <= i.range.end.column,
+  );
+}
+
+/** Every id written in the values of datasourceIds, nodeIds and refSiteIds, with its range. */
+export function idsIn(text: string): IdAtPosition[] {
   const lines = scanLines(text);
-  const line = lines[position.line];
-  if (!line || (line.commentStart !== undefined && position.column > line.commentStart)) return undefined;
+  return lines.flatMap((_, i) => idsOnLine(lines, i));
+}
+
+function idsOnLine(lines: SourceLine[], lineNo: number): IdAtPosition[] {
+  const line = lines[lineNo];
+  if (!line) return [];
   const kv = matchKeyValue(line.code);
-  const key = kv ? kv.key : continuedListKey(lines, position.line);
-  if (!key || !isIdKey(key)) return undefined;
+  const key = kv ? kv.key : continuedListKey(lines, lineNo);
+  if (!key || !isIdKey(key)) return [];
   const from = kv ? kv.valueStart : 0;
+  const out: IdAtPosition[] = [];
   const token = /[^\s,]+/g;
   for (let m = token.exec(line.code); m; m = token.exec(line.code)) {
     const start = m.index;
     const end = start + m[0].length;
-    if (start < from || position.column < start || position.column > end) continue;
-    return {
+    if (start < from) continue;
+    out.push({
       key,
       id: m[0],
       range: { start: { line: line.line, column: start }, end: { line: line.line, column: end } },
-    };
+    });
   }
-  return undefined;
+  return out;
 }

@@ -11,6 +11,8 @@ import { ID_KEYS, type IdKey } from './fields';
 export interface DatasourceLookup {
   list(): Promise<DatasourceInfo[]>;
   detail(datasourceId: string): Promise<DatasourceInfo>;
+  /** The list when it is at hand without a request (cached), for checks as you type. */
+  cached?(): DatasourceInfo[] | undefined;
 }
 
 /** The id a datasource has under a key (its datasourceId, or its node / reference site id). */

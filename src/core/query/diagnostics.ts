@@ -37,6 +37,7 @@ export type DiagnosticCode =
   | 'missing-field'
   | 'bad-combination'
   | 'unknown-metric'
+  | 'unknown-id'
   | 'bad-result-name'
   | 'duplicate-result-name'
   | 'unknown-result-name'
@@ -49,4 +50,31 @@ export function range(line: number, startColumn: number, endColumn: number): Ran
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** A diagnostic's text: its message, then the allowed values unless the message already lists them. */
+export function diagnosticText(d: Diagnostic): string {
+  const values = d.allowedValues;
+  if (!values?.length || /\ballowed\b/i.test(d.message) || values.every((v) => d.message.includes(v))) return d.message;
+  return `${d.message} (allowed: ${values.join(', ')})`;
+}
+
+/**
+ * One diagnostic as one line: compiler style `where:line:column: severity: text` when it has a place (a file,
+ * `-e`), else `line N, column M: text` (a cell's output, which is beside the cell).
+ */
+export function diagnosticLine(d: Diagnostic, where?: string): string {
+  const { line, column } = d.range.start;
+  return where !== undefined
+    ? `${where}:${line + 1}:${column + 1}: ${d.severity}: ${diagnosticText(d)}`
+    : `line ${line + 1}, column ${column + 1}: ${diagnosticText(d)}`;
+}
+
+export function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.start.line === b.start.line &&
+    a.start.column === b.start.column &&
+    a.end.line === b.end.line &&
+    a.end.column === b.end.column
+  );
 }

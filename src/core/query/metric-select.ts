@@ -174,16 +174,28 @@ function termProblems(term: MetricTerm, frequency: OutputFrequency | undefined):
       { start, end, rejected: true, message: `${text} exists only for ${at.join('/')} output, not ${frequency}` },
     ];
   }
-  const suggestion = didYouMean(text, labels);
-  return [
-    {
-      start,
-      end,
-      rejected: true,
-      message: `unknown metric label '${text}'${suggestion ? `; did you mean ${suggestion}?` : ''}`,
-      suggestion,
-    },
-  ];
+  return [{ start, end, rejected: true, ...unknownLabel(text, labels, frequency) }];
+}
+
+/**
+ * An unknown label and the closest known one: at the asked frequency, else at any (a typo of a label of
+ * another frequency, e.g. a NowCast in a minute cell, still gets its suggestion, and where it exists).
+ */
+function unknownLabel(
+  text: string,
+  labels: readonly string[],
+  frequency: OutputFrequency | undefined,
+): { message: string; suggestion?: string } {
+  const unknown = `unknown metric label '${text}'`;
+  const here = didYouMean(text, labels);
+  if (here) return { message: `${unknown}; did you mean ${here}?`, suggestion: here };
+  const elsewhere = didYouMean(text, ALL_LABELS);
+  if (!elsewhere) return { message: unknown };
+  const at = OUTPUT_FREQUENCIES.filter((f) => LABELS_BY_FREQUENCY.get(f)?.includes(elsewhere));
+  return {
+    message: `${unknown}; did you mean ${elsewhere}? It exists only for ${at.join('/')} output, not ${frequency}`,
+    suggestion: elsewhere,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 // with rowCount, columns and the renderer's `measnb` info (title, notes) in the metadata.
 // Used by `measnb run`; the metadata survives when the serializer cuts an output to its summary.
 import { errorOutput, MIME, type NotebookOutput, type OutputMetadata, textItem } from '../notebook/model';
+import { diagnosticLine } from '../query/diagnostics';
 import { tableToCsv } from '../table/csv-export';
 import { encodeTable } from '../table/wire';
 import type { RunResult } from './run-result';
@@ -23,7 +24,7 @@ export function resultTitle(result: RunResult, reportKind?: string): string {
 export function resultNotes(result: RunResult): string[] {
   const notes: string[] = [];
   if (result.notice) notes.push(result.notice);
-  for (const w of result.warnings) notes.push(`warning: line ${w.range.start.line + 1}: ${w.message}`);
+  for (const w of result.warnings) notes.push(`warning: ${diagnosticLine(w)}`);
   const files = result.report?.files ?? [];
   if (files.length) notes.push(`report ${result.report?.record.reportId} files: ${files.join(', ')}`);
   return notes;

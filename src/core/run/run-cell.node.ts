@@ -36,6 +36,8 @@ export interface RunCellOptions {
   org?: string;
   /** Who answers (parseCell's `service`): for a real service (default) unknown metric labels are only warnings. */
   service?: ServiceKind;
+  /** A cell the caller parsed (parse once): its warnings, which travel in the result as a text cell's do. */
+  warnings?: Diagnostic[];
   /** The instant relative times are read at (the caller's Clock). */
   now: Date;
   signal?: AbortSignal;
@@ -80,7 +82,7 @@ export function parseCellOrThrow(
 
 export async function runCell(cell: ParsedCell | string, options: RunCellOptions): Promise<RunResult> {
   const { now } = options;
-  let warnings: Diagnostic[] = [];
+  let warnings: Diagnostic[] = options.warnings ?? [];
   if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now, options.service));
   const result = await runParsed(cell, warnings, now, options);
   if (!cell.name) return result;

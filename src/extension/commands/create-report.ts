@@ -7,6 +7,7 @@
 // nearly spent; a 429 is explained with its reset time.
 import * as vscode from 'vscode';
 import { isMeasurementsError } from '../../core/api/errors';
+import { quotaResetText } from '../../core/api/quota-text';
 import {
   DATA_VERSIONS,
   type DataVersion,
@@ -33,6 +34,7 @@ import { metricCatalog } from '../../core/metrics/catalog';
 import { METRIC_CATEGORIES, parseTime, type TimeValue, timeToMs, timeToWire } from '../../core/query';
 import { checkMetricSelect, type ServiceKind } from '../../core/query/metric-select';
 import { TIME_HELP } from '../../core/query/time';
+import { describeFailure } from '../../core/run/describe-failure.node';
 import { type Clock, nowDate } from '../../core/time/clock';
 import { DAY_MS } from '../../core/time/duration';
 import { quotaKey } from '../connections/client-provider';
@@ -159,9 +161,9 @@ export async function quotaAllows(s: ExtensionServices, connectionId: string, or
   const remaining = s.quota.remaining(quota);
   const threshold = vscode.workspace.getConfiguration('measurements').get<number>('quotaWarningThreshold', 25);
   if (remaining === 0) {
-    const resetAt = s.quota.resetAt(quota);
+    const reset = quotaResetText({ resetAt: s.quota.resetAt(quota), now: nowDate(s.clock) });
     return confirm(
-      `All ${s.quota.limit} reports of today are used for ${org}${resetAt ? ` (resets ${resetAt.toISOString()})` : ''}`,
+      `All ${s.quota.limit} reports of today are used for ${org} (${reset})`,
       'Try anyway',
       'Cancel',
       'The service will most likely answer 429.',
@@ -172,7 +174,7 @@ export async function quotaAllows(s: ExtensionServices, connectionId: string, or
       `Only ${remaining} of ${s.quota.limit} reports left today for ${org}`,
       'Continue (uses 1 report)',
       'Cancel',
-      'The daily quota resets at UTC midnight.',
+      `The daily quota (${s.quota.limit} per UTC day) ${quotaResetText({ resetAt: s.quota.resetAt(quota), now: nowDate(s.clock) })}.`,
     );
   }
   return true;
@@ -426,13 +428,8 @@ export async function submitReport(
     return record;
   } catch (e) {
     if (isMeasurementsError(e, 'quota-exceeded')) {
-      const reset = e.resetAt
-        ? `${e.resetAt.toISOString()} (UTC midnight, ${e.resetAt.toLocaleString()} local)`
-        : 'UTC midnight';
-      void notify(
-        'error',
-        `Daily report quota reached for ${req.org}: no report was created. The quota resets at ${reset}.`,
-      );
+      const { lines } = describeFailure(e, { org: req.org, now: nowDate(s.clock) });
+      void notify('error', `${lines.join(' ')} No report was created.`);
       return undefined;
     }
     throw e;

@@ -5,7 +5,7 @@
 import type * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import type { Diagnostic } from '../../core/query';
+import { type Diagnostic, diagnosticLine } from '../../core/query';
 import { CellError, type RunProgress, type RunResult } from '../../core/run/index.node';
 import type { Table } from '../../core/table/table';
 import { concatTables } from '../../core/table/table-rows';
@@ -95,7 +95,11 @@ export class CellWriter {
   noteOutcome(outcome: RunResult, report: ReportRef | undefined): void {
     if (report) this.report = report;
     if (outcome.notice) this.notes.push(outcome.notice);
-    for (const w of outcome.warnings) this.notes.push(`warning: line ${w.range.start.line + 1}: ${w.message}`);
+    // A follow's every step carries the cell's warnings: each is noted once.
+    for (const w of outcome.warnings) {
+      const note = `warning: ${diagnosticLine(w)}`;
+      if (!this.notes.includes(note)) this.notes.push(note);
+    }
   }
 
   /** The result of a cell that is not a follow: its table and summary (with a report's files named). */

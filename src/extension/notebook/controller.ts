@@ -8,7 +8,7 @@ import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { type ParsedCell, parseCell } from '../../core/query';
+import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
 import { headRowCount, sliceRows } from '../../core/table/row-chunks';
@@ -137,7 +137,7 @@ export class MeasnbController implements vscode.Disposable {
       return false;
     }
     try {
-      const step = await this.stepper(parsed.cell, cell, notebook, signal, out);
+      const step = await this.stepper({ cell: parsed.cell, warnings: parsed.diagnostics }, cell, notebook, signal, out);
       if (isFollow) return await this.runFollow(parsed.cell, notebook, step, out, signal);
       const outcome = await step();
       await out.result(outcome, titleOf(parsed.cell, outcome));
@@ -150,7 +150,7 @@ export class MeasnbController implements vscode.Disposable {
 
   /** One run of the cell through the core (a follow cell: one step, its cursor kept in workspace state). */
   private async stepper(
-    parsed: ParsedCell,
+    { cell: parsed, warnings }: { cell: ParsedCell; warnings: Diagnostic[] },
     cell: vscode.NotebookCell,
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
@@ -167,6 +167,7 @@ export class MeasnbController implements vscode.Disposable {
       org,
       signal,
       now: this.clock.now(),
+      warnings,
       followState: cellId ? this.deps.follow.get(notebook.uri, cellId) : undefined,
       downloadDir,
       sql: this.deps.sql.for(notebook),

@@ -7,9 +7,10 @@ import type { ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
-import { registerLanguageFeatures } from './language';
+import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } from './language';
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
+import { registerQuickFixes } from './quick-fix';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
 import { SqlSessions } from './sql-sessions';
@@ -43,6 +44,15 @@ export function registerNotebooks(
   });
   const notebookOf = (doc: vscode.TextDocument) =>
     vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
+  const datasourcesOf: DatasourceSource = (doc) => {
+    const nb = notebookOf(doc);
+    return nb ? connections.datasources(nb) : undefined;
+  };
+  // Who a cell goes to (its notebook's connection): what the metric catalogue may refuse.
+  const serviceOf: ServiceSource = (doc) => {
+    const nb = notebookOf(doc);
+    return serviceKindOf(nb ? connections.connectionFor(nb) : services.connections.active());
+  };
   context.subscriptions.push(
     vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new MeasnbSerializer(controller.results), {
       transientOutputs: false,
@@ -53,18 +63,11 @@ export function registerNotebooks(
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
-    ...registerLanguageFeatures(
-      services.clock,
-      (doc) => {
-        const nb = notebookOf(doc);
-        return nb ? connections.datasources(nb) : undefined;
-      },
-      (doc) => {
-        const nb = notebookOf(doc);
-        return serviceKindOf(nb ? connections.connectionFor(nb) : services.connections.active());
-      },
-      { notebookOf, sessionOf: (nb) => sql.for(nb) },
-    ),
+    ...registerLanguageFeatures(services.clock, datasourcesOf, serviceOf, {
+      notebookOf,
+      sessionOf: (nb) => sql.for(nb),
+    }),
+    registerQuickFixes(services.clock, serviceOf, datasourcesOf),
   );
   return { controller, connections, follow, sqlCells };
 }

@@ -13,6 +13,7 @@ import {
   LANGUAGE_ID,
   parseCell,
   type ServiceKind,
+  unknownIdDiagnostics,
 } from '../../core/query';
 import { completeSql } from '../../core/sql/completion';
 import { engineErrorDiagnostic } from '../../core/sql/errors';
@@ -68,6 +69,12 @@ export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
   return out;
 }
 
+/** Ids the connection does not have, when its datasources are at hand (cached by completion or hover). */
+export function unknownIdWarnings(doc: vscode.TextDocument, datasources: DatasourceSource): Diagnostic[] {
+  const cached = datasources(doc)?.cached?.();
+  return cached ? unknownIdDiagnostics(doc.getText(), cached) : [];
+}
+
 function isMeasqCell(doc: vscode.TextDocument): boolean {
   return doc.languageId === LANGUAGE_ID;
 }
@@ -85,7 +92,7 @@ export function registerLanguageFeatures(
   notebooks?: NotebookContext,
 ): vscode.Disposable[] {
   const collection = vscode.languages.createDiagnosticCollection('measq');
-  const check = notebookChecker(collection, clock, serviceOf, notebooks);
+  const check = notebookChecker(collection, clock, serviceOf, datasources, notebooks);
   const schedule = debounced(check, 150);
   vscode.workspace.textDocuments.forEach(check);
   const selector: vscode.DocumentSelector = { language: LANGUAGE_ID };
@@ -131,10 +138,13 @@ function notebookChecker(
   collection: vscode.DiagnosticCollection,
   clock: Clock,
   serviceOf: ServiceSource,
+  datasources: DatasourceSource,
   notebooks: NotebookContext | undefined,
 ): (doc: vscode.TextDocument) => void {
-  const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) =>
-    checkCell(collection, doc, { now: nowDate(clock), service: serviceOf(doc) }, extra, notebooks);
+  const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) => {
+    const ids = unknownIdWarnings(doc, datasources);
+    checkCell(collection, doc, { now: nowDate(clock), service: serviceOf(doc) }, [...extra, ...ids], notebooks);
+  };
   return (doc) => {
     if (!isMeasqCell(doc)) return;
     const nb = notebooks?.notebookOf(doc);

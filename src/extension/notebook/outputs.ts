@@ -1,10 +1,10 @@
 // Cell outputs: a result is the renderer's table item (every row, or a progressive output's first rows)
 // plus a text/csv fallback for other viewers; errors become VS Code error items with a readable message.
 import * as vscode from 'vscode';
-import { isMeasurementsError } from '../../core/api/errors';
 import { MIME, type OutputMetadata } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import type { Diagnostic } from '../../core/query';
+import { type Diagnostic, diagnosticLine } from '../../core/query';
+import { describeFailure, type FailureKind } from '../../core/run/describe-failure.node';
 import { tableToCsv } from '../../core/table/csv-export';
 import type { Table } from '../../core/table/table';
 import { encodeTable } from '../../core/table/wire';
@@ -62,33 +62,16 @@ export function textOutput(text: string): vscode.NotebookCellOutput {
   return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(text, MIME.text)]);
 }
 
-/** A readable message for any failure; typed service errors say what happened and what to do. */
-export function describeError(err: unknown): { name: string; message: string } {
-  if (isMeasurementsError(err)) {
-    const e = err as { code: string; message: string; resetAt?: Date; status?: number };
-    switch (e.code) {
-      case 'quota-exceeded': {
-        const reset = e.resetAt ? ` It resets at ${e.resetAt.toISOString().replace('.000Z', 'Z')} (UTC midnight).` : '';
-        return { name: 'Daily report limit reached', message: `${e.message}${reset}` };
-      }
-      case 'unauthorized':
-      case 'forbidden':
-        return {
-          name: 'Not allowed',
-          message: `${e.message}\nCheck the API key of this notebook's connection ("Measurements: Set API Key").`,
-        };
-      case 'cancelled':
-        return { name: 'Cancelled', message: e.message };
-      case 'timeout':
-      case 'network':
-        return { name: 'Service unreachable', message: e.message };
-      default:
-        // The message already says the HTTP status ("The service rejected the request (400): …"): once is enough.
-        return { name: `Service error (${e.code})`, message: e.message };
-    }
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return { name: err instanceof Error && err.name !== 'Error' ? err.name : 'Error', message };
+/** What the extension adds to core's description of a failure: where to act on it. */
+const ACTION_HINT: Partial<Record<FailureKind, string>> = {
+  auth: 'Check the API key of this notebook\'s connection ("Measurements: Set API Key").',
+};
+
+/** A readable message for any failure (core's describeFailure), with what to do about it in the editor. */
+export function describeError(err: unknown, now?: Date): { name: string; message: string; kind: FailureKind } {
+  const f = describeFailure(err, { now });
+  const hint = ACTION_HINT[f.kind];
+  return { name: f.title, message: [...f.lines, ...(hint ? [hint] : [])].join('\n'), kind: f.kind };
 }
 
 export function errorOutput(err: unknown): vscode.NotebookCellOutput {
@@ -101,12 +84,7 @@ export function diagnosticsOutput(
   diagnostics: readonly Diagnostic[],
   name = 'The cell has errors; nothing was sent',
 ): vscode.NotebookCellOutput {
-  const lines = diagnostics
-    .filter((d) => d.severity === 'error')
-    .map(
-      (d) =>
-        `line ${d.range.start.line + 1}: ${d.message}${d.allowedValues ? ` (allowed: ${d.allowedValues.join(', ')})` : ''}`,
-    );
+  const lines = diagnostics.filter((d) => d.severity === 'error').map((d) => diagnosticLine(d));
   return new vscode.NotebookCellOutput([
     vscode.NotebookCellOutputItem.error({
       name,

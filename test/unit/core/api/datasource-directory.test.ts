@@ -54,6 +54,27 @@ describe('datasource directory: list and details cached by time, bounded, failur
     assert.deepEqual(r.calls, ['list', 'D1', 'list', 'D1']);
   });
 
+  it('cached: the list once it arrived and while fresh, never a request; nothing after a failure', async () => {
+    let now = 0;
+    const r = recording();
+    const dir = new DatasourceDirectory(r.fetcher, { nowMs: () => now }, { ttlMs: 60_000 });
+    assert.equal(dir.cached(), undefined, 'nothing asked yet');
+    assert.deepEqual(r.calls, [], 'cached() asks nothing');
+    const pending = dir.list();
+    assert.equal(dir.cached(), undefined, 'not arrived yet');
+    await pending;
+    assert.deepEqual(
+      dir.cached()?.map((d) => d.datasourceId),
+      ['D1', 'D2'],
+    );
+    now += 60_000;
+    assert.equal(dir.cached(), undefined, 'stale');
+    r.setFail(true);
+    await dir.list().catch(() => undefined);
+    assert.equal(dir.cached(), undefined, 'a failure is not a list');
+    assert.deepEqual(r.calls, ['list', 'list']);
+  });
+
   it('keeps at most maxDetails datasources, dropping the oldest', async () => {
     const r = recording();
     const dir = new DatasourceDirectory(r.fetcher, { nowMs: () => 0 }, { maxDetails: 2 });

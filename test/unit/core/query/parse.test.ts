@@ -170,7 +170,11 @@ describe('query language: parseCell', () => {
   it('against a real service (the default), what the catalogue does not know is a warning; the grammar still blocks', () => {
     // The catalogue is ours, not the service's: the service decides on labels it does not list.
     const catalogue: [string, RegExp][] = [
-      ['only pm2_5ConcMasNowcast', /^unknown metric label 'pm2_5ConcMasNowcast' \(/],
+      // A typo of a label of another frequency: its suggestion, and where it exists.
+      [
+        'only pm2_5ConcMasNowcast',
+        /^unknown metric label 'pm2_5ConcMasNowcast'; did you mean pm2_5ConcMassNowcast\? It exists only for hour output, not minute \(/,
+      ],
       ['only no2Conc1HourMeanBrandNewAqi', /^unknown metric label 'no2Conc1HourMeanBrandNewAqi'/],
       ['only pm2_5ConcMassNowcast', /only for hour output/],
       ['only :pollutants', /^unknown metric category ':pollutants' \(/],

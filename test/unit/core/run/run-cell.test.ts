@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MeasurementsClient } from '../../../../src/core/client/client.node';
+import { parseCell } from '../../../../src/core/query';
 import { CellError, type RunProgress, runCell } from '../../../../src/core/run/index.node';
 import { cellText, findColumn } from '../../../../src/core/table/table';
 import { systemClock } from '../../../../src/core/time/clock';
@@ -50,6 +51,17 @@ describe('runCell against the emulator', () => {
       assert.ok(findColumn(r.table, format === 'csv-wide' ? 'startOfPeriod' : 'time'));
     });
   }
+
+  it('parse once: a cell the caller parsed keeps its warnings in the result, as its text would', async () => {
+    // A pattern that matches no metric: a warning, and the cell is sent.
+    const text = `recent\ndatasourceIds: ${ds()}\noutputFrequency: hour\nstartTime: -2h\nmetricSelect: default + zzz*`;
+    const fromText = await runCell(text, { client, org: emu.org, now: now(), service: 'real' });
+    assert.equal(fromText.warnings.length, 1);
+    const parsed = parseCell(text, { now: now(), service: 'real' });
+    assert.ok(parsed.cell);
+    const fromParsed = await runCell(parsed.cell, { client, org: emu.org, now: now(), warnings: parsed.diagnostics });
+    assert.deepEqual(fromParsed.warnings, fromText.warnings);
+  });
 
   it('refuses an invalid cell before sending anything, naming line and column', async () => {
     await assert.rejects(
