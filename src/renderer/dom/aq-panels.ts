@@ -33,32 +33,10 @@ import {
 } from '../model/aq-views';
 import { withAlpha } from '../model/colour';
 import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
+import type { NestedTable, Panel, PanelContext } from '../views/view';
 import { ChartView, palette, themedAxis, themeVar } from './chart-view';
 import { h } from './h';
 import { metricSelectFor } from './metric-select';
-
-export interface NestedTable {
-  readonly element: HTMLElement;
-  dispose(): void;
-}
-
-export interface PanelContext {
-  table: Table;
-  rows: () => Uint32Array;
-  timeZone: () => TimeZoneMode;
-  /** Reference-site datasource ids the host knows (ResultInfo.referenceSites; results without sourceType). */
-  referenceSites?: readonly unknown[];
-  /** Datasource names by id (ResultInfo.datasourceNames or a name column), for choices and hovers. */
-  datasourceNames?: ReadonlyMap<string, string>;
-  /** Shows a derived table with the table widget (sortable, filterable, copyable, savable). */
-  nestedTable: (table: Table, title: string) => NestedTable;
-}
-
-export interface Panel {
-  readonly element: HTMLElement;
-  draw(): void;
-  destroy(): void;
-}
 
 function numberCol(name: string, values: number[]): Column {
   return { name, kind: 'number', values: Float64Array.from(values) };

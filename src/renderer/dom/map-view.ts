@@ -21,7 +21,7 @@ import {
   scaleBar,
   type ViewBox,
 } from '../model/map-geometry';
-import type { Panel, PanelContext } from './aq-panels';
+import type { Panel, PanelContext } from '../views/view';
 import { swatch, themeVar } from './chart-view';
 import { h } from './h';
 import { metricSelectFor } from './metric-select';

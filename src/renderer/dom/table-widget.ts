@@ -21,7 +21,8 @@ import {
 } from '../model/selection';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { computeWindow, poolSize } from '../model/virtual-window';
-import { CollocationPanel, ExceedancesPanel, type Panel, ProfilesPanel, SummaryPanel } from './aq-panels';
+import type { Panel } from '../views/view';
+import { CollocationPanel, ExceedancesPanel, ProfilesPanel, SummaryPanel } from './aq-panels';
 import { ChartView } from './chart-view';
 import { copyText } from './clipboard';
 import { button, h } from './h';

@@ -1,0 +1,41 @@
+// What a view beside Table and Chart is: one module per view under src/renderer/views/<name>.ts exports a
+// ViewDefinition; the table widget reads the registry (src/renderer/views/registry.ts) and offers each view
+// whose `applies` says so. docs/ARCHITECTURE.md: "add a view".
+import type { Table } from '../../core/table/table';
+import type { TimeZoneMode } from '../model/format';
+
+/** A derived table shown by the table widget (sortable, filterable, copyable, savable). */
+export interface NestedTable {
+  readonly element: HTMLElement;
+  dispose(): void;
+}
+
+/** What a view is given: the table, the rows shown (filters applied) and the widget's services. */
+export interface PanelContext {
+  table: Table;
+  rows: () => Uint32Array;
+  timeZone: () => TimeZoneMode;
+  /** Reference-site datasource ids the host knows (ResultInfo.referenceSites; results without sourceType). */
+  referenceSites?: readonly unknown[];
+  /** Datasource names by id (ResultInfo.datasourceNames or a name column), for choices and hovers. */
+  datasourceNames?: ReadonlyMap<string, string>;
+  /** Shows a derived table with the table widget (sortable, filterable, copyable, savable). */
+  nestedTable: (table: Table, title: string) => NestedTable;
+}
+
+/** A view's drawing: made once when first opened, drawn again when the rows change. */
+export interface Panel {
+  readonly element: HTMLElement;
+  draw(): void;
+  destroy(): void;
+}
+
+/** One view: its name (a stable id, lower case), its tab title and tooltip, when it applies, its panel. */
+export interface ViewDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly tooltip: string;
+  /** Whether the view is offered for this table (a Map needs coordinates, a Trend needs a time column …). */
+  applies(table: Table): boolean;
+  create(ctx: PanelContext): Panel;
+}
