@@ -14,9 +14,8 @@ const view = (name: string, applies: (t: Table) => boolean): TabView => ({ name,
 
 /** The table with its datasource column's codes replaced (a second datasource, or empty cells). */
 function withDatasources(table: Table, dict: string[], codes: number[]): Table {
-  const columns = table.columns.map(
-    (c): Column => (c.name === 'datasourceId' ? { ...c, dict, codes: Int32Array.from(codes) } : c),
-  );
+  const id: Column = { name: 'datasourceId', kind: 'identifier', dict, codes: Int32Array.from(codes) };
+  const columns = table.columns.map((c) => (c.name === 'datasourceId' ? id : c));
   return { ...table, columns };
 }
 
