@@ -406,6 +406,19 @@ export async function checkAirQualityViews() {
       );
       await shot('table');
       if (theme === 'dark') await checkToolbarLine(page, shot);
+      // Metric headers on two lines (issue 30 item 6): no two read alike, neither line is cut.
+      const heads = await page.$$eval('.measnb-table > .mt-viewport .mt-hrow .mt-hcell:has(.mt-hlines)', (cells) =>
+        cells.map((c) => {
+          const [top, bottom] = [c.querySelector('.mt-hmetric'), c.querySelector('.mt-hdetail')];
+          const cut = (e) => e.scrollWidth > e.clientWidth + 1;
+          return { text: `${top.textContent} / ${bottom.textContent}`, cut: cut(top) || cut(bottom), title: c.title };
+        }),
+      );
+      console.log(`headers: ${heads.map((x) => x.text).join(' | ')}`);
+      assert.ok(heads.length >= 6, `metric headers: ${heads.length}`);
+      assert.equal(new Set(heads.map((x) => x.text)).size, heads.length, 'every metric header reads differently');
+      assert.deepEqual(heads.filter((x) => x.cut).map((x) => x.text), [], 'no header line is cut');
+      assert.ok(heads.every((x) => /^[a-zA-Z0-9_]+\.[a-zA-Z]+ /.test(x.title)), 'the canonical name in the tooltip');
 
       // Column layout: datasource and period start first, then the values; common values fit their column.
       const headers = await page.$$eval('.mt-hrow .mt-hcell:not([hidden]) .mt-hname', (c) =>
