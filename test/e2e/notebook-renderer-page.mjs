@@ -417,8 +417,15 @@ export async function checkAirQualityViews() {
       console.log(`headers: ${heads.map((x) => x.text).join(' | ')}`);
       assert.ok(heads.length >= 6, `metric headers: ${heads.length}`);
       assert.equal(new Set(heads.map((x) => x.text)).size, heads.length, 'every metric header reads differently');
-      assert.deepEqual(heads.filter((x) => x.cut).map((x) => x.text), [], 'no header line is cut');
-      assert.ok(heads.every((x) => /^[a-zA-Z0-9_]+\.[a-zA-Z]+ /.test(x.title)), 'the canonical name in the tooltip');
+      assert.deepEqual(
+        heads.filter((x) => x.cut).map((x) => x.text),
+        [],
+        'no header line is cut',
+      );
+      assert.ok(
+        heads.every((x) => /^[a-zA-Z0-9_]+\.[a-zA-Z]+ /.test(x.title)),
+        'the canonical name in the tooltip',
+      );
 
       // Column layout: datasource and period start first, then the values; common values fit their column.
       const headers = await page.$$eval('.mt-hrow .mt-hcell:not([hidden]) .mt-hname', (c) =>
