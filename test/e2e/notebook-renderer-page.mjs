@@ -263,6 +263,43 @@ export async function checkRendererPage(ROWS = 1_000_000) {
   }
 }
 
+/**
+ * AQI chips are one width whatever the category (G … USG), at the cell's left edge, and the numbers beside them
+ * right-aligned in tabular figures: in a column, every value ends at one x (issue 30 item 15).
+ */
+async function checkChipsAligned(page) {
+  const columns = await page.$$eval('.measnb-table > .mt-viewport .mt-body .mt-row:not([hidden])', (rows) => {
+    const out = {};
+    for (const row of rows)
+      for (const [k, cell] of [...row.children].entries()) {
+        if (!cell.classList.contains('mt-aqi')) continue;
+        const before = getComputedStyle(cell, '::before');
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const text = [...range.getClientRects()].at(-1);
+        const style = getComputedStyle(cell);
+        out[k] ??= [];
+        out[k].push({
+          abbr: cell.dataset.aqiAbbr,
+          chip: before.width,
+          float: before.float,
+          right: Math.round(text.right),
+          numbers: `${style.textAlign} ${style.fontVariantNumeric}`,
+        });
+      }
+    return Object.values(out);
+  });
+  const all = columns.flat();
+  assert.ok(new Set(all.map((c) => c.abbr)).size >= 2, `chips of several categories: ${all.map((c) => c.abbr)}`);
+  assert.equal(new Set(all.map((c) => c.chip)).size, 1, `one chip width: ${[...new Set(all.map((c) => c.chip))]}`);
+  assert.ok(
+    all.every((c) => c.float === 'left' && c.numbers === 'right tabular-nums'),
+    JSON.stringify(all[0]),
+  );
+  for (const column of columns)
+    assert.equal(new Set(column.map((c) => c.right)).size, 1, `values end at one x: ${column.map((c) => c.right)}`);
+}
+
 /** The widget's toolbar as laid out: its height, how far it overflows, what is in its "…" menu. */
 function toolbarLayout(page) {
   return page.$eval('.measnb-table > .mt-bar', (bar) => ({
@@ -404,6 +441,7 @@ export async function checkAirQualityViews() {
         chip.title,
         /AQI category: (Good|Moderate|Unhealthy for Sensitive Groups|Unhealthy|Very Unhealthy|Hazardous)$/,
       );
+      await checkChipsAligned(page);
       await shot('table');
       if (theme === 'dark') await checkToolbarLine(page, shot);
       // Metric headers on two lines (issue 30 item 6): no two read alike, neither line is cut.
