@@ -3,7 +3,7 @@
 // same generator in Python with numpy.percentile).
 import assert from 'node:assert/strict';
 import { BOOTSTRAP_RESAMPLES, bootstrapMeans, mulberry32 } from '../../../../src/core/aq/bootstrap';
-import { profile, quantileSorted } from '../../../../src/core/aq/stats';
+import { BOOTSTRAP_MAX_VALUES, meanInterval, profile, quantileSorted } from '../../../../src/core/aq/stats';
 import { daysFromCivil } from '../../../../src/core/time/iso';
 
 const H = 3_600_000;
@@ -27,6 +27,15 @@ describe('core aq: seeded bootstrap of the mean', () => {
     // two bootstraps of 30 values are.
     assert.ok(Math.abs(quantileSorted(means, 0.025) - 8.617) < 0.5);
     assert.ok(Math.abs(quantileSorted(means, 0.975) - 13.4) < 0.5);
+  });
+
+  it('above 1,000 values the interval is the normal one, mean ± 1.96·s/√n (numpy/scipy on the same values)', () => {
+    const v = Array.from({ length: 2000 }, (_, i) => (i * 37) % 23);
+    const mean = v.reduce((a, b) => a + b, 0) / v.length;
+    assert.ok(v.length > BOOTSTRAP_MAX_VALUES);
+    const [lo, hi] = meanInterval(v, mean, () => mulberry32(1));
+    // python3: m ∓ scipy.stats.norm.ppf(0.975) · v.std(ddof=1) / √2000 = 10.710151580502298, 11.2918484194977.
+    assert.ok(Math.abs(lo - 10.710151580502298) < 1e-12 && Math.abs(hi - 11.2918484194977) < 1e-12, `${lo} ${hi}`);
   });
 });
 
