@@ -169,7 +169,7 @@ export async function rendererBench(runs: number): Promise<BenchResult> {
 }
 
 const VIEW_BUTTONS = {
-  chart: '.mt-view-toggle',
+  chart: '.mt-view-chart',
   summary: '.mt-view-summary',
   exceedances: '.mt-view-exceedances',
   profiles: '.mt-view-profiles',
@@ -198,12 +198,10 @@ async function viewTimes(page: Page, runs: number) {
   for (let i = 0; i < runs + 1; i++) {
     for (const [name, selector] of Object.entries(VIEW_BUTTONS)) {
       const ms = await openView(page, selector);
-      if (name === 'chart') await openView(page, selector); // the toggle: back to the table
+      await openView(page, '.mt-view-table'); // back to the rows
       // The first round warms up (JIT).
       if (i > 0) times[name] = [...(times[name] ?? []), ms];
     }
-    // Close the last view: the next round opens each one again.
-    await openView(page, VIEW_BUTTONS.map);
   }
   const computed = await page.evaluate(() => ({
     exceedanceRows: document.querySelector('.mt-exceedances .mt-exceed-table .mt-count')?.textContent ?? 'none',

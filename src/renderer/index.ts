@@ -9,12 +9,12 @@ import {
 import { TableAssembler } from '../core/table/row-chunks';
 import type { Table } from '../core/table/table';
 import { decodeTable, encodeTable } from '../core/table/wire';
-import { mountTable } from './dom/mount';
 import { RowsClient } from './dom/rows-client';
 import { SaveClient } from './dom/save-client';
-import type { TableWidget } from './dom/table-widget';
 import { loadRest, restOf, rowsPerChunk } from './model/progressive';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
+import { mountTable } from './widget/mount';
+import type { TableWidget } from './widget/table-widget';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
   const m = metadata as { measnb?: ResultInfo } | undefined;

@@ -3,10 +3,10 @@
 // format; saving goes through the host.
 import type { HostToPanel, PanelToHost } from '../core/notebook/renderer-protocol';
 import { decodeTable, encodeTable } from '../core/table/wire';
-import { mountTable } from './dom/mount';
 import { SaveClient } from './dom/save-client';
-import type { TableWidget } from './dom/table-widget';
 import type { RendererContext } from './renderer-api';
+import { mountTable } from './widget/mount';
+import type { TableWidget } from './widget/table-widget';
 
 /** What acquireVsCodeApi() gives a webview page. */
 export interface WebviewApi {

@@ -93,14 +93,14 @@ async function revealTop(page, locator) {
 }
 
 /**
- * Opens a view by its button in the output (the same button again goes back to the table). Output webviews
+ * Opens a view by its tab in the output (the Table tab goes back to the rows). Output webviews
  * sit under the workbench's cell list, which takes real pointer hits: the click is dispatched in the frame.
  */
 async function openView(page, table, name) {
   await revealTop(page, table); // an output out of view is hidden by the workbench
-  const button = table.locator(name === 'chart' ? '.mt-view-toggle' : `.mt-view-${name}`).first();
-  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.dispatchEvent('click');
-  await eventually(async () => (await button.getAttribute('aria-pressed')) === 'true', `the ${name} view open`, 50);
+  const button = table.locator(`.mt-tabs .mt-view-${name}`).first();
+  if ((await button.getAttribute('aria-selected')) !== 'true') await button.dispatchEvent('click');
+  await eventually(async () => (await button.getAttribute('aria-selected')) === 'true', `the ${name} view open`, 50);
 }
 
 /**
@@ -123,10 +123,10 @@ async function shotOf(page, locator, name) {
   return file;
 }
 
-/** From any view back to the rows (the Chart/Table button reads "Table" while a view is open). */
+/** From any view back to the rows (the Table tab). */
 async function backToTable(table) {
-  const toggle = table.locator('.mt-view-toggle').first();
-  if ((await toggle.textContent()) === 'Table') await toggle.dispatchEvent('click');
+  const tab = table.locator('.mt-tabs .mt-view-table').first();
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.dispatchEvent('click');
   await table.locator('.mt-viewport:not([hidden])').first().waitFor({ state: 'attached', timeout: 10_000 });
 }
 

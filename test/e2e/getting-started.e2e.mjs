@@ -82,7 +82,7 @@ describe('e2e: the Getting Started walkthrough', () => {
       async () => {
         for (const { frame } of await tableFrames(page)) {
           // The first table on screen (outputs further down render only when scrolled to).
-          const b = frame.locator('.measnb-table .mt-view-toggle').first();
+          const b = frame.locator('.measnb-table .mt-view-chart').first();
           if (await b.count()) return b;
         }
         return undefined;

@@ -234,10 +234,10 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     await page.fill('.mt-fcell input[aria-label="Filter datasourceId"]', '=D000001');
     await settle(page, () => / of /.test(document.querySelector('.mt-count')?.textContent ?? ''));
     console.log(`column filter: ${await page.textContent('.mt-count')}`);
-    await page.click('.mt-view-toggle');
+    await page.click('.mt-view-chart');
     await page.waitForSelector('.mt-chart canvas');
     await page.screenshot({ path: path.join(SHOTS, 'renderer-chart.png') });
-    await page.click('.mt-view-toggle');
+    await page.click('.mt-view-table');
 
     await page.goto(`${base}/?rows=2000&theme=light`);
     await page.waitForFunction(() => window.measnbReady === true);
@@ -371,7 +371,7 @@ export async function checkAirQualityViews() {
       assert.equal(await page.$eval('.mt-hcell[data-col="0"]', (c) => c.hidden), false);
 
       // Chart: AQI bands legend, QC-invalid count, flag legend.
-      await page.click('.mt-view-toggle');
+      await page.click('.mt-view-chart');
       await page.waitForSelector('.mt-chart canvas');
       await page.selectOption('.mt-chart .mt-metric', { label: 'pm2_5ConcMassNowcast.value [µg/m³]' });
       await settle(page, () => document.querySelector('.mt-chart .mt-aqi-legend') !== null);

@@ -241,7 +241,7 @@ describe('e2e: measurement notebooks in the browser workbench', function () {
     await table.locator('.mt-tz').dispatchEvent('click');
     assert.equal(await timeCell(), utcText, 'back to UTC');
 
-    await table.locator('.mt-view-toggle').dispatchEvent('click');
+    await table.locator('.mt-view-chart').dispatchEvent('click');
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
     const note = await table.locator('.mt-chart-note').textContent();
     console.log(`      chart: ${note}`);

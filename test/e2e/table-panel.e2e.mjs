@@ -56,7 +56,7 @@ describe('e2e: table panels', () => {
     console.log(`      screenshot: ${await screenshot(page, 'panel-filled')}`);
 
     // The chart: drawn at the panel's width, and again at the new width when the side bar is toggled.
-    await frame.locator('.mt-view-toggle').dispatchEvent('click');
+    await frame.locator('.mt-view-chart').dispatchEvent('click');
     await frame.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
     const chartSize = () =>
       frame.evaluate(() => {
@@ -98,7 +98,7 @@ describe('e2e: table panels', () => {
     assert.ok(after.legendBottom <= after.inner + 1, 'the legend is still inside the panel');
     console.log(`      screenshot: ${await screenshot(page, 'panel-chart-after-resize')}`);
     await runCommand(page, 'View: Toggle Primary Side Bar Visibility');
-    await frame.locator('.mt-view-toggle').dispatchEvent('click');
+    await frame.locator('.mt-view-table').dispatchEvent('click');
 
     // Save JSON: the host's save dialog, then a file of records, one per row shown.
     const { workspace } = e2eEnv();

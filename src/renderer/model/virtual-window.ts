@@ -62,3 +62,12 @@ export function computeWindow(input: WindowInput): RowWindow {
     totalHeight,
   };
 }
+
+/**
+ * The height of a viewport that grows with its rows up to `max`: its header and every row when they fit (so it
+ * never scrolls vertically and a wheel over it scrolls the notebook instead), else `max`. `chrome` is what the
+ * box takes from that height besides its borders: a horizontal scrollbar when the columns are wider than it.
+ */
+export function fittedViewportHeight(header: number, rows: number, rowHeight: number, chrome: number, max: number) {
+  return Math.min(max, header + Math.max(1, rows) * rowHeight + Math.max(0, chrome));
+}

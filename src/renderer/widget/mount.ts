@@ -1,7 +1,7 @@
 // Puts a table widget (with the stylesheet, once per document) into an output element.
 import uplotCss from 'uplot/dist/uPlot.min.css';
 import type { Table } from '../../core/table/table';
-import css from './styles.css';
+import css from '../dom/styles.css';
 import { TableWidget, type TableWidgetOptions } from './table-widget';
 
 function ensureStyles(doc: Document): void {

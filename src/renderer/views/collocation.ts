@@ -1,6 +1,5 @@
-// The air-quality views beside Table and Chart: Summary, Exceedances, Profiles, Collocation (the Map is in
-// map-view.ts). Each computes from the rows shown (filters apply) when it is opened or the rows change.
-// Tabular results are derived Tables shown by the same table widget (sort, filter, copy, save).
+// The Collocation view: a sensor against a reference site (scatter with the OLS and 1:1 lines, EPA's statistics
+// on valid 1-hour and 24-hour averages, the PM2.5 sensor targets, precision across collocated sensors).
 import uPlot from 'uplot';
 import {
   DEFAULT_COLLOCATION_RADIUS_KM,
@@ -10,219 +9,24 @@ import {
   type Precision,
   precisionTargets,
 } from '../../core/aq/evaluation';
-import { defaultThreshold } from '../../core/aq/metric-info';
-import { QUANTILE_DEFINITION, type TargetCheck } from '../../core/aq/stats';
-import { type Column, floatValues, type Table } from '../../core/table/table';
+import type { TargetCheck } from '../../core/aq/stats';
+import { palette, themedAxis, themeVar } from '../dom/chart-view';
+import { h } from '../dom/h';
+import { metricSelectFor } from '../dom/metric-select';
 import {
   type Collocation,
-  cachedOffset,
   collocatedSensors,
   collocation,
   collocationMetric,
   datasourceLocations,
-  type ExceedanceRow,
-  exceedanceRows,
-  type GroupProfiles,
   groupRows,
   nearestReference,
-  profiles,
   referenceDatasources,
-  resultFrequency,
-  summaryTable,
   unitOf,
 } from '../model/aq-views';
-import { withAlpha } from '../model/colour';
 import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
-import type { NestedTable, Panel, PanelContext } from '../views/view';
-import { ChartView, palette, themedAxis, themeVar } from './chart-view';
-import { h } from './h';
-import { metricSelectFor } from './metric-select';
-
-function numberCol(name: string, values: number[]): Column {
-  return { name, kind: 'number', values: Float64Array.from(values) };
-}
-function timeCol(name: string, values: number[]): Column {
-  return { name, kind: 'time', values: Float64Array.from(values) };
-}
-function idCol(name: string, values: string[]): Column {
-  return { name, kind: 'identifier', dict: values, codes: Int32Array.from(values, (_, i) => i) };
-}
-
-export class SummaryPanel implements Panel {
-  readonly element: HTMLElement;
-  private readonly note = h('div', { className: 'mt-status mt-summary-note' });
-  private readonly host = h('div', { className: 'mt-summary-table' });
-  private nested?: NestedTable;
-
-  constructor(private readonly ctx: PanelContext) {
-    this.element = h('div', { className: 'mt-panel mt-summary' }, [this.note, this.host]);
-  }
-
-  draw(): void {
-    const t0 = performance.now();
-    const summary = summaryTable(this.ctx.table, this.ctx.rows());
-    this.nested?.dispose();
-    this.nested = this.ctx.nestedTable(summary, 'summary');
-    this.host.appendChild(this.nested.element);
-    const count = summary.columns.find((c) => c.name === 'count');
-    let empty = 0;
-    if (count?.kind === 'number') for (const v of floatValues(count)) if (v === 0) empty++;
-    const noData = empty
-      ? ` ${empty.toLocaleString('en-US')} ${empty === 1 ? 'row has' : 'rows have'} no data (count 0: no value of that metric in the rows shown, so no statistics; "no data" in the note column).`
-      : '';
-    this.note.textContent = `Per datasource × metric over the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown; expected = ${resultFrequency(this.ctx.table)} periods from the first to the last time of the result; median and p98 by Hyndman–Fan type 7 (numpy's default) (computed in ${Math.round(performance.now() - t0)} ms).${noData}`;
-    this.note.title = `Median and p98: ${QUANTILE_DEFINITION}`;
-  }
-
-  destroy(): void {
-    this.nested?.dispose();
-  }
-}
-
-/** The Exceedances table: per datasource, named by metric and threshold (so a saved copy says what it counted). */
-function exceedanceTable(rows: ExceedanceRow[], metric: Column, threshold: number, includeInvalid: boolean): Table {
-  const text = (name: string, value: string): Column => ({
-    name,
-    kind: 'text',
-    dict: [value],
-    codes: new Int32Array(rows.length),
-  });
-  return {
-    columns: [
-      idCol(
-        'datasourceId',
-        rows.map((r) => r.group),
-      ),
-      text('metric', metric.name),
-      text('unit', unitOf(metric)),
-      numberCol(
-        'threshold (above)',
-        rows.map(() => threshold),
-      ),
-      text('QC-invalid values', includeInvalid ? 'counted' : 'left out'),
-      numberCol(
-        'QC-invalid',
-        rows.map((r) => r.invalid),
-      ),
-      numberCol(
-        'periods with value',
-        rows.map((r) => r.periodsWithValue),
-      ),
-      numberCol(
-        'periods above',
-        rows.map((r) => r.periods),
-      ),
-      numberCol(
-        '% above',
-        rows.map((r) => (r.periodsWithValue ? Math.round((1000 * r.periods) / r.periodsWithValue) / 10 : 0)),
-      ),
-      numberCol(
-        'longest run (periods)',
-        rows.map((r) => r.longestRun),
-      ),
-      timeCol(
-        'longest run from',
-        rows.map((r) => r.longestRunStart),
-      ),
-      timeCol(
-        'first above',
-        rows.map((r) => r.first),
-      ),
-      timeCol(
-        'last above',
-        rows.map((r) => r.last),
-      ),
-    ],
-    rowCount: rows.length,
-  };
-}
-
-export class ExceedancesPanel implements Panel {
-  readonly element: HTMLElement;
-  private readonly thresholdInput: HTMLInputElement;
-  private readonly includeInvalid = h('input', {
-    className: 'mt-exceed-include-invalid',
-    attrs: { type: 'checkbox', 'aria-label': 'Count QC-invalid values' },
-  });
-  private readonly chart: ChartView;
-  private readonly host = h('div', { className: 'mt-exceed-table' });
-  private nested?: NestedTable;
-
-  constructor(private readonly ctx: PanelContext) {
-    this.thresholdInput = h('input', {
-      className: 'mt-threshold',
-      attrs: { type: 'number', step: 'any', 'aria-label': 'Threshold' },
-    });
-    const initial = metricSelectFor(ctx.table, 'mt-unused');
-    this.chart = new ChartView(ctx.table, ctx.rows, ctx.timeZone, {
-      threshold: () => this.threshold(),
-      metricCol: Number(initial.value),
-      onMetricChange: (col) => {
-        this.setDefaultThreshold(col);
-        this.drawTable();
-      },
-    });
-    this.setDefaultThreshold(this.chart.metricColumn);
-    this.thresholdInput.addEventListener('change', () => this.draw());
-    this.includeInvalid.addEventListener('change', () => this.drawTable());
-    this.element = h('div', { className: 'mt-panel mt-exceedances' }, [
-      h('div', { className: 'mt-toolbar' }, [
-        h('label', { text: 'Above ' }),
-        this.thresholdInput,
-        h('span', { className: 'mt-status', text: 'strictly greater; default from the metric (EPA)' }),
-        h(
-          'label',
-          {
-            className: 'mt-qc-toggle',
-            title: 'QC-invalid values are left out of the counts unless this is on',
-          },
-          [this.includeInvalid, h('span', { text: ' Count QC-invalid values' })],
-        ),
-      ]),
-      this.chart.element,
-      this.host,
-    ]);
-  }
-
-  private threshold(): number | undefined {
-    const v = this.thresholdInput.valueAsNumber;
-    return Number.isNaN(v) ? undefined : v;
-  }
-
-  private setDefaultThreshold(col: number): void {
-    const d = defaultThreshold(this.ctx.table.columns[col]?.metric);
-    this.thresholdInput.value = d === undefined ? '' : String(d);
-  }
-
-  draw(): void {
-    this.chart.draw();
-    this.drawTable();
-  }
-
-  private drawTable(): void {
-    this.nested?.dispose();
-    this.nested = undefined;
-    const threshold = this.threshold();
-    if (threshold === undefined) {
-      this.host.textContent = 'Enter a threshold.';
-      return;
-    }
-    this.host.textContent = '';
-    const col = this.chart.metricColumn;
-    const include = this.includeInvalid.checked;
-    const rows = exceedanceRows(this.ctx.table, this.ctx.rows(), col, threshold, include);
-    const metric = this.ctx.table.columns[col];
-    if (!metric) return;
-    const table = exceedanceTable(rows, metric, threshold, include);
-    this.nested = this.ctx.nestedTable(table, `exceedances of ${metric.name} above ${threshold}`);
-    this.host.appendChild(this.nested.element);
-  }
-
-  destroy(): void {
-    this.chart.destroy();
-    this.nested?.dispose();
-  }
-}
+import { datasourceCount, isTimeSeries } from '../model/table-shape';
+import type { Panel, PanelContext, ViewDefinition } from './view';
 
 /** Fills a datasource select (id, name, "(reference site)"), keeping its value when still offered. */
 function fillSelect(
@@ -243,115 +47,6 @@ function fillSelect(
   }
   if (preferred && (force || !options.includes(current))) select.value = preferred;
   else if (options.includes(current)) select.value = current;
-}
-
-/** Lines per profile chart (the first datasources by name): more would not be readable. */
-const MAX_PROFILE_LINES = 12;
-
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-export class ProfilesPanel implements Panel {
-  readonly element: HTMLElement;
-  private readonly select: HTMLSelectElement;
-  private readonly diurnalHost = h('div', { className: 'mt-plot mt-diurnal' });
-  private readonly weekdayHost = h('div', { className: 'mt-plot mt-weekday' });
-  private readonly note = h('span', { className: 'mt-status' });
-  private plots: uPlot[] = [];
-
-  constructor(private readonly ctx: PanelContext) {
-    this.select = metricSelectFor(ctx.table, 'mt-metric mt-profile-metric');
-    this.select.addEventListener('change', () => this.draw());
-    this.element = h('div', { className: 'mt-panel mt-profiles' }, [
-      h('div', { className: 'mt-toolbar' }, [h('label', { text: 'Metric ' }), this.select, this.note]),
-      h('div', {
-        className: 'mt-panel-title',
-        text: 'Diurnal profile: mean by hour of day, band = interquartile range',
-      }),
-      this.diurnalHost,
-      h('div', {
-        className: 'mt-panel-title',
-        text: 'Weekday profile: mean by day of week, band = interquartile range',
-      }),
-      this.weekdayHost,
-    ]);
-  }
-
-  draw(): void {
-    for (const p of this.plots) p.destroy();
-    this.plots = [];
-    const col = Number(this.select.value);
-    if (!(col >= 0)) {
-      this.note.textContent = 'No metric to profile.';
-      return;
-    }
-    const local = this.ctx.timeZone() === 'local';
-    // The renderer's local mode is the browser's zone, as the table's times (format.ts).
-    const offset = local ? cachedOffset((ms: number) => -new Date(ms).getTimezoneOffset()) : undefined;
-    const unit = unitOf(this.ctx.table.columns[col]);
-    const { shown: all, datasources } = profiles(this.ctx.table, this.ctx.rows(), col, offset, MAX_PROFILE_LINES);
-    const zone = `hours in ${local ? 'local time' : 'UTC'} (the table's UTC/Local button)`;
-    this.note.textContent =
-      datasources > all.length
-        ? `${zone}. Only the first ${all.length} of ${datasources.toLocaleString('en-US')} datasources (by name) are drawn: filter the table to pick others.`
-        : zone;
-    this.note.classList.toggle('mt-profiles-capped', datasources > all.length);
-    for (const [by, host] of [
-      ['hour', this.diurnalHost],
-      ['weekday', this.weekdayHost],
-    ] as const)
-      this.plots.push(this.profilePlot(by, host, all, unit));
-  }
-
-  /** One profile chart: per datasource its mean line and the interquartile band (in the line's colour, 20 %). */
-  private profilePlot(by: 'hour' | 'weekday', host: HTMLElement, all: GroupProfiles[], unit: string): uPlot {
-    const colours = palette(this.element, all.length);
-    const series: uPlot.Series[] = [{ label: by === 'hour' ? 'hour' : 'weekday' }];
-    const data: Array<Array<number | null>> = [];
-    const bands: uPlot.Band[] = [];
-    const nn = (v: number) => (Number.isNaN(v) ? null : v);
-    all.forEach((g, i) => {
-      const base = data.length + 1;
-      const points = g[by];
-      series.push({ label: g.group, stroke: colours[i], width: 2 });
-      series.push({ label: `${g.group} q75`, stroke: 'transparent', width: 0, points: { show: false } });
-      series.push({ label: `${g.group} q25`, stroke: 'transparent', width: 0, points: { show: false } });
-      data.push(
-        points.map((p) => nn(p.mean)),
-        points.map((p) => nn(p.q75)),
-        points.map((p) => nn(p.q25)),
-      );
-      bands.push({ series: [base + 1, base + 2], fill: withAlpha(colours[i], 0.2) });
-    });
-    host.textContent = '';
-    const xAxis = themedAxis(this.element);
-    if (by === 'weekday') xAxis.values = (_u, ticks) => ticks.map((t) => WEEKDAYS[t] ?? '');
-    const xs = Array.from({ length: by === 'hour' ? 24 : 7 }, (_, i) => i);
-    const plot = new uPlot(
-      {
-        width: Math.max(320, (this.element.clientWidth || 800) - 14),
-        height: 220,
-        scales: { x: { time: false } },
-        axes: [xAxis, themedAxis(this.element, unit || undefined)],
-        series,
-        bands,
-        legend: { show: true, live: false },
-      },
-      [xs, ...data] as uPlot.AlignedData,
-      host,
-    );
-    // The quartile series only bound the bands: out of the legend (a key without live values has no
-    // row for the x series: the rows are the groups' mean, q75, q25 in turn).
-    const rows = host.querySelectorAll<HTMLElement>('.u-legend .u-series');
-    const first = rows.length === series.length ? 1 : 0;
-    rows.forEach((row, i) => {
-      if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
-    });
-    return plot;
-  }
-
-  destroy(): void {
-    for (const p of this.plots) p.destroy();
-  }
 }
 
 function fmt(v: number, digits = 3): string {
@@ -662,3 +357,11 @@ export class CollocationPanel implements Panel {
     this.plot?.destroy();
   }
 }
+
+export const collocationView: ViewDefinition = {
+  name: 'collocation',
+  title: 'Collocation',
+  tooltip: 'A sensor against a reference site: scatter, OLS, EPA PM2.5 sensor targets',
+  applies: (table) => isTimeSeries(table) && datasourceCount(table, 2) >= 2,
+  create: (ctx) => new CollocationPanel(ctx),
+};

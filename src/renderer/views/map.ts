@@ -10,6 +10,9 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
 import { AQI_CATEGORIES } from '../../core/aq/aqi';
+import { swatch, themeVar } from '../dom/chart-view';
+import { h } from '../dom/h';
+import { metricSelectFor } from '../dom/metric-select';
 import { type MapPoint, mapPoints, unitOf } from '../model/aq-views';
 import { formatNumber, formatTime } from '../model/format';
 import {
@@ -21,10 +24,8 @@ import {
   scaleBar,
   type ViewBox,
 } from '../model/map-geometry';
-import type { Panel, PanelContext } from '../views/view';
-import { swatch, themeVar } from './chart-view';
-import { h } from './h';
-import { metricSelectFor } from './metric-select';
+import { hasCoordinates } from '../model/table-shape';
+import type { Panel, PanelContext, ViewDefinition } from './view';
 
 type Ring = Array<[number, number]>;
 let outlineRings: Ring[] | undefined;
@@ -475,3 +476,12 @@ function freeSpot(taken: Box[], choices: Box[]): Box | undefined {
   if (free) taken.push(free);
   return free;
 }
+
+export const mapView: ViewDefinition = {
+  name: 'map',
+  title: 'Map',
+  tooltip: 'Datasource locations on an offline map, coloured by the latest AQI category',
+  // A result without coordinates (a sql aggregate, say) has nothing to map.
+  applies: hasCoordinates,
+  create: (ctx) => new MapPanel(ctx),
+};

@@ -1,0 +1,233 @@
+// The table output: a toolbar (filter, count, tabs, actions), notices, then the rows (grid.ts) or a view
+// (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
+import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
+import type { Table } from '../../core/table/table';
+import { h } from '../dom/h';
+import { datasourceNameMap } from '../model/aq-views';
+import { filterProblems } from '../model/filter';
+import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
+import { TABLE_TAB } from '../model/tabs';
+import { VIEWS } from '../views/registry';
+import type { PanelContext } from '../views/view';
+import { GridColumns } from './columns';
+import { Grid } from './grid';
+import { Toolbar } from './toolbar';
+import { ViewHost } from './view-host';
+
+export interface TableWidgetOptions {
+  info?: ResultInfo;
+  /** Saving goes through the extension host; undefined when the renderer has no messaging. */
+  save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
+  /** Saves another table (a view's derived table, e.g. the Summary); undefined without messaging. */
+  saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
+  /** A view's own derived table: no view tabs, its columns in their own order. */
+  plain?: boolean;
+  /** Called when the user switches between the rows and the chart. */
+  onViewChange?: (view: 'table' | 'chart') => void;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export class TableWidget {
+  readonly element: HTMLElement;
+  private readonly state: ViewState = emptyViewState();
+  private viewRows: Uint32Array;
+  private readonly columns: GridColumns;
+  private readonly grid: Grid;
+  private readonly views: ViewHost;
+  private readonly toolbar: Toolbar;
+  /** The notices under the toolbar (partial, truncated, notes), replaced by setInfo. */
+  private noticeEls: HTMLElement[];
+  /** A progressive output's line while its rows arrive (or why the rest cannot be shown). */
+  private readonly loadingEl = h('div', { className: 'mt-notice mt-loading', attrs: { role: 'status', hidden: '' } });
+  /** Says which column filters are invalid and what they accept (hidden while every filter is valid). */
+  private readonly filterProblemEl = h('div', {
+    className: 'mt-notice mt-filter-problem',
+    attrs: { role: 'alert', hidden: '' },
+  });
+  /** Rows still to come: the views are redrawn when the last ones are in, not per chunk. */
+  private loading = false;
+
+  constructor(
+    private readonly table: Table,
+    private readonly options: TableWidgetOptions = {},
+  ) {
+    this.viewRows = computeViewRows(table, this.state);
+    this.element = h('div', { className: 'measnb-table' });
+    this.columns = new GridColumns(table, this.element, !!options.plain);
+    this.grid = new Grid(
+      { table, state: this.state, rows: () => this.viewRows, setStatus: (t) => this.setStatus(t) },
+      this.columns,
+      {
+        sort: (col) => {
+          this.state.sort = nextSort(this.state.sort, col);
+          this.refresh();
+        },
+        filter: (col, text) => {
+          if (text) this.state.filter.columns.set(col, text);
+          else this.state.filter.columns.delete(col);
+          this.refresh();
+        },
+      },
+    );
+    this.views = new ViewHost({
+      table,
+      views: VIEWS,
+      plain: !!options.plain,
+      container: this.element,
+      rowsView: this.grid.viewport,
+      context: () => this.panelContext(),
+      onShow: (name) => this.shown(name),
+    });
+    this.toolbar = this.buildToolbar();
+    this.noticeEls = this.notices();
+    this.element.append(
+      this.toolbar.element,
+      ...this.noticeEls,
+      this.loadingEl,
+      this.filterProblemEl,
+      this.grid.viewport,
+    );
+    this.columns.fitAll();
+    this.refresh();
+  }
+
+  private buildToolbar(): Toolbar {
+    const save = this.options.save;
+    return new Toolbar(
+      {
+        filter: (text) => {
+          this.state.filter.global = text;
+          this.refresh();
+        },
+        toggleTimeZone: () => this.toggleTimeZone(),
+        copy: () => void this.grid.copy(),
+        copyMarkdown: () => void this.grid.copyMarkdown(),
+        save: save ? (format) => void this.save(save, format) : undefined,
+      },
+      this.views.tabs,
+      this.columns.menu(),
+    );
+  }
+
+  /** What a view is given: the table, the rows shown, the time zone, names, nested tables. */
+  private panelContext(): PanelContext {
+    const info = this.options.info;
+    return {
+      table: this.table,
+      rows: () => this.viewRows,
+      timeZone: () => this.state.timeZone,
+      referenceSites: Array.isArray(info?.referenceSites) ? info.referenceSites : undefined,
+      datasourceNames: datasourceNameMap(this.table, info?.datasourceNames),
+      nestedTable: (table: Table, title: string) => {
+        const save = this.options.saveTable;
+        return new TableWidget(table, {
+          plain: true,
+          info: { title },
+          save: save ? (format, rows) => save(table, format, rows, title) : undefined,
+        });
+      },
+    };
+  }
+
+  /** After a tab is shown: the rows drawn when they are; the host told of the rows and the chart. */
+  private shown(name: string): void {
+    if (name === TABLE_TAB) this.grid.draw();
+    if (name === TABLE_TAB || name === 'chart') this.options.onViewChange?.(name);
+  }
+
+  /**
+   * A progressive output: the table has grown (its rows and arrays advanced in place, core/table/row-chunks).
+   * The rows view follows at once; an open view is redrawn, and the tabs offered again, when the last rows are in.
+   */
+  rowsArrived(loaded: number, total: number): void {
+    this.loading = loaded < total;
+    this.grid.rowsArrived(total);
+    this.loadingEl.hidden = !this.loading;
+    this.loadingEl.classList.remove('mt-truncated');
+    this.loadingEl.textContent = this.loading
+      ? `Loading rows ${fmt(loaded)} of ${fmt(total)}… Sorting, filtering, the chart and the views cover the ${fmt(loaded)} rows loaded so far.`
+      : '';
+    if (!this.loading) {
+      this.setStatus(`All ${fmt(total)} rows loaded`);
+      this.views.update();
+      this.toolbar.relayout();
+    }
+    this.refresh(!this.loading);
+  }
+
+  /** A progressive output whose other rows cannot be had: the rows shown stay, and the notice says why. */
+  rowsUnavailable(loaded: number, total: number, why: string): void {
+    this.loading = false;
+    this.loadingEl.hidden = false;
+    this.loadingEl.classList.add('mt-truncated');
+    this.loadingEl.textContent = `Showing the first ${fmt(loaded)} of ${fmt(total)} rows: the other rows cannot be loaded (${why}). Sorting, filtering, the chart and the views cover these rows; run the cell again for all of them.`;
+    this.refresh();
+  }
+
+  /** New result info (e.g. the row count of a file, known once the rest of it is counted): new notices. */
+  setInfo(info: ResultInfo): void {
+    this.options.info = info;
+    const next = this.notices();
+    for (const el of this.noticeEls) el.remove();
+    this.loadingEl.before(...next);
+    this.noticeEls = next;
+  }
+
+  private notices(): HTMLElement[] {
+    const info = this.options.info;
+    const out: HTMLElement[] = [];
+    if (info?.partial)
+      out.push(h('div', { className: 'mt-notice mt-partial', text: `Partial result: ${info.partial}` }));
+    if (info?.truncated) {
+      const t = info.truncated;
+      const where = t.fullResultPath ? ` Full result: ${t.fullResultPath}` : '';
+      out.push(
+        h('div', {
+          className: 'mt-notice mt-truncated',
+          text: `Showing ${fmt(t.shownRows)} of ${fmt(t.totalRows)} rows: ${t.reason}.${where}`,
+        }),
+      );
+    }
+    for (const note of info?.notes ?? []) out.push(h('div', { className: 'mt-status mt-note', text: note }));
+    return out;
+  }
+
+  /** Recomputes the rows shown (filter + sort) and redraws them, and the view shown unless `drawViews` is false. */
+  private refresh(drawViews = true): void {
+    this.viewRows = computeViewRows(this.table, this.state);
+    this.toolbar.count.textContent = rowCountText(this.viewRows.length, this.table.rowCount);
+    const problems = filterProblems(this.table, this.state.filter);
+    this.filterProblemEl.hidden = problems.length === 0;
+    this.filterProblemEl.textContent = problems.map((p) => p.message).join(' · ');
+    this.grid.update();
+    if (drawViews) this.views.drawShown();
+  }
+
+  private async save(save: NonNullable<TableWidgetOptions['save']>, format: SaveFormat): Promise<void> {
+    this.setStatus(`Saving ${fmt(this.viewRows.length)} rows…`);
+    try {
+      this.setStatus(await save(format, this.viewRows));
+    } catch (err) {
+      this.setStatus(`Save failed: ${(err as Error).message}`);
+    }
+  }
+
+  private toggleTimeZone(): void {
+    this.state.timeZone = this.state.timeZone === 'utc' ? 'local' : 'utc';
+    this.toolbar.setTimeZone(this.state.timeZone === 'utc');
+    // Text filters match what is shown, so a time filter follows the zone.
+    this.refresh();
+  }
+
+  private setStatus(text: string): void {
+    this.toolbar.setStatus(text);
+  }
+
+  dispose(): void {
+    this.grid.dispose();
+    this.views.dispose();
+    this.toolbar.dispose();
+    this.element.remove();
+  }
+}
