@@ -2,16 +2,17 @@
 // category when the metric has 24-hour breakpoints, and the month grids a year is drawn in (weeks from Monday).
 // Days are local days: `dayOf(ms)` gives the day count since 1970-01-01 of the local date (UTC by default).
 
-import { DAY_MS, HOUR_MS } from '../time/duration';
-import { civilFromDays, daysFromCivil, daysInMonth } from '../time/iso';
+import { HOUR_MS } from '../time/duration';
+import { daysFromCivil, daysInMonth } from '../time/iso';
+import { civilFromDays, UTC, weekdayOfDay } from '../time/zone';
 import { type AqiCategory, type AqiPollutant, concentrationCategory } from './aqi';
 import { MIN_HOURS_PER_DAY, meanByPeriod } from './stats';
 
 /** The local day (days since 1970-01-01 of the local date) an instant falls in. */
 export type DayOf = (ms: number) => number;
 
-/** UTC days. */
-export const utcDayOf: DayOf = (ms) => Math.floor(ms / DAY_MS);
+/** UTC days (core/time/zone's UTC). */
+export const utcDayOf: DayOf = (ms) => UTC.dayKey(ms);
 
 export interface DayMean {
   /** Days since 1970-01-01 of the local date. */
@@ -74,11 +75,6 @@ export interface CalendarMonth {
   days: Array<CalendarCell | undefined>;
 }
 
-/** Weekday of a day count, 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday). */
-export function weekdayOf(day: number): number {
-  return (((day + 3) % 7) + 7) % 7;
-}
-
 /** The years the days fall in, ascending. */
 export function calendarYears(days: readonly DayMean[]): number[] {
   return [...new Set(days.map((d) => civilFromDays(d.day).year))].sort((a, b) => a - b);
@@ -95,6 +91,6 @@ export function calendarYear(days: readonly DayMean[], year: number, pollutant?:
       const category = d.valid && pollutant ? concentrationCategory(pollutant, d.mean) : undefined;
       return category ? { ...d, category } : { ...d };
     });
-    return { year, month: m + 1, lead: weekdayOf(first), days: cells };
+    return { year, month: m + 1, lead: weekdayOfDay(first), days: cells };
   });
 }

@@ -5,7 +5,7 @@
 // "no value".
 import { type OutputFrequency, PERIOD_MS } from '../api/types';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
-import { civilFromDays } from '../time/iso';
+import { civilFromDays } from '../time/zone';
 import { bootstrapMeans, mulberry32 } from './bootstrap';
 
 /** The output frequency whose period fits the spacing of the times best (the median gap); hour when unknown. */

@@ -5,7 +5,7 @@
 // scipy.stats.kendalltau(method='asymptotic')), and the lag-1 autocorrelation of the residuals.
 
 import { HOUR_MS } from '../time/duration';
-import { civilFromDays } from '../time/iso';
+import { civilFromDays } from '../time/zone';
 import { type DayOf, utcDayOf } from './calendar';
 import { meanByPeriod } from './stats';
 

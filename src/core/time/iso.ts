@@ -58,19 +58,6 @@ export function daysFromCivil(y: number, month: number, day: number): number {
   return era * 146_097 + doe - 719_468;
 }
 
-/** The civil date (year, month 1-12, day 1-31) of a day count since 1970-01-01 (H. Hinnant's civil_from_days). */
-export function civilFromDays(days: number): { year: number; month: number; day: number } {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
-
 /** The digit at i, or -1 for any other character. */
 function digitAt(s: string, i: number): number {
   const c = s.charCodeAt(i) - 48;

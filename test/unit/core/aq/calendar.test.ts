@@ -2,7 +2,7 @@
 // valid day (PM2.5 24-hour breakpoints, EPA 2024), and the month grids of a year (weeks from Monday).
 import assert from 'node:assert/strict';
 import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
-import { calendarYear, calendarYears, localDailyMeans, utcDayOf, weekdayOf } from '../../../../src/core/aq/calendar';
+import { calendarYear, calendarYears, localDailyMeans, utcDayOf } from '../../../../src/core/aq/calendar';
 import { dailyMeanPollutant } from '../../../../src/core/aq/metric-info';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { daysFromCivil } from '../../../../src/core/time/iso';
@@ -114,8 +114,6 @@ describe('core aq: calendar days', () => {
       ],
     );
     assert.equal(calendarYear([], 2024)[1].days.length, 29);
-    assert.equal(weekdayOf(0), 3);
-    assert.equal(weekdayOf(-1), 2);
     assert.deepEqual(
       calendarYears([
         { day: daysFromCivil(2025, 12, 31), mean: 1, hours: 24, valid: true },

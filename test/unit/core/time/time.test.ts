@@ -14,7 +14,8 @@ import {
   parseIso,
   parseIsoMs,
 } from '../../../../src/core/time/index';
-import { civilFromDays, daysFromCivil, isoBytesToMs, isoToMs } from '../../../../src/core/time/iso';
+import { daysFromCivil, isoBytesToMs, isoToMs } from '../../../../src/core/time/iso';
+import { civilFromDays } from '../../../../src/core/time/zone';
 import { type ProbeRow, probe } from '../../../support/core/time-probe';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
