@@ -299,13 +299,17 @@ function bucketRandom(ci: ProfileCi, bucket: number): () => number {
   return mulberry32((ci.seed ^ Math.imul(bucket + 1, 0x9e3779b1)) >>> 0);
 }
 
-/** Above this many values a bucket's interval is the normal one (the bootstrap's limit), to stay fast. */
-export const BOOTSTRAP_MAX_VALUES = 1000;
+/**
+ * Above this many values a bucket's interval is the normal one (the bootstrap's limit), to stay fast: 12 lines ×
+ * 4 panels of buckets up to this size draw at most ~40M values (~0.5 s); the bootstrap matters for small buckets,
+ * where the mean's distribution may be skewed.
+ */
+export const BOOTSTRAP_MAX_VALUES = 100;
 
 /**
  * The 95 % interval of a mean: the percentile bootstrap (seeded) up to BOOTSTRAP_MAX_VALUES values; above, the
  * normal interval mean ± 1.96·s/√n, which the bootstrap's interval tends to as n grows (drawing 200 resamples of
- * a million values would take seconds). [NaN, NaN] for no value; [mean, mean] for one.
+ * every bucket of a million values would take seconds). [NaN, NaN] for no value; [mean, mean] for one.
  */
 export function meanInterval(
   values: ArrayLike<number>,

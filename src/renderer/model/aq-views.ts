@@ -340,7 +340,7 @@ export function exceedanceRows(
 }
 
 /** openair's timeVariation panels, in the order drawn. */
-export const PROFILE_PANELS: readonly ProfileBy[] = ['hour', 'weekday', 'hourWeekday', 'month'];
+export const PROFILE_PANELS: readonly ProfileBy[] = ['hourWeekday', 'hour', 'month', 'weekday'];
 
 export interface GroupProfiles {
   group: string;
@@ -378,7 +378,7 @@ function groupProfiles(
       sum += values[i];
       n++;
     }
-  const [hour, weekday, hourWeekday, month] = PROFILE_PANELS.map((by) => profile(times, values, by, offsetMinutes, ci));
+  const [hourWeekday, hour, month, weekday] = PROFILE_PANELS.map((by) => profile(times, values, by, offsetMinutes, ci));
   return { group, hour, weekday, hourWeekday, month, mean: n ? sum / n : Number.NaN };
 }
 

@@ -14,7 +14,7 @@ import { dailyMeanPollutant } from '../../core/aq/metric-info';
 import { MIN_HOURS_PER_DAY } from '../../core/aq/stats';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
-import { metricSelectFor } from '../dom/metric-select';
+import { metricSelectFor, preferDailyPm } from '../dom/metric-select';
 import { groupRows, seriesByGroup, unitOf } from '../model/aq-views';
 import { isTimeSeries } from '../model/table-shape';
 import { viewZone, zoneText } from '../model/view-zone';
@@ -121,6 +121,7 @@ export class CalendarPanel implements Panel {
 
   constructor(private readonly ctx: PanelContext) {
     this.metric = metricSelectFor(ctx.table, 'mt-metric mt-cal-metric');
+    preferDailyPm(this.metric, ctx.table);
     for (const s of [this.metric, this.datasource, this.year]) s.addEventListener('change', () => this.draw());
     this.element = h('div', { className: 'mt-panel mt-calendar' }, [
       h('div', { className: 'mt-toolbar' }, [

@@ -8,7 +8,7 @@ import { daysFromCivil } from '../../core/time/iso';
 import { palette, themedAxis } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
-import { metricSelectFor } from '../dom/metric-select';
+import { metricSelectFor, preferDailyPm } from '../dom/metric-select';
 import { groupRows, seriesByGroup, unitOf } from '../model/aq-views';
 import { formatNumber } from '../model/format';
 import { isTimeSeries } from '../model/table-shape';
@@ -74,6 +74,7 @@ export class TrendPanel implements Panel {
 
   constructor(private readonly ctx: PanelContext) {
     this.metric = metricSelectFor(ctx.table, 'mt-metric mt-trend-metric');
+    preferDailyPm(this.metric, ctx.table);
     for (const s of [this.metric, this.datasource, this.deseason]) s.addEventListener('change', () => this.draw());
     this.element = h('div', { className: 'mt-panel mt-trend' }, [
       h('div', { className: 'mt-toolbar' }, [
