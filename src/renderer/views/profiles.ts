@@ -77,7 +77,7 @@ export class ProfilesPanel implements Panel {
   private readonly metricB: HTMLSelectElement;
   private readonly sides = h('span', { className: 'mt-profile-sides' });
   private readonly hosts = new Map<ProfileBy, HTMLElement>();
-  private readonly note = h('span', { className: 'mt-status' });
+  private readonly note = h('div', { className: 'mt-status mt-profiles-note' });
   private plots: uPlot[] = [];
 
   constructor(private readonly ctx: PanelContext) {

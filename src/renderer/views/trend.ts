@@ -31,10 +31,10 @@ function num(v: number, digits = 3): string {
   return Number.isNaN(v) ? '—' : formatNumber(Number(v.toPrecision(digits)));
 }
 
-/** The p-value in words (below 0.001 as "< 0.001", as openair marks ***). */
+/** The p-value in words (below 0.001 as "p < 0.001", as openair marks ***). */
 function pText(p: number): string {
-  if (Number.isNaN(p)) return '—';
-  return p < 0.001 ? '< 0.001' : num(p, 2);
+  if (Number.isNaN(p)) return 'p = —';
+  return p < 0.001 ? 'p < 0.001' : `p = ${num(p, 2)}`;
 }
 
 /** The statistics under the chart, one line each. */
@@ -43,7 +43,7 @@ function trendStats(result: Extract<TrendResult, { ok: true }>, unit: string): H
   const u = unit ? ` ${unit}` : '';
   const lines = [
     `Slope ${num(fit.slope)}${u} per year, 95 % confidence interval ${num(fit.low)} to ${num(fit.high)}${u} per year (Theil–Sen; Sen's rank-based interval, as scipy.stats.theilslopes; openair bootstraps it).`,
-    `p = ${pText(test.p)} (Mann–Kendall, two-sided, ties corrected; Kendall's S = ${test.s}).`,
+    `${pText(test.p)} (Mann–Kendall, two-sided, ties corrected; Kendall's S = ${test.s}).`,
     `${months.length} monthly means, ${monthText(months[0].month)} to ${monthText(months[months.length - 1].month)}${result.deseasonalised ? ', deseasonalised (each calendar month’s mean removed, the level kept)' : ''}.`,
     ...result.notes,
   ];
