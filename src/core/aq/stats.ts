@@ -330,8 +330,8 @@ export function meanInterval(
 
 /**
  * Mean and interquartile range of the values by a bucket of their local time (openair's timeVariation panels:
- * hour of day 0-23, weekday 0-6 Monday first, hour of the week 0-167, month 0-11), and with `ci` the bootstrap
- * 95 % interval of each mean. `offsetMinutes(ms)` is the time zone's offset from UTC at that time (0 for UTC).
+ * hour of day 0-23, weekday 0-6 Monday first, hour of the week 0-167, month 0-11), or with `ci` the bootstrap
+ * 95 % interval of each mean instead of the quartiles (NaN then: a view draws one band or the other). `offsetMinutes(ms)` is the time zone's offset from UTC at that time (0 for UTC).
  */
 export function profile(
   times: ArrayLike<number>,
@@ -367,7 +367,7 @@ export function profile(
       n: s.length,
     };
     if (ci) [point.ciLow, point.ciHigh] = meanInterval(s, point.mean, () => bucketRandom(ci, b), ci.resamples);
-    [point.q25, point.q75] = quantilesInPlace(s, s.length, [0.25, 0.75]);
+    if (!ci) [point.q25, point.q75] = quantilesInPlace(s, s.length, [0.25, 0.75]);
     return point;
   });
 }

@@ -85,7 +85,8 @@ describe('core aq: time-variation profiles', () => {
     for (const p of a) assert.ok(p.ciLow! < p.mean && p.mean < p.ciHigh!, JSON.stringify(p));
     // Hour h's values are VALUES + h, so its interval is about VALUES's (8.8 .. 13.6) shifted by h.
     assert.ok(Math.abs(a[5].ciLow! - (8.8 + 5)) < 0.8 && Math.abs(a[5].ciHigh! - (13.6 + 5)) < 0.8);
-    // Without a seed there is no interval (the interquartile band only).
+    // Without a seed there is no interval (the interquartile band only); with one, no quartiles (one band is drawn).
     assert.equal(profile(times, values, 'hour')[0].ciLow, undefined);
+    assert.ok(Number.isNaN(a[0].q25) && Number.isNaN(a[0].q75));
   });
 });
