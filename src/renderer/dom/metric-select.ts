@@ -38,8 +38,9 @@ export function metricSelectFor(table: Table, className: string, preferAqi = fal
 export function preferDailyPm(select: HTMLSelectElement, table: Table): void {
   const order = ['1HourMean', 'Individual', '24HourMean'];
   const rank = (i: number) => {
-    const at = order.indexOf(table.columns[i].metric?.aggregation ?? '');
-    return at < 0 ? order.length : at;
+    const m = table.columns[i].metric;
+    const at = order.indexOf(m?.aggregation ?? '');
+    return (at < 0 ? order.length : at) + (m?.field === 'raw' ? 0.5 : 0); // the value before its raw reading
   };
   const pm = chartMetricColumns(table).filter((i) => dailyMeanPollutant(table.columns[i].metric) !== undefined);
   const best = pm.sort((a, b) => rank(a) - rank(b))[0];
