@@ -80,7 +80,11 @@ function pageHtml(theme) {
     .map(([k, v]) => `${k}: ${v};`)
     .join(' ');
   return `<!doctype html><html><head><meta charset="utf-8"><style>:root { ${vars} }
-body { background: var(--vscode-editor-background); color: var(--vscode-foreground); margin: 12px; }</style></head>
+body { background: var(--vscode-editor-background); color: var(--vscode-foreground); margin: 12px; }
+.spacer { height: 3000px; }
+/* As VS Code's webviews style them: classic 10 px scrollbars (headless chromium's own are overlays, 0 px). */
+::-webkit-scrollbar { width: 10px; height: 10px; }
+::-webkit-scrollbar-thumb { background-color: rgba(121, 121, 121, 0.4); }</style></head>
 <body><div id="out"></div><script type="module">
 import { activate } from './renderer.js';
 const params = new URLSearchParams(location.search);
@@ -91,6 +95,8 @@ await api.renderOutputItem(
   { id: 'out-1', mime: 'application/vnd.measnb.table', metadata: { measnb: params.get('src') === 'aq' ? { title: 'recent hour' } : { title: 'synthetic', notes: ['synthetic ' + params.get('rows') + ' rows'] } }, data: () => bytes, text: () => '' },
   document.getElementById('out'),
 );
+// A page taller than the window (the wheel check): the notebook's list around an output.
+if (params.get('spacer')) document.body.append(Object.assign(document.createElement('div'), { className: 'spacer' }));
 window.measnbReady = true;
 </script></body></html>`;
 }
@@ -131,11 +137,9 @@ async function servePage(encodeRows, aqBytes) {
   return { server, base: `http://127.0.0.1:${server.address().port}` };
 }
 
-/** Runs the page checks with `rows` rows; throws on the first failed check. */
-export async function checkRendererPage(ROWS = 1_000_000) {
-  fs.mkdirSync(SHOTS, { recursive: true });
+/** The synthetic table and the core's encoder, bundled for node (the page gets only the bytes). */
+async function syntheticEncoder() {
   fs.mkdirSync(PAGE_DIR, { recursive: true });
-  // The synthetic table and the core's encoder, bundled for node (the page gets only the bytes).
   await esbuild.build({
     entryPoints: [path.join(ROOT, 'test/e2e/notebook-renderer-page/encode-synthetic.ts')],
     outfile: path.join(PAGE_DIR, 'encode-synthetic.cjs'),
@@ -144,7 +148,14 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     platform: 'node',
     logLevel: 'warning',
   });
-  const { encodeSynthetic } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-synthetic.cjs'));
+  return createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-synthetic.cjs')).encodeSynthetic;
+}
+
+/** Runs the page checks with `rows` rows; throws on the first failed check. */
+export async function checkRendererPage(ROWS = 1_000_000) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.mkdirSync(PAGE_DIR, { recursive: true });
+  const encodeSynthetic = await syntheticEncoder();
   const { server, base } = await servePage((rows) => Buffer.from(encodeSynthetic(rows)));
   const browser = await launchChromium();
   try {
@@ -252,6 +263,83 @@ export async function checkRendererPage(ROWS = 1_000_000) {
   }
 }
 
+/** The widget's toolbar as laid out: its height, how far it overflows, what is in its "…" menu. */
+function toolbarLayout(page) {
+  return page.$eval('.measnb-table > .mt-bar', (bar) => ({
+    height: Math.round(bar.getBoundingClientRect().height),
+    overflow: bar.scrollWidth - bar.clientWidth,
+    more: !bar.querySelector('.mt-more-host').hidden,
+    inMenu: [...bar.querySelectorAll('.mt-more-menu > *')].map((e) => e.className.split(' ').at(-1)),
+  }));
+}
+
+/**
+ * The toolbar keeps one line (issue 30 item 8): at 1500 px everything fits; at 900 px what does not fit is in
+ * the "…" menu, which opens and closes. Screenshots aq-toolbar-1500, aq-toolbar-900, aq-toolbar-900-menu.
+ */
+async function checkToolbarLine(page, shot) {
+  const oneLine = 40; // a button's height and the bar's padding: two lines would be twice that
+  for (const width of [1500, 900]) {
+    await page.setViewportSize({ width, height: 900 });
+    await settle(page, (w) => document.querySelector('.measnb-table > .mt-bar').clientWidth < w, width);
+    await page.waitForTimeout(100); // the layout runs on the next frame
+    const bar = await toolbarLayout(page);
+    console.log(`toolbar at ${width} px: ${JSON.stringify(bar)}`);
+    assert.ok(bar.height <= oneLine && bar.overflow <= 1, `one line at ${width} px: ${JSON.stringify(bar)}`);
+    assert.equal(bar.more, width === 900, `the "…" menu ${width === 900 ? 'shown' : 'hidden'} at ${width} px`);
+    if (width === 900) assert.ok(bar.inMenu.length > 0 && !bar.inMenu.includes('mt-tabs'), 'the tabs stay');
+    await shot(`toolbar-${width}`);
+  }
+  await page.click('.mt-more');
+  await page.waitForSelector('.mt-more-menu:not([hidden])');
+  await shot('toolbar-900-menu');
+  await page.click('.mt-more');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.waitForTimeout(100);
+}
+
+/**
+ * A table whose rows all fit (3 rows, 20 columns: a horizontal scrollbar) does not catch the wheel (issue 30
+ * item 17): it never scrolls vertically (VS Code's webview hands a wheel to the notebook unless an element under
+ * the pointer can scroll that way), and a wheel over it scrolls the page around it.
+ */
+export async function checkShortTableWheel() {
+  const encodeSynthetic = await syntheticEncoder();
+  const { server, base } = await servePage((rows) => Buffer.from(encodeSynthetic(rows)));
+  const browser = await launchChromium({ scrollbars: true });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 600 } });
+    await page.goto(`${base}/?rows=3&spacer=1`);
+    await page.waitForFunction(() => window.measnbReady === true);
+    await page.waitForTimeout(200); // the height is fitted again once laid out (a frame)
+    const box = await page.$eval('.mt-viewport', (v) => ({
+      scrollHeight: v.scrollHeight,
+      clientHeight: v.clientHeight,
+      scrollbar: v.offsetHeight - v.clientHeight - 2,
+      width: [v.scrollWidth, v.clientWidth, document.documentElement.scrollWidth],
+    }));
+    console.log(`short table: ${JSON.stringify(box)}`);
+    assert.ok(box.scrollbar > 0, 'the columns are wider than the window: a horizontal scrollbar');
+    assert.ok(box.scrollHeight <= box.clientHeight, `every row fits: ${JSON.stringify(box)}`);
+    const rows = await page.locator('.mt-body .mt-row:not([hidden])').first().boundingBox();
+    await page.mouse.move(rows.x + 200, rows.y + 10);
+    await page.mouse.wheel(0, 300);
+    await settle(page, () => window.scrollY > 0);
+    const after = await page.evaluate(() => ({
+      page: window.scrollY,
+      table: document.querySelector('.mt-viewport').scrollTop,
+    }));
+    assert.ok(
+      after.page > 0 && after.table === 0,
+      `the wheel scrolled the page, not the table: ${JSON.stringify(after)}`,
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'renderer-short-table.png') });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
 const near = (a, b, eps = 1e-6) => Math.abs(a - b) <= eps * Math.max(1, Math.abs(b));
 
 /** The cells of the drawn rows of the table widget inside `scope`, as text (`within`: a page, frame or locator). */
@@ -317,6 +405,27 @@ export async function checkAirQualityViews() {
         /AQI category: (Good|Moderate|Unhealthy for Sensitive Groups|Unhealthy|Very Unhealthy|Hazardous)$/,
       );
       await shot('table');
+      if (theme === 'dark') await checkToolbarLine(page, shot);
+      // Metric headers on two lines (issue 30 item 6): no two read alike, neither line is cut.
+      const heads = await page.$$eval('.measnb-table > .mt-viewport .mt-hrow .mt-hcell:has(.mt-hlines)', (cells) =>
+        cells.map((c) => {
+          const [top, bottom] = [c.querySelector('.mt-hmetric'), c.querySelector('.mt-hdetail')];
+          const cut = (e) => e.scrollWidth > e.clientWidth + 1;
+          return { text: `${top.textContent} / ${bottom.textContent}`, cut: cut(top) || cut(bottom), title: c.title };
+        }),
+      );
+      console.log(`headers: ${heads.map((x) => x.text).join(' | ')}`);
+      assert.ok(heads.length >= 6, `metric headers: ${heads.length}`);
+      assert.equal(new Set(heads.map((x) => x.text)).size, heads.length, 'every metric header reads differently');
+      assert.deepEqual(
+        heads.filter((x) => x.cut).map((x) => x.text),
+        [],
+        'no header line is cut',
+      );
+      assert.ok(
+        heads.every((x) => /^[a-zA-Z0-9_]+\.[a-zA-Z]+ /.test(x.title)),
+        'the canonical name in the tooltip',
+      );
 
       // Column layout: datasource and period start first, then the values; common values fit their column.
       const headers = await page.$$eval('.mt-hrow .mt-hcell:not([hidden]) .mt-hname', (c) =>
@@ -409,6 +518,18 @@ export async function checkAirQualityViews() {
       });
       console.log(`summary: ${result.summaryRows.length} rows, first ${JSON.stringify(shown[0])}`);
       await shot('summary');
+      // Stable tabs: the Summary's tab is the one pressed; its own table offers no view (no Chart there);
+      // Summary → Chart is one click, and back.
+      const tab = (name) => page.locator(`.measnb-table > .mt-bar .mt-view-${name}`).first();
+      assert.equal(await tab('summary').getAttribute('aria-selected'), 'true');
+      assert.equal(await tab('table').getAttribute('aria-selected'), 'false');
+      assert.equal(await page.$eval('.mt-summary .mt-tabs', (t) => t.hidden), true, 'no view tabs in the Summary');
+      assert.equal(await page.locator('.mt-summary .mt-view-chart').count(), 0);
+      await tab('chart').click();
+      await page.locator('.measnb-table > .mt-chart:not([hidden]) canvas').first().waitFor();
+      assert.equal(await tab('chart').getAttribute('aria-selected'), 'true');
+      await tab('summary').click();
+      await page.waitForSelector('.mt-summary:not([hidden])');
 
       // Exceedances: threshold defaulted from the metric, the line on the chart, per datasource rows.
       await page.click('.mt-view-exceedances');
@@ -456,6 +577,12 @@ export async function checkAirQualityViews() {
         assert.equal(row[1][4], t.met ? '✓ met' : '✗ not met', t.name); // Met (1-hour)
       }
       console.log(`collocation ${sensor} vs ${reference}: ${JSON.stringify(stats)}`);
+      // The scatter is square (one range on both axes: the 1:1 line is its diagonal).
+      const plotArea = await page.$eval('.mt-collocation .mt-scatter .u-over', (o) => {
+        const r = o.getBoundingClientRect();
+        return [Math.round(r.width), Math.round(r.height)];
+      });
+      assert.ok(Math.abs(plotArea[0] - plotArea[1]) <= 2 && plotArea[0] >= 200, `a square scatter: ${plotArea}`);
       await shot('collocation');
 
       // Map: every datasource with a location, the moved one with its track; hover shows id and value.
@@ -484,5 +611,6 @@ export async function checkAirQualityViews() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv[2] === 'aq') await checkAirQualityViews();
+  else if (process.argv[2] === 'wheel') await checkShortTableWheel();
   else await checkRendererPage(Number(process.argv[2] ?? 1_000_000));
 }

@@ -13,11 +13,13 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export async function launchChromium() {
+/** `scrollbars`: keep scrollbars that take room, as a desktop browser has (playwright hides them when headless). */
+export async function launchChromium({ scrollbars = false } = {}) {
   // The e2e lane's loopback image server (test/host/image-server.mjs): trust its one self-signed key.
   const spki = process.env.MEASNB_E2E_TRUSTED_SPKI;
   const args = spki ? [...FLAGS, `--ignore-certificate-errors-spki-list=${spki}`] : FLAGS;
-  return chromium.launch({ executablePath: ensureChromium(), headless: true, args });
+  const ignoreDefaultArgs = scrollbars ? ['--hide-scrollbars'] : undefined;
+  return chromium.launch({ executablePath: ensureChromium(), headless: true, args, ignoreDefaultArgs });
 }
 
 /** The workbench URL for a folder, with an optional smoke-test payload (extension development/tests paths). */

@@ -77,6 +77,15 @@ export const AGGREGATION_ENGLISH: Record<Aggregation, string> = {
   '24HourMean': '24-hour mean',
 };
 
+/** Short forms for a column header's second line (headers are narrow): what tells two columns apart. */
+export const AGGREGATION_SHORT: Record<Aggregation, string> = {
+  Individual: 'individual',
+  '1HourMean': '1-h mean',
+  '24HourRollingMean': '24-h rolling',
+  Nowcast: 'NowCast',
+  '24HourMean': '24-h mean',
+};
+
 export const INDEXES = ['UsEpaAqi', 'WaDwerAqi'] as const;
 export type AqiIndex = (typeof INDEXES)[number];
 

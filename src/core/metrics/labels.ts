@@ -3,6 +3,7 @@
 import type { MetricLabelStyle } from '../api/types';
 import {
   AGGREGATION_ENGLISH,
+  AGGREGATION_SHORT,
   AGGREGATIONS,
   type Aggregation,
   type AqiIndex,
@@ -103,6 +104,19 @@ export function formatMetricLabel(parts: MetricLabelParts, style: MetricLabelSty
       ? `${parts.quantity}${parts.index ?? ''}`
       : `${parts.quantity}${parts.aggregation ?? ''}${parts.index ?? ''}`;
   return parts.field ? `${stem}.${parts.field}` : stem;
+}
+
+const INDEX_SHORT: Record<AqiIndex, string> = { UsEpaAqi: 'US AQI', WaDwerAqi: 'WA index' };
+
+/**
+ * A metric column's header on two lines, short enough for a narrow column: the quantity and its index
+ * (`pm2_5ConcMass · US AQI`), then the aggregation and the field (`NowCast · value`): what tells apart the
+ * columns of one quantity is always on a line of its own.
+ */
+export function headerLines(parts: MetricLabelParts): { metric: string; detail: string } {
+  const metric = parts.index ? `${parts.quantity} · ${INDEX_SHORT[parts.index]}` : parts.quantity;
+  const detail = [parts.aggregation && AGGREGATION_SHORT[parts.aggregation], parts.field];
+  return { metric, detail: detail.filter(Boolean).join(' · ') };
 }
 
 /** English headers of the identifying columns (real english reports) -> canonical names. */

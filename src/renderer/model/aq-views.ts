@@ -572,6 +572,23 @@ export function collocationMetric(table: Table): number {
   return [...cols].sort((a, b) => rank(a) - rank(b))[0] ?? -1;
 }
 
+/**
+ * One range for both axes of a sensor-against-reference scatter (equal scales, so the 1:1 line is the diagonal
+ * of a square plot): from 0, or the lowest value of either when below 0, to 5 % above the highest of either.
+ */
+export function scatterRange(xs: ArrayLike<number>, ys: ArrayLike<number>): [number, number] {
+  let lo = 0;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const values of [xs, ys])
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  if (!(hi > lo)) return [lo, lo + 1];
+  return [lo, hi + 0.05 * (hi - lo)];
+}
+
 /** The result's locationLatitude/locationLongitude number columns, when it has both (else no Map). */
 export function locationColumns(table: Table): { lat: NumericColumn; lon: NumericColumn } | undefined {
   const lat = findColumn(table, 'locationLatitude');

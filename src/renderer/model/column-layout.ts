@@ -57,4 +57,5 @@ export function fitWidth(valuePx: number, headerPx: number, column: Column): num
   return Math.round(Math.min(max, Math.max(56, valuePx + padding, header)));
 }
 
-export const MAX_HEADER_PX = 190;
+/** A header wider than this is cut (its tooltip and the column menu have it whole); a metric's two lines fit. */
+export const MAX_HEADER_PX = 220;

@@ -31,10 +31,14 @@ export function datasourceCount(table: Table, atMost = Number.POSITIVE_INFINITY)
   return n;
 }
 
-/** Whether some row has both a latitude and a longitude (locationLatitude/locationLongitude). */
+/**
+ * Datasources with coordinates: a datasource column (what the Map marks; an aggregate without one has nothing
+ * to mark) and some row with both a latitude and a longitude (locationLatitude/locationLongitude).
+ */
 export function hasCoordinates(table: Table): boolean {
   const located = locationColumns(table);
-  if (!located) return false;
+  const gi = chartGroupColumn(table);
+  if (!located || gi < 0 || isNumeric(table.columns[gi])) return false;
   for (let r = 0; r < table.rowCount; r++)
     if (!Number.isNaN(numberAt(located.lat, r)) && !Number.isNaN(numberAt(located.lon, r))) return true;
   return false;

@@ -23,6 +23,7 @@ import {
   groupRows,
   nearestReference,
   referenceDatasources,
+  scatterRange,
   unitOf,
 } from '../model/aq-views';
 import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
@@ -289,25 +290,31 @@ export class CollocationPanel implements Panel {
     this.stats.append(collocationTable(result, unit, this.ctx.timeZone()), collocationVerdict(result));
   }
 
-  /** Sensor against reference, the OLS line and the 1:1 line. */
+  /**
+   * Sensor against reference, the OLS line and the 1:1 line: a square plot with one range on both axes, so the
+   * 1:1 line is its diagonal (drawn corner to corner) and a slope reads as it is.
+   */
   private scatter(e: PairEvaluation, unit: string): uPlot {
     const { fit } = e;
     const order = Array.from(e.reference.keys()).sort((a, b) => e.reference[a] - e.reference[b]);
-    const xs = order.map((i) => e.reference[i]);
-    const ys = order.map((i) => e.sensor[i]);
-    const line = xs.map((x) => fit.slope * x + fit.intercept);
+    const [lo, hi] = scatterRange(e.reference, e.sensor);
+    // The range's ends as x values too (no point there): the 1:1 and OLS lines span the plot.
+    const xs = [lo, ...order.map((i) => e.reference[i]), hi];
+    const ys = [null, ...order.map((i) => e.sensor[i]), null];
     const [pointColour, lineColour] = palette(this.element, 2);
     const muted = themeVar(this.element, '--vscode-descriptionForeground', '#888');
     const u = unit ? ` [${unit}]` : '';
+    const side = Math.min(480, Math.max(320, (this.element.clientWidth || 800) - 14));
+    const range = (): uPlot.Range.MinMax => [lo, hi];
+    const axis = (label: string): uPlot.Axis => ({ ...themedAxis(this.element, label), size: 50 });
     return new uPlot(
       {
-        width: Math.min(560, Math.max(320, (this.element.clientWidth || 800) - 14)),
-        height: 360,
-        scales: { x: { time: false } },
-        axes: [
-          themedAxis(this.element, `reference ${this.reference.value}${u}`),
-          themedAxis(this.element, `sensor ${this.sensor.value}${u}`),
-        ],
+        width: side,
+        height: side,
+        // Equal room for the axes (left and bottom) and the same padding on the other two sides: a square plot.
+        padding: [12, 12, 0, 0],
+        scales: { x: { time: false, range }, y: { range } },
+        axes: [axis(`reference ${this.reference.value}${u}`), axis(`sensor ${this.sensor.value}${u}`)],
         series: [
           { label: 'reference' },
           {
@@ -328,7 +335,7 @@ export class CollocationPanel implements Panel {
         // A key to the marks, not live values ("--" until hovered means nothing on a scatter); no x row.
         legend: { show: true, live: false },
       },
-      [xs, ys, line, xs] as uPlot.AlignedData,
+      [xs, ys, xs.map((x) => fit.slope * x + fit.intercept), xs] as uPlot.AlignedData,
       this.plotHost,
     );
   }

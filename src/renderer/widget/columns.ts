@@ -1,5 +1,6 @@
 // The grid's columns: display order, hidden ones, the two pinned ones, widths (CSS variables on the widget's
 // element, fitted to common values), units and AQI chips, and every cell of a column (header, filter, pool).
+import { headerLines } from '../../core/metrics/labels';
 import type { Column, Table } from '../../core/table/table';
 import { h } from '../dom/h';
 import { categoryOf, unitOf } from '../model/aq-views';
@@ -25,9 +26,14 @@ function textWidth(text: string, bold: boolean): number {
 /** Fits the column to its common values (95th percentile of the first 1,000) or its header and unit. */
 function fittedWidth(column: Column, table: Table, unit: string, chip: boolean): number {
   const value = representativeText(column, table.rowCount, 'local');
-  const header = unit ? `${column.name} ${unit}` : column.name;
-  // A chip column (AQI, EPA concentrations) also holds the fixed-width chip (styles.css: .mt-aqi::before).
-  return fitWidth(textWidth(value, false) + (chip ? 40 : 0), textWidth(header, true), column);
+  return fitWidth(textWidth(value, false) + (chip ? 40 : 0), headerWidth(column, unit), column);
+}
+
+/** The header's width: its name and unit, or a metric's wider line of two (grid-header.ts). */
+function headerWidth(column: Column, unit: string): number {
+  if (!column.metric) return textWidth(unit ? `${column.name} ${unit}` : column.name, true);
+  const { metric, detail } = headerLines(column.metric);
+  return Math.max(textWidth(metric, true), textWidth(unit ? `${detail} ${unit}` : detail, false));
 }
 
 export function cellClass(column: Column): string {

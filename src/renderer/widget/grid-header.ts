@@ -1,6 +1,7 @@
 // The grid's sticky header: a row of column names (unit beside, click to sort, drag the edge to resize) and
 // a row of per-column filters (marked when invalid, the grammar in the tooltip).
-import { isNumeric, type Table } from '../../core/table/table';
+import { headerLines } from '../../core/metrics/labels';
+import { type Column, isNumeric, type Table } from '../../core/table/table';
 import { h } from '../dom/h';
 import { filterGrammar, parseColumnFilter } from '../model/filter';
 import { cellClass, type GridColumns, GUTTER } from './columns';
@@ -28,9 +29,33 @@ function startResize(e: PointerEvent, cell: HTMLElement, handle: HTMLElement, re
   handle.addEventListener('pointerup', up);
 }
 
+/**
+ * A header's text: its name and unit on one line; a metric's on two (the quantity and index, then aggregation ·
+ * field and the unit: what tells its columns apart), its canonical name kept for screen readers and the tooltip.
+ */
+function headerText(column: Column, unit: string): HTMLElement[] {
+  const unitEl = () => h('span', { className: 'mt-unit', text: unit });
+  if (!column.metric) return [h('span', { className: 'mt-hname', text: column.name }), ...(unit ? [unitEl()] : [])];
+  const { metric, detail } = headerLines(column.metric);
+  const second = h('span', { className: 'mt-hdetail', text: detail });
+  if (unit) second.append(unitEl());
+  return [
+    h('span', { className: 'mt-hname mt-sr', text: column.name }),
+    h('span', { className: 'mt-hlines', attrs: { 'aria-hidden': 'true' } }, [
+      h('span', { className: 'mt-hmetric', text: metric }),
+      second,
+    ]),
+  ];
+}
+
 /** The header row; `cells[col]` gets each column's header cell (for the sort marks). */
 export function headerRow(table: Table, cols: GridColumns, act: HeaderActions, cells: HTMLElement[]): HTMLElement {
   const row = h('div', { className: 'mt-row mt-hrow', attrs: { role: 'row' } });
+  // Two lines when a metric's header has them.
+  row.classList.toggle(
+    'mt-hrow-2',
+    table.columns.some((c) => c.metric),
+  );
   row.appendChild(cols.makeCell(GUTTER, 'mt-cell mt-gutter'));
   for (const i of cols.order) {
     const column = table.columns[i];
@@ -40,9 +65,7 @@ export function headerRow(table: Table, cols: GridColumns, act: HeaderActions, c
     cell.dataset.col = String(i);
     const unit = cols.units[i];
     cell.title = `${cols.label(i)} (${column.kind}) — click to sort`;
-    cell.append(h('span', { className: 'mt-hname', text: column.name }));
-    if (unit) cell.append(h('span', { className: 'mt-unit', text: unit }));
-    cell.append(h('span', { className: 'mt-sort' }));
+    cell.append(...headerText(column, unit), h('span', { className: 'mt-sort' }));
     const resizer = h('div', { className: 'mt-resizer', attrs: { 'aria-hidden': 'true' } });
     resizer.addEventListener('pointerdown', (e) => startResize(e, cell, resizer, (px) => cols.setWidth(i, px)));
     resizer.addEventListener('click', (e) => e.stopPropagation());

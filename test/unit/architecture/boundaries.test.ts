@@ -240,3 +240,39 @@ describe('architecture: the lint keeps the floors inside core (imports point dow
     });
   }
 });
+
+/** The renderer's folders, bottom first (docs/ARCHITECTURE.md: floors inside the renderer); `.` is the entry points. */
+const RENDERER_FLOORS = ['model', 'dom', 'views', 'widget'];
+
+describe('architecture: the lint keeps the floors inside the renderer (imports point down only)', function () {
+  this.timeout(120_000);
+
+  it('every renderer folder is on a floor', () => {
+    const folders = readdirSync(join(ROOT, 'src/renderer'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    assert.deepEqual(folders, [...RENDERER_FLOORS].sort());
+  });
+
+  // The top floor (widget) may import every other one; the entry points (index.ts, panel.ts) are above it.
+  for (const [i, folder] of RENDERER_FLOORS.slice(0, -1).entries()) {
+    it(`src/renderer/${folder} may import ${i ? RENDERER_FLOORS.slice(0, i).join(', ') : 'no other renderer folder'}, and nothing above`, () => {
+      const targets = [...RENDERER_FLOORS.filter((f) => f !== folder).map((f) => `${f}/x`), 'index', 'panel'];
+      const source = (up: string) => `${targets.map((t, n) => `import { a${n} } from '${up}${t}';`).join('\n')}\n`;
+      for (const [where, up] of [
+        [`src/renderer/${folder}/zz-probe.ts`, '../'],
+        [`src/renderer/${folder}/zz-sub/zz-probe.ts`, '../../'],
+      ]) {
+        const r = lintAs(where, source(up));
+        const flagged = new Set(
+          [...r.output.matchAll(/zz-probe\.ts:(\d+):\d+ plugin/g)].map((m) => targets[Number(m[1]) - 1]),
+        );
+        const above = [...RENDERER_FLOORS.slice(i + 1).map((f) => `${f}/x`), 'index', 'panel'];
+        assert.deepEqual([...flagged].sort(), above.sort(), `${where}:\n${r.output}`);
+        assert.match(r.output, new RegExp(`Renderer floors: src/renderer/${folder} is below`));
+      }
+      rmSync(join(ROOT, `src/renderer/${folder}/zz-sub`), { recursive: true, force: true });
+    });
+  }
+});

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { metricCatalog } from '../../../../src/core/metrics/catalog';
 import {
   formatMetricLabel,
+  headerLines,
   parseCanonicalLabel,
   parseEnglishLabel,
   parseMetricLabel,
@@ -76,5 +77,30 @@ describe('metric labels', () => {
     for (const l of labels) assert.ok(hour.has(l), `${l} is in the hour catalogue`);
     for (const q of ['no2Conc', 'o3Conc', 'pm10ConcMass', 'pm2_5ConcMass'])
       assert.ok(labels.has(`${q}1HourMeanWaDwerAqi`), q);
+  });
+
+  it('two-line headers: quantity · index, then aggregation · field, so no two columns read alike (issue 30 item 6)', () => {
+    const lines = (label: string) => headerLines(parseCanonicalLabel(label)!);
+    assert.deepEqual(lines('pm2_5ConcMassNowcast.value'), { metric: 'pm2_5ConcMass', detail: 'NowCast · value' });
+    assert.deepEqual(lines('pm2_5ConcMass1HourMean.raw'), { metric: 'pm2_5ConcMass', detail: '1-h mean · raw' });
+    assert.deepEqual(lines('pm2_5ConcMassNowcastUsEpaAqi.qcFlags'), {
+      metric: 'pm2_5ConcMass · US AQI',
+      detail: 'NowCast · qcFlags',
+    });
+    assert.deepEqual(lines('no2Conc1HourMeanWaDwerAqi'), { metric: 'no2Conc · WA index', detail: '1-h mean' });
+    // Every metric column of a real minute csv-wide reply (value, raw, status, qcAssessment, qcFlags of each
+    // quantity): distinct names give distinct header lines.
+    const header = readFileSync(join(__dirname, '../../../fixtures/real-minute-csv-wide-qc.csv'), 'utf8').split(
+      '\n',
+    )[0];
+    const metrics = header.split(',').filter((name) => parseCanonicalLabel(name));
+    assert.ok(metrics.length > 50, `${metrics.length} metric columns`);
+    const shown = new Set(metrics.map((name) => JSON.stringify(lines(name))));
+    assert.equal(shown.size, metrics.length);
+    // And for every label of the catalogue, at each frequency, with each field.
+    for (const f of ['minute', 'hour', 'day'] as const) {
+      const labels = metricCatalog(f).flatMap((m) => ['value', 'raw', 'qcFlags'].map((field) => `${m.label}.${field}`));
+      assert.equal(new Set(labels.map((l) => JSON.stringify(lines(l)))).size, new Set(labels).size, f);
+    }
   });
 });

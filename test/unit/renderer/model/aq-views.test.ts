@@ -16,6 +16,7 @@ import {
   profiles,
   referenceDatasources,
   resultFrequency,
+  scatterRange,
   summaryTable,
 } from '../../../../src/renderer/model/aq-views';
 import { identityRows } from '../../../../src/renderer/model/sort';
@@ -356,5 +357,15 @@ describe('renderer aq views: model', () => {
     const smooth = cachedOffset(zone);
     for (let i = 0; i < 1000; i++) smooth(T0 + H + i * 1000);
     assert.ok(asked <= 4, `a quiet hour asks per quarter hour only: ${asked}`);
+  });
+
+  it('the collocation scatter: one range for both axes, from 0 to 5 % above the highest of either (issue 30 item 16)', () => {
+    // Reference up to 60, sensor up to 74 (1.2 × 60 + 2, the hourly fixture's relation): both axes 0 … 74 + 3.7.
+    const [lo, hi] = scatterRange([10, 20, 60], [14, 26, 74]);
+    assert.equal(lo, 0);
+    assert.ok(Math.abs(hi - 77.7) < 1e-9, String(hi));
+    // A negative value (a sensor's offset) lowers both axes; empty values are left out; nothing gives [0, 1].
+    assert.deepEqual(scatterRange([-2, 8], [Number.NaN, 18]), [-2, 18 + 0.05 * 20]);
+    assert.deepEqual(scatterRange([], []), [0, 1]);
   });
 });

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { displayText, formatNumber, formatTime } from '../../../../src/renderer/model/format';
-import { computeWindow, MAX_SCROLL_HEIGHT, poolSize } from '../../../../src/renderer/model/virtual-window';
+import {
+  computeWindow,
+  fittedViewportHeight,
+  MAX_SCROLL_HEIGHT,
+  poolSize,
+} from '../../../../src/renderer/model/virtual-window';
 import { syntheticTable } from '../../../support/synthetic-table';
 
 describe('renderer virtual window', () => {
@@ -37,6 +42,23 @@ describe('renderer virtual window', () => {
           assert.ok(w.totalHeight <= MAX_SCROLL_HEIGHT);
         },
       ),
+    );
+  });
+
+  it('fits a short table whole, its horizontal scrollbar counted, so it never scrolls (the wheel goes to the notebook)', () => {
+    // 3 rows under a 44 px header: 110 px of content; a wide table's horizontal scrollbar (15 px in chromium)
+    // takes its height from the box, so the box must be 125 px or the rows scroll by 15 px and catch the wheel.
+    assert.equal(fittedViewportHeight(44, 3, 22, 0, 420), 110);
+    assert.equal(fittedViewportHeight(44, 3, 22, 15, 420), 125);
+    // No rows: one empty row's height; many rows: the maximum (they scroll, as they should).
+    assert.equal(fittedViewportHeight(44, 0, 22, 0, 420), 66);
+    assert.equal(fittedViewportHeight(44, 1000, 22, 15, 420), 420);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 30 }), (rows, chrome) => {
+        const h = fittedViewportHeight(44, rows, 22, chrome, 420);
+        // Whenever it is below the maximum, the header, every row and the scrollbar fit.
+        if (h < 420) assert.ok(h - chrome >= 44 + Math.max(1, rows) * 22);
+      }),
     );
   });
 });
