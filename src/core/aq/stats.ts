@@ -5,7 +5,7 @@
 // "no value".
 import { type OutputFrequency, PERIOD_MS } from '../api/types';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
-import { civilFromDays } from '../time/zone';
+import { civilFromDays, UTC, type Zone } from '../time/zone';
 import { bootstrapMeans, mulberry32 } from './bootstrap';
 
 /** The output frequency whose period fits the spacing of the times best (the median gap); hour when unknown. */
@@ -331,13 +331,14 @@ export function meanInterval(
 /**
  * Mean and interquartile range of the values by a bucket of their local time (openair's timeVariation panels:
  * hour of day 0-23, weekday 0-6 Monday first, hour of the week 0-167, month 0-11), or with `ci` the bootstrap
- * 95 % interval of each mean instead of the quartiles (NaN then: a view draws one band or the other). `offsetMinutes(ms)` is the time zone's offset from UTC at that time (0 for UTC).
+ * 95 % interval of each mean instead of the quartiles (NaN then: a view draws one band or the other); local to
+ * the zone (core/time/zone: its day boundary, civil or standard time; UTC by default).
  */
 export function profile(
   times: ArrayLike<number>,
   values: ArrayLike<number>,
   by: ProfileBy,
-  offsetMinutes: (ms: number) => number = () => 0,
+  zone: Zone = UTC,
   ci?: ProfileCi,
 ): ProfilePoint[] {
   const size = PROFILE_BUCKETS[by];
@@ -348,7 +349,7 @@ export function profile(
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
     if (Number.isNaN(t) || Number.isNaN(values[i])) continue;
-    const b = bucketOf(t + offsetMinutes(t) * MINUTE_MS);
+    const b = bucketOf(t + zone.dayOffsetMs(t));
     bucket[i] = b;
     counts[b + 1]++;
   }

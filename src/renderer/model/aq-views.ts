@@ -42,6 +42,7 @@ import {
   numberAt,
   type Table,
 } from '../../core/table/table';
+import { UTC, type Zone } from '../../core/time/zone';
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
 import { qcInvalidTest, qcSiblings } from './qc';
 
@@ -368,7 +369,7 @@ function groupProfiles(
   group: string,
   times: ArrayLike<number>,
   values: ArrayLike<number>,
-  offsetMinutes?: (ms: number) => number,
+  zone: Zone = UTC,
   ci?: ProfileCi,
 ): GroupProfiles {
   let sum = 0;
@@ -378,25 +379,25 @@ function groupProfiles(
       sum += values[i];
       n++;
     }
-  const [hourWeekday, hour, month, weekday] = PROFILE_PANELS.map((by) => profile(times, values, by, offsetMinutes, ci));
+  const [hourWeekday, hour, month, weekday] = PROFILE_PANELS.map((by) => profile(times, values, by, zone, ci));
   return { group, hour, weekday, hourWeekday, month, mean: n ? sum / n : Number.NaN };
 }
 
 /**
  * openair timeVariation's profiles of the metric (hour, weekday, hour of the week, month) for the first
- * `maxGroups` datasources by name; with `ci`, each mean's seeded bootstrap 95 % interval.
+ * `maxGroups` datasources by name, local to the zone; with `ci`, each mean's seeded bootstrap 95 % interval.
  */
 export function profiles(
   table: Table,
   rows: ArrayLike<number>,
   metricCol: number,
-  offsetMinutes?: (ms: number) => number,
+  zone: Zone = UTC,
   maxGroups = Number.POSITIVE_INFINITY,
   ci?: ProfileCi,
 ): Profiles {
   const groups = groupRows(table, rows);
   const shown = seriesOf(table, groups.slice(0, maxGroups), metricCol).map((s) =>
-    groupProfiles(s.group, s.times, s.values, offsetMinutes, ci),
+    groupProfiles(s.group, s.times, s.values, zone, ci),
   );
   return { shown, datasources: groups.length };
 }
@@ -426,7 +427,7 @@ export function differenceProfiles(
   rows: ArrayLike<number>,
   a: ProfileSide,
   b: ProfileSide,
-  offsetMinutes?: (ms: number) => number,
+  zone: Zone = UTC,
   ci?: ProfileCi,
 ): DifferenceProfiles | undefined {
   const [sa] = seriesByGroup(table, rows, a.metricCol, new Set([a.group]));
@@ -436,9 +437,9 @@ export function differenceProfiles(
   const diff = pairs.reference.map((v, i) => v - pairs.sensor[i]);
   const label = (side: ProfileSide) => (a.group === b.group ? (table.columns[side.metricCol]?.name ?? '') : side.group);
   return {
-    a: groupProfiles(label(a), sa.times, sa.values, offsetMinutes, ci),
-    b: groupProfiles(label(b), sb.times, sb.values, offsetMinutes, ci),
-    difference: groupProfiles(`${label(b)} − ${label(a)}`, pairs.times, diff, offsetMinutes, ci),
+    a: groupProfiles(label(a), sa.times, sa.values, zone, ci),
+    b: groupProfiles(label(b), sb.times, sb.values, zone, ci),
+    difference: groupProfiles(`${label(b)} − ${label(a)}`, pairs.times, diff, zone, ci),
     pairs: pairs.times.length,
   };
 }

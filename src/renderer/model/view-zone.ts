@@ -1,9 +1,11 @@
-// The zone the air-quality views place days, hours and months in: UTC, or the browser's IANA zone when the
-// table shows local time (the table's UTC/Local button), as a core/time Zone (offsets cached per day).
+// The zone the air-quality views place days, hours and months in: what the table's time button shows (UTC, or the
+// browser's IANA zone in 'local' mode) as a core/time Zone (offsets cached per day). When the panel context already
+// gives a Zone (the notebook's zone), that zone.
 import { UTC, type Zone, zoneOf } from '../../core/time/zone';
 import type { TimeZoneMode } from './format';
 
-export function viewZone(mode: TimeZoneMode): Zone {
+export function viewZone(mode: TimeZoneMode | Zone): Zone {
+  if (typeof mode !== 'string') return mode;
   if (mode === 'utc') return UTC;
   try {
     return zoneOf(Intl.DateTimeFormat().resolvedOptions().timeZone);

@@ -5,6 +5,7 @@
 import uPlot from 'uplot';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../../core/aq/bootstrap';
 import { BOOTSTRAP_MAX_VALUES, type ProfileBy, type ProfilePoint } from '../../core/aq/stats';
+import type { Zone } from '../../core/time/zone';
 import { palette, themedAxis } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
@@ -137,12 +138,12 @@ export class ProfilesPanel implements Panel {
   private lines(
     col: number,
     mode: Compare,
-    offset: ((ms: number) => number) | undefined,
+    zone: Zone,
   ): { lines: GroupProfiles[]; text: string; diff?: DifferenceProfiles } {
     const rows = this.ctx.rows();
     const ci = this.band.value === 'ci' ? { seed: BOOTSTRAP_SEED } : undefined;
     if (mode === 'each') {
-      const { shown, datasources } = profiles(this.ctx.table, rows, col, offset, MAX_PROFILE_LINES, ci);
+      const { shown, datasources } = profiles(this.ctx.table, rows, col, zone, MAX_PROFILE_LINES, ci);
       const capped =
         datasources > shown.length
           ? ` Only the first ${shown.length} of ${datasources.toLocaleString('en-US')} datasources (by name) are drawn: filter the table to pick others.`
@@ -154,7 +155,7 @@ export class ProfilesPanel implements Panel {
       mode === 'datasources'
         ? { group: this.sideB.value, metricCol: col }
         : { group: a.group, metricCol: Number(this.metricB.value) };
-    const diff = differenceProfiles(this.ctx.table, rows, a, b, offset, ci);
+    const diff = differenceProfiles(this.ctx.table, rows, a, b, zone, ci);
     if (!diff) return { lines: [], text: ' No values for A or B.' };
     return {
       lines: [diff.a, diff.b, diff.difference],
@@ -178,8 +179,7 @@ export class ProfilesPanel implements Panel {
       groupRows(this.ctx.table, this.ctx.rows()).map((g) => g.group),
     );
     const zone = viewZone(this.ctx.timeZone());
-    const offset = zone.isUtc ? undefined : (ms: number) => zone.dayOffsetMs(ms) / 60_000;
-    const { lines, text, diff } = this.lines(col, mode, offset);
+    const { lines, text, diff } = this.lines(col, mode, zone);
     const band = this.band.value as Band;
     const normalise = this.normalise.checked;
     const unit = normalise ? 'ratio to the mean' : unitOf(this.ctx.table.columns[col]);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { BOOTSTRAP_RESAMPLES, bootstrapMeans, mulberry32 } from '../../../../src/core/aq/bootstrap';
 import { BOOTSTRAP_MAX_VALUES, meanInterval, profile, quantileSorted } from '../../../../src/core/aq/stats';
 import { daysFromCivil } from '../../../../src/core/time/iso';
+import { zoneOf } from '../../../../src/core/time/zone';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -47,11 +48,11 @@ describe('core aq: time-variation profiles', () => {
     const p = profile(times, [1, 2, 3], 'hourWeekday');
     assert.equal(p.length, 168);
     assert.deepEqual([p[0].mean, p[167].mean, p[2 * 24 + 5].mean], [1, 2, 3]);
-    // UTC−7: Monday 00:00 UTC is Sunday 17:00 local (6 · 24 + 17 = 161).
-    assert.equal(profile(times, [1, 2, 3], 'hourWeekday', () => -420)[161].mean, 1);
+    // America/Phoenix (UTC−7 all year, zoneinfo): Monday 00:00 UTC is Sunday 17:00 local (6 · 24 + 17 = 161).
+    assert.equal(profile(times, [1, 2, 3], 'hourWeekday', zoneOf('America/Phoenix'))[161].mean, 1);
   });
 
-  it('month of year: the local civil month (UTC+2 moves 2026-01-31 23:00 UTC into February)', () => {
+  it('month of year: the local civil month (Africa/Johannesburg, UTC+2, moves 2026-01-31 23:00 UTC into February)', () => {
     const jan31 = daysFromCivil(2026, 1, 31) * D;
     const times = [jan31 + 12 * H, jan31 + 23 * H, daysFromCivil(2026, 7, 4) * D, daysFromCivil(2025, 7, 1) * D];
     const values = [10, 20, 30, 50];
@@ -61,7 +62,7 @@ describe('core aq: time-variation profiles', () => {
       [2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0],
     );
     assert.deepEqual([p[0].mean, p[6].mean], [15, 40]);
-    const local = profile(times, values, 'month', () => 120);
+    const local = profile(times, values, 'month', zoneOf('Africa/Johannesburg'));
     assert.deepEqual([local[0].mean, local[1].mean], [10, 20]);
   });
 
