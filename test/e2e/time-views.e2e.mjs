@@ -1,8 +1,8 @@
 // Calendar, Trend and Profiles (openair's calendarPlot, TheilSen and timeVariation) on a real notebook output in the
 // browser workbench: a report cell of two years of hourly PM2.5 from the built-in Local emulator (3 datasources,
-// 52,560 rows), each view opened in the dark and the light theme and looked at. The Trend's numbers equal scipy's on
-// the same report (python3: monthly means of the report's rows, scipy.stats.theilslopes and
-// kendalltau(method='asymptotic'); the emulator's history is the same on every run).
+// 52,560 rows), each view opened in the dark and the light theme (Calendar and Trend in High Contrast too) and
+// looked at. The Trend's numbers equal scipy's on the same report (python3: monthly means of the report's rows,
+// scipy.stats.theilslopes and kendalltau(method='asymptotic'); the emulator's history is the same on every run).
 // Screenshots: .artifacts/screenshots/time-views-<view>-<theme>.png (the output, clipped to the notebook).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -173,5 +173,16 @@ describe('e2e: Calendar, Trend and Profiles on two years of hourly PM2.5 (a repo
         await profiles.locator('.mt-profile-compare').selectOption('each');
       }
     }
+    // High Contrast: the category colours keep their letters and the cells their outline.
+    await setTheme(page, 'Dark High Contrast');
+    await eventually(async () => (await page.locator('.monaco-workbench.hc-black').count()) === 1, 'High Contrast', 50);
+    await openView(page, table, 'calendar');
+    const calendar = table.locator('.mt-calendar');
+    await calendar.locator('.mt-cal-month').first().waitFor({ timeout: 30_000 });
+    assert.equal(await calendar.locator('.mt-cal-day.mt-cal-aqi .mt-cal-cat').count(), 304);
+    console.log(`      ${await shotOf(page, table, 'calendar-hc')}`);
+    await openView(page, table, 'trend');
+    await table.locator('.mt-trend .mt-trend-stats').waitFor({ timeout: 30_000 });
+    console.log(`      ${await shotOf(page, table, 'trend-hc')}`);
   });
 });
