@@ -173,9 +173,14 @@ const VIEW_BUTTONS = {
   summary: '.mt-view-summary',
   exceedances: '.mt-view-exceedances',
   profiles: '.mt-view-profiles',
+  calendar: '.mt-view-calendar',
+  trend: '.mt-view-trend',
   collocation: '.mt-view-collocation',
   map: '.mt-view-map',
 } as const;
+
+/** MEASNB_BENCH_VIEWS=calendar,trend measures only those views (and the Chart, the baseline). */
+const ONLY_VIEWS = process.env.MEASNB_BENCH_VIEWS?.split(',');
 
 /** Opens a view by its button and waits a frame: computing and drawing it on every row shown. */
 async function openView(page: Page, selector: string): Promise<number> {
@@ -197,6 +202,7 @@ async function viewTimes(page: Page, runs: number) {
   const times: Record<string, number[]> = {};
   for (let i = 0; i < runs + 1; i++) {
     for (const [name, selector] of Object.entries(VIEW_BUTTONS)) {
+      if (ONLY_VIEWS && name !== 'chart' && !ONLY_VIEWS.includes(name)) continue;
       const ms = await openView(page, selector);
       await openView(page, '.mt-view-table'); // back to the rows
       // The first round warms up (JIT).
@@ -208,6 +214,8 @@ async function viewTimes(page: Page, runs: number) {
     threshold: (document.querySelector('.mt-exceedances .mt-threshold') as HTMLInputElement | null)?.value ?? '',
     mapMetric: document.querySelector('.mt-map .mt-map-metric option:checked')?.textContent ?? '',
     profiles: document.querySelector('.mt-profiles .mt-status')?.textContent ?? '',
+    calendar: document.querySelector('.mt-calendar .mt-cal-note')?.textContent ?? '',
+    trend: document.querySelector('.mt-trend .mt-trend-result')?.textContent ?? '',
   }));
   return { medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])), computed };
 }
@@ -264,7 +272,7 @@ export async function rendererViewsBench(runs: number): Promise<BenchResult> {
       name: 'air-quality views on 1,000,000 × 20 in chromium (500 datasources; 8 with long series)',
       target: 'each view computed and drawn < 1 s',
       baseline: 'the Chart view (before these views), 500 datasources',
-      subject: 'Summary, Exceedances, Profiles, Collocation, Map (the slowest of both tables)',
+      subject: 'Summary, Exceedances, Profiles, Calendar, Trend, Collocation, Map (the slowest of both tables)',
       baselineMedianMs: chart,
       subjectMedianMs: worst,
       ratio: worst / chart,

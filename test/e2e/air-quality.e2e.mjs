@@ -356,10 +356,10 @@ async function checkSummary(table, model) {
   });
 }
 
-/** Two profile charts; with more datasources than lines drawn, the note says so. */
+/** Four profile charts (openair's timeVariation panels); with more datasources than lines drawn, the note says so. */
 async function checkProfiles(table, model) {
   await table.locator('.mt-profiles .mt-weekday canvas').first().waitFor({ timeout: 30_000 });
-  assert.equal(await table.locator('.mt-profiles canvas').count(), 2);
+  assert.equal(await table.locator('.mt-profiles canvas').count(), 4, 'hour of the week, hour, month, weekday');
   const note = await table.locator('.mt-profiles .mt-status').first().textContent();
   if (model.datasources > 12)
     assert.match(note, new RegExp(`Only the first 12 of ${model.datasources} datasources \\(by name\\) are drawn`));

@@ -586,7 +586,7 @@ export async function checkAirQualityViews() {
       // Profiles: two charts.
       await page.click('.mt-view-profiles');
       await page.waitForSelector('.mt-profiles .mt-weekday canvas');
-      assert.equal(await page.$$eval('.mt-profiles canvas', (c) => c.length), 2);
+      assert.equal(await page.$$eval('.mt-profiles canvas', (c) => c.length), 4);
       await shot('profiles');
 
       // Collocation: a sensor against the first reference site; the numbers are the model's.

@@ -68,3 +68,15 @@ export function isPm25Concentration(parts: MetricLabelParts | undefined): boolea
   if (parts.field && parts.field !== 'value' && parts.field !== 'raw') return false;
   return quantityInfo(parts.quantity)?.id === 'pm2_5ConcMass';
 }
+
+/**
+ * The pollutant whose EPA 24-hour breakpoints categorise a daily mean of this metric: PM2.5 and PM10 mass
+ * concentrations of any averaging (a day's mean of their values is a 24-hour mean). Undefined otherwise: NO2's
+ * breakpoints are for 1-hour values, and a day's mean of an AQI is not EPA's daily AQI.
+ */
+export function dailyMeanPollutant(parts: MetricLabelParts | undefined): 'pm2_5' | 'pm10' | undefined {
+  if (!parts || parts.index) return undefined;
+  if (parts.field && parts.field !== 'value' && parts.field !== 'raw') return undefined;
+  const pollutant = POLLUTANT_BY_QUANTITY[quantityInfo(parts.quantity)?.id ?? ''];
+  return pollutant === 'pm2_5' || pollutant === 'pm10' ? pollutant : undefined;
+}

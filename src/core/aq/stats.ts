@@ -1,9 +1,12 @@
 // Statistics the air-quality views show, on plain numbers: distribution (min/mean/median/p98/max),
-// completeness for an output frequency, exceedances, diurnal/weekday profiles, OLS and sensor-vs-reference
-// pairing with EPA's PM2.5 sensor performance targets (the full evaluation: evaluation.ts). Times are epoch
-// milliseconds (UTC); NaN is "no value".
+// completeness for an output frequency, exceedances, time-variation profiles (hour, weekday, hour of week,
+// month; with a seeded bootstrap interval of the mean), OLS and sensor-vs-reference pairing with EPA's PM2.5
+// sensor performance targets (the full evaluation: evaluation.ts). Times are epoch milliseconds (UTC); NaN is
+// "no value".
 import { type OutputFrequency, PERIOD_MS } from '../api/types';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
+import { civilFromDays, UTC, type Zone } from '../time/zone';
+import { bootstrapMeans, mulberry32 } from './bootstrap';
 
 /** The output frequency whose period fits the spacing of the times best (the median gap); hour when unknown. */
 export function inferFrequency(times: ArrayLike<number>): OutputFrequency {
@@ -249,28 +252,104 @@ export interface ProfilePoint {
   q25: number;
   q75: number;
   n: number;
+  /** The percentile bootstrap 95 % confidence interval of the mean, when asked for (`ProfileCi`). */
+  ciLow?: number;
+  ciHigh?: number;
+}
+
+/** What a profile groups by: hour of day, weekday (Monday first), hour of the week (weekday · 24 + hour), month. */
+export type ProfileBy = 'hour' | 'weekday' | 'hourWeekday' | 'month';
+
+/** Buckets of each grouping. */
+export const PROFILE_BUCKETS: Readonly<Record<ProfileBy, number>> = {
+  hour: 24,
+  weekday: 7,
+  hourWeekday: 168,
+  month: 12,
+};
+
+/** A seeded bootstrap of each bucket's mean (bootstrap.ts): the same seed draws the same band. */
+export interface ProfileCi {
+  seed: number;
+  resamples?: number;
 }
 
 /**
- * Mean and interquartile range of the values by a bucket of their time (hour of day 0-23, weekday 0-6
- * Monday first). `offsetMinutes(ms)` is the time zone's offset from UTC at that time (0 for UTC).
+ * The bucket of each local time (ms of the local clock since 1970-01-01T00:00): `month` reads the civil date.
+ * The day's part is computed once per day (times in order are mostly the same day as the last).
+ */
+function bucketer(by: ProfileBy): (local: number) => number {
+  let lastDay = Number.NaN;
+  let dayPart = 0;
+  return (local) => {
+    const day = Math.floor(local / DAY_MS);
+    if (day !== lastDay) {
+      lastDay = day;
+      const weekday = (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+      dayPart = by === 'month' ? civilFromDays(day).month - 1 : by === 'hour' ? 0 : weekday;
+    }
+    if (by === 'month' || by === 'weekday') return dayPart;
+    const hour = Math.floor((local - day * DAY_MS) / HOUR_MS);
+    return by === 'hour' ? hour : dayPart * 24 + hour;
+  };
+}
+
+/** Each bucket's own generator: its seed mixed with the bucket (a bucket's band does not depend on the others). */
+function bucketRandom(ci: ProfileCi, bucket: number): () => number {
+  return mulberry32((ci.seed ^ Math.imul(bucket + 1, 0x9e3779b1)) >>> 0);
+}
+
+/**
+ * Above this many values a bucket's interval is the normal one (the bootstrap's limit), to stay fast: 12 lines ×
+ * 4 panels of buckets up to this size draw at most ~40M values (~0.5 s); the bootstrap matters for small buckets,
+ * where the mean's distribution may be skewed.
+ */
+export const BOOTSTRAP_MAX_VALUES = 100;
+
+/**
+ * The 95 % interval of a mean: the percentile bootstrap (seeded) up to BOOTSTRAP_MAX_VALUES values; above, the
+ * normal interval mean ± 1.96·s/√n, which the bootstrap's interval tends to as n grows (drawing 200 resamples of
+ * every bucket of a million values would take seconds). [NaN, NaN] for no value; [mean, mean] for one.
+ */
+export function meanInterval(
+  values: ArrayLike<number>,
+  mean: number,
+  random: () => () => number,
+  resamples?: number,
+): [number, number] {
+  const n = values.length;
+  if (n <= BOOTSTRAP_MAX_VALUES) {
+    const means = bootstrapMeans(values, random(), resamples);
+    return [quantileSorted(means, 0.025), quantileSorted(means, 0.975)];
+  }
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (values[i] - mean) ** 2;
+  const half = (1.959963984540054 * Math.sqrt(ss / (n - 1))) / Math.sqrt(n);
+  return [mean - half, mean + half];
+}
+
+/**
+ * Mean and interquartile range of the values by a bucket of their local time (openair's timeVariation panels:
+ * hour of day 0-23, weekday 0-6 Monday first, hour of the week 0-167, month 0-11), or with `ci` the bootstrap
+ * 95 % interval of each mean instead of the quartiles (NaN then: a view draws one band or the other); local to
+ * the zone (core/time/zone: its day boundary, civil or standard time; UTC by default).
  */
 export function profile(
   times: ArrayLike<number>,
   values: ArrayLike<number>,
-  by: 'hour' | 'weekday',
-  offsetMinutes: (ms: number) => number = () => 0,
+  by: ProfileBy,
+  zone: Zone = UTC,
+  ci?: ProfileCi,
 ): ProfilePoint[] {
-  const size = by === 'hour' ? 24 : 7;
+  const size = PROFILE_BUCKETS[by];
   // Bucket of each value (255 = none), then the values laid out bucket by bucket (a counting sort).
   const bucket = new Uint8Array(times.length).fill(255);
   const counts = new Uint32Array(size + 1);
+  const bucketOf = bucketer(by);
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
     if (Number.isNaN(t) || Number.isNaN(values[i])) continue;
-    const local = t + offsetMinutes(t) * MINUTE_MS;
-    const day = Math.floor(local / DAY_MS);
-    const b = by === 'hour' ? Math.floor((local - day * DAY_MS) / HOUR_MS) : (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+    const b = bucketOf(t + zone.dayOffsetMs(t));
     bucket[i] = b;
     counts[b + 1]++;
   }
@@ -282,8 +361,15 @@ export function profile(
     const s = laid.subarray(counts[b], counts[b + 1]);
     let sum = 0;
     for (let i = 0; i < s.length; i++) sum += s[i];
-    const [q25, q75] = quantilesInPlace(s, s.length, [0.25, 0.75]);
-    return { mean: s.length ? sum / s.length : Number.NaN, q25, q75, n: s.length };
+    const point: ProfilePoint = {
+      mean: s.length ? sum / s.length : Number.NaN,
+      q25: Number.NaN,
+      q75: Number.NaN,
+      n: s.length,
+    };
+    if (ci) [point.ciLow, point.ciHigh] = meanInterval(s, point.mean, () => bucketRandom(ci, b), ci.resamples);
+    if (!ci) [point.q25, point.q75] = quantilesInPlace(s, s.length, [0.25, 0.75]);
+    return point;
   });
 }
 

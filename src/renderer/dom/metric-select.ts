@@ -1,6 +1,6 @@
 // A metric picker for the air-quality views: the chartable metrics with their units; by default the first
 // with EPA breakpoints (a concentration unless `preferAqi`).
-import { defaultThreshold } from '../../core/aq/metric-info';
+import { dailyMeanPollutant, defaultThreshold } from '../../core/aq/metric-info';
 import type { Table } from '../../core/table/table';
 import { unitOf } from '../model/aq-views';
 import { chartMetricColumns } from '../model/chart-series';
@@ -28,4 +28,21 @@ export function metricSelectFor(table: Table, className: string, preferAqi = fal
   const preferred = [...cols].sort((a, b) => rank(a) - rank(b))[0];
   if (preferred !== undefined && rank(preferred) < 9) select.value = String(preferred);
   return select;
+}
+
+/**
+ * Starts a daily view (Calendar, Trend) on a PM concentration whose daily mean has EPA 24-hour breakpoints,
+ * hourly or finer values first (a day's mean of a NowCast or a rolling mean repeats its neighbours); the
+ * select's choice is kept when there is none.
+ */
+export function preferDailyPm(select: HTMLSelectElement, table: Table): void {
+  const order = ['1HourMean', 'Individual', '24HourMean'];
+  const rank = (i: number) => {
+    const m = table.columns[i].metric;
+    const at = order.indexOf(m?.aggregation ?? '');
+    return (at < 0 ? order.length : at) + (m?.field === 'raw' ? 0.5 : 0); // the value before its raw reading
+  };
+  const pm = chartMetricColumns(table).filter((i) => dailyMeanPollutant(table.columns[i].metric) !== undefined);
+  const best = pm.sort((a, b) => rank(a) - rank(b))[0];
+  if (best !== undefined) select.value = String(best);
 }

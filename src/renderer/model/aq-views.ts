@@ -22,7 +22,10 @@ import {
   exceedances,
   expectedPeriods,
   inferFrequency,
+  type ProfileBy,
+  type ProfileCi,
   type ProfilePoint,
+  pairByPeriod,
   periodsWithValue,
   pm25SensorTargets,
   profile,
@@ -39,6 +42,7 @@ import {
   numberAt,
   type Table,
 } from '../../core/table/table';
+import { UTC, type Zone } from '../../core/time/zone';
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
 import { qcInvalidTest, qcSiblings } from './qc';
 
@@ -336,12 +340,21 @@ export function exceedanceRows(
   });
 }
 
+/** openair's timeVariation panels, in the order drawn. */
+export const PROFILE_PANELS: readonly ProfileBy[] = ['hourWeekday', 'hour', 'month', 'weekday'];
+
 export interface GroupProfiles {
   group: string;
   /** By hour of day, 0-23. */
   hour: ProfilePoint[];
   /** By weekday, Monday first. */
   weekday: ProfilePoint[];
+  /** By hour of the week (weekday · 24 + hour, Monday 00:00 first). */
+  hourWeekday: ProfilePoint[];
+  /** By month of year, January first. */
+  month: ProfilePoint[];
+  /** The mean of all the values (what `normalise` divides by). */
+  mean: number;
 }
 
 export interface Profiles {
@@ -351,21 +364,84 @@ export interface Profiles {
   datasources: number;
 }
 
-/** Diurnal and weekday profiles of the metric for the first `maxGroups` datasources by name. */
+/** Every panel's profile of one series, with its overall mean. */
+function groupProfiles(
+  group: string,
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  zone: Zone = UTC,
+  ci?: ProfileCi,
+): GroupProfiles {
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < values.length; i++)
+    if (!Number.isNaN(values[i]) && !Number.isNaN(times[i])) {
+      sum += values[i];
+      n++;
+    }
+  const [hourWeekday, hour, month, weekday] = PROFILE_PANELS.map((by) => profile(times, values, by, zone, ci));
+  return { group, hour, weekday, hourWeekday, month, mean: n ? sum / n : Number.NaN };
+}
+
+/**
+ * openair timeVariation's profiles of the metric (hour, weekday, hour of the week, month) for the first
+ * `maxGroups` datasources by name, local to the zone; with `ci`, each mean's seeded bootstrap 95 % interval.
+ */
 export function profiles(
   table: Table,
   rows: ArrayLike<number>,
   metricCol: number,
-  offsetMinutes?: (ms: number) => number,
+  zone: Zone = UTC,
   maxGroups = Number.POSITIVE_INFINITY,
+  ci?: ProfileCi,
 ): Profiles {
   const groups = groupRows(table, rows);
-  const shown = seriesOf(table, groups.slice(0, maxGroups), metricCol).map((s) => ({
-    group: s.group,
-    hour: profile(s.times, s.values, 'hour', offsetMinutes),
-    weekday: profile(s.times, s.values, 'weekday', offsetMinutes),
-  }));
+  const shown = seriesOf(table, groups.slice(0, maxGroups), metricCol).map((s) =>
+    groupProfiles(s.group, s.times, s.values, zone, ci),
+  );
   return { shown, datasources: groups.length };
+}
+
+/** One side of a difference: a datasource's values of a metric column. */
+export interface ProfileSide {
+  group: string;
+  metricCol: number;
+}
+
+export interface DifferenceProfiles {
+  a: GroupProfiles;
+  b: GroupProfiles;
+  /** B − A over the periods both have a value in (each side's mean in the period), with its intervals. */
+  difference: GroupProfiles;
+  /** Periods paired. */
+  pairs: number;
+}
+
+/**
+ * openair's timeVariation(difference = TRUE): the profiles of A and B and of B − A, paired by period of the
+ * result's frequency (two metrics, two datasources, two data versions shown as datasources); undefined when a
+ * side has no rows.
+ */
+export function differenceProfiles(
+  table: Table,
+  rows: ArrayLike<number>,
+  a: ProfileSide,
+  b: ProfileSide,
+  zone: Zone = UTC,
+  ci?: ProfileCi,
+): DifferenceProfiles | undefined {
+  const [sa] = seriesByGroup(table, rows, a.metricCol, new Set([a.group]));
+  const [sb] = seriesByGroup(table, rows, b.metricCol, new Set([b.group]));
+  if (!sa || !sb) return undefined;
+  const pairs = pairByPeriod(sa, sb, resultFrequency(table));
+  const diff = pairs.reference.map((v, i) => v - pairs.sensor[i]);
+  const label = (side: ProfileSide) => (a.group === b.group ? (table.columns[side.metricCol]?.name ?? '') : side.group);
+  return {
+    a: groupProfiles(label(a), sa.times, sa.values, zone, ci),
+    b: groupProfiles(label(b), sb.times, sb.values, zone, ci),
+    difference: groupProfiles(`${label(b)} − ${label(a)}`, pairs.times, diff, zone, ci),
+    pairs: pairs.times.length,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../../core/aq/evaluation';
 import type { TargetCheck } from '../../core/aq/stats';
 import { palette, themedAxis, themeVar } from '../dom/chart-view';
+import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
 import { metricSelectFor } from '../dom/metric-select';
 import {
@@ -28,27 +29,6 @@ import {
 import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
 import { datasourceCount, isTimeSeries } from '../model/table-shape';
 import type { Panel, PanelContext, ViewDefinition } from './view';
-
-/** Fills a datasource select (id, name, "(reference site)"), keeping its value when still offered. */
-function fillSelect(
-  select: HTMLSelectElement,
-  options: string[],
-  names: ReadonlyMap<string, string> | undefined,
-  refs: ReadonlySet<string>,
-  preferred: string | undefined,
-  force = false,
-): void {
-  const current = select.value;
-  select.textContent = '';
-  for (const o of options) {
-    const name = names?.get(o);
-    const opt = h('option', { text: `${o}${name ? ` ${name}` : ''}${refs.has(o) ? ' (reference site)' : ''}` });
-    opt.value = o;
-    select.appendChild(opt);
-  }
-  if (preferred && (force || !options.includes(current))) select.value = preferred;
-  else if (options.includes(current)) select.value = current;
-}
 
 function fmt(v: number, digits = 3): string {
   return Number.isNaN(v) ? '—' : formatNumber(Math.round(v * 10 ** digits) / 10 ** digits);

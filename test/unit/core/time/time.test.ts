@@ -14,7 +14,8 @@ import {
   parseIso,
   parseIsoMs,
 } from '../../../../src/core/time/index';
-import { isoBytesToMs, isoToMs } from '../../../../src/core/time/iso';
+import { daysFromCivil, isoBytesToMs, isoToMs } from '../../../../src/core/time/iso';
+import { civilFromDays } from '../../../../src/core/time/zone';
 import { type ProbeRow, probe } from '../../../support/core/time-probe';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -284,6 +285,30 @@ describe('core/time: durations', () => {
         const text = `${negative ? '-' : ''}${parts.map(([n, u]) => `${n}${u}`).join('')}`;
         const sum = parts.reduce((acc, [n, u]) => acc + n * unit[u], 0);
         assert.deepEqual(parseDuration(text), { ms: negative ? -sum || 0 : sum }, text);
+      }),
+    );
+  });
+});
+
+describe('core/time: civil dates from day counts', () => {
+  it('civilFromDays gives the dates Python (datetime.date(1970, 1, 1) + timedelta(days)) gives', () => {
+    // Expected: python3, (date(y, m, d) - date(1970, 1, 1)).days for each date.
+    const cases: Array<[number, [number, number, number]]> = [
+      [0, [1970, 1, 1]],
+      [11_016, [2000, 2, 29]],
+      [-1, [1969, 12, 31]],
+      [20_783, [2026, 11, 26]],
+      [-135_080, [1600, 3, 1]],
+    ];
+    for (const [days, [year, month, day]] of cases) assert.deepEqual(civilFromDays(days), { year, month, day });
+  });
+
+  it('is the inverse of daysFromCivil on every valid date', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -800_000, max: 800_000 }), (days) => {
+        const { year, month, day } = civilFromDays(days);
+        assert.ok(isCalendarDate(year, month, day));
+        assert.equal(daysFromCivil(year, month, day), days);
       }),
     );
   });

@@ -9,6 +9,7 @@ import {
   collocation,
   collocationMetric,
   datasourceLocations,
+  differenceProfiles,
   exceedanceRows,
   mapPoints,
   nearestReference,
@@ -304,6 +305,41 @@ describe('renderer aq views: model', () => {
       ['REF'],
     );
     assert.equal(first.datasources, 2, 'the datasources left out are counted');
+  });
+
+  it('Profiles: hour of the week and month panels, the overall mean (for normalise), seeded intervals', () => {
+    const { shown } = profiles(table, rows, metricCol, undefined, Number.POSITIVE_INFINITY, { seed: 3 });
+    const ref = shown[0];
+    // REF: 10, 20, 30, 50, 60 at 00..05 on Friday 2026-11-20 (hour 3 missing): Friday = weekday 4 -> 96..101.
+    assert.deepEqual(
+      ref.hourWeekday.slice(96, 102).map((p) => p.mean),
+      [10, 20, 30, Number.NaN, 50, 60],
+    );
+    assert.equal(ref.month[10].n, 5);
+    assert.equal(ref.mean, 34);
+    // One value per bucket: every resample is that value, so the interval is the value itself.
+    assert.deepEqual([ref.hour[0].ciLow, ref.hour[0].ciHigh], [10, 10]);
+    assert.deepEqual(profiles(table, rows, metricCol, undefined, 2, { seed: 3 }), { shown, datasources: 2 });
+  });
+
+  it('Profiles difference: B − A paired by period, with the profiles of each side', () => {
+    const d = differenceProfiles(table, rows, { group: 'REF', metricCol }, { group: 'SENSOR', metricCol });
+    assert.ok(d);
+    // SENSOR = 1.2·(10 + 10h) + 2, REF = 10, 20, 30, —, 50, 60: paired hours 0, 1, 2, 4, 5.
+    assert.equal(d.pairs, 5);
+    assert.equal(d.difference.group, 'SENSOR − REF');
+    const expected = [0, 1, 2, 4, 5].map((h) => 1.2 * (10 + 10 * h) + 2 - [10, 20, 30, 0, 50, 60][h]);
+    assert.deepEqual(
+      [0, 1, 2, 4, 5].map((h) => Number(d.difference.hour[h].mean.toFixed(9))),
+      expected.map((v) => Number(v.toFixed(9))),
+    );
+    assert.equal(d.difference.hour[3].n, 0);
+    assert.equal(d.a.group, 'REF');
+    assert.equal(d.b.hour[3].n, 1, "a side's own profile keeps its unpaired hours");
+    // Two metrics of one datasource are named by their columns.
+    const same = differenceProfiles(table, rows, { group: 'REF', metricCol }, { group: 'REF', metricCol });
+    assert.equal(same?.difference.group, `${LABEL}.value − ${LABEL}.value`);
+    assert.equal(differenceProfiles(table, rows, { group: 'NONE', metricCol }, { group: 'REF', metricCol }), undefined);
   });
 
   it('cachedOffset answers as the zone does, also across a transition inside a quarter hour', () => {

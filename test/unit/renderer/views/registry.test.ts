@@ -21,7 +21,7 @@ import { offeredTabs } from '../../../../src/renderer/model/tabs';
 import { VIEWS } from '../../../../src/renderer/views/registry';
 
 const FIXTURES = join(__dirname, '../../../fixtures');
-const ALL = ['table', 'chart', 'summary', 'exceedances', 'profiles', 'collocation', 'map'];
+const ALL = ['table', 'chart', 'summary', 'exceedances', 'profiles', 'calendar', 'trend', 'collocation', 'map'];
 const without = (...names: string[]) => ALL.filter((n) => !names.includes(n));
 
 describe('views: the registry lists each view once, in tab order', () => {
