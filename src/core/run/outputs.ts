@@ -23,6 +23,7 @@ export function resultTitle(result: RunResult, reportKind?: string): string {
 
 export function resultNotes(result: RunResult): string[] {
   const notes: string[] = [];
+  if (result.parameters) notes.push(`parameters: ${result.parameters}`);
   if (result.notice) notes.push(result.notice);
   for (const w of result.warnings) notes.push(`warning: ${diagnosticLine(w)}`);
   const files = result.report?.files ?? [];

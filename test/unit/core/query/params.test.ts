@@ -35,19 +35,16 @@ const errorsOf = (r: ReturnType<typeof parseCell>) => r.diagnostics.filter((d) =
 describe('parameters: the params cell', () => {
   it('declares typed parameters, inferred from the default or written as name: type = default', () => {
     const byName = Object.fromEntries(defs().map((d) => [d.name, d]));
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(byName).map(([n, d]) => [n, d.type])),
-      {
-        site: 'text',
-        sites: 'ids',
-        start: 'time',
-        end: 'time',
-        threshold: 'number',
-        freq: 'text',
-        qc: 'boolean',
-        label: 'text',
-      },
-    );
+    assert.deepEqual(Object.fromEntries(Object.entries(byName).map(([n, d]) => [n, d.type])), {
+      site: 'text',
+      sites: 'ids',
+      start: 'time',
+      end: 'time',
+      threshold: 'number',
+      freq: 'text',
+      qc: 'boolean',
+      label: 'text',
+    });
     assert.deepEqual(byName.sites.default.value, ['DABC1234', 'DXYZ5678']);
     assert.equal(byName.threshold.default.value, 35.4);
     assert.equal(byName.label.default.value, '2026');
@@ -170,7 +167,10 @@ describe('parameters: {{name}} in query cells', () => {
   });
 
   it('uses the values given for the run, not the defaults', () => {
-    const r = withParams('recent\ndatasourceIds: {{site}}\noutputFrequency: {{freq}}', { site: 'DQQQ0000', freq: 'day' });
+    const r = withParams('recent\ndatasourceIds: {{site}}\noutputFrequency: {{freq}}', {
+      site: 'DQQQ0000',
+      freq: 'day',
+    });
     assert.deepEqual(r.cell?.fields.datasourceIds, ['DQQQ0000']);
     assert.equal(r.cell?.fields.outputFrequency, 'day');
   });
