@@ -11,6 +11,7 @@ import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } f
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerQuickFixes } from './quick-fix';
+import { registerRunWithParameters } from './run-with-params';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
 import { SqlSessions } from './sql-sessions';
@@ -63,6 +64,7 @@ export function registerNotebooks(
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
+    registerRunWithParameters(controller),
     ...registerLanguageFeatures(services.clock, datasourcesOf, serviceOf, {
       notebookOf,
       sessionOf: (nb) => sql.for(nb),
