@@ -73,6 +73,15 @@ describe('notebook parameters in the extension host', function () {
     );
     assert.match(d.message, /Unknown parameter 'sitee'; did you mean 'site'\?/);
     assert.equal(d.range.start.line, 1);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      d.range,
+    );
+    assert.deepEqual(
+      actions.map((x) => x.title),
+      ["Change '{{sitee}}' to '{{site}}'"],
+    );
     const list = await vscode.commands.executeCommand<vscode.CompletionList>(
       'vscode.executeCompletionItemProvider',
       doc.uri,

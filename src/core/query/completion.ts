@@ -346,8 +346,10 @@ function idsOnLine(lines: SourceLine[], lineNo: number): IdAtPosition[] {
   if (!key || !isIdKey(key)) return [];
   const from = kv ? kv.valueStart : 0;
   const out: IdAtPosition[] = [];
+  // A parameter reference ({{site}}) is no id: blanked, columns kept.
+  const code = line.code.replace(/\{\{[^{}]*\}\}/g, (m) => ' '.repeat(m.length));
   const token = /[^\s,]+/g;
-  for (let m = token.exec(line.code); m; m = token.exec(line.code)) {
+  for (let m = token.exec(code); m; m = token.exec(code)) {
     const start = m.index;
     const end = start + m[0].length;
     if (start < from) continue;

@@ -467,7 +467,8 @@ function lookupParam(name: string, r: Range, diagnostics: Diagnostic[], sub: Sub
     code: 'unknown-parameter',
     message: `Unknown parameter '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''} (${declared})`,
     range: r,
-    suggestion,
+    // The quick fix replaces the whole reference.
+    ...(suggestion ? { suggestion: `{{${suggestion}}}` } : {}),
   });
   return undefined;
 }

@@ -11,7 +11,7 @@ import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } f
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerQuickFixes } from './quick-fix';
-import { registerRunWithParameters } from './run-with-params';
+import { registerRunWithParameters, runParamValues } from './run-with-params';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
 import { SqlSessions } from './sql-sessions';
@@ -69,7 +69,10 @@ export function registerNotebooks(
       notebookOf,
       sessionOf: (nb) => sql.for(nb),
     }),
-    registerQuickFixes(services.clock, serviceOf, datasourcesOf),
+    registerQuickFixes(services.clock, serviceOf, datasourcesOf, (doc) => {
+      const nb = notebookOf(doc);
+      return nb ? runParamValues(nb) : new Map();
+    }),
   );
   return { controller, connections, follow, sqlCells };
 }

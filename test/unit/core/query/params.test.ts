@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { completeAt, hoverAt, parseCell, resolveCell } from '../../../../src/core/query';
+import type { DatasourceInfo } from '../../../../src/core/api/types';
+import {
+  completeAt,
+  hoverAt,
+  idAt,
+  parseCell,
+  quickFixes,
+  resolveCell,
+  unknownIdDiagnostics,
+} from '../../../../src/core/query';
 import { isParamsCell, notebookParams, notebookParamValues } from '../../../../src/core/query/notebook-params';
 import { inferParamType, paramsCaption, paramValues, readParamValue } from '../../../../src/core/query/params';
 
@@ -180,7 +189,11 @@ describe('parameters: {{name}} in query cells', () => {
     assert.equal(r.cell, undefined);
     const [d] = errorsOf(r);
     assert.equal(d.code, 'unknown-parameter');
-    assert.equal(d.suggestion, 'site');
+    assert.equal(d.suggestion, '{{site}}');
+    assert.deepEqual(
+      quickFixes('recent\ndatasourceIds: {{sitee}}', [d]).map((f) => [f.title, f.newText]),
+      [["Change '{{sitee}}' to '{{site}}'", '{{site}}']],
+    );
     assert.deepEqual(d.range, { start: { line: 1, column: 15 }, end: { line: 1, column: 24 } });
     const none = parseCell('recent\ndatasourceIds: {{site}}', { now: NOW });
     assert.match(errorsOf(none)[0].message, /no 'params' cell/);
@@ -223,6 +236,19 @@ describe('parameters: {{name}} in query cells', () => {
 });
 
 describe('parameters: completion and hover', () => {
+  it('a {{name}} in an id list is no id: neither hovered as one nor checked against the datasources', () => {
+    const text = 'recent\ndatasourceIds: {{ site }}, DQQQ0000';
+    assert.equal(idAt(text, { line: 1, column: 18 }), undefined);
+    assert.equal(idAt(text, { line: 1, column: 29 })?.id, 'DQQQ0000');
+    const ds = [{ datasourceId: 'DABC1234', sourceType: 'SERVICE_NODE', currentSourceId: 'N1' }] as DatasourceInfo[];
+    assert.deepEqual(
+      unknownIdDiagnostics(text, ds).map((d) => d.range.start.column),
+      [27],
+    );
+    const h = hoverAt(text, { line: 1, column: 18 }, { now: NOW, params: defs() });
+    assert.match(h?.contents ?? '', /\*\*site\*\*: text parameter/);
+  });
+
   it('completes parameter names after {{, closing the braces', async () => {
     const items = await completeAt('recent\ndatasourceIds: {{s', { line: 1, column: 18 }, { now: NOW, params: defs() });
     assert.deepEqual(
