@@ -8,7 +8,7 @@ import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { type Diagnostic, LANGUAGE_ID, type ParsedCell, parseCell } from '../../core/query';
+import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
@@ -62,6 +62,8 @@ export interface ControllerDeps {
 export class MeasnbController implements vscode.Disposable {
   readonly controller: vscode.NotebookController;
   private order = 0;
+  /** The parameter values of a Run with Parameters… under way, by notebook (else a run uses the defaults). */
+  private readonly runValues = new WeakMap<vscode.NotebookDocument, ParamValues>();
   /** Full results of over-limit outputs, one file per cell. */
   readonly results: ResultStore;
   /** The rows of progressive outputs (items with only the first rows), for the renderer's rows-requests. */
@@ -77,7 +79,7 @@ export class MeasnbController implements vscode.Disposable {
     this.controller.supportedLanguages = ['measq'];
     this.controller.supportsExecutionOrder = true;
     this.controller.description = "Runs measq cells against the notebook's connection";
-    this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
+    this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook, this.runValues.get(notebook));
   }
 
   /** The services' clock: relative times, execution times, follow waits (host tests set it). */
@@ -92,21 +94,25 @@ export class MeasnbController implements vscode.Disposable {
   private async execute(
     cells: vscode.NotebookCell[],
     notebook: vscode.NotebookDocument,
-    params: ParamValues = runParamValues(notebook),
+    params: ParamValues | undefined,
   ): Promise<void> {
     // Restricted Mode: no cell runs, and the outputs saved in the notebook stay as they are.
     if (!isTrusted()) return void offerTrust(restrictedMessage('Running cells'));
-    for (const cell of cells) await this.runCell(cell, notebook, params);
+    const values = params ?? runParamValues(notebook);
+    for (const cell of cells) await this.runCell(cell, notebook, values);
   }
 
-  /** Every measq cell in order, with these parameter values (Run with Parameters…). */
-  runAll(notebook: vscode.NotebookDocument, params: ParamValues): Promise<void> {
-    const cells = notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
-    return this.execute(
-      cells.filter((c) => c.document.languageId === LANGUAGE_ID),
-      notebook,
-      params,
-    );
+  /**
+   * Run All with these parameter values (Run with Parameters…): VS Code's own Run All (it asks for the kernel
+   * when none is selected yet), whose run takes the values instead of the defaults.
+   */
+  async runAll(notebook: vscode.NotebookDocument, params: ParamValues): Promise<void> {
+    this.runValues.set(notebook, params);
+    try {
+      await vscode.commands.executeCommand('notebook.execute', notebook.uri);
+    } finally {
+      this.runValues.delete(notebook);
+    }
   }
 
   private async cellId(cell: vscode.NotebookCell): Promise<string> {
