@@ -24,6 +24,7 @@ export const BUNDLED_EXAMPLES = {
   'compare-data-versions': 'Two data versions of one metric in one chart (a sql cell)',
   datasources: 'The datasources of the connection',
   follow: 'Follow new measurements',
+  'monthly-report': 'A monthly report with parameters (Run with Parameters…)',
   quickstart: 'Quick start',
   recent: 'Recent measurements with quality control',
   report: 'A historical report',

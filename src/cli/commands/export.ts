@@ -23,7 +23,8 @@ export function registerExportCommand(program: Command): void {
     .action(action(exportAction));
 }
 
-function formatOf(opts: ExportOptions): ExportFormat {
+/** The format named by --to, else by the output file's extension (`measnb run --export` too). */
+export function formatOf(opts: Pick<ExportOptions, 'to' | 'out'>): ExportFormat {
   const wanted =
     opts.to ??
     (opts.out

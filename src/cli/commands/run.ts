@@ -15,6 +15,7 @@ import {
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
+import type { ParamValues } from '../../core/query/params';
 import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
 import { memoryLimit } from '../../core/sql/confine.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
@@ -30,6 +31,8 @@ import { addConnectionOptions, type Connection, type ConnectionFlags, openConnec
 import { describeError, UsageError, warningLine } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
 import { describeProgress } from '../progress';
+import { codeCells, collectParam, runParams, writeExport } from '../run-params';
+import { formatOf } from './export';
 
 interface RunOptions extends ConnectionFlags {
   out?: string;
@@ -41,6 +44,8 @@ interface RunOptions extends ConnectionFlags {
   table?: boolean;
   sqlAllowDir: string[];
   sqlMemoryLimit?: string;
+  param: Record<string, string>;
+  export?: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -69,7 +74,14 @@ export function registerRunCommand(program: Command): void {
       .option(
         '--sql-memory-limit <size>',
         "the sql engine's memory limit, e.g. 2GB (default: 25% of RAM, at most 4 GB)",
-      ),
+      )
+      .option(
+        '--param <name=value>',
+        "a value for a parameter of the notebook's params cell (repeatable; checked by its type before any request)",
+        collectParam,
+        {} as Record<string, string>,
+      )
+      .option('--export <file>', 'also write the executed notebook as a document: .html, .md or .ipynb'),
   ).action(action(runAction));
 }
 
@@ -84,9 +96,11 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   if (opts.out && !opts.out.endsWith('.measnb')) throw new UsageError('--out must name a .measnb file');
   if (opts.resultsFormat !== 'csv' && opts.resultsFormat !== 'parquet')
     throw new UsageError('--results-format is csv or parquet');
+  const exportFormat = opts.export === undefined ? undefined : formatOf({ out: opts.export });
   ctx.errorContext.source = file;
   const nb: Notebook = await readNotebookFile(file);
   refuseDuplicateNames(ctx, file, nb);
+  const params = runParams(ctx, file, nb, opts.param);
   const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }, ctx.clock));
   const outDir = opts.out ? dirname(opts.out) : undefined;
   const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
@@ -97,7 +111,9 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   // One SQL session for the run: named results of earlier cells are tables of later sql cells.
   const sql = new SqlSession({ allowedDirectories: opts.sqlAllowDir, memoryLimit: sqlMemoryLimit(opts) });
   try {
-    return await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql });
+    const code = await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql, params });
+    if (opts.export && exportFormat) await writeExport(ctx, nb, opts.export, exportFormat, basename(file));
+    return code;
   } finally {
     sql.dispose();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
@@ -123,15 +139,19 @@ function sqlMemoryLimit(opts: RunOptions): string | undefined {
   }
 }
 
-/** A result name given by two cells: which one a sql cell means is unclear, so nothing runs. */
+/**
+ * A result name given by two cells (which one a sql cell means is unclear), a second params cell, a `$name`
+ * no params cell declares: nothing runs.
+ */
 function refuseDuplicateNames(ctx: ActionContext, file: string, nb: Notebook): void {
-  const code = nb.cells.flatMap((c, i) => (c.kind === 'code' && c.language === LANGUAGE_ID ? [{ c, i }] : []));
+  const code = codeCells(nb);
   const byCell = notebookNameDiagnostics(
     code.map(({ c }) => c.source),
     nowDate(ctx.clock),
   );
+  const refused = new Set(['duplicate-result-name', 'duplicate-params', 'unknown-parameter']);
   for (const [k, diagnostics] of byCell.entries()) {
-    const dup = diagnostics.filter((d) => d.code === 'duplicate-result-name');
+    const dup = diagnostics.filter((d) => refused.has(d.code));
     if (!dup.length) continue;
     ctx.errorContext.source = `${file}#${code[k].i + 1}`;
     throw new CellError(dup);
@@ -149,6 +169,8 @@ interface RunPlaces {
   resultsDir?: string;
   reportDir?: string;
   sql: SqlSession;
+  /** The values of the notebook's parameters for this run. */
+  params: ParamValues;
 }
 
 /**
@@ -223,6 +245,7 @@ async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, pl
     signal: ctx.signal,
     downloadDir: places.reportDir,
     sql: places.sql,
+    params: places.params,
     baseDir: resolve(dirname(file)),
     onProgress: (p) => {
       const t = describeProgress(p);

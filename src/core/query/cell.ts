@@ -9,6 +9,7 @@ import type {
 } from '../api/types';
 import type { Range } from './diagnostics';
 import type { FieldName, Verb } from './fields';
+import type { ParamDef } from './params';
 import type { TimeValue } from './time';
 
 export interface ParsedFields {
@@ -50,4 +51,8 @@ export interface ParsedCell {
   nameRange?: Range;
   /** Only for `sql`: the SQL text after the verb line, and the cell line it starts on. */
   sql?: { text: string; line: number };
+  /** Only for `params`: the parameters it declares, with their defaults. */
+  params?: ParamDef[];
+  /** The parameters the cell's values name (`{{site}}`), in order of first use. */
+  usedParams?: string[];
 }

@@ -10,9 +10,20 @@ import { FIELD_DOCS, fieldDocText, REPORT_KIND_DOCS, VERB_DOCS } from './docs';
 import { FIELDS, type FieldName, type IdKey, isFieldName, isIdKey, keysFor, VERBS, type Verb } from './fields';
 import { matchKeyValue, type SourceLine, scanLines, words } from './lines';
 import { METRIC_CATEGORIES, METRIC_SELECT_KEYWORDS, metricLabels } from './metric-select';
+import { paramHover, paramRefAt, paramsCompletions, paramUnderCursor } from './param-docs';
+import type { ParamDef } from './params';
 import { parseTime, timeToMs } from './time';
 
-export type CompletionKind = 'verb' | 'reportKind' | 'keyword' | 'key' | 'value' | 'time' | 'metric' | 'datasource';
+export type CompletionKind =
+  | 'verb'
+  | 'reportKind'
+  | 'keyword'
+  | 'key'
+  | 'value'
+  | 'time'
+  | 'metric'
+  | 'datasource'
+  | 'parameter';
 
 export interface CompletionItem {
   label: string;
@@ -117,6 +128,8 @@ export interface CompletionOptions {
   datasources?: () => Promise<DatasourceInfo[]> | DatasourceInfo[];
   /** The instant today's date and relative times are shown for (the caller's Clock). */
   now: Date;
+  /** The notebook's parameters (its params cell): completed after `{{`. */
+  params?: readonly ParamDef[];
 }
 
 export async function completeAt(
@@ -124,6 +137,8 @@ export async function completeAt(
   position: Position,
   options: CompletionOptions,
 ): Promise<CompletionItem[]> {
+  const typed = paramRefAt(text, position);
+  if (typed !== undefined) return paramsCompletions(options.params ?? [], typed);
   const ctx = completionContextAt(text, position);
   switch (ctx.kind) {
     case 'none':
@@ -245,11 +260,17 @@ export interface Hover {
 }
 
 /** Documentation for the word under the position: a verb, report kind, key, value or metric label. */
-export function hoverAt(text: string, position: Position, options: { now: Date }): Hover | undefined {
+export function hoverAt(
+  text: string,
+  position: Position,
+  options: { now: Date; params?: readonly ParamDef[] },
+): Hover | undefined {
   const s = shape(text);
   const line = s.lines[position.line];
   if (!line) return undefined;
   const col = position.column;
+  const param = paramUnderCursor(line, col, s.verb === 'params' && line !== s.verbLine);
+  if (param) return paramHover(param, options.params ?? [], options.now);
   const word = words(line.code).find((w) => col >= w.start && col <= w.end);
   if (!word) return undefined;
   const r: Range = { start: { line: line.line, column: word.start }, end: { line: line.line, column: word.end } };
@@ -325,8 +346,10 @@ function idsOnLine(lines: SourceLine[], lineNo: number): IdAtPosition[] {
   if (!key || !isIdKey(key)) return [];
   const from = kv ? kv.valueStart : 0;
   const out: IdAtPosition[] = [];
+  // A parameter reference ({{site}}) is no id: blanked, columns kept.
+  const code = line.code.replace(/\{\{[^{}]*\}\}/g, (m) => ' '.repeat(m.length));
   const token = /[^\s,]+/g;
-  for (let m = token.exec(line.code); m; m = token.exec(line.code)) {
+  for (let m = token.exec(code); m; m = token.exec(code)) {
     const start = m.index;
     const end = start + m[0].length;
     if (start < from) continue;

@@ -42,7 +42,10 @@ export type DiagnosticCode =
   | 'duplicate-result-name'
   | 'unknown-result-name'
   | 'missing-sql'
-  | 'sql-error';
+  | 'sql-error'
+  | 'unknown-parameter'
+  | 'bad-parameter'
+  | 'duplicate-params';
 
 export function range(line: number, startColumn: number, endColumn: number): Range {
   return { start: { line, column: startColumn }, end: { line, column: endColumn } };

@@ -118,6 +118,10 @@ export const VERB_DOCS: Record<Verb, string> = {
   sql:
     'DuckDB SQL on the following lines, over the named results of earlier cells (`recent as pm`) and files ' +
     "(read_parquet, read_csv; paths relative to the notebook's folder). `sql as daily` names its result too.",
+  params:
+    "The notebook's parameters, one `name: default` line each (`site: DABC1234`, `start: -7d`, `threshold: 35.4`; " +
+    'or `name: type = default`, types number, time, ids, text, boolean). Query cells use them as `{{name}}` ' +
+    'wherever a value goes; sql cells as `$name` (bound, never pasted). At most one per notebook.',
 };
 
 export const REPORT_KIND_DOCS: Record<string, string> = {

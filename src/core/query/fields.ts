@@ -4,13 +4,13 @@
 import { ID_FIELD_SOURCES, type IdField, REPORT_KINDS, type ReportKind, type SourceType } from '../api/types';
 import { RECENT_QUERY_FIELDS, REPORT_FIELDS, type FieldSpec as RuleSpec } from '../api/validate';
 
-export const VERBS = ['recent', 'follow', 'report', 'datasources', 'sql'] as const;
+export const VERBS = ['recent', 'follow', 'report', 'datasources', 'sql', 'params'] as const;
 export type Verb = (typeof VERBS)[number];
 
 export type FieldType = 'string' | 'list' | 'boolean' | 'enum' | 'time' | 'integer' | 'metricSelect';
 
 /** Where a key may appear: a verb, or a report of one kind. */
-export type VerbContext = 'recent' | 'follow' | 'datasources' | 'sql' | `report:${ReportKind}`;
+export type VerbContext = 'recent' | 'follow' | 'datasources' | 'sql' | 'params' | `report:${ReportKind}`;
 
 /** Every key a cell may hold (the request fields of the recent query and the reports, minus `report`). */
 export const FIELD_NAMES = [

@@ -16,6 +16,7 @@ import {
 } from './fields';
 import { matchKeyValue, type SourceLine, scanLines, splitLines, words } from './lines';
 import { checkMetricSelect, type ServiceKind } from './metric-select';
+import { type ParamValue, type ParamValues, paramReference, parseParamLines } from './params';
 import { didYouMean } from './suggest';
 import { parseInterval, parseTime } from './time';
 
@@ -27,6 +28,8 @@ export interface ParseOptions {
    * never stricter than the service) what the metric catalogue does not know is a warning; the emulator refuses it.
    */
   service?: ServiceKind;
+  /** The notebook's parameters (its params cell, with a run's values): what `{{name}}` stands for. */
+  params?: ParamValues;
 }
 
 export interface ParseResult {
@@ -62,6 +65,7 @@ export function parseCell(text: string, options: ParseOptions): ParseResult {
   }
   const verbLine = parseVerbLine(content[0], diagnostics);
   if (verbLine?.verb === 'sql') return parseSqlCell(text, verbLine, diagnostics);
+  if (verbLine?.verb === 'params') return parseParamsCell(lines, verbLine, diagnostics);
   // A first line that is not 'key: value' is the verb line, even when its verb is wrong (one error, not two).
   const skipFirst = verbLine !== undefined || !matchKeyValue(content[0].code);
   const entries = collectEntries(content.slice(skipFirst ? 1 : 0), verbLine, diagnostics);
@@ -69,10 +73,11 @@ export function parseCell(text: string, options: ParseOptions): ParseResult {
 
   const fields: ParsedFields = {};
   const ranges: Partial<Record<FieldName, FieldRanges>> = {};
+  const sub: Substitution = { params: options.params ?? new Map(), used: new Set() };
   for (const entry of entries) {
     const valueRange = segmentsRange(entry.segments);
     ranges[entry.key] = { key: entry.keyRange, value: valueRange };
-    parseValue(entry, fields, diagnostics);
+    parseValue(entry, fields, diagnostics, sub);
   }
   const cell: ParsedCell = {
     verb: verbLine.verb,
@@ -82,6 +87,7 @@ export function parseCell(text: string, options: ParseOptions): ParseResult {
     ranges,
     verbRange: verbLine.range,
     ...(verbLine.name ? { name: verbLine.name, nameRange: verbLine.nameRange } : {}),
+    ...(sub.used.size ? { usedParams: [...sub.used] } : {}),
   };
   checkMetricSelectEntry(cell, entries, diagnostics, options.service ?? 'real');
   checkCombinations(cell, diagnostics, options.now);
@@ -124,6 +130,21 @@ function parseSqlCell(text: string, verbLine: VerbLine, diagnostics: Diagnostic[
     sql: { text: body, line },
   };
   return { cell, diagnostics };
+}
+
+/** The params cell: the verb line, then one `name: default` (or `name: type = default`) line per parameter. */
+function parseParamsCell(lines: SourceLine[], verbLine: VerbLine, diagnostics: Diagnostic[]): ParseResult {
+  if (verbLine.name) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'bad-verb-argument',
+      message: 'A params cell has no result name: its parameters are used as {{name}} (sql: $name)',
+      range: verbLine.nameRange ?? verbLine.range,
+    });
+  }
+  const params = parseParamLines(lines.slice(verbLine.range.start.line + 1), diagnostics);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  return { cell: { verb: 'params', fields: {}, ranges: {}, verbRange: verbLine.range, params }, diagnostics };
 }
 
 /** `... as <name>` at the end of a verb line: the name, or a diagnostic; the words before it stay. */
@@ -215,13 +236,15 @@ function badArgument(v: VerbArgs, from: number, to: number, message: string, ext
   return undefined;
 }
 
-/** recent, datasources, sql: no arguments. */
+/** recent, datasources, sql, params: no arguments. */
 function noArgs(v: VerbArgs, verb: Verb): ParsedArgs | undefined {
   if (!v.args.length) return {};
   const why =
     verb === 'sql'
       ? "'sql' takes only 'as <name>'; write the SQL on the following lines"
-      : `'${verb}' takes no arguments; put fields on the following lines as key: value`;
+      : verb === 'params'
+        ? "'params' takes no arguments; write one 'name: default' line per parameter below it"
+        : `'${verb}' takes no arguments; put fields on the following lines as key: value`;
   return badArgument(v, 0, v.args.length - 1, why);
 }
 
@@ -364,11 +387,23 @@ function badValue(diagnostics: Diagnostic[], r: Range, message: string, extra: P
 /** A value read from a field's text, or undefined when it is bad (a diagnostic says why). */
 type Read = { value: unknown } | undefined;
 
-function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
+/** The parameters `{{name}}` may name, and the names the cell used. */
+interface Substitution {
+  params: ParamValues;
+  used: Set<string>;
+}
+
+function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[], sub: Substitution): void {
   const spec = FIELDS[entry.key];
   const r = segmentsRange(entry.segments);
   const text = entry.segments[0].text;
   const { key } = entry;
+  const ref = spec.type === 'list' ? undefined : paramReference(text);
+  if (ref !== undefined) {
+    const read = substitute(key, ref, r, diagnostics, sub);
+    if (read) (fields as Record<string, unknown>)[key] = read.value;
+    return;
+  }
   if (spec.type !== 'list' && text === '') {
     badValue(diagnostics, entry.keyRange, `'${key}' needs a value${describeAllowed(spec.values)}`, {
       allowedValues: spec.type === 'boolean' ? ['true', 'false'] : spec.values ? [...spec.values] : undefined,
@@ -402,10 +437,71 @@ function parseValue(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[
       read = { value: text };
       break;
     case 'list':
-      parseList(entry, fields, diagnostics);
+      parseList(entry, fields, diagnostics, sub);
       return;
   }
   if (read) (fields as Record<string, unknown>)[key] = read.value;
+}
+
+/** The parameter `{{name}}` names (marked used), or undefined with an error: a malformed or unknown reference. */
+function lookupParam(name: string, r: Range, diagnostics: Diagnostic[], sub: Substitution): ParamValue | undefined {
+  const names = [...sub.params.keys()];
+  if (name === '') {
+    diagnostics.push({
+      severity: 'error',
+      code: 'unknown-parameter',
+      message: 'A parameter is written {{name}}, alone as the whole value (or as one item of a list)',
+      range: r,
+    });
+    return undefined;
+  }
+  const v = sub.params.get(name);
+  if (v) {
+    sub.used.add(name);
+    return v;
+  }
+  const suggestion = didYouMean(name, names);
+  const declared = names.length ? `parameters: ${names.join(', ')}` : "the notebook has no 'params' cell";
+  diagnostics.push({
+    severity: 'error',
+    code: 'unknown-parameter',
+    message: `Unknown parameter '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''} (${declared})`,
+    range: r,
+    // The quick fix replaces the whole reference.
+    ...(suggestion ? { suggestion: `{{${suggestion}}}` } : {}),
+  });
+  return undefined;
+}
+
+/** A field whose whole value is `{{name}}`: the parameter's parsed value, checked as the field's value. */
+function substitute(key: FieldName, name: string, r: Range, diagnostics: Diagnostic[], sub: Substitution): Read {
+  const v = lookupParam(name, r, diagnostics, sub);
+  if (!v) return undefined;
+  const spec = FIELDS[key];
+  const wanted: Record<string, ParamValue['type']> = {
+    time: 'time',
+    boolean: 'boolean',
+    integer: 'number',
+    enum: 'text',
+    string: 'text',
+    metricSelect: 'text',
+  };
+  if (wanted[spec.type] !== v.type) {
+    const message = `'${name}' is a ${v.type} parameter; ${key} takes a ${wanted[spec.type]} value`;
+    diagnostics.push({ severity: 'error', code: 'bad-parameter', message, range: r });
+    return undefined;
+  }
+  if (v.type === 'time' || v.type === 'boolean') return { value: v.value };
+  if (v.type === 'number') {
+    const issue = checkFieldValue({ name: key, type: 'integer', doc: '' }, v.value);
+    if (!issue) return { value: v.value };
+    return void badValue(diagnostics, r, `${issue.message}, not '${v.text}' (parameter '${name}')`);
+  }
+  if (v.type !== 'text') return undefined;
+  if (spec.type === 'enum') return readEnum(key, v.value, spec.values ?? [], r, diagnostics);
+  if (spec.type === 'string' && /\s/.test(v.value))
+    return void badValue(diagnostics, r, `'${key}' is a single identifier without spaces (parameter '${name}')`);
+  return { value: v.value };
 }
 
 function readBoolean(key: string, text: string, r: Range, diagnostics: Diagnostic[]): Read {
@@ -445,7 +541,7 @@ function readTime(key: string, text: string, r: Range, diagnostics: Diagnostic[]
   return { value: t.value };
 }
 
-function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]): void {
+function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[], sub: Substitution): void {
   if (entry.segments.every((s) => s.text === '')) {
     badValue(diagnostics, entry.keyRange, `'${entry.key}' needs at least one id (comma-separated)`);
     return;
@@ -471,6 +567,17 @@ function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]
         }
         return;
       }
+      const ref = paramReference(item);
+      if (ref !== undefined) {
+        const ids = listParam(entry.key, ref, r, diagnostics, sub);
+        if (!ids) ok = false;
+        for (const id of ids ?? []) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+          items.push(id);
+        }
+        return;
+      }
       if (/\s/.test(item)) {
         badValue(diagnostics, r, `'${item}' contains a space; separate ids with commas`);
         ok = false;
@@ -491,6 +598,20 @@ function parseList(entry: Entry, fields: ParsedFields, diagnostics: Diagnostic[]
   if (ok) (fields as Record<string, unknown>)[entry.key] = items;
 }
 
+/** The ids a `{{name}}` list item stands for: an ids parameter's, or a text parameter's one id. */
+function listParam(key: FieldName, name: string, r: Range, diagnostics: Diagnostic[], sub: Substitution) {
+  const v = lookupParam(name, r, diagnostics, sub);
+  if (!v) return undefined;
+  if (v.type === 'ids') return v.value;
+  if (v.type === 'text' && /^[^\s,]+$/.test(v.value)) return [v.value];
+  const message =
+    v.type === 'text'
+      ? `'${name}' is '${v.value}': ${key} takes ids without spaces (an ids parameter for several)`
+      : `'${name}' is a ${v.type} parameter; ${key} takes ids`;
+  diagnostics.push({ severity: 'error', code: 'bad-parameter', message, range: r });
+  return undefined;
+}
+
 function emptyItemMessage(key: string): string {
   return `'${key}' has an empty item; write ids separated by single commas`;
 }
@@ -509,6 +630,11 @@ function checkMetricSelectEntry(
   const text = cell.fields.metricSelect;
   if (!entry || text === undefined) return;
   const seg = entry.segments[0];
+  // A value given by a parameter: its problems are marked on the reference.
+  const at = (p: { start: number; end: number }) =>
+    paramReference(seg.text) === undefined
+      ? range(seg.line, seg.start + p.start, seg.start + p.end)
+      : range(seg.line, seg.start, seg.start + seg.text.length);
   const frequency: OutputFrequency | undefined =
     cell.fields.outputFrequency ?? (cell.verb === 'report' ? undefined : 'minute');
   // What the service refuses (a grammar slip; for the emulator also an unknown label or category) is an error
@@ -519,7 +645,7 @@ function checkMetricSelectEntry(
       severity: p.rejected ? 'error' : 'warning',
       code: 'unknown-metric',
       message: p.message,
-      range: range(seg.line, seg.start + p.start, seg.start + p.end),
+      range: at(p),
       suggestion: p.suggestion,
     });
   }

@@ -37,6 +37,8 @@ function shape(resolved: ResolvedCell, baseUrl: string): RequestShape {
       };
     case 'sql':
       throw new Error("A sql cell runs in the notebook's SQL engine: it sends no request to copy.");
+    case 'params':
+      throw new Error('A params cell declares parameters: it sends no request to copy.');
   }
 }
 

@@ -12,7 +12,8 @@ export type ResolvedCell =
   | { verb: 'follow'; request: RecentQueryRequest; everyMs?: number }
   | { verb: 'report'; request: ReportRequest }
   | { verb: 'datasources'; org: string }
-  | { verb: 'sql'; sql: { text: string; line: number } };
+  | { verb: 'sql'; sql: { text: string; line: number } }
+  | { verb: 'params' };
 
 export interface ResolveOptions {
   now: Date;
@@ -38,6 +39,7 @@ export function buildRequest(cell: ParsedCell, options: ResolveOptions): Resolve
   const org = (f.org ?? options.org) as string;
   const time = (t: typeof f.startTime) => (t ? timeToWire(t, options.now) : undefined);
   if (cell.verb === 'sql') return { verb: 'sql', sql: cell.sql ?? { text: '', line: 1 } };
+  if (cell.verb === 'params') return { verb: 'params' };
   if (cell.verb === 'datasources') return { verb: 'datasources', org: org ?? '' };
   if (cell.verb === 'report') {
     const kind = cell.reportKind ?? 'datasource-measurements';
@@ -84,6 +86,7 @@ export function validateResolved(resolved: ResolvedCell): ValidationIssue[] {
     case 'datasources':
       return resolved.org ? [] : [{ field: 'org', message: 'org is required' }];
     case 'sql':
+    case 'params':
       return [];
     case 'report':
       return validateReportRequest(resolved.request);

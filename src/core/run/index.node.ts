@@ -6,6 +6,7 @@ export { datasourcesTable } from './datasources-table';
 export {
   DEFAULT_CSV_FALLBACK_MAX_ROWS,
   failureOutput,
+  parametersNote,
   type ResultOutputOptions,
   resultNotes,
   resultOutput,

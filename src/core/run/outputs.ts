@@ -21,8 +21,15 @@ export function resultTitle(result: RunResult, reportKind?: string): string {
   return `${result.verb}${reportKind ? ` ${reportKind}` : ''} · ${result.summary}`;
 }
 
+/** The note naming the parameter values a result used, e.g. `parameters: site=DABC1234`. */
+export function parametersNote(result: RunResult): string | undefined {
+  return result.parameters ? `parameters: ${result.parameters}` : undefined;
+}
+
 export function resultNotes(result: RunResult): string[] {
   const notes: string[] = [];
+  const values = parametersNote(result);
+  if (values) notes.push(values);
   if (result.notice) notes.push(result.notice);
   for (const w of result.warnings) notes.push(`warning: ${diagnosticLine(w)}`);
   const files = result.report?.files ?? [];

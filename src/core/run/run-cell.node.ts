@@ -5,14 +5,19 @@ import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
 import type { Diagnostic } from '../query/diagnostics';
 import type { ServiceKind } from '../query/metric-select';
+import type { ParamValues } from '../query/params';
+import { paramsCaption } from '../query/params';
 import { parseCell } from '../query/parse';
 import { type ResolvedCell, resolveCell } from '../query/resolve';
-import { EngineQueryError } from '../sql/engine.node';
+import { timeToMs } from '../query/time';
+import { EngineQueryError, type SqlParam } from '../sql/engine.node';
 import { engineErrorDiagnostic } from '../sql/errors';
+import { unknownSqlParams } from '../sql/names';
+import { sqlParamReferences } from '../sql/references';
 import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
 import { emptyTable, type Table } from '../table/table';
 import { CellError } from './cell-error';
-import { datasourcesTable } from './datasources-table';
+import { datasourcesTable, paramsTable } from './datasources-table';
 import { type ReportProgress, runReport } from './report-run.node';
 import type { RunResult } from './run-result';
 
@@ -59,6 +64,8 @@ export interface RunCellOptions {
   csvOut?: Writable;
   /** With csvOut: an empty destination in its place, so a reply that broke after its first line is read again. */
   csvRestart?: () => Promise<Writable>;
+  /** The notebook's parameter values for this run (`{{name}}` in query cells, `$name` in sql cells). */
+  params?: ParamValues;
 }
 
 export type { RunResult } from './run-result';
@@ -74,8 +81,9 @@ export function parseCellOrThrow(
   text: string,
   now: Date,
   service?: ServiceKind,
+  params?: ParamValues,
 ): { cell: ParsedCell; warnings: Diagnostic[] } {
-  const parsed = parseCell(text, { now, service });
+  const parsed = parseCell(text, { now, service, params });
   if (!parsed.cell) throw new CellError(parsed.diagnostics);
   return { cell: parsed.cell, warnings: parsed.diagnostics };
 }
@@ -83,8 +91,11 @@ export function parseCellOrThrow(
 export async function runCell(cell: ParsedCell | string, options: RunCellOptions): Promise<RunResult> {
   const { now } = options;
   let warnings: Diagnostic[] = options.warnings ?? [];
-  if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now, options.service));
-  const result = await runParsed(cell, warnings, now, options);
+  if (typeof cell === 'string') ({ cell, warnings } = parseCellOrThrow(cell, now, options.service, options.params));
+  const ran = await runParsed(cell, warnings, now, options);
+  const used = cell.verb === 'sql' ? sqlParamNames(cell) : (cell.usedParams ?? []);
+  const caption = options.params && paramsCaption(used, options.params, now);
+  const result = caption ? { ...ran, parameters: caption } : ran;
   if (!cell.name) return result;
   options.sql?.hold(cell.name, heldResult(result));
   return { ...result, name: cell.name };
@@ -98,15 +109,37 @@ function heldResult(result: RunResult): HeldResult {
   return { kind: 'table', table: result.table };
 }
 
+/** The `$name` parameters a sql cell's SQL names, once each. */
+function sqlParamNames(cell: ParsedCell): string[] {
+  return [...new Set(sqlParamReferences(cell.sql?.text ?? '').map((r) => r.name))];
+}
+
+/**
+ * The values of a sql cell's `$name` parameters, to be bound; a name the notebook does not declare is the
+ * cell's error (at its place) before the engine runs anything.
+ */
+function sqlParams(sql: { text: string; line: number }, options: RunCellOptions): Record<string, SqlParam> {
+  const values = options.params ?? new Map();
+  const unknown = unknownSqlParams(sql, values);
+  if (unknown.length) throw new CellError(unknown);
+  const out: Record<string, SqlParam> = {};
+  for (const name of new Set(sqlParamReferences(sql.text).map((r) => r.name))) {
+    const v = values.get(name);
+    if (v) out[name] = v.type === 'time' ? { timestampMs: timeToMs(v.value, options.now) } : v.value;
+  }
+  return out;
+}
+
 async function runSql(
   sql: { text: string; line: number },
   warnings: Diagnostic[],
   options: RunCellOptions,
 ): Promise<RunResult> {
+  const params = sqlParams(sql, options);
   const session = options.sql ?? new SqlSession();
   options.onProgress?.({ kind: 'request', message: 'Running the SQL…' });
   try {
-    const table = await session.query(sql.text, { signal: options.signal, baseDir: options.baseDir });
+    const table = await session.query(sql.text, { signal: options.signal, baseDir: options.baseDir, params });
     return { verb: 'sql', table, summary: tableSummary(table), request: { sql: sql.text }, warnings };
   } catch (e) {
     if (e instanceof EngineQueryError) throw new CellError([engineErrorDiagnostic(e.engine, sql)]);
@@ -130,6 +163,10 @@ async function runParsed(
       return runSql(r.sql, warnings, options);
     case 'datasources':
       return runDatasources(r.org, warnings, options);
+    case 'params': {
+      const table = paramsTable(cell.params ?? [], options.params ?? new Map(), now);
+      return { verb: 'params', table, summary: tableSummary(table), request: {}, warnings };
+    }
     case 'recent':
       return runRecent(r.request, warnings, options);
     case 'follow':

@@ -13,7 +13,7 @@ export interface RunResult {
   /** One line: "120 rows × 14 columns", "Report r-1 succeeded: 2 files, 3456 rows". */
   summary: string;
   /** What was sent (never holds the key; follow steps after the first send only org and a token). */
-  request: RecentQueryRequest | ReportRequest | { org: string } | { sql: string };
+  request: RecentQueryRequest | ReportRequest | { org: string } | { sql: string } | Record<string, never>;
   format?: RecentFormat | 'csv-wide' | 'parquet-wide';
   report?: { record: ReportRecord; files: string[]; dir?: string };
   /** follow: the new cursor (keep it for the next run; never write it into the notebook). */
@@ -23,6 +23,8 @@ export interface RunResult {
   notice?: string;
   /** Warnings of the cell (errors never get this far). */
   warnings: Diagnostic[];
+  /** The parameters the cell used and their values, e.g. `site=DABC1234, start=-7d (2026-11-19T16:00:00Z)`. */
+  parameters?: string;
   /** csvOut: the bytes written there. */
   csvBytes?: number;
 }

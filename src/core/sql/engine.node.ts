@@ -4,7 +4,13 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
+import type {
+  DuckDBConnection,
+  DuckDBInstance,
+  DuckDBPreparedStatement,
+  DuckDBType,
+  DuckDBValue,
+} from '@duckdb/node-api';
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
@@ -52,6 +58,9 @@ export function quoteIdent(name: string): string {
 export function quoteString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
+
+/** A notebook parameter as a bound value: VARCHAR, DOUBLE, BOOLEAN, VARCHAR[], or TIMESTAMPTZ (epoch ms). */
+export type SqlParam = string | number | boolean | readonly string[] | { timestampMs: number };
 
 /** How far the engine reaches: nothing outside these folders, a bounded memory. */
 export interface EngineOptions {
@@ -170,7 +179,10 @@ export class SqlEngine {
    * Runs SQL (relative file names from `baseDir`): read statements only, each checked by DuckDB's parser
    * before anything runs; the last one's result. The signal interrupts it.
    */
-  async query(sql: string, options: { signal?: AbortSignal; baseDir?: string } = {}): Promise<Table> {
+  async query(
+    sql: string,
+    options: { signal?: AbortSignal; baseDir?: string; params?: Readonly<Record<string, SqlParam>> } = {},
+  ): Promise<Table> {
     const { signal } = options;
     if (signal?.aborted) throw cancelled();
     const onAbort = () => this.conn.interrupt();
@@ -186,6 +198,7 @@ export class SqlEngine {
       statements.push(...(await this.readStatements(text)));
       const last = statements.at(-1);
       if (!last) throw new EngineQueryError({ message: 'There is no SQL statement to run.' });
+      for (const s of statements) this.bind(s, options.params ?? {});
       for (const s of statements.slice(0, -1)) await s.run();
       return await resultToTable(await last.run(), this.lib.DuckDBTypeId, signal);
     } catch (e) {
@@ -195,6 +208,39 @@ export class SqlEngine {
       signal?.removeEventListener('abort', onAbort);
       for (const s of statements) s.destroySync();
     }
+  }
+
+  /**
+   * Binds the statement's `$name` parameters to the notebook's values (never pasted into its text); a name
+   * the notebook does not declare (or a positional `?`, `$1`) is refused before anything runs.
+   */
+  private bind(statement: DuckDBPreparedStatement, params: Readonly<Record<string, SqlParam>>): void {
+    const values: Record<string, DuckDBValue> = {};
+    const types: Record<string, DuckDBType> = {};
+    const { lib } = this;
+    for (let i = 1; i <= statement.parameterCount; i++) {
+      const name = statement.parameterName(i);
+      const v = Object.hasOwn(params, name) ? params[name] : undefined;
+      if (v === undefined) {
+        const declared = Object.keys(params);
+        const why = declared.length
+          ? `parameters: ${declared.map((n) => `$${n}`).join(', ')}`
+          : 'the notebook declares none';
+        throw new EngineQueryError({
+          message: `$${name} is not a parameter of this notebook (${why})`,
+          type: 'Refused',
+        });
+      }
+      if (typeof v === 'string') [values[name], types[name]] = [v, lib.VARCHAR];
+      else if (typeof v === 'number') [values[name], types[name]] = [v, lib.DOUBLE];
+      else if (typeof v === 'boolean') [values[name], types[name]] = [v, lib.BOOLEAN];
+      else if (Array.isArray(v)) [values[name], types[name]] = [lib.listValue([...v]), lib.LIST(lib.VARCHAR)];
+      else {
+        const ms = (v as { timestampMs: number }).timestampMs;
+        [values[name], types[name]] = [new lib.DuckDBTimestampTZValue(BigInt(Math.round(ms)) * 1000n), lib.TIMESTAMPTZ];
+      }
+    }
+    if (statement.parameterCount) statement.bind(values, types);
   }
 
   /** The statements of `sql`, prepared (nothing runs), each a read: else refused, naming the statement. */

@@ -1,9 +1,11 @@
 // Result names across a notebook (`recent as pm`, `sql as daily`): duplicates and unknown names in sql
 // cells, as editor diagnostics. Pure: the cells' texts in, one diagnostic list per cell out.
 import type { ParsedCell } from '../query/cell';
-import type { Diagnostic } from '../query/diagnostics';
+import { type Diagnostic, range } from '../query/diagnostics';
+import { notebookParams } from '../query/notebook-params';
+import { type ParamValues, paramValues } from '../query/params';
 import { parseCell } from '../query/parse';
-import { referenceRange, tableReferences } from './references';
+import { referenceRange, sqlParamReferences, tableReferences } from './references';
 
 export interface NamedCell {
   index: number;
@@ -11,9 +13,13 @@ export interface NamedCell {
   cell: ParsedCell;
 }
 
-/** The parsed cells of a notebook (undefined where a cell has errors of its own), relative times read at `now`. */
-export function parseCells(texts: readonly string[], now: Date): (ParsedCell | undefined)[] {
-  return texts.map((t) => parseCell(t, { now }).cell);
+/**
+ * The parsed cells of a notebook (undefined where a cell has errors of its own), relative times read at `now`,
+ * `{{name}}` read with `params` (default: the notebook's params cell's defaults).
+ */
+export function parseCells(texts: readonly string[], now: Date, params?: ParamValues): (ParsedCell | undefined)[] {
+  const values = params ?? paramValues(notebookParams(texts).defs).values;
+  return texts.map((t) => parseCell(t, { now, params: values }).cell);
 }
 
 export function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCell[] {
@@ -24,10 +30,18 @@ export function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCel
   return out;
 }
 
-/** Diagnostics that need the whole notebook: a name given twice, a sql cell naming no result. */
+/**
+ * Diagnostics that need the whole notebook: a name given twice, a sql cell naming no result or an undeclared
+ * `$parameter`, a second params cell.
+ */
 export function notebookNameDiagnostics(texts: readonly string[], now: Date): Diagnostic[][] {
-  const cells = parseCells(texts, now);
-  const out: Diagnostic[][] = texts.map(() => []);
+  const params = notebookParams(texts);
+  const values = paramValues(params.defs).values;
+  const cells = parseCells(texts, now, values);
+  const out: Diagnostic[][] = params.diagnostics.map((d) => [...d]);
+  cells.forEach((cell, index) => {
+    if (cell?.sql) out[index].push(...unknownSqlParams(cell.sql, values));
+  });
   const first = new Map<string, number>();
   const spelled: string[] = [];
   for (const n of namedCells(cells)) {
@@ -59,4 +73,21 @@ export function notebookNameDiagnostics(texts: readonly string[], now: Date): Di
     }
   });
   return out;
+}
+
+/** `$name` in a sql cell that the params cell does not declare. */
+export function unknownSqlParams(sql: { text: string; line: number }, values: ParamValues): Diagnostic[] {
+  return sqlParamReferences(sql.text).flatMap((ref) => {
+    if (values.has(ref.name)) return [];
+    const r = referenceRange(ref, sql.line);
+    const declared = values.size ? `parameters: ${[...values.keys()].join(', ')}` : "the notebook has no 'params' cell";
+    return [
+      {
+        severity: 'error' as const,
+        code: 'unknown-parameter' as const,
+        message: `Unknown parameter '$${ref.name}' (${declared})`,
+        range: range(r.start.line, r.start.column - 1, r.end.column),
+      },
+    ];
+  });
 }

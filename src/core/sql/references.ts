@@ -41,3 +41,14 @@ export function referenceRange(ref: TableReference, firstLine: number): Range {
     end: { line: firstLine + ref.line, column: ref.column + ref.name.length },
   };
 }
+
+/** A `$name` parameter in SQL (DuckDB's named prepared parameter; not in strings or comments, not `$1`). */
+export function sqlParamReferences(sql: string): TableReference[] {
+  const text = blankCommentsAndStrings(sql);
+  const out: TableReference[] = [];
+  for (const m of text.matchAll(/(?<![\w$])\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const before = text.slice(0, (m.index ?? 0) + 1).split(/\r\n|\r|\n/);
+    out.push({ name: m[1], line: before.length - 1, column: before[before.length - 1].length });
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
 // never load the engine: results are only held here (tables by reference, report files by path).
 import { dirname, extname } from 'node:path';
 import type { Table } from '../table/table';
-import { type EngineOptions, SqlEngine } from './engine.node';
+import { type EngineOptions, SqlEngine, type SqlParam } from './engine.node';
 
 export type HeldResult =
   | { kind: 'table'; table: Table }
@@ -23,6 +23,8 @@ export interface SqlQueryOptions {
   signal?: AbortSignal;
   /** Relative paths in the SQL (read_parquet('x.parquet')) are read from here: the notebook's folder. */
   baseDir?: string;
+  /** The notebook's parameters, bound to the SQL's `$name` parameters (never pasted into its text). */
+  params?: Readonly<Record<string, SqlParam>>;
 }
 
 /** The format DuckDB should read a report's files with, or undefined when they are not all one kind. */

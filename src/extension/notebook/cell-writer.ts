@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Diagnostic, diagnosticLine } from '../../core/query';
-import { CellError, type RunProgress, type RunResult } from '../../core/run/index.node';
+import { CellError, parametersNote, type RunProgress, type RunResult } from '../../core/run/index.node';
 import type { Table } from '../../core/table/table';
 import { concatTables } from '../../core/table/table-rows';
 import { formatDuration } from '../../core/time/duration';
@@ -94,6 +94,8 @@ export class CellWriter {
   /** Notes and warnings of a step, and the report it made, for what follows. */
   noteOutcome(outcome: RunResult, report: ReportRef | undefined): void {
     if (report) this.report = report;
+    const values = parametersNote(outcome);
+    if (values && !this.notes.includes(values)) this.notes.push(values);
     if (outcome.notice) this.notes.push(outcome.notice);
     // A follow's every step carries the cell's warnings: each is noted once.
     for (const w of outcome.warnings) {

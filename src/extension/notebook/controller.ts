@@ -9,6 +9,7 @@ import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
+import type { ParamValues } from '../../core/query/params';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
 import { headRowCount, sliceRows } from '../../core/table/row-chunks';
@@ -25,6 +26,7 @@ import type { NotebookConnections } from './notebook-connection';
 import { type ReportRef, tableOutput } from './outputs';
 import { ProgressiveResults, restKeyOf } from './progressive-results';
 import { ResultStore } from './result-store';
+import { runParamValues } from './run-with-params';
 import { NOTEBOOK_TYPE } from './serializer';
 import { csvFallbackMaxRows, outputHeadBytes, savedOutputLimitBytes } from './settings';
 import type { SqlSessions } from './sql-sessions';
@@ -60,6 +62,8 @@ export interface ControllerDeps {
 export class MeasnbController implements vscode.Disposable {
   readonly controller: vscode.NotebookController;
   private order = 0;
+  /** The parameter values of a Run with Parameters… under way, by notebook (else a run uses the defaults). */
+  private readonly runValues = new WeakMap<vscode.NotebookDocument, ParamValues>();
   /** Full results of over-limit outputs, one file per cell. */
   readonly results: ResultStore;
   /** The rows of progressive outputs (items with only the first rows), for the renderer's rows-requests. */
@@ -75,7 +79,7 @@ export class MeasnbController implements vscode.Disposable {
     this.controller.supportedLanguages = ['measq'];
     this.controller.supportsExecutionOrder = true;
     this.controller.description = "Runs measq cells against the notebook's connection";
-    this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook);
+    this.controller.executeHandler = (cells, notebook) => this.execute(cells, notebook, this.runValues.get(notebook));
   }
 
   /** The services' clock: relative times, execution times, follow waits (host tests set it). */
@@ -83,10 +87,32 @@ export class MeasnbController implements vscode.Disposable {
     return this.deps.services.clock;
   }
 
-  private async execute(cells: vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<void> {
+  /**
+   * Runs cells with the notebook's parameter values: its params cell's defaults unless `params` (Run with
+   * Parameters…) gives this run's.
+   */
+  private async execute(
+    cells: vscode.NotebookCell[],
+    notebook: vscode.NotebookDocument,
+    params: ParamValues | undefined,
+  ): Promise<void> {
     // Restricted Mode: no cell runs, and the outputs saved in the notebook stay as they are.
     if (!isTrusted()) return void offerTrust(restrictedMessage('Running cells'));
-    for (const cell of cells) await this.runCell(cell, notebook);
+    const values = params ?? runParamValues(notebook);
+    for (const cell of cells) await this.runCell(cell, notebook, values);
+  }
+
+  /**
+   * Run All with these parameter values (Run with Parameters…): VS Code's own Run All (it asks for the kernel
+   * when none is selected yet), whose run takes the values instead of the defaults.
+   */
+  async runAll(notebook: vscode.NotebookDocument, params: ParamValues): Promise<void> {
+    this.runValues.set(notebook, params);
+    try {
+      await vscode.commands.executeCommand('notebook.execute', notebook.uri);
+    } finally {
+      this.runValues.delete(notebook);
+    }
   }
 
   private async cellId(cell: vscode.NotebookCell): Promise<string> {
@@ -101,7 +127,11 @@ export class MeasnbController implements vscode.Disposable {
     return id;
   }
 
-  private async runCell(cell: vscode.NotebookCell, notebook: vscode.NotebookDocument): Promise<void> {
+  private async runCell(
+    cell: vscode.NotebookCell,
+    notebook: vscode.NotebookDocument,
+    params: ParamValues,
+  ): Promise<void> {
     const exec = this.controller.createNotebookCellExecution(cell);
     exec.executionOrder = ++this.order;
     exec.start(this.clock.nowMs());
@@ -109,7 +139,7 @@ export class MeasnbController implements vscode.Disposable {
     const sub = exec.token.onCancellationRequested(() => abort.abort());
     let success = false;
     try {
-      success = await this.runInto(exec, cell, notebook, abort.signal);
+      success = await this.runInto(exec, cell, notebook, abort.signal, params);
     } finally {
       sub.dispose();
       exec.end(success, this.clock.nowMs());
@@ -121,10 +151,11 @@ export class MeasnbController implements vscode.Disposable {
     cell: vscode.NotebookCell,
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
+    params: ParamValues,
   ): Promise<boolean> {
     // What the metric catalogue does not know blocks only the emulator's cells; a real service decides.
     const service = serviceKindOf(this.deps.connections.connectionFor(notebook));
-    const parsed = parseCell(cell.document.getText(), { now: this.clock.now(), service });
+    const parsed = parseCell(cell.document.getText(), { now: this.clock.now(), service, params });
     const isFollow = parsed.cell?.verb === 'follow';
     // follow appends to what the cell already shows; other verbs replace it.
     const out = new CellWriter(
@@ -137,7 +168,8 @@ export class MeasnbController implements vscode.Disposable {
       return false;
     }
     try {
-      const step = await this.stepper({ cell: parsed.cell, warnings: parsed.diagnostics }, cell, notebook, signal, out);
+      const given = { cell: parsed.cell, warnings: parsed.diagnostics, params };
+      const step = await this.stepper(given, cell, notebook, signal, out);
       if (isFollow) return await this.runFollow(parsed.cell, notebook, step, out, signal);
       const outcome = await step();
       await out.result(outcome, titleOf(parsed.cell, outcome));
@@ -150,7 +182,7 @@ export class MeasnbController implements vscode.Disposable {
 
   /** One run of the cell through the core (a follow cell: one step, its cursor kept in workspace state). */
   private async stepper(
-    { cell: parsed, warnings }: { cell: ParsedCell; warnings: Diagnostic[] },
+    { cell: parsed, warnings, params }: { cell: ParsedCell; warnings: Diagnostic[]; params: ParamValues },
     cell: vscode.NotebookCell,
     notebook: vscode.NotebookDocument,
     signal: AbortSignal,
@@ -171,6 +203,7 @@ export class MeasnbController implements vscode.Disposable {
       followState: cellId ? this.deps.follow.get(notebook.uri, cellId) : undefined,
       downloadDir,
       sql: this.deps.sql.for(notebook),
+      params,
       baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
       onProgress: (p) => {
         if (p.kind === 'report-created') {

@@ -11,6 +11,7 @@ import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } f
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
 import { registerQuickFixes } from './quick-fix';
+import { registerRunWithParameters, runParamValues } from './run-with-params';
 import { registerSaveHandler } from './save-handler';
 import { MeasnbSerializer, NOTEBOOK_TYPE } from './serializer';
 import { SqlSessions } from './sql-sessions';
@@ -63,11 +64,15 @@ export function registerNotebooks(
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
+    registerRunWithParameters(controller),
     ...registerLanguageFeatures(services.clock, datasourcesOf, serviceOf, {
       notebookOf,
       sessionOf: (nb) => sql.for(nb),
     }),
-    registerQuickFixes(services.clock, serviceOf, datasourcesOf),
+    registerQuickFixes(services.clock, serviceOf, datasourcesOf, (doc) => {
+      const nb = notebookOf(doc);
+      return nb ? runParamValues(nb) : new Map();
+    }),
   );
   return { controller, connections, follow, sqlCells };
 }

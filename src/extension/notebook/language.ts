@@ -15,6 +15,8 @@ import {
   type ServiceKind,
   unknownIdDiagnostics,
 } from '../../core/query';
+import { notebookParams } from '../../core/query/notebook-params';
+import { type ParamDef, paramValues } from '../../core/query/params';
 import { completeSql } from '../../core/sql/completion';
 import { engineErrorDiagnostic } from '../../core/sql/errors';
 import { notebookNameDiagnostics } from '../../core/sql/names';
@@ -37,6 +39,7 @@ const ITEM_KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   time: vscode.CompletionItemKind.Constant,
   metric: vscode.CompletionItemKind.Field,
   datasource: vscode.CompletionItemKind.Value,
+  parameter: vscode.CompletionItemKind.Variable,
 };
 
 /** What sql cells need of their notebook: its other cells (result names) and its SQL session. */
@@ -49,6 +52,12 @@ export interface NotebookContext {
 export function isSqlCell(text: string): boolean {
   const verbLine = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   return verbLine?.trim().split(/\s+/)[0] === 'sql';
+}
+
+/** The parameters of a cell's notebook (its params cell), none outside a notebook. */
+function paramsOf(doc: vscode.TextDocument, notebooks: NotebookContext | undefined): ParamDef[] {
+  const nb = notebooks?.notebookOf(doc);
+  return nb ? notebookParams(measqCells(nb).map((d) => d.getText())).defs : [];
 }
 
 function measqCells(nb: vscode.NotebookDocument): vscode.TextDocument[] {
@@ -116,16 +125,17 @@ export function registerLanguageFeatures(
         provideCompletionItems(doc, position) {
           const nb = notebooks?.notebookOf(doc);
           if (nb && notebooks && isSqlCell(doc.getText())) return sqlCompletions(doc, position, nb, notebooks, clock);
-          return measqCompletions(doc, position, datasources, clock);
+          return measqCompletions(doc, position, datasources, clock, paramsOf(doc, notebooks));
         },
       },
       ':',
       ' ',
       ',',
       '.',
+      '{',
     ),
     vscode.languages.registerHoverProvider(selector, {
-      provideHover: (doc, pos) => hover(doc, pos, datasources, clock),
+      provideHover: (doc, pos) => hover(doc, pos, datasources, clock, paramsOf(doc, notebooks)),
     }),
   ];
 }
@@ -143,7 +153,9 @@ function notebookChecker(
 ): (doc: vscode.TextDocument) => void {
   const checkOne = (doc: vscode.TextDocument, extra: Diagnostic[] = []) => {
     const ids = unknownIdWarnings(doc, datasources);
-    checkCell(collection, doc, { now: nowDate(clock), service: serviceOf(doc) }, [...extra, ...ids], notebooks);
+    const params = paramValues(paramsOf(doc, notebooks)).values;
+    const at = { now: nowDate(clock), service: serviceOf(doc), params };
+    checkCell(collection, doc, at, [...extra, ...ids], notebooks);
   };
   return (doc) => {
     if (!isMeasqCell(doc)) return;
@@ -166,7 +178,7 @@ function notebookChecker(
 function checkCell(
   collection: vscode.DiagnosticCollection,
   doc: vscode.TextDocument,
-  at: { now: Date; service: ServiceKind },
+  at: { now: Date; service: ServiceKind; params: ReturnType<typeof paramValues>['values'] },
   extra: Diagnostic[],
   notebooks: NotebookContext | undefined,
 ): void {
@@ -226,8 +238,9 @@ async function sqlCompletions(
 ): Promise<vscode.CompletionItem[]> {
   const session = notebooks.sessionOf(nb);
   const now = nowDate(clock);
+  const params = paramValues(paramsOf(doc, notebooks)).values;
   const results = measqCells(nb).flatMap((d, i) => {
-    const c = parseCell(d.getText(), { now }).cell;
+    const c = parseCell(d.getText(), { now, params }).cell;
     return c?.name ? [{ name: c.name, detail: `${c.verb} · cell ${i + 1}` }] : [];
   });
   const sqlItems = await completeSql(
@@ -256,12 +269,14 @@ async function measqCompletions(
   position: vscode.Position,
   datasources: DatasourceSource,
   clock: Clock,
+  params: ParamDef[],
 ): Promise<vscode.CompletionItem[]> {
   const items = await completeAt(
     doc.getText(),
     { line: position.line, column: position.character },
     {
       now: nowDate(clock),
+      params,
       datasources: async () =>
         (await datasources(doc)
           ?.list()
@@ -277,13 +292,14 @@ async function hover(
   position: vscode.Position,
   datasources: DatasourceSource,
   clock: Clock,
+  params: ParamDef[],
 ): Promise<vscode.Hover | undefined> {
   const at = { line: position.line, column: position.character };
   const id = idAt(doc.getText(), at);
   const lookup = id && datasources(doc);
   if (id && lookup)
     return new vscode.Hover(serviceMarkdown(await describeId(id.key, id.id, lookup)), toRange(id.range));
-  const h = hoverAt(doc.getText(), at, { now: nowDate(clock) });
+  const h = hoverAt(doc.getText(), at, { now: nowDate(clock), params });
   return h ? new vscode.Hover(serviceMarkdown(h.contents), toRange(h.range)) : undefined;
 }
 

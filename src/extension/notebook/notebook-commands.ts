@@ -9,6 +9,7 @@ import { serviceKindOf } from '../connections/connection';
 import { registerCommand } from '../ui/register-command';
 import { isSqlCell } from './language';
 import type { NotebookConnections } from './notebook-connection';
+import { runParamValues } from './run-with-params';
 import { fromNotebookData, NOTEBOOK_TYPE } from './serializer';
 import { writeUri } from './write-uri';
 
@@ -163,7 +164,8 @@ async function copyAsRequest(
   }
   const at = now();
   const connection = connections.connectionFor(cell.notebook);
-  const parsed = parseCell(cell.document.getText(), { now: at, service: serviceKindOf(connection) });
+  const params = runParamValues(cell.notebook);
+  const parsed = parseCell(cell.document.getText(), { now: at, service: serviceKindOf(connection), params });
   if (!parsed.cell) throw new Error('This cell has errors; fix them first (see the Problems panel).');
   // The emulator's address is known once it runs; a real service's is the connection's base URL.
   const { connection: effective, org } = await connections.clientFor(cell.notebook).catch(() => ({

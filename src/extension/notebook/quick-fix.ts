@@ -3,6 +3,7 @@
 // unknown datasource id (with the connection's datasources cached) the closest id.
 import * as vscode from 'vscode';
 import { LANGUAGE_ID, parseCell, quickFixes } from '../../core/query';
+import type { ParamValues } from '../../core/query/params';
 import { type Clock, nowDate } from '../../core/time/clock';
 import { type DatasourceSource, type ServiceSource, unknownIdWarnings } from './language';
 
@@ -13,13 +14,16 @@ export function registerQuickFixes(
   clock: Clock,
   serviceOf: ServiceSource,
   datasources: DatasourceSource,
+  /** The parameters of a cell's notebook (its params cell's defaults): what `{{name}}` may name. */
+  paramsOf: (doc: vscode.TextDocument) => ParamValues = () => new Map(),
 ): vscode.Disposable {
   return vscode.languages.registerCodeActionsProvider(
     { language: LANGUAGE_ID },
     {
       provideCodeActions(doc, range, context) {
         const text = doc.getText();
-        const { diagnostics } = parseCell(text, { now: nowDate(clock), service: serviceOf(doc) });
+        const at = { now: nowDate(clock), service: serviceOf(doc), params: paramsOf(doc) };
+        const { diagnostics } = parseCell(text, at);
         return quickFixes(text, [...diagnostics, ...unknownIdWarnings(doc, datasources)])
           .filter((fix) => toRange(fix.range).intersection(range) !== undefined)
           .map((fix) => {

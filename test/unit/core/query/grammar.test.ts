@@ -140,6 +140,12 @@ describe('measq TextMate grammar (vscode-textmate + Oniguruma)', () => {
     has('follow every 1h30m', '1h30m', 'constant.numeric.duration.measq');
   });
 
+  it('colours the params verb and {{name}} parameters as values', () => {
+    has('params', 'params', 'keyword.control.verb.measq');
+    has('datasourceIds: {{site}}, DABC1234', '{{site}}', 'variable.other.parameter.measq');
+    has('startTime: {{ start }}', '{{ start }}', 'variable.other.parameter.measq');
+  });
+
   it('colours keys, values, times, ids and comments', () => {
     has('datasourceIds: DABC1234, DXYZ5678', 'datasourceIds', 'variable.other.property.key.measq');
     has('datasourceIds: DABC1234, DXYZ5678', 'DXYZ5678', 'string.unquoted.id.measq');
