@@ -15,7 +15,6 @@ import { QUANTILE_DEFINITION, type TargetCheck } from '../../core/aq/stats';
 import { type Column, floatValues, type Table } from '../../core/table/table';
 import {
   type Collocation,
-  cachedOffset,
   collocatedSensors,
   collocation,
   collocationMetric,
@@ -32,7 +31,7 @@ import {
   unitOf,
 } from '../model/aq-views';
 import { withAlpha } from '../model/colour';
-import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
+import { formatNumber, formatTime, type TimeZoneMode, zoneLabel } from '../model/format';
 import type { NestedTable, Panel, PanelContext } from '../views/view';
 import { ChartView, palette, themedAxis, themeVar } from './chart-view';
 import { h } from './h';
@@ -284,12 +283,12 @@ export class ProfilesPanel implements Panel {
       this.note.textContent = 'No metric to profile.';
       return;
     }
-    const local = this.ctx.timeZone() === 'local';
-    // The renderer's local mode is the browser's zone, as the table's times (format.ts).
-    const offset = local ? cachedOffset((ms: number) => -new Date(ms).getTimezoneOffset()) : undefined;
+    // The zone shown (the notebook's, or UTC by the table's zone button), with its day boundary.
+    const shownZone = this.ctx.timeZone();
     const unit = unitOf(this.ctx.table.columns[col]);
-    const { shown: all, datasources } = profiles(this.ctx.table, this.ctx.rows(), col, offset, MAX_PROFILE_LINES);
-    const zone = `hours in ${local ? 'local time' : 'UTC'} (the table's UTC/Local button)`;
+    const { shown: all, datasources } = profiles(this.ctx.table, this.ctx.rows(), col, shownZone, MAX_PROFILE_LINES);
+    const standard = shownZone.boundary === 'standard' && !shownZone.isUtc ? ', standard time all year' : '';
+    const zone = `hours starting, in ${zoneLabel(shownZone)}${standard} (the table's zone button)`;
     this.note.textContent =
       datasources > all.length
         ? `${zone}. Only the first ${all.length} of ${datasources.toLocaleString('en-US')} datasources (by name) are drawn: filter the table to pick others.`
@@ -381,7 +380,7 @@ function pairRows(result: Collocation, unit: string, mode: TimeZoneMode): StatRo
   const u = (v: number) => (unit && !Number.isNaN(v) ? ` ${unit}` : '');
   return [
     { name: 'n (pairs)', values: both((e) => String(e.fit.n)) },
-    { name: 'Pairs from → to', values: both((e) => pairRange(e, mode)) },
+    { name: `Periods starting from → to (${zoneLabel(mode)})`, values: both((e) => pairRange(e, mode)) },
     { name: 'Slope', values: both((e) => fmt(e.fit.slope)), target: 'Slope' },
     { name: 'Intercept', values: both((e) => `${fmt(e.fit.intercept)}${u(e.fit.intercept)}`), target: 'Intercept' },
     { name: 'R²', values: both((e) => fmt(e.fit.r2)), target: 'R²' },
@@ -600,7 +599,15 @@ export class CollocationPanel implements Panel {
     const reference = this.reference.value;
     const others = collocatedSensors(groups, locations, reference, refs, this.radiusKm());
     const collocated = [this.sensor.value, ...others.filter((g) => g !== this.sensor.value)];
-    const result = collocation(this.ctx.table, this.ctx.rows(), col, this.sensor.value, reference, collocated);
+    const result = collocation(
+      this.ctx.table,
+      this.ctx.rows(),
+      col,
+      this.sensor.value,
+      reference,
+      collocated,
+      this.ctx.timeZone(),
+    );
     this.last = result;
     if (!result || (result.hour.fit.n < 2 && result.day.fit.n < 2)) {
       this.stats.textContent =

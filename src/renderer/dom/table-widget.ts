@@ -4,10 +4,11 @@
 import { QUANTILE_DEFINITION } from '../../core/aq/stats';
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import { type Column, isNumeric, type Table } from '../../core/table/table';
+import { UTC } from '../../core/time/zone';
 import { categoryOf, datasourceNameMap, locationColumns, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
 import { filterGrammar, filterProblems, parseColumnFilter } from '../model/filter';
-import { displayText, isRightAligned, type TimeZoneMode } from '../model/format';
+import { displayText, isRightAligned, resultZone, type TimeZoneMode, zoneLabel } from '../model/format';
 import { markdownOfRows } from '../model/markdown-copy';
 import { qcAssessmentTone, qcInvalidLookup, statusTone } from '../model/qc';
 import {
@@ -65,7 +66,7 @@ function textWidth(text: string, bold: boolean): number {
 
 /** Fits the column to its common values (95th percentile of the first 1,000) or its header and unit. */
 function fittedWidth(column: Column, table: Table, unit: string): number {
-  const value = representativeText(column, table.rowCount, 'local');
+  const value = representativeText(column, table.rowCount, UTC);
   const header = unit ? `${column.name} ${unit}` : column.name;
   // A chip column (AQI, EPA concentrations) also holds the category's letters (up to "USG").
   const chip = column.kind === 'number' && categoryOf(column, 0) !== undefined ? 34 : 0;
@@ -80,6 +81,8 @@ function cellClass(column: Column): string {
 
 export class TableWidget {
   readonly element: HTMLElement;
+  /** The notebook's zone (ResultInfo.timeZone; UTC without one): the Time button switches between it and UTC. */
+  private readonly zone: TimeZoneMode;
   private readonly state: ViewState = emptyViewState();
   private viewRows: Uint32Array;
   private selection: Selection = emptySelection();
@@ -131,17 +134,23 @@ export class TableWidget {
     private readonly options: TableWidgetOptions = {},
   ) {
     this.qcInvalid = qcInvalidLookup(table);
+    this.zone = resultZone(options.info);
+    this.state.timeZone = this.zone;
     // A view's derived table (Summary, Exceedances) is already in the order it should be read in.
     this.order = options.plain ? table.columns.map((_, i) => i) : defaultColumnOrder(table);
     this.pins = pinnedColumns(this.order, this.hiddenColumns);
-    this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : ''));
+    this.units = table.columns.map((c) =>
+      c.kind === 'number' ? unitOf(c) : c.kind === 'time' ? zoneLabel(this.zone) : '',
+    );
     this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
     this.viewRows = computeViewRows(table, this.state);
 
     this.countEl = h('span', { className: 'mt-count', attrs: { 'aria-live': 'polite' } });
     this.statusEl = h('span', { className: 'mt-status', attrs: { role: 'status' } });
-    this.timeButton = button('UTC', 'Show times in UTC or local time', () => this.toggleTimeZone());
+    this.timeButton = button('UTC', "Show times in UTC or in the notebook's time zone", () => this.toggleTimeZone());
     this.timeButton.classList.add('mt-tz');
+    this.timeButton.textContent = zoneLabel(this.zone);
+    this.timeButton.hidden = this.zone.isUtc;
     this.viewButton = button('Chart', 'Switch between the table and a chart of a metric over time', () =>
       this.show(this.current === 'Table' ? 'Chart' : 'Table'),
     );
@@ -665,8 +674,15 @@ export class TableWidget {
   }
 
   private toggleTimeZone(): void {
-    this.state.timeZone = this.state.timeZone === 'utc' ? 'local' : 'utc';
-    this.timeButton.textContent = this.state.timeZone === 'utc' ? 'UTC' : 'Local';
+    this.state.timeZone = this.state.timeZone.isUtc ? this.zone : UTC;
+    const label = zoneLabel(this.state.timeZone);
+    this.timeButton.textContent = label;
+    this.table.columns.forEach((c, i) => {
+      if (c.kind !== 'time') return;
+      this.units[i] = label;
+      const unit = this.headerCells[i]?.querySelector('.mt-unit');
+      if (unit) unit.textContent = label;
+    });
     // Text filters match what is shown, so a time filter follows the zone.
     this.refresh();
   }

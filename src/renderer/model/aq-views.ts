@@ -39,6 +39,7 @@ import {
   numberAt,
   type Table,
 } from '../../core/table/table';
+import { UTC, type Zone } from '../../core/time/zone';
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
 import { qcInvalidTest, qcSiblings } from './qc';
 
@@ -351,46 +352,21 @@ export interface Profiles {
   datasources: number;
 }
 
-/** Diurnal and weekday profiles of the metric for the first `maxGroups` datasources by name. */
+/** Diurnal and weekday profiles of the metric for the first `maxGroups` datasources by name, local to the zone. */
 export function profiles(
   table: Table,
   rows: ArrayLike<number>,
   metricCol: number,
-  offsetMinutes?: (ms: number) => number,
+  zone: Zone = UTC,
   maxGroups = Number.POSITIVE_INFINITY,
 ): Profiles {
   const groups = groupRows(table, rows);
   const shown = seriesOf(table, groups.slice(0, maxGroups), metricCol).map((s) => ({
     group: s.group,
-    hour: profile(s.times, s.values, 'hour', offsetMinutes),
-    weekday: profile(s.times, s.values, 'weekday', offsetMinutes),
+    hour: profile(s.times, s.values, 'hour', zone),
+    weekday: profile(s.times, s.values, 'weekday', zone),
   }));
   return { shown, datasources: groups.length };
-}
-
-/**
- * A time zone's offset function made cheap for a pass over many times: the offset is looked up once per
- * quarter hour (a block whose start and end agree has no transition in it; otherwise each time is asked).
- */
-export function cachedOffset(offsetMinutes: (ms: number) => number): (ms: number) => number {
-  const BLOCK = 900_000;
-  const blocks = new Map<number, number>();
-  let lastKey = Number.NaN;
-  let lastOffset = Number.NaN;
-  return (ms) => {
-    const key = Math.floor(ms / BLOCK);
-    if (key !== lastKey) {
-      let o = blocks.get(key);
-      if (o === undefined) {
-        const start = offsetMinutes(key * BLOCK);
-        o = start === offsetMinutes(key * BLOCK + BLOCK - 1) ? start : Number.NaN;
-        blocks.set(key, o);
-      }
-      lastKey = key;
-      lastOffset = o;
-    }
-    return Number.isNaN(lastOffset) ? offsetMinutes(ms) : lastOffset;
-  };
 }
 
 /**
@@ -446,7 +422,7 @@ export interface Collocation {
 /**
  * A sensor against a reference, EPA's way: valid 1-hour and 24-hour averages side by side, and the precision of
  * the `collocated` sensors (the sensor and the others at the same reference; needs 3). Undefined when the sensor
- * is the reference or either has no rows.
+ * is the reference or either has no rows. 24-hour averages are the zone's local days (UTC by default).
  */
 export function collocation(
   table: Table,
@@ -455,6 +431,7 @@ export function collocation(
   sensor: string,
   reference: string,
   collocated: readonly string[] = [sensor],
+  zone: Zone = UTC,
 ): Collocation | undefined {
   if (sensor === reference) return undefined;
   const names = new Set([sensor, reference, ...collocated]);
@@ -466,11 +443,11 @@ export function collocation(
   if (!s || !r) return undefined;
   const frequency = resultFrequency(table);
   const pm25 = isPm25Concentration(table.columns[metricCol]?.metric);
-  const hour = evaluatePair(s, r, '1h', frequency);
-  const day = evaluatePair(s, r, '24h', frequency);
+  const hour = evaluatePair(s, r, '1h', frequency, zone);
+  const day = evaluatePair(s, r, '24h', frequency, zone);
   const group = series.filter((x) => x.group !== reference);
   const precisionOf = (averaging: EvaluationAveraging) =>
-    precision(group.map((x) => validAverages(x, averaging, frequency).means));
+    precision(group.map((x) => validAverages(x, averaging, frequency, zone).means));
   return {
     hour,
     day,

@@ -1,4 +1,5 @@
 // The air-quality computations against worked examples checked by hand (numbers in the test names).
+
 import assert from 'node:assert/strict';
 import {
   AQI_CATEGORIES,
@@ -22,6 +23,7 @@ import {
   profile,
 } from '../../../../src/core/aq/stats';
 import { parseMetricLabel } from '../../../../src/core/metrics/labels';
+import { zoneOf } from '../../../../src/core/time/zone';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 10, 16, 0, 0, 0); // a Monday
@@ -175,13 +177,13 @@ describe('core aq: distribution, completeness, exceedances', () => {
 });
 
 describe('core aq: profiles', () => {
-  it('diurnal: values at 01:00 on three days (2, 4, 6) -> mean 4, IQR 3..5; UTC+2 moves them to 03:00', () => {
+  it('diurnal: values at 01:00 on three days (2, 4, 6) -> mean 4, IQR 3..5; Africa/Johannesburg (UTC+2) moves them to 03:00', () => {
     const times = [T0 + H, T0 + 25 * H, T0 + 49 * H];
     const values = [2, 4, 6];
     const p = profile(times, values, 'hour');
     assert.deepEqual(p[1], { mean: 4, q25: 3, q75: 5, n: 3 });
     assert.equal(p[0].n, 0);
-    const local = profile(times, values, 'hour', () => 120);
+    const local = profile(times, values, 'hour', zoneOf('Africa/Johannesburg')); // +02:00 all year (zoneinfo)
     assert.equal(local[3].mean, 4);
     assert.equal(local[1].n, 0);
   });
