@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type NotebookZone, notebookZone } from '../../core/notebook/time-zone';
 import { checkTimeZone, type DayBoundary, DEFAULT_TIME_ZONE, timeZoneNames } from '../../core/time/zone';
+import { pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
 import { NOTEBOOK_TYPE } from './serializer';
 
@@ -114,10 +115,9 @@ export class NotebookTimeZones implements vscode.Disposable {
     if (zone !== undefined || boundary !== undefined) {
       next = notebookZone({ timeZone: zone ?? current.name, dayBoundary: boundary ?? current.dayBoundary });
     } else {
-      const picked = await vscode.window.showQuickPick(zoneItems(current), {
+      const picked = await pickOne(zoneItems(current), {
         title: 'Time zone of this notebook',
-        placeHolder: 'Times are shown and days counted in… (type to search, e.g. Denver)',
-        matchOnDescription: true,
+        placeholder: 'Times are shown and days counted in… (type to search, e.g. Denver)',
       });
       if (!picked) return;
       next = { name: picked.zone ?? current.name, dayBoundary: picked.boundary ?? current.dayBoundary };
