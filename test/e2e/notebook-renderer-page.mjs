@@ -304,12 +304,15 @@ export async function checkLocalTimes() {
     const header = () =>
       page.$$eval('.mt-hcell', (cells) => {
         const c = cells.find((x) => x.querySelector('.mt-hname')?.textContent === 'startOfPeriod');
-        return { unit: c?.querySelector('.mt-unit')?.textContent, col: c?.dataset.col };
+        return { unit: c?.querySelector('.mt-unit')?.textContent };
       });
-    const firstTime = async () => {
-      const { col } = await header();
-      return page.$eval(`.mt-body .mt-row:not([hidden]) .mt-cell[data-col="${col}"]`, (c) => c.textContent);
-    };
+    // The first shown row's startOfPeriod cell: body cells are in the header's order.
+    const firstTime = () =>
+      page.evaluate(() => {
+        const heads = [...document.querySelectorAll('.mt-hrow > *')];
+        const k = heads.findIndex((c) => c.querySelector('.mt-hname')?.textContent === 'startOfPeriod');
+        return document.querySelector('.mt-body .mt-row:not([hidden])')?.children[k]?.textContent;
+      });
     assert.equal((await header()).unit, 'America/Denver', 'the zone named once, in the header');
     const denver = await firstTime();
     assert.match(denver, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/, `ISO-like 24-hour: ${denver}`);
