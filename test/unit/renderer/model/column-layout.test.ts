@@ -8,6 +8,7 @@ import {
   defaultColumnOrder,
   fitWidth,
   MAX_HEADER_PX,
+  MAX_TIME_HEADER_PX,
   pinnedColumns,
   representativeText,
 } from '../../../../src/renderer/model/column-layout';
@@ -95,5 +96,9 @@ describe('renderer column layout', () => {
     assert.equal(fitWidth(1, 1, c), 56);
     assert.equal(fitWidth(40, 400, c), MAX_HEADER_PX);
     assert.equal(fitWidth(300, 400, c), 314);
+    // A time column's header names its zone: up to MAX_TIME_HEADER_PX before it is cut.
+    const time = { name: 'startOfPeriod', kind: 'time', values: new Float64Array(1) } as const;
+    assert.equal(fitWidth(115, 200, time), 232);
+    assert.equal(fitWidth(115, 400, time), MAX_TIME_HEADER_PX);
   });
 });
