@@ -280,7 +280,7 @@ export class TableWidget {
         const save = this.options.saveTable;
         return new TableWidget(table, {
           plain: true,
-          info: { title },
+          info: { title, timeZone: this.options.info?.timeZone },
           save: save ? (format, rows) => save(table, format, rows, title) : undefined,
         });
       },
