@@ -339,6 +339,15 @@ export async function checkLocalTimes() {
     const legend = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
     assert.match(legend, /hour starting \(America\/Denver\)/);
     await page.screenshot({ path: path.join(SHOTS, 'local-times-chart.png') });
+    // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
+    await page.click('.mt-view-exceedances');
+    await page.waitForSelector('.mt-exceedances .mt-hcell');
+    const units = await page.$$eval('.mt-exceedances .mt-hcell', (cells) =>
+      cells.map(
+        (c) => `${c.querySelector('.mt-hname')?.textContent}|${c.querySelector('.mt-unit')?.textContent ?? ''}`,
+      ),
+    );
+    assert.ok(units.includes('first above|America/Denver'), units.join(', '));
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
