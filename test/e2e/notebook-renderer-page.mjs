@@ -92,7 +92,7 @@ const source = params.get('src') === 'aq' ? 'aq.bin' : 'table.bin?rows=' + param
 const bytes = new Uint8Array(await (await fetch(source)).arrayBuffer());
 const api = activate({ workspace: { isTrusted: true } });
 await api.renderOutputItem(
-  { id: 'out-1', mime: 'application/vnd.measnb.table', metadata: { measnb: params.get('src') === 'aq' ? { title: 'recent hour' } : { title: 'synthetic', notes: ['synthetic ' + params.get('rows') + ' rows'] } }, data: () => bytes, text: () => '' },
+  { id: 'out-1', mime: 'application/vnd.measnb.table', metadata: { measnb: { ...(params.get('src') === 'aq' ? { title: 'recent hour' } : { title: 'synthetic', notes: ['synthetic ' + params.get('rows') + ' rows'] }), ...(params.get('tz') ? { timeZone: { name: params.get('tz'), dayBoundary: 'clock' } } : {}) } }, data: () => bytes, text: () => '' },
   document.getElementById('out'),
 );
 // A page taller than the window (the wheel check): the notebook's list around an output.
@@ -250,9 +250,10 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     await page.screenshot({ path: path.join(SHOTS, 'renderer-chart.png') });
     await page.click('.mt-view-table');
 
-    await page.goto(`${base}/?rows=2000&theme=light`);
+    // A notebook in Asia/Tokyo: its times in Tokyo, the zone button to switch to UTC.
+    await page.goto(`${base}/?rows=2000&theme=light&tz=Asia/Tokyo`);
     await page.waitForFunction(() => window.measnbReady === true);
-    await page.click('.mt-tz');
+    assert.equal(await page.textContent('.mt-tz'), 'Asia/Tokyo');
     await page.screenshot({ path: path.join(SHOTS, 'renderer-light-local.png') });
     assert.deepEqual(alerts, []);
     assert.deepEqual(errors, []);
@@ -394,7 +395,8 @@ export async function drawnRows(within, scope) {
  * marks in the chart, Summary and Collocation numbers equal to the model's, Exceedances, Profiles, Map.
  * Screenshots: .artifacts/screenshots/aq-<view>-<theme>.png.
  */
-export async function checkAirQualityViews() {
+/** An emulator result in the wire format (bytes, rowCount), encoded by a bundled node script. */
+async function emulatorResult() {
   fs.mkdirSync(SHOTS, { recursive: true });
   fs.mkdirSync(PAGE_DIR, { recursive: true });
   await esbuild.build({
@@ -407,7 +409,80 @@ export async function checkAirQualityViews() {
     external: ['@duckdb/node-api'], // the SQL engine: native, loaded only by sql cells (none here)
   });
   const { encodeEmulatorResult } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-emulator.cjs'));
-  const result = await encodeEmulatorResult();
+  return encodeEmulatorResult();
+}
+
+/**
+ * The emulator result in a notebook set to America/Denver: times in the one ISO-like 24-hour format in Denver,
+ * the zone named once in the header, the zone button switches to UTC and back (the same instants), and the
+ * chart's time axis is titled "hour starting (America/Denver)". Screenshots: local-times-{table,chart}.png.
+ */
+export async function checkLocalTimes() {
+  const result = await emulatorResult();
+  const { server, base } = await servePage(undefined, Buffer.from(result.bytes));
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/?src=aq&tz=America/Denver`);
+    await page.waitForFunction(() => window.measnbReady === true, null, { timeout: 60_000 });
+    const header = () =>
+      page.$$eval('.mt-hcell', (cells) => {
+        const c = cells.find((x) => x.querySelector('.mt-hname')?.textContent === 'startOfPeriod');
+        return { unit: c?.querySelector('.mt-unit')?.textContent };
+      });
+    // The first shown row's startOfPeriod cell: body cells are in the header's order.
+    const firstTime = () =>
+      page.evaluate(() => {
+        const heads = [...document.querySelectorAll('.mt-hrow > *')];
+        const k = heads.findIndex((c) => c.querySelector('.mt-hname')?.textContent === 'startOfPeriod');
+        return document.querySelector('.mt-body .mt-row:not([hidden])')?.children[k]?.textContent;
+      });
+    assert.equal((await header()).unit, 'America/Denver', 'the zone named once, in the header');
+    const denver = await firstTime();
+    assert.match(denver, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/, `ISO-like 24-hour: ${denver}`);
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-table.png') });
+    assert.equal(await page.textContent('.mt-tz'), 'America/Denver');
+    await page.click('.mt-tz');
+    assert.equal((await header()).unit, 'UTC');
+    const utc = await firstTime();
+    // The same instant: Denver's text is the UTC one converted by Intl (ICU's tzdata) into America/Denver.
+    const instant = Date.parse(`${utc.replace(' ', 'T')}:00Z`);
+    const expected = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'America/Denver',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(instant);
+    assert.equal(denver, expected, `${utc} UTC in Denver`);
+    await page.click('.mt-tz');
+    await page.click('.mt-view-toggle');
+    await page.waitForSelector('.mt-plot canvas');
+    const legend = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
+    assert.match(legend, /hour starting \(America\/Denver\)/);
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart.png') });
+    // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
+    await page.click('.mt-view-exceedances');
+    await page.waitForSelector('.mt-exceedances .mt-hcell');
+    const units = await page.$$eval('.mt-exceedances .mt-hcell', (cells) =>
+      cells.map(
+        (c) => `${c.querySelector('.mt-hname')?.textContent}|${c.querySelector('.mt-unit')?.textContent ?? ''}`,
+      ),
+    );
+    assert.ok(units.includes('first above|America/Denver'), units.join(', '));
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+export async function checkAirQualityViews() {
+  const result = await emulatorResult();
   const { server, base } = await servePage(undefined, Buffer.from(result.bytes));
   const browser = await launchChromium();
   try {

@@ -12,6 +12,8 @@ import {
   type Notebook,
   type NotebookCell,
   type NotebookOutput,
+  type NotebookZone,
+  notebookZone,
   serializeNotebook,
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
@@ -46,6 +48,8 @@ interface RunOptions extends ConnectionFlags {
   sqlMemoryLimit?: string;
   param: Record<string, string>;
   export?: string;
+  timeZone?: string;
+  dayBoundary?: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -81,7 +85,15 @@ export function registerRunCommand(program: Command): void {
         collectParam,
         {} as Record<string, string>,
       )
-      .option('--export <file>', 'also write the executed notebook as a document: .html, .md or .ipynb'),
+      .option('--export <file>', 'also write the executed notebook as a document: .html, .md or .ipynb')
+      .option(
+        '--time-zone <zone>',
+        "the IANA time zone of the outputs' times and days and of sql cells, e.g. America/Denver (default: the notebook's timeZone, else UTC)",
+      )
+      .option(
+        '--day-boundary <boundary>',
+        "days in civil time (clock, DST included) or in standard time all year (standard, EPA's) (default: the notebook's dayBoundary, else clock)",
+      ),
   ).action(action(runAction));
 }
 
@@ -101,6 +113,7 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   const nb: Notebook = await readNotebookFile(file);
   refuseDuplicateNames(ctx, file, nb);
   const params = runParams(ctx, file, nb, opts.param);
+  const zone = runZone(nb, opts);
   const conn = ctx.use(await openConnection({ ...opts, org: opts.org ?? nb.metadata.org }, ctx.clock));
   const outDir = opts.out ? dirname(opts.out) : undefined;
   const resultsDir = opts.out ? join(outDir as string, `${basename(opts.out, '.measnb')}.results`) : undefined;
@@ -111,7 +124,7 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   // One SQL session for the run: named results of earlier cells are tables of later sql cells.
   const sql = new SqlSession({ allowedDirectories: opts.sqlAllowDir, memoryLimit: sqlMemoryLimit(opts) });
   try {
-    const code = await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql, params });
+    const code = await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql, params, zone });
     if (opts.export && exportFormat) await writeExport(ctx, nb, opts.export, exportFormat, basename(file));
     return code;
   } finally {
@@ -127,6 +140,15 @@ async function refuseLinkedFolders(resultsDir: string): Promise<void> {
     if (entry && !entry.isDirectory()) {
       throw new UnsafePathError(`Refusing to write into ${folder}: it is a symbolic link or not a folder.`);
     }
+  }
+}
+
+/** The run's time zone (--time-zone over the notebook's metadata, else UTC), checked before anything is sent. */
+function runZone(nb: Notebook, opts: RunOptions): NotebookZone {
+  try {
+    return notebookZone(nb.metadata, undefined, { timeZone: opts.timeZone, dayBoundary: opts.dayBoundary });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
   }
 }
 
@@ -171,6 +193,7 @@ interface RunPlaces {
   sql: SqlSession;
   /** The values of the notebook's parameters for this run. */
   params: ParamValues;
+  zone: NotebookZone;
 }
 
 /**
@@ -247,6 +270,7 @@ async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, pl
     sql: places.sql,
     params: places.params,
     baseDir: resolve(dirname(file)),
+    timeZone: places.zone.name,
     onProgress: (p) => {
       const t = describeProgress(p);
       if (t) ctx.progress.update(`${title}: ${t}`, p.kind !== 'request');
@@ -268,9 +292,9 @@ async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, pl
 async function cellOutput(
   result: RunResult,
   index: number,
-  { limit, outDir, resultsDir }: RunPlaces,
+  { limit, outDir, resultsDir, zone }: RunPlaces,
 ): Promise<NotebookOutput> {
-  const output = resultOutput(result);
+  const output = resultOutput(result, { timeZone: zone });
   // Paths in a notebook are relative to it, so the executed notebook and its files move together.
   const kept = result.report?.dir;
   if (outDir && kept) output.metadata = { ...output.metadata, fullResultPath: relative(outDir, kept) };

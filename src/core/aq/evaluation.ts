@@ -3,66 +3,33 @@
 // coded in EPA's sensortoolkit): valid 1-hour and 24-hour averages (75 % completeness), the sensor-vs-reference
 // fit and error on each, and the precision across three or more collocated sensors.
 import { type OutputFrequency, PERIOD_MS } from '../api/types';
+import { UTC, type Zone } from '../time/zone';
 import {
   daysFromHours,
-  MIN_HOURS_PER_DAY,
-  MIN_MINUTES_PER_HOUR,
+  hourlyMeans,
   meanByPeriod,
   ols,
+  periodStart,
   type Regression,
   type TargetCheck,
+  type ValidAverages,
 } from './stats';
+
+export { hourlyMeans, type ValidAverages } from './stats';
 
 /** The averaging intervals EPA evaluates sensors on. */
 export type EvaluationAveraging = '1h' | '24h';
 
-/** Valid averages by period index (hours or days since the epoch), and how many periods were left out. */
-export interface ValidAverages {
-  means: Map<number, number>;
-  /** Periods with some values but below the 75 % completeness rule. */
-  incomplete: number;
-}
-
-/**
- * Hourly means. From minute data (`fromMinutes`) each minute is averaged first and an hour is valid with at
- * least `minMinutes` minutes (75 %: 45 of 60); coarser data gives each hour the mean of its values.
- */
-export function hourlyMeans(
-  times: ArrayLike<number>,
-  values: ArrayLike<number>,
-  fromMinutes: boolean,
-  minMinutes = MIN_MINUTES_PER_HOUR,
-): ValidAverages {
-  const means = new Map<number, number>();
-  if (!fromMinutes) {
-    for (const [hour, [sum, n]] of meanByPeriod(times, values, 'hour')) means.set(hour, sum / n);
-    return { means, incomplete: 0 };
-  }
-  const hours = new Map<number, [number, number]>();
-  for (const [minute, [sum, n]] of meanByPeriod(times, values, 'minute')) {
-    const hour = Math.floor(minute / 60);
-    const h = hours.get(hour);
-    if (h) {
-      h[0] += sum / n;
-      h[1]++;
-    } else hours.set(hour, [sum / n, 1]);
-  }
-  let incomplete = 0;
-  for (const [hour, [sum, n]] of hours) {
-    if (n >= minMinutes) means.set(hour, sum / n);
-    else incomplete++;
-  }
-  return { means, incomplete };
-}
-
 /**
  * A series' valid averages for EPA's evaluation. 1-hour: `hourlyMeans` (none from daily data). 24-hour: the
- * mean of the day's valid hourly means with ≥ 18 of 24 hours (daily data: each day's value as it is).
+ * mean of a local day's valid hourly means with 75 % of its hours (`daysFromHours`: 18 of 24; the zone's days,
+ * UTC by default). Daily data: each service day's value as it is (by its UTC day: the service's days).
  */
 export function validAverages(
   series: { times: ArrayLike<number>; values: ArrayLike<number> },
   averaging: EvaluationAveraging,
   frequency: OutputFrequency,
+  zone: Zone = UTC,
 ): ValidAverages {
   if (frequency === 'day') {
     const means = new Map<number, number>();
@@ -71,7 +38,7 @@ export function validAverages(
     return { means, incomplete: 0 };
   }
   const hourly = hourlyMeans(series.times, series.values, frequency === 'minute');
-  return averaging === '1h' ? hourly : daysFromHours(hourly.means, MIN_HOURS_PER_DAY);
+  return averaging === '1h' ? hourly : daysFromHours(hourly.means, zone);
 }
 
 /** One averaging interval of a sensor-vs-reference evaluation. */
@@ -93,16 +60,19 @@ export function evaluatePair(
   reference: { times: ArrayLike<number>; values: ArrayLike<number> },
   averaging: EvaluationAveraging,
   frequency: OutputFrequency,
+  zone: Zone = UTC,
 ): PairEvaluation {
-  const s = validAverages(sensor, averaging, frequency);
-  const r = validAverages(reference, averaging, frequency);
+  const s = validAverages(sensor, averaging, frequency, zone);
+  const r = validAverages(reference, averaging, frequency, zone);
   const periods = [...s.means.keys()].filter((p) => r.means.has(p)).sort((a, b) => a - b);
-  const step = PERIOD_MS[averaging === '1h' ? 'hour' : 'day'];
+  // Daily data keeps the service's (UTC) days; days made of hours are the zone's.
+  const start = (p: number) =>
+    averaging === '1h' ? p * PERIOD_MS.hour : frequency === 'day' ? p * PERIOD_MS.day : periodStart(p, 'day', zone);
   const xs = Float64Array.from(periods, (p) => r.means.get(p)!);
   const ys = Float64Array.from(periods, (p) => s.means.get(p)!);
   return {
     averaging,
-    times: Float64Array.from(periods, (p) => p * step),
+    times: Float64Array.from(periods, start),
     sensor: ys,
     reference: xs,
     fit: ols(xs, ys),

@@ -3,6 +3,13 @@
 // month; with a seeded bootstrap interval of the mean), OLS and sensor-vs-reference pairing with EPA's PM2.5
 // sensor performance targets (the full evaluation: evaluation.ts). Times are epoch milliseconds (UTC); NaN is
 // "no value".
+// Days, hours of day and weekdays are local to a Zone (core/time/zone: an IANA zone and a day boundary, clock
+// or standard; UTC by default).
+//
+// Valid averages (75 %): an hour built from minutes needs 45 of its 60 minutes (sensortoolkit, EPA/600/R-20/280);
+// a day needs 75 % of its hour periods: 18 of 24 (40 CFR Part 50 Appendix N, EPA's 24-hour PM2.5 rule). A clock
+// day with a DST change has 23 or 25 hour periods; the rule stays 75 % of them, rounded up: 18 of 23, 19 of 25
+// (`minValidHours`). EPA itself counts days in local standard time, where every day has 24 (boundary `standard`).
 import { type OutputFrequency, PERIOD_MS } from '../api/types';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
 import { civilFromDays, UTC, type Zone } from '../time/zone';
@@ -451,30 +458,78 @@ export function meanByPeriod(times: ArrayLike<number>, values: ArrayLike<number>
   return sums;
 }
 
-/** Pairs a sensor's values with a reference's by period (each side's mean in the period when it has several). */
+/** A series: times (epoch ms) and values, NaN for none. */
+export interface TimeSeries {
+  times: ArrayLike<number>;
+  values: ArrayLike<number>;
+}
+
+/** How a series' days are made: the zone and boundary of its days, and the frequency of its values. */
+export interface DayOptions {
+  /** The zone of the days (UTC by default). */
+  zone?: Zone;
+  /** The values' output frequency (inferred from the times' spacing when not given): minutes make hours by the 45-of-60 rule. */
+  frequency?: OutputFrequency;
+}
+
+/** Pairs a sensor's values with a reference's by period: each side's valid averages (`periodMeans`) in the periods both have. */
 export function pairByPeriod(
-  sensor: { times: ArrayLike<number>; values: ArrayLike<number> },
-  reference: { times: ArrayLike<number>; values: ArrayLike<number> },
+  sensor: TimeSeries,
+  reference: TimeSeries,
   frequency: OutputFrequency,
+  options: { zone?: Zone; sensorFrequency?: OutputFrequency; referenceFrequency?: OutputFrequency } = {},
 ): Pairs {
-  const s = meanByPeriod(sensor.times, sensor.values, frequency);
-  const r = meanByPeriod(reference.times, reference.values, frequency);
+  const zone = options.zone ?? UTC;
+  const s = periodMeans(sensor, frequency, { zone, frequency: options.sensorFrequency }).means;
+  const r = periodMeans(reference, frequency, { zone, frequency: options.referenceFrequency }).means;
   const periods = [...s.keys()].filter((p) => r.has(p)).sort((a, b) => a - b);
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const p of [...s.keys(), ...r.keys()]) {
-    if (p < lo) lo = p;
-    if (p > hi) hi = p;
-  }
+  const span = [...spanOf(sensor, frequency, zone), ...spanOf(reference, frequency, zone)];
+  const lo = Math.min(...span);
+  const hi = Math.max(...span);
   const expected = hi >= lo ? hi - lo + 1 : 0;
-  const step = PERIOD_MS[frequency];
   return {
-    times: Float64Array.from(periods, (p) => p * step),
-    sensor: Float64Array.from(periods, (p) => s.get(p)![0] / s.get(p)![1]),
-    reference: Float64Array.from(periods, (p) => r.get(p)![0] / r.get(p)![1]),
+    times: Float64Array.from(periods, (p) => periodStart(p, frequency, zone)),
+    sensor: Float64Array.from(periods, (p) => s.get(p)!),
+    reference: Float64Array.from(periods, (p) => r.get(p)!),
     expected,
     completenessPercent: completenessPercent(periods.length, expected),
   };
+}
+
+/** The first and last period (minute, hour or local day index) a series has a value in; [] when none. */
+function spanOf(series: TimeSeries, frequency: OutputFrequency, zone: Zone): number[] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < series.times.length; i++) {
+    const t = series.times[i];
+    if (Number.isNaN(t) || Number.isNaN(series.values[i])) continue;
+    const p = frequency === 'day' ? zone.dayKey(t) : periodOf(t, frequency);
+    if (p < lo) lo = p;
+    if (p > hi) hi = p;
+  }
+  return lo <= hi ? [lo, hi] : [];
+}
+
+/** The start (ms) of a period: a minute or hour index, or a local day of the zone. */
+export function periodStart(period: number, frequency: OutputFrequency, zone: Zone = UTC): number {
+  return frequency === 'day' ? zone.dayStart(period) : period * PERIOD_MS[frequency];
+}
+
+/**
+ * A series' valid averages per period of `frequency` (minute or hour index, or local day of the zone) and the
+ * periods left out by the 75 % rules: minutes as they are (each minute's mean); hours by `hourlyMeans`; days by
+ * `dailyMeans` (daily values as they are, by the local day they start in).
+ */
+export function periodMeans(series: TimeSeries, frequency: OutputFrequency, options: DayOptions = {}): ValidAverages {
+  const given = options.frequency ?? inferFrequency(series.times);
+  if (frequency === 'day') {
+    const { means, incompleteDays } = dailyMeans(series.times, series.values, { ...options, frequency: given });
+    return { means, incomplete: incompleteDays };
+  }
+  if (frequency === 'hour') return hourlyMeans(series.times, series.values, given === 'minute');
+  const means = new Map<number, number>();
+  for (const [p, [sum, n]] of meanByPeriod(series.times, series.values, frequency)) means.set(p, sum / n);
+  return { means, incomplete: 0 };
 }
 
 export interface TargetCheck {
@@ -510,43 +565,106 @@ export const MIN_HOURS_PER_DAY = 18;
 /** EPA's rule for a valid hourly average of sensor minutes (sensortoolkit): at least 75 % of them, 45 of 60. */
 export const MIN_MINUTES_PER_HOUR = 45;
 
+/** Valid averages by period index (minutes, hours or local days since the epoch), and how many periods were left out. */
+export interface ValidAverages {
+  means: Map<number, number>;
+  /** Periods with some values but below the 75 % completeness rule. */
+  incomplete: number;
+}
+
 /**
- * 24-hour (UTC day) means of a series, each valid only when at least `minHours` of its 24 hours have a value
- * (EPA: 18 of 24). Finer values (minutes) are first averaged into their hour; a day's mean is the mean of its
- * hourly means. Returns the valid days' means by day index (days since the epoch) and the days dropped.
+ * Hourly means. From minute data (`fromMinutes`) each minute is averaged first and an hour is valid with at
+ * least `minMinutes` minutes (75 %: 45 of 60); coarser data gives each hour the mean of its values.
+ */
+export function hourlyMeans(
+  times: ArrayLike<number>,
+  values: ArrayLike<number>,
+  fromMinutes: boolean,
+  minMinutes = MIN_MINUTES_PER_HOUR,
+): ValidAverages {
+  const means = new Map<number, number>();
+  if (!fromMinutes) {
+    for (const [hour, [sum, n]] of meanByPeriod(times, values, 'hour')) means.set(hour, sum / n);
+    return { means, incomplete: 0 };
+  }
+  const hours = new Map<number, [number, number]>();
+  for (const [minute, [sum, n]] of meanByPeriod(times, values, 'minute')) {
+    const hour = Math.floor(minute / 60);
+    const h = hours.get(hour);
+    if (h) {
+      h[0] += sum / n;
+      h[1]++;
+    } else hours.set(hour, [sum / n, 1]);
+  }
+  let incomplete = 0;
+  for (const [hour, [sum, n]] of hours) {
+    if (n >= minMinutes) means.set(hour, sum / n);
+    else incomplete++;
+  }
+  return { means, incomplete };
+}
+
+/**
+ * The hour periods (UTC hours, as the service stamps them) that start in a local day: 24, or 23 / 25 on a clock
+ * day with a DST change (Lord Howe's 23.5 / 24.5-hour days: 23 / 25; Kathmandu's days at :15 past: 24).
+ */
+export function hoursOfDay(zone: Zone, day: number): number {
+  return Math.ceil(zone.dayEnd(day) / HOUR_MS) - Math.ceil(zone.dayStart(day) / HOUR_MS);
+}
+
+/** Valid hours a local day needs: 75 % of its hour periods, rounded up (18 of 24, 18 of 23, 19 of 25). */
+export function minValidHours(zone: Zone, day: number): number {
+  const hours = zone.isUtc || zone.boundary === 'standard' ? 24 : hoursOfDay(zone, day);
+  return Math.ceil((hours * MIN_HOURS_PER_DAY) / 24);
+}
+
+/**
+ * 24-hour means of a series by local day of the zone (UTC by default), each valid with 75 % of its hours
+ * (`minValidHours`: 18 of 24). Minutes are first averaged into hours, an hour valid with 45 of 60 minutes
+ * (`hourlyMeans`); a day's mean is the mean of its valid hourly means. Daily data (frequency `day`) gives each
+ * local day the mean of the values starting in it, as they are. The valid days' means by local day index, and
+ * the days dropped.
  */
 export function dailyMeans(
   times: ArrayLike<number>,
   values: ArrayLike<number>,
-  minHours = MIN_HOURS_PER_DAY,
+  options: DayOptions = {},
 ): { means: Map<number, number>; incompleteDays: number } {
-  const hours = new Map<number, number>();
-  for (const [hour, [sum, n]] of meanByPeriod(times, values, 'hour')) hours.set(hour, sum / n);
-  const { means, incomplete } = daysFromHours(hours, minHours);
+  const zone = options.zone ?? UTC;
+  const frequency = options.frequency ?? inferFrequency(times);
+  if (frequency === 'day') {
+    const days = new Map<number, [number, number]>();
+    for (let i = 0; i < times.length; i++) {
+      if (Number.isNaN(times[i]) || Number.isNaN(values[i])) continue;
+      addTo(days, zone.dayKey(times[i]), values[i]);
+    }
+    const means = new Map<number, number>();
+    for (const [day, [sum, n]] of days) means.set(day, sum / n);
+    return { means, incompleteDays: 0 };
+  }
+  const { means, incomplete } = daysFromHours(hourlyMeans(times, values, frequency === 'minute').means, zone);
   return { means, incompleteDays: incomplete };
 }
 
+function addTo(sums: Map<number, [number, number]>, key: number, value: number): void {
+  const e = sums.get(key);
+  if (e) {
+    e[0] += value;
+    e[1]++;
+  } else sums.set(key, [value, 1]);
+}
+
 /**
- * 24-hour means of hourly means (by hour index since the epoch), each valid with at least `minHours` hours
- * (EPA: 18 of 24); the valid days' means by day index, and how many days were left out.
+ * 24-hour means of hourly means (by hour index since the epoch) by local day of the zone, each valid with
+ * `minValidHours` hours (EPA: 18 of 24); the valid days' means by day index, and how many days were left out.
  */
-export function daysFromHours(
-  hours: ReadonlyMap<number, number>,
-  minHours = MIN_HOURS_PER_DAY,
-): { means: Map<number, number>; incomplete: number } {
+export function daysFromHours(hours: ReadonlyMap<number, number>, zone: Zone = UTC): ValidAverages {
   const days = new Map<number, [number, number]>();
-  for (const [hour, mean] of hours) {
-    const day = Math.floor(hour / 24);
-    const d = days.get(day);
-    if (d) {
-      d[0] += mean;
-      d[1]++;
-    } else days.set(day, [mean, 1]);
-  }
+  for (const [hour, mean] of hours) addTo(days, zone.dayKey(hour * HOUR_MS), mean);
   const means = new Map<number, number>();
   let incomplete = 0;
   for (const [day, [sum, n]] of days) {
-    if (n >= minHours) means.set(day, sum / n);
+    if (n >= minValidHours(zone, day)) means.set(day, sum / n);
     else incomplete++;
   }
   return { means, incomplete };
@@ -558,34 +676,39 @@ export interface DailyPairs extends Pairs {
 }
 
 /**
- * Pairs a sensor's valid 24-hour means with a reference's (EPA's evaluation of PM2.5 sensors): only days both
- * have a valid mean (≥ `minHours` hours each). Expected: the days from the first to the last day either
- * series has any value in; completeness = paired days / expected.
+ * Pairs a sensor's valid 24-hour means with a reference's (EPA's evaluation of PM2.5 sensors): only local days
+ * both have a valid mean (`dailyMeans`). Expected: the days from the first to the last day either series has any
+ * value in; completeness = paired days / expected. `times` are the days' starts.
  */
 export function pairDaily(
-  sensor: { times: ArrayLike<number>; values: ArrayLike<number> },
-  reference: { times: ArrayLike<number>; values: ArrayLike<number> },
-  minHours = MIN_HOURS_PER_DAY,
+  sensor: TimeSeries & { frequency?: OutputFrequency },
+  reference: TimeSeries & { frequency?: OutputFrequency },
+  zone: Zone = UTC,
 ): DailyPairs {
-  const s = dailyMeans(sensor.times, sensor.values, minHours);
-  const r = dailyMeans(reference.times, reference.values, minHours);
-  const days = [...s.means.keys()].filter((d) => r.means.has(d)).sort((a, b) => a - b);
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const side of [sensor, reference])
-    for (let i = 0; i < side.times.length; i++) {
-      if (Number.isNaN(side.times[i]) || Number.isNaN(side.values[i])) continue;
-      const d = periodOf(side.times[i], 'day');
-      if (d < lo) lo = d;
-      if (d > hi) hi = d;
-    }
-  const expected = hi >= lo ? hi - lo + 1 : 0;
-  return {
-    times: Float64Array.from(days, (d) => d * PERIOD_MS.day),
-    sensor: Float64Array.from(days, (d) => s.means.get(d)!),
-    reference: Float64Array.from(days, (d) => r.means.get(d)!),
-    expected,
-    completenessPercent: completenessPercent(days.length, expected),
-    incompleteDays: { sensor: s.incompleteDays, reference: r.incompleteDays },
-  };
+  const s = periodMeans(sensor, 'day', { zone, frequency: sensor.frequency });
+  const r = periodMeans(reference, 'day', { zone, frequency: reference.frequency });
+  const pairs = pairByPeriod(sensor, reference, 'day', {
+    zone,
+    sensorFrequency: sensor.frequency,
+    referenceFrequency: reference.frequency,
+  });
+  return { ...pairs, incompleteDays: { sensor: s.incomplete, reference: r.incomplete } };
+}
+
+export interface ExceedanceDays {
+  /** Valid local days (`dailyMeans`) whose mean is above the threshold. */
+  days: number;
+  /** Valid local days. */
+  validDays: number;
+  /** Starts (ms) of the days above, ascending. */
+  starts: number[];
+}
+
+/** Days whose valid 24-hour mean (local days of the zone, 75 % rule) is strictly above `threshold`. */
+export function exceedanceDays(series: TimeSeries, threshold: number, options: DayOptions = {}): ExceedanceDays {
+  const zone = options.zone ?? UTC;
+  const { means } = dailyMeans(series.times, series.values, options);
+  const above = [...means].filter(([, m]) => m > threshold).map(([d]) => d);
+  above.sort((a, b) => a - b);
+  return { days: above.length, validDays: means.size, starts: above.map((d) => zone.dayStart(d)) };
 }

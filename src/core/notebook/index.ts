@@ -11,3 +11,4 @@ export {
 export * from './model';
 export { FULL_RESULT_ID, READ_BACK_MIMES, type ReadOptions } from './read-checks';
 export { formatBytes, type OutputSummary, summarizeOutput } from './summary';
+export { type NotebookZone, notebookZone } from './time-zone';

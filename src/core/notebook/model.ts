@@ -76,6 +76,9 @@ export interface NotebookMetadata {
   /** Name of the connection the notebook runs against (never its key). */
   connection?: string;
   org?: string;
+  /** The notebook's time zone (an IANA name) and day boundary (clock | standard): core/notebook/time-zone. */
+  timeZone?: string;
+  dayBoundary?: string;
   [key: string]: unknown;
 }
 

@@ -92,7 +92,9 @@ function isResultInfo(v: unknown): boolean {
   const t = v.truncated;
   const r = v.rest;
   const names = v.datasourceNames;
+  const zone = v.timeZone;
   return (
+    (zone === undefined || (isRecord(zone) && isString(zone.name) && isString(zone.dayBoundary))) &&
     (v.title === undefined || isString(v.title)) &&
     (v.partial === undefined || isString(v.partial)) &&
     (v.notes === undefined || isStrings(v.notes)) &&
@@ -141,8 +143,13 @@ export function checkCellMetadata(meta: Record<string, unknown>): Record<string,
 }
 
 /** The notebook's metadata as read: `connection` and `org` only as names (strings on one line, ≤ 200). */
+const ZONE_KEYS = new Set(['timeZone', 'dayBoundary']);
+/** A time zone name or day boundary as text (checked where used: core/notebook/time-zone). */
+const isZoneText = (v: unknown): boolean => typeof v === 'string' && v.length <= 100;
+
 export function checkNotebookMetadata(meta: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) if ((k !== 'connection' && k !== 'org') || isName(v)) out[k] = v;
+  for (const [k, v] of Object.entries(meta))
+    if (((k !== 'connection' && k !== 'org') || isName(v)) && (!ZONE_KEYS.has(k) || isZoneText(v))) out[k] = v;
   return out;
 }

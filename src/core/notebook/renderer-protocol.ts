@@ -1,6 +1,7 @@
 // The contract between the renderer and the extension host: MIME type, output metadata, messages.
 // Platform-neutral (no DOM, no node): imported by the renderer, the extension's save handler and table panels.
 
+import type { DayBoundary } from '../time/zone';
 export const RENDERER_ID = 'measnb.table-renderer';
 
 /** Output metadata (NotebookCellOutput.metadata.measnb) that the renderer shows next to the rows. */
@@ -29,6 +30,11 @@ export interface ResultInfo {
    * them at once and asks the host for the rest (rows-request) under this opaque key.
    */
   rest?: RestOfRows;
+  /**
+   * The notebook's time zone (an IANA name) and day boundary: the times are shown in it and the views' days,
+   * hours of day and weekdays are its. Read from a saved notebook too: a bad name is UTC (core/time/zone zoneOrUtc).
+   */
+  timeZone?: { name: string; dayBoundary: DayBoundary };
 }
 
 /** The rows of a progressive output that are not in its item: `key` names the result to the host. */

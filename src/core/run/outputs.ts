@@ -2,7 +2,9 @@
 // renderer's table item (every row) plus a text/csv fallback (a text line instead above csvMaxRows),
 // with rowCount, columns and the renderer's `measnb` info (title, notes) in the metadata.
 // Used by `measnb run`; the metadata survives when the serializer cuts an output to its summary.
+
 import { errorOutput, MIME, type NotebookOutput, type OutputMetadata, textItem } from '../notebook/model';
+import type { NotebookZone } from '../notebook/time-zone';
 import { diagnosticLine } from '../query/diagnostics';
 import { tableToCsv } from '../table/csv-export';
 import { encodeTable } from '../table/wire';
@@ -14,6 +16,8 @@ export const DEFAULT_CSV_FALLBACK_MAX_ROWS = 20_000;
 export interface ResultOutputOptions {
   csvMaxRows?: number;
   fullResultPath?: string;
+  /** The notebook's zone: the renderer shows and counts the times in it (ResultInfo.timeZone). */
+  timeZone?: NotebookZone;
 }
 
 /** The renderer's header line of a result, e.g. "recent · 120 rows × 14 columns". */
@@ -44,7 +48,11 @@ export function resultOutput(result: RunResult, options: ResultOutputOptions = {
   const metadata: OutputMetadata = {
     rowCount: table.rowCount,
     columns: table.columns.map((c) => c.name),
-    measnb: { title: resultTitle(result, reportKind), notes: resultNotes(result) },
+    measnb: {
+      title: resultTitle(result, reportKind),
+      notes: resultNotes(result),
+      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    },
   };
   if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
   if (result.report && table.columns.length === 0) {

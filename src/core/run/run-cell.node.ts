@@ -57,6 +57,8 @@ export interface RunCellOptions {
   sql?: SqlSession;
   /** sql: relative file paths are read from here (the notebook's folder). */
   baseDir?: string;
+  /** sql: the notebook's time zone (IANA; default UTC), the engine's TimeZone. */
+  timeZone?: string;
   /**
    * recent cells of format csv-wide: the reply's bytes go here unchanged (whole lines, retried until the
    * first byte is written) and the result's table stays empty.
@@ -139,7 +141,12 @@ async function runSql(
   const session = options.sql ?? new SqlSession();
   options.onProgress?.({ kind: 'request', message: 'Running the SQL…' });
   try {
-    const table = await session.query(sql.text, { signal: options.signal, baseDir: options.baseDir, params });
+    const table = await session.query(sql.text, {
+      signal: options.signal,
+      baseDir: options.baseDir,
+      timeZone: options.timeZone,
+      params,
+    });
     return { verb: 'sql', table, summary: tableSummary(table), request: { sql: sql.text }, warnings };
   } catch (e) {
     if (e instanceof EngineQueryError) throw new CellError([engineErrorDiagnostic(e.engine, sql)]);

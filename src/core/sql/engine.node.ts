@@ -14,6 +14,7 @@ import type {
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
+import { checkTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import {
   applyEdits,
   asAllowedDir,
@@ -70,6 +71,11 @@ export interface EngineOptions {
   tempRoot?: string;
   /** DuckDB's memory_limit, e.g. "2GB" (default: 25% of RAM, at most 4 GB). */
   memoryLimit?: string;
+  /**
+   * The session's TimeZone, an IANA name (default UTC, never the machine's): TIMESTAMPTZ arithmetic such as
+   * `date_trunc('day', "time")` gives the notebook's local days (DuckDB's ICU, built in: nothing is loaded).
+   */
+  timeZone?: string;
 }
 
 export class SqlEngine {
@@ -81,6 +87,8 @@ export class SqlEngine {
     readonly allowedDirs: readonly string[],
     private readonly memoryLimit: string,
     private readonly tempDir: string,
+    /** The session's TimeZone (locked with the other settings). */
+    readonly timeZone: string,
   ) {}
 
   /**
@@ -90,6 +98,7 @@ export class SqlEngine {
   static async open(options: EngineOptions = {}): Promise<SqlEngine> {
     const lib = await loadApi();
     const limit = memoryLimit(options.memoryLimit);
+    const timeZone = checkTimeZone(options.timeZone ?? DEFAULT_TIME_ZONE);
     const root = resolve(options.tempRoot ?? tmpdir());
     await mkdir(root, { recursive: true });
     const tempDir = await mkdtemp(join(root, 'measnb-sql-'));
@@ -107,9 +116,10 @@ export class SqlEngine {
       const conn = await db.connect();
       // allowed_directories is a list, which only SET takes; then access is confined and settings locked.
       await conn.run(`SET allowed_directories = [${dirs.map(quoteString).join(', ')}]`);
+      await conn.run(`SET TimeZone = ${quoteString(timeZone)}`);
       await conn.run('SET enable_external_access = false');
       await conn.run('SET lock_configuration = true');
-      return new SqlEngine(db, conn, lib, dirs, limit, tempDir);
+      return new SqlEngine(db, conn, lib, dirs, limit, tempDir, timeZone);
     } catch (e) {
       await rm(tempDir, { recursive: true, force: true });
       throw e;

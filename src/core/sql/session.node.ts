@@ -3,6 +3,7 @@
 // never load the engine: results are only held here (tables by reference, report files by path).
 import { dirname, extname } from 'node:path';
 import type { Table } from '../table/table';
+import { checkTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import { type EngineOptions, SqlEngine, type SqlParam } from './engine.node';
 
 export type HeldResult =
@@ -25,6 +26,8 @@ export interface SqlQueryOptions {
   baseDir?: string;
   /** The notebook's parameters, bound to the SQL's `$name` parameters (never pasted into its text). */
   params?: Readonly<Record<string, SqlParam>>;
+  /** The notebook's time zone (IANA; default UTC): the engine's TimeZone, opened again when it changes. */
+  timeZone?: string;
 }
 
 /** The format DuckDB should read a report's files with, or undefined when they are not all one kind. */
@@ -47,6 +50,8 @@ export class SqlSession {
   private engine?: Promise<SqlEngine>;
   /** The notebook's folder, as the last query gave it (the engine may read there). */
   private baseDir?: string;
+  /** The notebook's zone, as the last query gave it. */
+  private timeZone?: string;
 
   constructor(private readonly options: SqlSessionOptions = {}) {}
 
@@ -83,6 +88,7 @@ export class SqlSession {
 
   async query(sql: string, options: SqlQueryOptions = {}): Promise<Table> {
     this.baseDir = options.baseDir ?? this.baseDir;
+    this.timeZone = options.timeZone ?? this.timeZone;
     const engine = await this.sync();
     return engine.query(sql, options);
   }
@@ -108,16 +114,23 @@ export class SqlSession {
   private engineOptions(): EngineOptions {
     const files = [...this.held.values()].flatMap((h) => (h.kind === 'files' ? h.files.map((f) => dirname(f)) : []));
     const readDirs = [...(this.baseDir ? [this.baseDir] : []), ...(this.options.allowedDirectories ?? []), ...files];
-    return { readDirs, tempRoot: this.options.tempRoot, memoryLimit: this.options.memoryLimit };
+    return {
+      readDirs,
+      tempRoot: this.options.tempRoot,
+      memoryLimit: this.options.memoryLimit,
+      timeZone: this.timeZone,
+    };
   }
 
   /**
    * The engine with every held result in it (only the changed ones are loaded again). Its folders are
-   * fixed when it opens: one that does not reach a new folder is opened again, with every result.
+   * fixed when it opens, and its TimeZone: one that does not reach a new folder, or is in another zone, is
+   * opened again, with every result.
    */
   private async sync(): Promise<SqlEngine> {
     const current = await this.engine?.catch(() => undefined);
-    if (current && !current.reaches(this.engineOptions().readDirs ?? [])) {
+    const zone = checkTimeZone(this.timeZone ?? DEFAULT_TIME_ZONE);
+    if (current && (!current.reaches(this.engineOptions().readDirs ?? []) || current.timeZone !== zone)) {
       this.engine = undefined;
       current.close();
       for (const name of this.held.keys()) this.stale.add(name);

@@ -61,10 +61,13 @@ export {
   type DayBoundary,
   DEFAULT_DAY_BOUNDARY,
   DEFAULT_TIME_ZONE,
+  formatInZone,
+  localParts,
   TimeZoneError,
   timeZoneNames,
   UTC,
   weekdayOfDay,
   Zone,
   zoneOf,
+  zoneOrUtc,
 } from './zone';

@@ -281,3 +281,56 @@ export function zoneOf(name: unknown = DEFAULT_TIME_ZONE, boundary: unknown = DE
 
 /** UTC with clock days: what every "day" was before zones (the default). */
 export const UTC: Zone = new Zone('UTC', 'clock');
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** The civil date and time of an instant in the zone (its clock time, DST included, whatever the boundary). */
+export function localParts(
+  ms: number,
+  zone: Zone,
+): { year: number; month: number; day: number; hour: number; minute: number; second: number; millis: number } {
+  const local = ms + zone.offsetMs(ms);
+  const days = Math.floor(local / DAY_MS);
+  const inDay = local - days * DAY_MS;
+  const { year, month, day } = civilFromDays(days);
+  const second = Math.floor(inDay / 1000);
+  return {
+    year,
+    month,
+    day,
+    hour: Math.floor(second / 3600),
+    minute: Math.floor(second / 60) % 60,
+    second: second % 60,
+    millis: Math.round(inDay - second * 1000),
+  };
+}
+
+/**
+ * The one time format shown to people: ISO-like, 24-hour, in the zone's clock time: `2026-11-25 14:00`,
+ * `2026-11-25 14:00:05` when there are seconds, `.250` when there are milliseconds; `'date'` gives the day
+ * alone (`2026-11-25`), `'time'` the time alone. The zone is not in the text: name it once beside it (a column
+ * header, an axis title). '' for NaN and instants out of range.
+ */
+export function formatInZone(ms: number, zone: Zone, part: 'both' | 'date' | 'time' = 'both'): string {
+  if (!(Math.abs(ms) <= MAX_INSTANT_MS)) return '';
+  const p = localParts(ms, zone);
+  if (!Number.isFinite(p.year)) return '';
+  const date = `${p.year < 0 ? '-' : ''}${String(Math.abs(p.year)).padStart(4, '0')}-${pad2(p.month)}-${pad2(p.day)}`;
+  if (part === 'date') return date;
+  let time = `${pad2(p.hour)}:${pad2(p.minute)}`;
+  if (p.second || p.millis) time += `:${pad2(p.second)}`;
+  if (p.millis) time += `.${String(p.millis).padStart(3, '0')}`;
+  return part === 'time' ? time : `${date} ${time}`;
+}
+
+/**
+ * The zone named by hostile input (a saved notebook's metadata, an output's ResultInfo): `zoneOf` when the name
+ * and boundary are good, else UTC with clock days (never the machine's zone).
+ */
+export function zoneOrUtc(name: unknown, boundary: unknown = DEFAULT_DAY_BOUNDARY): Zone {
+  try {
+    return zoneOf(name ?? DEFAULT_TIME_ZONE, boundary ?? DEFAULT_DAY_BOUNDARY);
+  } catch {
+    return UTC;
+  }
+}

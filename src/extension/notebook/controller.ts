@@ -8,6 +8,7 @@ import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
+import type { NotebookZone } from '../../core/notebook/time-zone';
 import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
@@ -23,6 +24,7 @@ import { isTrusted, offerTrust, restrictedMessage } from '../trust';
 import { CellWriter, fileName, type RenderedTable } from './cell-writer';
 import type { FollowStore } from './follow-store';
 import type { NotebookConnections } from './notebook-connection';
+import { withZone, zoneOfNotebook } from './notebook-time-zone';
 import { type ReportRef, tableOutput } from './outputs';
 import { ProgressiveResults, restKeyOf } from './progressive-results';
 import { ResultStore } from './result-store';
@@ -64,6 +66,8 @@ export class MeasnbController implements vscode.Disposable {
   private order = 0;
   /** The parameter values of a Run with Parameters… under way, by notebook (else a run uses the defaults). */
   private readonly runValues = new WeakMap<vscode.NotebookDocument, ParamValues>();
+  /** Cells running now (their outputs are not relabelled under them). */
+  private readonly runningCells = new Set<vscode.NotebookCell>();
   /** Full results of over-limit outputs, one file per cell. */
   readonly results: ResultStore;
   /** The rows of progressive outputs (items with only the first rows), for the renderer's rows-requests. */
@@ -127,11 +131,40 @@ export class MeasnbController implements vscode.Disposable {
     return id;
   }
 
+  /**
+   * The notebook's table outputs told its new zone (ResultInfo.timeZone): each is handed over again with the
+   * same items, and the cell keeps its execution order, timing and success. Cells running now are left alone.
+   */
+  async relabelOutputs(notebook: vscode.NotebookDocument, zone: NotebookZone): Promise<void> {
+    for (const cell of notebook.getCells()) {
+      const tables = cell.outputs.filter((o) => o.items.some((i) => i.mime === MIME.table));
+      if (!tables.length || this.runningCells.has(cell)) continue;
+      const summary = cell.executionSummary;
+      let exec: vscode.NotebookCellExecution;
+      try {
+        exec = this.controller.createNotebookCellExecution(cell);
+      } catch {
+        return; // another kernel is selected: the outputs take the zone when their cells run again
+      }
+      exec.executionOrder = summary?.executionOrder;
+      exec.start(summary?.timing?.startTime);
+      await exec.replaceOutput(
+        cell.outputs.map((o) => {
+          if (!tables.includes(o)) return o;
+          const info = (o.metadata?.measnb ?? {}) as ResultInfo;
+          return new vscode.NotebookCellOutput(o.items, { ...o.metadata, measnb: withZone(info, zone) });
+        }),
+      );
+      exec.end(summary?.success, summary?.timing?.endTime);
+    }
+  }
+
   private async runCell(
     cell: vscode.NotebookCell,
     notebook: vscode.NotebookDocument,
     params: ParamValues,
   ): Promise<void> {
+    this.runningCells.add(cell);
     const exec = this.controller.createNotebookCellExecution(cell);
     exec.executionOrder = ++this.order;
     exec.start(this.clock.nowMs());
@@ -142,6 +175,7 @@ export class MeasnbController implements vscode.Disposable {
       success = await this.runInto(exec, cell, notebook, abort.signal, params);
     } finally {
       sub.dispose();
+      this.runningCells.delete(cell);
       exec.end(success, this.clock.nowMs());
     }
   }
@@ -205,6 +239,7 @@ export class MeasnbController implements vscode.Disposable {
       sql: this.deps.sql.for(notebook),
       params,
       baseDir: notebook.uri.scheme === 'file' ? path.dirname(notebook.uri.fsPath) : undefined,
+      timeZone: zoneOfNotebook(notebook).name,
       onProgress: (p) => {
         if (p.kind === 'report-created') {
           // Observed before it is tracked: the Reports view's watcher never starts a second poller.
@@ -304,7 +339,10 @@ export class MeasnbController implements vscode.Disposable {
     const progressive = headRows < table.rowCount;
     const file = progressive || bytes > savedOutputLimitBytes() ? await this.results.target(cell) : undefined;
     const fromDirectory = await this.referenceSites(table, cell.notebook);
-    let withRefs: ResultInfo = fromDirectory ? { ...info, ...fromDirectory } : info;
+    let withRefs: ResultInfo = withZone(
+      fromDirectory ? { ...info, ...fromDirectory } : info,
+      zoneOfNotebook(cell.notebook),
+    );
     if (progressive) {
       const key = this.progressive.hold(table);
       withRefs = { ...withRefs, rest: { key, totalRows: table.rowCount, headRows } };

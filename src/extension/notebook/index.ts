@@ -10,6 +10,7 @@ import { FollowStore } from './follow-store';
 import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } from './language';
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
 import { NotebookConnections } from './notebook-connection';
+import { NotebookTimeZones } from './notebook-time-zone';
 import { registerQuickFixes } from './quick-fix';
 import { registerRunWithParameters, runParamValues } from './run-with-params';
 import { registerSaveHandler } from './save-handler';
@@ -60,6 +61,7 @@ export function registerNotebooks(
       transientCellMetadata: { inputCollapsed: true, outputCollapsed: true },
     }),
     connections,
+    new NotebookTimeZones((nb, zone) => controller.relabelOutputs(nb, zone)),
     controller,
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),

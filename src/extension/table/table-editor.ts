@@ -9,6 +9,7 @@ import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/io/limits';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/sql/file-read.node';
 import type { Table } from '../../core/table/table';
+import { settingsZone, withZone } from '../notebook/notebook-time-zone';
 import { registerCommand } from '../ui/register-command';
 import type { TablePanels, TableView } from './table-panel';
 
@@ -182,7 +183,8 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The notices of a file's table: the truncation (first N of M rows, and why) when it has more rows. */
 export function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInfo {
-  const info: ResultInfo = { title: name };
+  // A file has no notebook: its times and days are in the settings' zone (measurements.timeZone).
+  const info: ResultInfo = withZone({ title: name }, settingsZone());
   if (read.totalRows > read.table.rowCount) {
     info.truncated = {
       totalRows: read.totalRows,

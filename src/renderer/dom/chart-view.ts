@@ -6,7 +6,7 @@ import uPlot from 'uplot';
 import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
 import { metricScale } from '../../core/aq/metric-info';
 import type { Table } from '../../core/table/table';
-import { unitOf } from '../model/aq-views';
+import { resultFrequency, unitOf } from '../model/aq-views';
 import {
   buildChartData,
   type ChartData,
@@ -15,7 +15,7 @@ import {
   chartMetricColumns,
   chartTimeColumn,
 } from '../model/chart-series';
-import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
+import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
 
@@ -87,10 +87,28 @@ function roundText(v: number): string {
   return formatNumber(Math.round(v * 1000) / 1000);
 }
 
-/** A legend time (seconds) as ISO-like text in UTC or local time. */
-function timeText(seconds: number | null, utc: boolean): string {
+/** A legend time (seconds) as ISO-like text in the zone. */
+function timeText(seconds: number | null, zone: TimeZoneMode): string {
   if (seconds == null) return '';
-  return formatTime(seconds * 1000, utc ? 'utc' : 'local');
+  return formatTime(seconds * 1000, zone);
+}
+
+/**
+ * The x axis in the zone: uPlot places its ticks by `tzDate` (local midnights and hours of the IANA zone) and
+ * labels them with our one format (timeTickLabels), titled with what the times mean and the zone.
+ */
+export function timeAxis(
+  el: HTMLElement,
+  zone: TimeZoneMode,
+  title: string,
+): Partial<uPlot.Options> & { axis: uPlot.Axis } {
+  return {
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone.isUtc ? 'Etc/UTC' : zone.name),
+    axis: {
+      ...themedAxis(el, title),
+      values: (_u, splits, _axis, _space, increment) => timeTickLabels(splits, increment, zone),
+    },
+  };
 }
 
 /** A legend value with its unit, "—" when there is none. */
@@ -276,14 +294,15 @@ export class ChartView {
     const bands = aqiBandsFor(this.table, metricCol);
     const threshold = this.options.threshold?.();
     const { series, values } = this.seriesOf(data, unit);
-    const utc = this.timeZone() === 'utc';
+    const zone = this.timeZone();
+    const { tzDate, axis } = timeAxis(this.element, zone, timeAxisTitle(resultFrequency(this.table), zone));
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     this.plot = new uPlot(
       {
         ...this.size(),
-        tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : (ts) => new Date(ts * 1000),
+        tzDate,
         scales: { x: { time: true } },
-        axes: [themedAxis(this.element), themedAxis(this.element, unit || undefined)],
+        axes: [axis, themedAxis(this.element, unit || undefined)],
         series,
         hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
       },
@@ -302,11 +321,11 @@ export class ChartView {
     const colours = palette(this.element, data.series.length);
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
-    const utc = this.timeZone() === 'utc';
+    const zone = this.timeZone();
     const series: uPlot.Series[] = [
       {
-        label: utc ? 'time (UTC)' : 'time (local)',
-        value: (_u, v, _s, idx) => (idx == null ? 'latest (hover for a time)' : timeText(v, utc)),
+        label: timeAxisTitle(resultFrequency(this.table), zone),
+        value: (_u, v, _s, idx) => (idx == null ? 'latest (hover for a time)' : timeText(v, zone)),
       },
       ...data.series.map((s, i) => ({
         label: s.label,

@@ -433,7 +433,7 @@ export function differenceProfiles(
   const [sa] = seriesByGroup(table, rows, a.metricCol, new Set([a.group]));
   const [sb] = seriesByGroup(table, rows, b.metricCol, new Set([b.group]));
   if (!sa || !sb) return undefined;
-  const pairs = pairByPeriod(sa, sb, resultFrequency(table));
+  const pairs = pairByPeriod(sa, sb, resultFrequency(table), { zone });
   const diff = pairs.reference.map((v, i) => v - pairs.sensor[i]);
   const label = (side: ProfileSide) => (a.group === b.group ? (table.columns[side.metricCol]?.name ?? '') : side.group);
   return {
@@ -441,31 +441,6 @@ export function differenceProfiles(
     b: groupProfiles(label(b), sb.times, sb.values, zone, ci),
     difference: groupProfiles(`${label(b)} − ${label(a)}`, pairs.times, diff, zone, ci),
     pairs: pairs.times.length,
-  };
-}
-
-/**
- * A time zone's offset function made cheap for a pass over many times: the offset is looked up once per
- * quarter hour (a block whose start and end agree has no transition in it; otherwise each time is asked).
- */
-export function cachedOffset(offsetMinutes: (ms: number) => number): (ms: number) => number {
-  const BLOCK = 900_000;
-  const blocks = new Map<number, number>();
-  let lastKey = Number.NaN;
-  let lastOffset = Number.NaN;
-  return (ms) => {
-    const key = Math.floor(ms / BLOCK);
-    if (key !== lastKey) {
-      let o = blocks.get(key);
-      if (o === undefined) {
-        const start = offsetMinutes(key * BLOCK);
-        o = start === offsetMinutes(key * BLOCK + BLOCK - 1) ? start : Number.NaN;
-        blocks.set(key, o);
-      }
-      lastKey = key;
-      lastOffset = o;
-    }
-    return Number.isNaN(lastOffset) ? offsetMinutes(ms) : lastOffset;
   };
 }
 
@@ -522,7 +497,7 @@ export interface Collocation {
 /**
  * A sensor against a reference, EPA's way: valid 1-hour and 24-hour averages side by side, and the precision of
  * the `collocated` sensors (the sensor and the others at the same reference; needs 3). Undefined when the sensor
- * is the reference or either has no rows.
+ * is the reference or either has no rows. 24-hour averages are the zone's local days (UTC by default).
  */
 export function collocation(
   table: Table,
@@ -531,6 +506,7 @@ export function collocation(
   sensor: string,
   reference: string,
   collocated: readonly string[] = [sensor],
+  zone: Zone = UTC,
 ): Collocation | undefined {
   if (sensor === reference) return undefined;
   const names = new Set([sensor, reference, ...collocated]);
@@ -542,11 +518,11 @@ export function collocation(
   if (!s || !r) return undefined;
   const frequency = resultFrequency(table);
   const pm25 = isPm25Concentration(table.columns[metricCol]?.metric);
-  const hour = evaluatePair(s, r, '1h', frequency);
-  const day = evaluatePair(s, r, '24h', frequency);
+  const hour = evaluatePair(s, r, '1h', frequency, zone);
+  const day = evaluatePair(s, r, '24h', frequency, zone);
   const group = series.filter((x) => x.group !== reference);
   const precisionOf = (averaging: EvaluationAveraging) =>
-    precision(group.map((x) => validAverages(x, averaging, frequency).means));
+    precision(group.map((x) => validAverages(x, averaging, frequency, zone).means));
   return {
     hour,
     day,

@@ -51,11 +51,17 @@ export function representativeText(column: Column, rowCount: number, mode: TimeZ
 export function fitWidth(valuePx: number, headerPx: number, column: Column): number {
   const padding = 14; // cell padding and border
   const headerExtra = 18; // sort arrow
-  // A long metric header may be cut (its tooltip and the column menu have it whole); values may not.
-  const header = Math.min(headerPx + padding + headerExtra, MAX_HEADER_PX);
+  // A long metric header may be cut (its tooltip and the column menu have it whole); values may not. A time
+  // column's header names the zone its times are in ("startOfPeriod America/Denver"): it gets more room.
+  const header = Math.min(
+    headerPx + padding + headerExtra,
+    column.kind === 'time' ? MAX_TIME_HEADER_PX : MAX_HEADER_PX,
+  );
   const max = isNumeric(column) ? 240 : 420;
   return Math.round(Math.min(max, Math.max(56, valuePx + padding, header)));
 }
 
 /** A header wider than this is cut (its tooltip and the column menu have it whole); a metric's two lines fit. */
 export const MAX_HEADER_PX = 220;
+/** A time column's header: its name and its zone ("startOfPeriod America/Denver"), as wide as a time column gets. */
+export const MAX_TIME_HEADER_PX = 240;

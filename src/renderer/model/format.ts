@@ -1,11 +1,13 @@
-// How cells look in the table: numbers, times in UTC or local time, status and QC values.
+// How cells look in the table: numbers, times in the one ISO-like 24-hour format in a zone (UTC or the
+// notebook's IANA zone, never the machine's), status and QC values.
 // Copy and save never use these strings; they use the core's cellText (full precision, ISO UTC).
+
+import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Column, cellText, numberAt } from '../../core/table/table';
+import { formatInZone, type Zone, zoneOrUtc } from '../../core/time/zone';
 
-export type TimeZoneMode = 'utc' | 'local';
-
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
-const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+/** The zone times are shown in: UTC or the notebook's zone (core/time/zone). */
+export type TimeZoneMode = Zone;
 
 /** Numbers as their shortest exact text, except that long fractions are cut to 6 decimals for reading. */
 export function formatNumber(v: number): string {
@@ -18,27 +20,20 @@ export function formatNumber(v: number): string {
   return dot >= 0 && text.length - dot - 1 > 6 ? String(Number(v.toFixed(6))) : text;
 }
 
-/** `2026-11-21 15:04:05` (UTC) or with the local offset `2026-11-21 16:04:05 +01:00`; ms only when not zero. */
-export function formatTime(ms: number, mode: TimeZoneMode): string {
-  if (Number.isNaN(ms)) return '';
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return '';
-  const utc = mode === 'utc';
-  const y = utc ? d.getUTCFullYear() : d.getFullYear();
-  const mo = (utc ? d.getUTCMonth() : d.getMonth()) + 1;
-  const day = utc ? d.getUTCDate() : d.getDate();
-  const h = utc ? d.getUTCHours() : d.getHours();
-  const mi = utc ? d.getUTCMinutes() : d.getMinutes();
-  const s = utc ? d.getUTCSeconds() : d.getSeconds();
-  const msPart = d.getUTCMilliseconds();
-  let text = `${y}-${pad2(mo)}-${pad2(day)} ${pad2(h)}:${pad2(mi)}:${pad2(s)}`;
-  if (msPart) text += `.${pad3(msPart)}`;
-  if (!utc) {
-    const off = -d.getTimezoneOffset();
-    const sign = off < 0 ? '-' : '+';
-    text += ` ${sign}${pad2(Math.floor(Math.abs(off) / 60))}:${pad2(Math.abs(off) % 60)}`;
-  }
-  return text;
+/** `2026-11-21 15:04` in the zone (seconds and ms only when not zero; core/time/zone formatInZone). */
+export function formatTime(ms: number, zone: TimeZoneMode): string {
+  return Number.isNaN(ms) ? '' : formatInZone(ms, zone);
+}
+
+/** The zone an output's times are shown and its days counted in: ResultInfo.timeZone when good, else UTC. */
+export function resultZone(info: ResultInfo | undefined): TimeZoneMode {
+  const tz = info?.timeZone;
+  return tz && typeof tz === 'object' ? zoneOrUtc(tz.name, tz.dayBoundary) : zoneOrUtc('UTC');
+}
+
+/** A time's zone as named once beside the times (a column header, an axis): "America/Denver", "UTC". */
+export function zoneLabel(zone: TimeZoneMode): string {
+  return zone.name;
 }
 
 export function formatFlags(flags: readonly string[]): string {
@@ -63,4 +58,33 @@ export function displayText(column: Column, row: number, mode: TimeZoneMode): st
 
 export function isRightAligned(column: Column): boolean {
   return column.kind === 'number';
+}
+
+/**
+ * The time axis' tick labels (uPlot `values`; splits in seconds, `incrementSeconds` the tick spacing), in the one
+ * format: days as `2026-11-25`; finer ticks as `14:00` (`14:00:30` under a minute), with the date on a second
+ * line at the first tick and wherever the date changes. In the zone's clock time.
+ */
+export function timeTickLabels(splits: readonly number[], incrementSeconds: number, zone: TimeZoneMode): string[] {
+  let lastDate = '';
+  return splits.map((s) => {
+    if (s == null || Number.isNaN(s)) return '';
+    const ms = s * 1000;
+    const date = formatInZone(ms, zone, 'date');
+    if (incrementSeconds >= 86_400) return date;
+    const parts = formatInZone(ms, zone, 'time');
+    const time = incrementSeconds < 60 && parts.length === 5 ? `${parts}:00` : parts;
+    const label = date !== lastDate ? `${time}\n${date}` : time;
+    lastDate = date;
+    return label;
+  });
+}
+
+/**
+ * The time axis' title: what a time means, and its zone once: "time (UTC)" for instants (minutes), "hour
+ * starting (America/Denver)" / "day starting (…)" for the service's hour and day periods (stamped at their start).
+ */
+export function timeAxisTitle(frequency: 'minute' | 'hour' | 'day', zone: TimeZoneMode): string {
+  const what = frequency === 'hour' ? 'hour starting' : frequency === 'day' ? 'day starting' : 'time';
+  return `${what} (${zoneLabel(zone)})`;
 }

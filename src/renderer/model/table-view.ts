@@ -1,5 +1,6 @@
 // The rows a user sees: the table filtered, then sorted. Recomputed only when the filter or sort changes.
 import type { Table } from '../../core/table/table';
+import { UTC } from '../../core/time/zone';
 import { type FilterState, filterRows } from './filter';
 import type { TimeZoneMode } from './format';
 import { type SortSpec, sortRows } from './sort';
@@ -11,7 +12,7 @@ export interface ViewState {
 }
 
 export function emptyViewState(): ViewState {
-  return { filter: { global: '', columns: new Map() }, timeZone: 'utc' };
+  return { filter: { global: '', columns: new Map() }, timeZone: UTC };
 }
 
 /** View position -> table row. */

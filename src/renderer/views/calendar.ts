@@ -17,7 +17,7 @@ import { h } from '../dom/h';
 import { metricSelectFor, preferDailyPm } from '../dom/metric-select';
 import { groupRows, seriesByGroup, unitOf } from '../model/aq-views';
 import { isTimeSeries } from '../model/table-shape';
-import { viewZone, zoneText } from '../model/view-zone';
+import { zoneText } from '../model/view-zone';
 import type { Panel, PanelContext, ViewDefinition } from './view';
 
 const MONTHS = [
@@ -161,7 +161,7 @@ export class CalendarPanel implements Panel {
       return;
     }
     const column = this.ctx.table.columns[col];
-    const zone = viewZone(this.ctx.timeZone());
+    const zone = this.ctx.timeZone();
     const { groups, total } = this.chosenGroups();
     const dayOf = (ms: number) => zone.dayKey(ms);
     const series = seriesByGroup(this.ctx.table, this.ctx.rows(), col, new Set(groups));

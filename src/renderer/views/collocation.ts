@@ -26,7 +26,7 @@ import {
   scatterRange,
   unitOf,
 } from '../model/aq-views';
-import { formatNumber, formatTime, type TimeZoneMode } from '../model/format';
+import { formatNumber, formatTime, type TimeZoneMode, zoneLabel } from '../model/format';
 import { datasourceCount, isTimeSeries } from '../model/table-shape';
 import type { Panel, PanelContext, ViewDefinition } from './view';
 
@@ -57,7 +57,7 @@ function pairRows(result: Collocation, unit: string, mode: TimeZoneMode): StatRo
   const u = (v: number) => (unit && !Number.isNaN(v) ? ` ${unit}` : '');
   return [
     { name: 'n (pairs)', values: both((e) => String(e.fit.n)) },
-    { name: 'Pairs from → to', values: both((e) => pairRange(e, mode)) },
+    { name: `Periods starting from → to (${zoneLabel(mode)})`, values: both((e) => pairRange(e, mode)) },
     { name: 'Slope', values: both((e) => fmt(e.fit.slope)), target: 'Slope' },
     { name: 'Intercept', values: both((e) => `${fmt(e.fit.intercept)}${u(e.fit.intercept)}`), target: 'Intercept' },
     { name: 'R²', values: both((e) => fmt(e.fit.r2)), target: 'R²' },
@@ -276,7 +276,15 @@ export class CollocationPanel implements Panel {
     const reference = this.reference.value;
     const others = collocatedSensors(groups, locations, reference, refs, this.radiusKm());
     const collocated = [this.sensor.value, ...others.filter((g) => g !== this.sensor.value)];
-    const result = collocation(this.ctx.table, this.ctx.rows(), col, this.sensor.value, reference, collocated);
+    const result = collocation(
+      this.ctx.table,
+      this.ctx.rows(),
+      col,
+      this.sensor.value,
+      reference,
+      collocated,
+      this.ctx.timeZone(),
+    );
     this.last = result;
     if (!result || (result.hour.fit.n < 2 && result.day.fit.n < 2)) {
       this.stats.textContent =

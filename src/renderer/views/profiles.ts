@@ -21,7 +21,7 @@ import {
 } from '../model/aq-views';
 import { withAlpha } from '../model/colour';
 import { isTimeSeries } from '../model/table-shape';
-import { viewZone, zoneText } from '../model/view-zone';
+import { zoneText } from '../model/view-zone';
 import type { Panel, PanelContext, ViewDefinition } from './view';
 
 /** Lines per profile chart (the first datasources by name): more would not be readable. */
@@ -178,7 +178,7 @@ export class ProfilesPanel implements Panel {
       mode,
       groupRows(this.ctx.table, this.ctx.rows()).map((g) => g.group),
     );
-    const zone = viewZone(this.ctx.timeZone());
+    const zone = this.ctx.timeZone();
     const { lines, text, diff } = this.lines(col, mode, zone);
     const band = this.band.value as Band;
     const normalise = this.normalise.checked;

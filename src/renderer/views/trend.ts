@@ -12,7 +12,7 @@ import { metricSelectFor, preferDailyPm } from '../dom/metric-select';
 import { groupRows, seriesByGroup, unitOf } from '../model/aq-views';
 import { formatNumber } from '../model/format';
 import { isTimeSeries } from '../model/table-shape';
-import { viewZone, zoneText } from '../model/view-zone';
+import { zoneText } from '../model/view-zone';
 import type { Panel, PanelContext, ViewDefinition } from './view';
 
 /** A month index (months since 1970-01) as the instant (s, uPlot's unit) of the 1st at 00:00 UTC. */
@@ -110,7 +110,7 @@ export class TrendPanel implements Panel {
       this.note.textContent = 'Needs a metric and a datasource.';
       return;
     }
-    const zone = viewZone(this.ctx.timeZone());
+    const zone = this.ctx.timeZone();
     const [s] = seriesByGroup(this.ctx.table, this.ctx.rows(), col, new Set([this.datasource.value]));
     const months = s ? monthlyMeans(s.times, s.values, (ms) => zone.dayKey(ms)) : [];
     const result = trend(months, this.deseason.checked);
@@ -135,7 +135,7 @@ export class TrendPanel implements Panel {
     const [pointColour, lineColour] = palette(this.element, 2);
     const label = result.ok && result.deseasonalised ? 'monthly mean, deseasonalised' : 'monthly mean';
     const slope = result.ok ? `Theil–Sen ${num(result.fit.slope)}${unit ? ` ${unit}` : ''}/year` : 'no trend line';
-    const utc = this.ctx.timeZone() === 'utc';
+    const zone = this.ctx.timeZone();
     return new uPlot(
       {
         width: Math.max(320, (this.element.clientWidth || 800) - 14),
@@ -144,7 +144,7 @@ export class TrendPanel implements Panel {
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         axes: [themedAxis(this.element), themedAxis(this.element, unit || undefined)],
         series: [
-          { label: utc ? 'month' : 'month (local)' },
+          { label: zone.isUtc ? 'month' : `month (${zone.name})` },
           { label, stroke: pointColour, width: 1, points: { show: true, size: 6, fill: pointColour } },
           { label: slope, stroke: lineColour, width: 2, points: { show: false } },
         ],

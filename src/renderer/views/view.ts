@@ -14,6 +14,10 @@ export interface NestedTable {
 export interface PanelContext {
   table: Table;
   rows: () => Uint32Array;
+  /**
+   * The zone times are shown and days, hours of day and weekdays counted in (core/time/zone): the notebook's
+   * (ResultInfo.timeZone, with its day boundary), or UTC when the table's zone button says so. Never the machine's.
+   */
   timeZone: () => TimeZoneMode;
   /** Reference-site datasource ids the host knows (ResultInfo.referenceSites; results without sourceType). */
   referenceSites?: readonly unknown[];

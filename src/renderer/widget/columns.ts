@@ -2,10 +2,11 @@
 // element, fitted to common values), units and AQI chips, and every cell of a column (header, filter, pool).
 import { headerLines } from '../../core/metrics/labels';
 import type { Column, Table } from '../../core/table/table';
+import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
 import { categoryOf, unitOf } from '../model/aq-views';
 import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
-import { isRightAligned } from '../model/format';
+import { isRightAligned, type TimeZoneMode, zoneLabel } from '../model/format';
 
 /** The row number column. */
 export const GUTTER = -1;
@@ -25,7 +26,7 @@ function textWidth(text: string, bold: boolean): number {
 
 /** Fits the column to its common values (95th percentile of the first 1,000) or its header and unit. */
 function fittedWidth(column: Column, table: Table, unit: string, chip: boolean): number {
-  const value = representativeText(column, table.rowCount, 'local');
+  const value = representativeText(column, table.rowCount, UTC);
   return fitWidth(textWidth(value, false) + (chip ? 40 : 0), headerWidth(column, unit), column);
 }
 
@@ -57,12 +58,24 @@ export class GridColumns {
     /** The element whose CSS variables hold the widths. */
     private readonly host: HTMLElement,
     plain: boolean,
+    zone: TimeZoneMode = UTC,
   ) {
     // A view's derived table (Summary, Exceedances) is already in the order it should be read in.
     this.order = plain ? table.columns.map((_, i) => i) : defaultColumnOrder(table);
     this.pins = pinnedColumns(this.order, this.hidden);
-    this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : ''));
+    this.units = table.columns.map((c) => (c.kind === 'number' ? unitOf(c) : c.kind === 'time' ? zoneLabel(zone) : ''));
     this.chips = table.columns.map((c) => c.kind === 'number' && categoryOf(c, 0) !== undefined);
+  }
+
+  /** The time columns' headers name the zone their times are shown in. */
+  setTimeZone(zone: TimeZoneMode): void {
+    const label = zoneLabel(zone);
+    this.table.columns.forEach((c, i) => {
+      if (c.kind !== 'time') return;
+      this.units[i] = label;
+      const unit = this.cellsByColumn.get(i)?.[0]?.querySelector('.mt-unit');
+      if (unit) unit.textContent = label;
+    });
   }
 
   /** Every column fitted to its values, the gutter to the row count. */

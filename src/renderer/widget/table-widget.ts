@@ -2,9 +2,11 @@
 // (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
 import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
+import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
 import { datasourceNameMap } from '../model/aq-views';
 import { filterProblems } from '../model/filter';
+import { resultZone, type TimeZoneMode } from '../model/format';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { TABLE_TAB } from '../model/tabs';
 import { VIEWS } from '../views/registry';
@@ -30,6 +32,8 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export class TableWidget {
   readonly element: HTMLElement;
+  /** The notebook's zone (ResultInfo.timeZone; UTC without one): the zone button switches between it and UTC. */
+  private readonly zone: TimeZoneMode;
   private readonly state: ViewState = emptyViewState();
   private viewRows: Uint32Array;
   private readonly columns: GridColumns;
@@ -52,9 +56,11 @@ export class TableWidget {
     private readonly table: Table,
     private readonly options: TableWidgetOptions = {},
   ) {
+    this.zone = resultZone(options.info);
+    this.state.timeZone = this.zone;
     this.viewRows = computeViewRows(table, this.state);
     this.element = h('div', { className: 'measnb-table' });
-    this.columns = new GridColumns(table, this.element, !!options.plain);
+    this.columns = new GridColumns(table, this.element, !!options.plain, this.zone);
     this.grid = new Grid(
       { table, state: this.state, rows: () => this.viewRows, setStatus: (t) => this.setStatus(t) },
       this.columns,
@@ -80,6 +86,7 @@ export class TableWidget {
       onShow: (name) => this.shown(name),
     });
     this.toolbar = this.buildToolbar();
+    this.toolbar.setTimeZone(this.zone, this.zone);
     this.noticeEls = this.notices();
     this.element.append(
       this.toolbar.element,
@@ -123,7 +130,7 @@ export class TableWidget {
         const save = this.options.saveTable;
         return new TableWidget(table, {
           plain: true,
-          info: { title },
+          info: { title, timeZone: this.options.info?.timeZone },
           save: save ? (format, rows) => save(table, format, rows, title) : undefined,
         });
       },
@@ -214,8 +221,9 @@ export class TableWidget {
   }
 
   private toggleTimeZone(): void {
-    this.state.timeZone = this.state.timeZone === 'utc' ? 'local' : 'utc';
-    this.toolbar.setTimeZone(this.state.timeZone === 'utc');
+    this.state.timeZone = this.state.timeZone.isUtc ? this.zone : UTC;
+    this.toolbar.setTimeZone(this.state.timeZone, this.zone);
+    this.columns.setTimeZone(this.state.timeZone);
     // Text filters match what is shown, so a time filter follows the zone.
     this.refresh();
   }

@@ -2,6 +2,7 @@
 // Copy, Copy Markdown, Save (when the renderer can save), then a "…" menu for what does not fit, and the status.
 import type { SaveFormat } from '../../core/notebook/renderer-protocol';
 import { button, h } from '../dom/h';
+import { type TimeZoneMode, zoneLabel } from '../model/format';
 import { type OverflowItem, OverflowMenu } from './overflow';
 
 const SAVE_LABELS: Record<SaveFormat, string> = { csv: 'CSV', parquet: 'Parquet', json: 'JSON' };
@@ -29,7 +30,7 @@ export class Toolbar {
       attrs: { type: 'search', placeholder: 'Filter rows…', 'aria-label': 'Filter all columns' },
     });
     filter.addEventListener('input', () => act.filter(filter.value));
-    this.timeButton = button('UTC', 'Show times in UTC or local time', () => act.toggleTimeZone());
+    this.timeButton = button('UTC', "Show times in UTC or in the notebook's time zone", () => act.toggleTimeZone());
     this.timeButton.classList.add('mt-tz');
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => act.copy());
     copy.classList.add('mt-copy');
@@ -61,8 +62,10 @@ export class Toolbar {
     this.status.textContent = text;
   }
 
-  setTimeZone(utc: boolean): void {
-    this.timeButton.textContent = utc ? 'UTC' : 'Local';
+  /** The zone shown, on the button; hidden when the notebook's zone is UTC (nothing to switch to). */
+  setTimeZone(shown: TimeZoneMode, notebook: TimeZoneMode): void {
+    this.timeButton.textContent = zoneLabel(shown);
+    this.timeButton.hidden = notebook.isUtc;
   }
 
   /** The tabs offered changed: fit the line again. */

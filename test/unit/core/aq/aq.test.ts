@@ -1,4 +1,5 @@
 // The air-quality computations against worked examples checked by hand (numbers in the test names).
+
 import assert from 'node:assert/strict';
 import {
   AQI_CATEGORIES,

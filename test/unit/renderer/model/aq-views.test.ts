@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { type Column, cellText, isNumeric, numberAt, type Table } from '../../../../src/core/table/table';
 import {
-  cachedOffset,
   collocatedSensors,
   collocation,
   collocationMetric,
@@ -340,23 +339,6 @@ describe('renderer aq views: model', () => {
     const same = differenceProfiles(table, rows, { group: 'REF', metricCol }, { group: 'REF', metricCol });
     assert.equal(same?.difference.group, `${LABEL}.value − ${LABEL}.value`);
     assert.equal(differenceProfiles(table, rows, { group: 'NONE', metricCol }, { group: 'REF', metricCol }), undefined);
-  });
-
-  it('cachedOffset answers as the zone does, also across a transition inside a quarter hour', () => {
-    // A made-up zone: +60 min before T0 + 7 min, +120 after (a transition off the quarter hour).
-    let asked = 0;
-    const zone = (ms: number) => {
-      asked++;
-      return ms < T0 + 7 * 60_000 ? 60 : 120;
-    };
-    const cached = cachedOffset(zone);
-    const times = Array.from({ length: 2000 }, (_, i) => T0 - H + i * 5_000);
-    assert.deepEqual(times.map(cached), times.map(zone));
-    assert.ok(asked < 2 * 2000 + 200, `the zone was asked ${asked} times`);
-    asked = 0;
-    const smooth = cachedOffset(zone);
-    for (let i = 0; i < 1000; i++) smooth(T0 + H + i * 1000);
-    assert.ok(asked <= 4, `a quiet hour asks per quarter hour only: ${asked}`);
   });
 
   it('the collocation scatter: one range for both axes, from 0 to 5 % above the highest of either (issue 30 item 16)', () => {

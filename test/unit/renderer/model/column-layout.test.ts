@@ -1,11 +1,14 @@
 // The table's column layout: default order, pinned columns, and the text widths are fitted to.
+
 import assert from 'node:assert/strict';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import type { Column, DictColumn, Table } from '../../../../src/core/table/table';
+import { UTC } from '../../../../src/core/time/zone';
 import {
   defaultColumnOrder,
   fitWidth,
   MAX_HEADER_PX,
+  MAX_TIME_HEADER_PX,
   pinnedColumns,
   representativeText,
 } from '../../../../src/renderer/model/column-layout';
@@ -79,10 +82,10 @@ describe('renderer column layout', () => {
 
   it('fits the 95th percentile of value lengths: one long outlier among 100 values does not widen the column', () => {
     const values = [...new Array(99).fill('SERVICE_NODE'), 'A VERY LONG OUTLIER VALUE THAT IS RARE'];
-    assert.equal(representativeText(text('sourceType', values), 100, 'utc'), 'SERVICE_NODE');
+    assert.equal(representativeText(text('sourceType', values), 100, UTC), 'SERVICE_NODE');
     const mixed = [...new Array(90).fill('SERVICE_NODE'), ...new Array(10).fill('REFERENCE_SITE')];
-    assert.equal(representativeText(text('sourceType', mixed), 100, 'utc'), 'REFERENCE_SITE');
-    assert.equal(representativeText(text('empty', ['', '']), 2, 'utc'), '');
+    assert.equal(representativeText(text('sourceType', mixed), 100, UTC), 'REFERENCE_SITE');
+    assert.equal(representativeText(text('empty', ['', '']), 2, UTC), '');
   });
 
   it('widths: the value or the header plus padding, bounded; a long header is cut before a value is', () => {
@@ -93,5 +96,9 @@ describe('renderer column layout', () => {
     assert.equal(fitWidth(1, 1, c), 56);
     assert.equal(fitWidth(40, 400, c), MAX_HEADER_PX);
     assert.equal(fitWidth(300, 400, c), 314);
+    // A time column's header names its zone: up to MAX_TIME_HEADER_PX before it is cut.
+    const time = { name: 'startOfPeriod', kind: 'time', values: new Float64Array(1) } as const;
+    assert.equal(fitWidth(115, 200, time), 232);
+    assert.equal(fitWidth(115, 400, time), MAX_TIME_HEADER_PX);
   });
 });

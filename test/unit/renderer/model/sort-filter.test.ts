@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Column, Table } from '../../../../src/core/table/table';
+import { UTC } from '../../../../src/core/time/zone';
 import {
   columnPredicate,
   filterProblems,
@@ -115,7 +116,7 @@ describe('renderer filtering', () => {
         [1, '>abc'],
       ]),
     };
-    assert.equal(filterRows(t, state, 'utc').length, 0, 'an invalid filter matches no row');
+    assert.equal(filterRows(t, state, UTC).length, 0, 'an invalid filter matches no row');
     assert.deepEqual(filterProblems(t, state), [{ column: 1, message: `Filter of value: ${bad.message}` }]);
     assert.deepEqual(filterProblems(t, { global: '', columns: new Map([[1, '>2']]) }), []);
   });
@@ -123,7 +124,7 @@ describe('renderer filtering', () => {
   it('filters by comparison, range, emptiness, equality and negation', () => {
     const t = small();
     const rows = (col: number, text: string) =>
-      filterRows(t, { global: '', columns: new Map([[col, text]]) }, 'utc').join(',');
+      filterRows(t, { global: '', columns: new Map([[col, text]]) }, UTC).join(',');
     assert.equal(rows(1, '>2'), '0,3,4');
     assert.equal(rows(1, '2..3'), '0,3,5');
     assert.equal(rows(1, 'empty'), '1');
@@ -137,26 +138,26 @@ describe('renderer filtering', () => {
     const t = small();
     const f = parseColumnFilter('>=2026-01-01 00:03', t.columns[2]);
     assert.deepEqual(f, { kind: 'compare', op: '>=', value: Date.UTC(2026, 0, 1, 0, 3) });
-    const p = columnPredicate(t.columns[2], f!, 'utc');
+    const p = columnPredicate(t.columns[2], f!, UTC);
     assert.deepEqual([0, 1, 2, 3, 4, 5].filter(p), [3, 4, 5]);
   });
 
   it('combines the global box with column filters (AND), matching case-insensitively', () => {
     const t = small();
-    assert.equal(filterRows(t, { global: 'D1', columns: new Map() }, 'utc').join(','), '1,2,5');
-    assert.equal(filterRows(t, { global: 'd1', columns: new Map([[1, '>0']]) }, 'utc').join(','), '5');
+    assert.equal(filterRows(t, { global: 'D1', columns: new Map() }, UTC).join(','), '1,2,5');
+    assert.equal(filterRows(t, { global: 'd1', columns: new Map([[1, '>0']]) }, UTC).join(','), '5');
   });
 
   it('matches numbers and times in the global box only when the text has a digit', () => {
     const t = small();
-    assert.equal(globalPredicate(t, '  ', 'utc'), undefined);
-    assert.equal(filterRows(t, { global: '10', columns: new Map() }, 'utc').join(','), '1,4,5');
-    assert.equal(filterRows(t, { global: '00:05', columns: new Map() }, 'utc').join(','), '5');
+    assert.equal(globalPredicate(t, '  ', UTC), undefined);
+    assert.equal(filterRows(t, { global: '10', columns: new Map() }, UTC).join(','), '1,4,5');
+    assert.equal(filterRows(t, { global: '00:05', columns: new Map() }, UTC).join(','), '5');
   });
 
   it('finds a hostile id as plain text', () => {
     const t = syntheticTable(2000);
-    const rows = filterRows(t, { global: 'onerror=alert', columns: new Map() }, 'utc');
+    const rows = filterRows(t, { global: 'onerror=alert', columns: new Map() }, UTC);
     assert.equal(rows.length, 2000 / 500);
     const idCol = t.columns[0] as { dict: string[]; codes: Int32Array };
     assert.equal(idCol.dict[idCol.codes[rows[0]]], HOSTILE_ID);

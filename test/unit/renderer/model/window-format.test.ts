@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { displayText, formatNumber, formatTime } from '../../../../src/renderer/model/format';
+import { parseIsoMs } from '../../../../src/core/time/iso';
+import { UTC, zoneOf } from '../../../../src/core/time/zone';
+import {
+  displayText,
+  formatNumber,
+  formatTime,
+  timeAxisTitle,
+  timeTickLabels,
+} from '../../../../src/renderer/model/format';
 import {
   computeWindow,
   fittedViewportHeight,
@@ -8,6 +16,7 @@ import {
   poolSize,
 } from '../../../../src/renderer/model/virtual-window';
 import { syntheticTable } from '../../../support/synthetic-table';
+import { withTimeZone } from '../../../support/time-zone';
 
 describe('renderer virtual window', () => {
   it('draws the rows under the viewport plus overscan, positioned at their offset', () => {
@@ -72,21 +81,41 @@ describe('renderer formatting', () => {
     assert.equal(formatNumber(1.5e-9), '1.5e-9');
   });
 
-  it('shows times in UTC, or local with the offset; milliseconds only when present', () => {
+  it("shows times ISO-like and 24-hour in the zone, never the machine's; seconds and ms only when present", () => {
     const ms = Date.UTC(2026, 10, 21, 15, 4, 5);
-    assert.equal(formatTime(ms, 'utc'), '2026-11-21 15:04:05');
-    assert.equal(formatTime(ms + 250, 'utc'), '2026-11-21 15:04:05.250');
-    const d = new Date(ms);
-    const off = -d.getTimezoneOffset();
-    const sign = off < 0 ? '-' : '+';
-    const hh = String(Math.floor(Math.abs(off) / 60)).padStart(2, '0');
-    const mm = String(Math.abs(off) % 60).padStart(2, '0');
-    assert.ok(formatTime(ms, 'local').endsWith(` ${sign}${hh}:${mm}`));
-    assert.equal(formatTime(Number.NaN, 'utc'), '');
+    assert.equal(formatTime(ms, UTC), '2026-11-21 15:04:05');
+    assert.equal(formatTime(ms + 250, UTC), '2026-11-21 15:04:05.250');
+    assert.equal(formatTime(Date.UTC(2026, 10, 25, 21, 0), UTC), '2026-11-25 21:00');
+    // America/Denver is UTC−7 in November (zoneinfo), whatever TZ the process runs in.
+    const denver = zoneOf('America/Denver');
+    const shown = withTimeZone('Asia/Kolkata', () => formatTime(Date.UTC(2026, 10, 25, 21, 0), denver));
+    assert.equal(shown, '2026-11-25 14:00');
+    // The 25-hour day: 01:30 happens twice (07:30Z MDT, 08:30Z MST), both read 01:30.
+    assert.equal(formatTime(Date.UTC(2026, 10, 1, 7, 30), denver), '2026-11-01 01:30');
+    assert.equal(formatTime(Date.UTC(2026, 10, 1, 8, 30), denver), '2026-11-01 01:30');
+    assert.equal(formatTime(Number.NaN, UTC), '');
+    assert.equal(formatTime(1e20, UTC), '');
+  });
+
+  it('names the zone once: axis titles say what the times mean ("hour starting") and the zone', () => {
+    assert.equal(timeAxisTitle('hour', zoneOf('America/Denver')), 'hour starting (America/Denver)');
+    assert.equal(timeAxisTitle('day', UTC), 'day starting (UTC)');
+    assert.equal(timeAxisTitle('minute', UTC), 'time (UTC)');
+  });
+
+  it('labels chart ticks in the one format: 24-hour times, the date where it changes, days alone', () => {
+    const denver = zoneOf('America/Denver');
+    const s = (iso: string) => (parseIsoMs(iso) as number) / 1000;
+    // Ticks every 6 hours across local midnight in Denver (UTC−7): 18:00, 00:00 (a new date), 06:00.
+    const ticks = [s('2026-11-26T01:00Z'), s('2026-11-26T07:00Z'), s('2026-11-26T13:00Z')];
+    assert.deepEqual(timeTickLabels(ticks, 6 * 3600, denver), ['18:00\n2026-11-25', '00:00\n2026-11-26', '06:00']);
+    assert.deepEqual(timeTickLabels([s('2026-11-25T07:00Z')], 86_400, denver), ['2026-11-25']);
+    assert.deepEqual(timeTickLabels([s('2026-11-25T07:00:30Z')], 30, denver), ['00:00:30\n2026-11-25']);
+    assert.deepEqual(timeTickLabels([s('2026-11-25T07:00Z')], 30, denver), ['00:00:00\n2026-11-25']);
   });
 
   it('returns data values verbatim as text (the DOM sets them with textContent)', () => {
     const t = syntheticTable(10);
-    assert.equal(displayText(t.columns[0], 3, 'utc'), '<img src=x onerror=alert(1)>');
+    assert.equal(displayText(t.columns[0], 3, UTC), '<img src=x onerror=alert(1)>');
   });
 });
