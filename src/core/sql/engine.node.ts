@@ -8,6 +8,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
+import { quoteIdent, quoteString } from '../text/sql-text';
 import {
   applyEdits,
   asAllowedDir,
@@ -43,15 +44,7 @@ export class EngineQueryError extends Error {
   }
 }
 
-/** A SQL identifier, quoted (names are checked identifiers already; quoting keeps any text inert). */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/** A SQL string literal. */
-export function quoteString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
+export { quoteIdent, quoteString };
 
 /** How far the engine reaches: nothing outside these folders, a bounded memory. */
 export interface EngineOptions {
