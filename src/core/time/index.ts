@@ -53,3 +53,18 @@ export {
   type Repetition,
   repeat,
 } from './repeat';
+export {
+  checkDayBoundary,
+  checkTimeZone,
+  civilFromDays,
+  DAY_BOUNDARIES,
+  type DayBoundary,
+  DEFAULT_DAY_BOUNDARY,
+  DEFAULT_TIME_ZONE,
+  TimeZoneError,
+  timeZoneNames,
+  UTC,
+  weekdayOfDay,
+  Zone,
+  zoneOf,
+} from './zone';
