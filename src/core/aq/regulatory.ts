@@ -6,6 +6,7 @@
 import { commentText, quoteIdent, quoteString } from '../text/sql-text';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
 import { daysFromCivil } from '../time/iso';
+import { civilFromDays, zoneOf } from '../time/zone';
 import { MIN_HOURS_PER_DAY } from './stats';
 
 /** What every statistics output says of itself. */
@@ -107,7 +108,7 @@ export function dailyValuesSql(q: DailyQuery): string {
 /** `TIMESTAMPTZ '…'` of epoch milliseconds (UTC). */
 function instantLiteral(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
-  const { y, m, d } = civilFromDays(day);
+  const { year: y, month: m, day: d } = civilFromDays(day);
   const rest = ms - day * DAY_MS;
   const hh = Math.floor(rest / HOUR_MS);
   const mm = Math.floor((rest - hh * HOUR_MS) / MINUTE_MS);
@@ -115,17 +116,12 @@ function instantLiteral(ms: number): string {
   return `TIMESTAMPTZ '${String(y).padStart(4, '0')}-${p(m)}-${p(d)} ${p(hh)}:${p(mm)}:00+00'`;
 }
 
-/** Civil date of a day count since 1970-01-01 (Howard Hinnant's civil_from_days, the inverse of daysFromCivil). */
-function civilFromDays(z0: number): { y: number; m: number; d: number } {
-  const z = z0 + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
+/**
+ * The standard offset (minutes east of UTC) of an IANA zone in a year: EPA's days are local standard time all
+ * year (`America/Denver` → −420 in winter and summer). A name that is no zone is a TimeZoneError.
+ */
+export function standardOffsetMinutes(zone: string, year: number): number {
+  return zoneOf(zone, 'standard').standardOffsetMs(daysFromCivil(year, 1, 1) * DAY_MS) / MINUTE_MS;
 }
 
 /** `+HH:MM` / `-HH:MM` of an offset in minutes. */

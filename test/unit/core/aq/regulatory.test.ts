@@ -10,6 +10,7 @@ import {
   p98Rank,
   periodDays,
   regulatoryStatistics,
+  standardOffsetMinutes,
 } from '../../../../src/core/aq/regulatory';
 import { quantileSorted } from '../../../../src/core/aq/stats';
 import { daysFromCivil } from '../../../../src/core/time/iso';
@@ -170,5 +171,15 @@ describe('core aq regulatory: the daily SQL', () => {
     assert.match(sql, /floor\(\(epoch_ms\("time"\) \+ -25200000\) \/ 3600000\)/);
     assert.match(sql, /"datasourceId" = 'D1'' OR ''1''=''1'/);
     assert.match(sql, /avg\("pm2_5ConcMass1HourMean\.value"::DOUBLE\)/);
+  });
+});
+
+describe('core aq regulatory: local standard time of a zone', () => {
+  it('is the zone offset without daylight saving, for the whole year', () => {
+    assert.equal(standardOffsetMinutes('America/Denver', 2026), -420);
+    assert.equal(standardOffsetMinutes('Australia/Sydney', 2026), 600); // DST in January there: July's offset
+    assert.equal(standardOffsetMinutes('Asia/Kolkata', 2026), 330);
+    assert.equal(standardOffsetMinutes('UTC', 2026), 0);
+    assert.throws(() => standardOffsetMinutes('Mars/Olympus', 2026), /not an IANA time zone|Mars/);
   });
 });
