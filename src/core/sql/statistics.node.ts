@@ -134,7 +134,13 @@ function numberColumn(name: string, values: number[]): Column {
   return { kind: 'number', name, values: Float64Array.from(values) };
 }
 
-/** The statistics rows as a Table. */
+/** Rounded for the table shown (the rows keep every digit). */
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** The statistics rows as a Table (capture to 0.1 %, the mean to 0.01; the rows keep every digit). */
 export function statisticsTable(rows: readonly PeriodStatistics[]): Table {
   const periods = rows.map((r) => r.period);
   return {
