@@ -261,3 +261,56 @@ export function correctionCell(spec: CorrectionSpec): string {
     `FROM ${inputSql(spec.input)}`,
   ].join('\n');
 }
+
+/** The sensor's and the reference's rows paired by time, for a collocation fit over chosen dates. */
+export interface FitPairsQuery {
+  /** A SQL table expression (a quoted result name or a reader call). */
+  from: string;
+  timeColumn: string;
+  datasourceColumn: string;
+  sensor: string;
+  reference: string;
+  /** The sensor's PM column (x), the reference's PM column (y), the sensor's RH (for fitrh). */
+  sensorColumn: string;
+  referenceColumn: string;
+  rhColumn?: string;
+  /** Epoch milliseconds, from included, to excluded; all dates when absent. */
+  fromMs?: number;
+  toMs?: number;
+}
+
+/** SQL of the pairs a fit is made on: x (sensor), rh, y (reference), rows where each has a value. */
+export function fitPairsSql(q: FitPairsQuery): string {
+  const t = quoteIdent(q.timeColumn);
+  const ds = quoteIdent(q.datasourceColumn);
+  const rh = q.rhColumn ? `s.${quoteIdent(q.rhColumn)}::DOUBLE` : 'NULL::DOUBLE';
+  const where = [
+    `s.${ds} = ${quoteString(q.sensor)}`,
+    `r.${ds} = ${quoteString(q.reference)}`,
+    `s.${quoteIdent(q.sensorColumn)} IS NOT NULL`,
+    `r.${quoteIdent(q.referenceColumn)} IS NOT NULL`,
+    ...(q.rhColumn ? [`s.${quoteIdent(q.rhColumn)} IS NOT NULL`] : []),
+    ...(q.fromMs === undefined ? [] : [`s.${t} >= to_timestamp(${numberLiteral(q.fromMs / 1000)})`]),
+    ...(q.toMs === undefined ? [] : [`s.${t} < to_timestamp(${numberLiteral(q.toMs / 1000)})`]),
+  ];
+  return [
+    `SELECT s.${quoteIdent(q.sensorColumn)}::DOUBLE AS x, ${rh} AS rh, r.${quoteIdent(q.referenceColumn)}::DOUBLE AS y`,
+    `FROM ${q.from} AS s JOIN ${q.from} AS r ON s.${t} = r.${t}`,
+    `WHERE ${where.join(' AND ')}`,
+    `ORDER BY s.${t}`,
+  ].join('\n');
+}
+
+/** PM2.5 columns a correction can start from (raw first when the method wants raw), and RH columns. */
+export function correctionColumns(columns: readonly string[]): { pm: string[]; rh: string[] } {
+  const pm: string[] = [];
+  const rh: string[] = [];
+  for (const name of columns) {
+    const p = parseCanonicalLabel(name);
+    if (!p || p.index || p.correction || (p.field && p.field !== 'value' && p.field !== 'raw')) continue;
+    if (p.quantity === 'pm2_5ConcMass') pm.push(name);
+    if (p.quantity === 'relHumidAmbient' || p.quantity === 'relHumidInternal') rh.push(name);
+  }
+  const raw = (n: string) => (n.endsWith('.raw') ? 0 : 1);
+  return { pm: pm.sort((a, b) => raw(a) - raw(b)), rh };
+}

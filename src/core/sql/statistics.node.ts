@@ -186,18 +186,30 @@ export function fileReaderSql(file: string): string {
   return `${format === 'parquet' ? 'read_parquet' : 'read_csv'}(${quoteString(resolve(file))})`;
 }
 
-/** Statistics over a whole local file, by an engine that reads only the file's folder. */
-export async function fileStatistics(
+/**
+ * Runs `fn` with read-only SQL over a whole local file (`from`: its reader call), by an engine that reads only
+ * the file's folder; a device, FIFO or folder is refused before DuckDB opens it.
+ */
+export async function withFileEngine<T>(
+  file: string,
+  fn: (run: RunSql, from: string) => Promise<T>,
+  options: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const from = fileReaderSql(file);
+  await (await openRegularFile(file)).close();
+  const engine = await SqlEngine.openBeside(file);
+  try {
+    return await fn((sql) => engine.query(sql, { signal: options.signal }), from);
+  } finally {
+    engine.close();
+  }
+}
+
+/** Statistics over a whole local file. */
+export function fileStatistics(
   file: string,
   req: StatisticsRequest,
   options: { signal?: AbortSignal } = {},
 ): Promise<StatisticsOutcome> {
-  const from = fileReaderSql(file);
-  await (await openRegularFile(file)).close(); // a device, FIFO or folder is refused before DuckDB opens it
-  const engine = await SqlEngine.openBeside(file);
-  try {
-    return await statisticsOf((sql) => engine.query(sql, { signal: options.signal }), from, req);
-  } finally {
-    engine.close();
-  }
+  return withFileEngine(file, (run, from) => statisticsOf(run, from, req), options);
 }
