@@ -74,6 +74,8 @@ export interface DailyQuery {
   datasourceColumn?: string;
   datasource?: string;
   period: StatisticsPeriod;
+  /** The metric's `.qcAssessment` column: values assessed `invalid` are left out (as the Exceedances view does). */
+  qcColumn?: string;
 }
 
 /**
@@ -90,6 +92,7 @@ export function dailyValuesSql(q: DailyQuery): string {
   const t = quoteIdent(q.timeColumn);
   const v = quoteIdent(q.valueColumn);
   const where = [`${t} >= ${from}`, `${t} < ${to}`, `${v} IS NOT NULL`, `NOT isnan(${v})`];
+  if (q.qcColumn) where.push(`${quoteIdent(q.qcColumn)} IS DISTINCT FROM 'invalid'`);
   if (q.datasource !== undefined)
     where.push(`${quoteIdent(q.datasourceColumn ?? 'datasourceId')} = ${quoteString(q.datasource)}`);
   return [

@@ -62,8 +62,10 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
   const timeColumn = req.timeColumn ?? ['time', 'startOfPeriod'].find((n) => names.includes(n));
   if (!timeColumn || !names.includes(timeColumn))
     throw new StatisticsInputError('This data has no time column (time or startOfPeriod).');
+  const qc = `${valueColumn.replace(/\.value$/, '')}.qcAssessment`;
+  const qcColumn = names.includes(qc) ? qc : undefined;
   const dsColumn = req.datasourceColumn ?? 'datasourceId';
-  if (!names.includes(dsColumn)) return { valueColumn, timeColumn, datasource: undefined, dsColumn };
+  if (!names.includes(dsColumn)) return { valueColumn, timeColumn, datasource: undefined, dsColumn, qcColumn };
   let datasource = req.datasource;
   if (datasource === undefined) {
     const ds = texts(await run(`SELECT DISTINCT ${quoteIdent(dsColumn)} AS ds FROM ${from} ORDER BY ds LIMIT 6`), 'ds');
@@ -73,12 +75,12 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
       );
     datasource = ds[0];
   }
-  return { valueColumn, timeColumn, datasource, dsColumn };
+  return { valueColumn, timeColumn, datasource, dsColumn, qcColumn };
 }
 
 /** Statistics of a metric over the whole of `from` (a quoted result name or a reader call). */
 export async function statisticsOf(run: RunSql, from: string, req: StatisticsRequest): Promise<StatisticsOutcome> {
-  const { valueColumn, timeColumn, datasource, dsColumn } = await resolveColumns(run, from, req);
+  const { valueColumn, timeColumn, datasource, dsColumn, qcColumn } = await resolveColumns(run, from, req);
   const sql = dailyValuesSql({
     from,
     timeColumn,
@@ -86,6 +88,7 @@ export async function statisticsOf(run: RunSql, from: string, req: StatisticsReq
     datasourceColumn: dsColumn,
     datasource,
     period: req.period,
+    qcColumn,
   });
   const daily = await run(sql);
   const col = (n: string) => daily.columns.find((c) => c.name === n);
@@ -107,7 +110,7 @@ export async function statisticsOf(run: RunSql, from: string, req: StatisticsReq
     datasource,
     pollutant,
     unit: metricUnit(parts),
-    notes: statisticsNotes(pollutant),
+    notes: [...statisticsNotes(pollutant), ...(qcColumn ? [`values whose ${qcColumn} is invalid are left out`] : [])],
   };
 }
 
@@ -143,38 +146,18 @@ function round(x: number, digits: number): number {
 /** The statistics rows as a Table (capture to 0.1 %, the mean to 0.01; the rows keep every digit). */
 export function statisticsTable(rows: readonly PeriodStatistics[]): Table {
   const periods = rows.map((r) => r.period);
+  const col = (name: string, f: (r: PeriodStatistics) => number) => numberColumn(name, rows.map(f));
   return {
     rowCount: rows.length,
     columns: [
       { kind: 'text', name: 'period', dict: periods, codes: Int32Array.from(periods, (_, i) => i) },
-      numberColumn(
-        'days',
-        rows.map((r) => r.days),
-      ),
-      numberColumn(
-        'validDays',
-        rows.map((r) => r.validDays),
-      ),
-      numberColumn(
-        'capturePercent',
-        rows.map((r) => r.capturePercent),
-      ),
-      numberColumn(
-        'meanOfDailyMeans',
-        rows.map((r) => r.meanOfDailyMeans),
-      ),
-      numberColumn(
-        'p98',
-        rows.map((r) => r.p98),
-      ),
-      numberColumn(
-        'p98Rank',
-        rows.map((r) => r.p98Rank),
-      ),
-      numberColumn(
-        'daysAbove',
-        rows.map((r) => r.daysAbove),
-      ),
+      col('days', (r) => r.days),
+      col('validDays', (r) => r.validDays),
+      col('capturePercent', (r) => round(r.capturePercent, 1)),
+      col('meanOfDailyMeans', (r) => round(r.meanOfDailyMeans, 2)),
+      col('p98', (r) => r.p98),
+      col('p98Rank', (r) => r.p98Rank),
+      col('daysAbove', (r) => r.daysAbove),
     ],
   };
 }

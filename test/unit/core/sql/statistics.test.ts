@@ -26,7 +26,15 @@ function generated(): Table {
   const ids: number[] = [];
   const times: number[] = [];
   const values: number[] = [];
-  for (let i = 0; i < DAYS; i++)
+  const qc: number[] = [];
+  for (let i = 0; i < DAYS; i++) {
+    // A QC-invalid value at minute 15 of every hour of D1: 999, which must count nowhere.
+    for (let h = 0; h < hoursOf(i); h++) {
+      ids.push(0);
+      times.push(START + (i * 24 + h) * H + 15 * 60_000);
+      values.push(999);
+      qc.push(1);
+    }
     for (let h = 0; h < hoursOf(i); h++)
       for (const [m, dv] of [
         [0, -1],
@@ -36,17 +44,26 @@ function generated(): Table {
         ids.push(0);
         times.push(START + (i * 24 + h) * H + m * 60_000);
         values.push(dayMean(i) + dv);
+        qc.push(0);
         // A second datasource, ten times higher: never in D1's numbers.
         ids.push(1);
         times.push(START + (i * 24 + h) * H + m * 60_000);
         values.push(10 * dayMean(i));
+        qc.push(-1);
       }
+  }
   return {
     rowCount: ids.length,
     columns: [
       { kind: 'identifier', name: 'datasourceId', dict: ['D1', 'D2'], codes: Int32Array.from(ids) },
       { kind: 'time', name: 'time', values: Float64Array.from(times) },
       { kind: 'number', name: 'pm2_5ConcMass1HourMean.value', values: Float64Array.from(values) },
+      {
+        kind: 'qcAssessment',
+        name: 'pm2_5ConcMass1HourMean.qcAssessment',
+        dict: ['valid', 'invalid'],
+        codes: Int32Array.from(qc),
+      },
     ],
   };
 }
@@ -100,6 +117,7 @@ describe('core sql statistics: over the whole file, by DuckDB', function () {
       assert.equal(out.valueColumn, 'pm2_5ConcMass1HourMean.value');
       assert.equal(out.unit, 'µg/m³');
       assert.match(out.notes[0], /indicative: sensor data, not a regulatory determination/);
+      assert.match(out.notes.at(-1) ?? '', /pm2_5ConcMass1HourMean\.qcAssessment is invalid are left out/);
       assert.equal(out.table.rowCount, 1);
     });
 
