@@ -134,7 +134,8 @@ async function fitOver(
 
 /** Asks for what the arguments leave out: method, columns, datasources, and a fit's pair. */
 async function correctionChoices(args: CorrectionArgs, session: SqlSession, name: string) {
-  const cols = correctionColumns(await session.columns(name));
+  const names = await session.columns(name);
+  const cols = correctionColumns(names);
   if (!cols.pm.length) throw new Error(`'${name}' has no PM2.5 mass concentration column to correct.`);
   const method =
     args.method ??
@@ -146,16 +147,18 @@ async function correctionChoices(args: CorrectionArgs, session: SqlSession, name
   const rhColumn = needsRh
     ? (args.rhColumn ?? (await pick(cols.rh, 'Relative humidity column (same datasource, same row)')))
     : undefined;
-  const all = await datasourcesOf(session, name);
+  const all = names.includes('datasourceId') ? await datasourcesOf(session, name) : [];
   const datasources =
     args.datasources ??
-    (await vscode.window.showQuickPick(all, {
-      title: 'Apply to which datasources? (none picked: all)',
-      canPickMany: true,
-    })) ??
-    [];
+    (all.length
+      ? ((await vscode.window.showQuickPick(all, {
+          title: 'Apply to which datasources? (none picked: all)',
+          canPickMany: true,
+        })) ?? [])
+      : []);
   let fit: (CorrectionFit & { fittedOn: string }) | undefined;
   if (method === 'fit' || method === 'fitrh') {
+    if (!all.length) throw new Error(`A fit pairs a sensor with a reference: '${name}' has no datasourceId column.`);
     const pair = args.fit ?? {
       sensor: await pick(all, 'Fit on which sensor?'),
       reference: await pick(all, 'Against which reference?'),
