@@ -10,6 +10,7 @@ import * as vs from 'vscode';
 import { correctValue, fitLinear } from '../../src/core/aq/corrections';
 import { codeCell, MIME } from '../../src/core/notebook';
 import type { StatisticsOutcome } from '../../src/core/sql/statistics.node';
+import { writeParquet } from '../../src/core/table/parquet';
 import { cellText, findColumn, floatValues, isNumeric, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
 import type { RunningEmulator } from '../../src/emulator/index';
@@ -151,5 +152,38 @@ describe('air-quality commands: corrections and regulatory statistics', function
     // Two days of hours ending 2026-11-20 12:00Z: one whole Denver standard day at least, at most two.
     assert.ok(out.rows[0].validDays >= 1 && out.rows[0].validDays <= 2, String(out.rows[0].validDays));
     assert.equal(out.table.rowCount, 1);
+  });
+
+  it('Regulatory Statistics of a table file (Explorer menu): every row of the file, in the zone asked', async () => {
+    // 2026 Q1 of one datasource: 90 days of 24 hourly values, day i's value i + 1; in UTC days.
+    const start = Date.UTC(2026, 0, 1);
+    const times = Array.from({ length: 90 * 24 }, (_, k) => start + k * 3_600_000);
+    const file = path.join(scratch, 'q1.parquet');
+    const t: Table = {
+      rowCount: times.length,
+      columns: [
+        { kind: 'identifier', name: 'datasourceId', dict: ['D1'], codes: new Int32Array(times.length) },
+        { kind: 'time', name: 'time', values: Float64Array.from(times) },
+        {
+          kind: 'number',
+          name: 'no2Conc1HourMean.value',
+          values: Float64Array.from(times, (_, k) => Math.floor(k / 24) + 1),
+        },
+      ],
+    };
+    fs.writeFileSync(file, writeParquet(t));
+    const out = (await vs.commands.executeCommand(REGULATORY_STATISTICS_COMMAND, {
+      file: vs.Uri.file(file),
+      metric: 'no2Conc1HourMean',
+      year: 2026,
+      quarter: 1,
+      timeZone: 'UTC',
+    })) as StatisticsOutcome;
+    assert.ok(out, 'the command returned its outcome');
+    // 90 valid days; NO2: the 98th percentile of daily maxima, rank 2 (Appendix S Table 1): 89; none above 100 ppb.
+    assert.deepEqual(
+      [out.rows[0].validDays, out.rows[0].p98, out.rows[0].p98Rank, out.rows[0].daysAbove],
+      [90, 89, 2, 0],
+    );
   });
 });

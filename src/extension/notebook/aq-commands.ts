@@ -217,15 +217,11 @@ async function statisticsChoices(args: StatisticsArgs, run: (sql: string) => Pro
       metrics.map((m) => m.replace(/\.value$/, '')),
       'Metric',
     ));
-  const hasDs = names.includes('datasourceId');
-  const datasource =
-    args.datasource ??
-    (hasDs
-      ? await pick(
-          textsOf(await run(`SELECT DISTINCT "datasourceId" AS ds FROM ${from} ORDER BY ds LIMIT 5000`), 'ds'),
-          'Datasource',
-        )
-      : undefined);
+  const ids = names.includes('datasourceId')
+    ? textsOf(await run(`SELECT DISTINCT "datasourceId" AS ds FROM ${from} ORDER BY ds LIMIT 5000`), 'ds')
+    : [];
+  // One datasource (or none named): nothing to ask.
+  const datasource = args.datasource ?? (ids.length > 1 ? await pick(ids, 'Datasource') : ids[0]);
   const years = textsOf(await run(`SELECT DISTINCT year("time")::VARCHAR AS y FROM ${from} ORDER BY y DESC`), 'y');
   const year = args.year ?? Number(await pick(years, 'Year'));
   const quarter =
