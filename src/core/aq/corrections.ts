@@ -5,6 +5,9 @@
 import { CORRECTION_TAGS, type CorrectionTag } from '../metrics/catalog';
 import { formatMetricLabel, parseCanonicalLabel } from '../metrics/labels';
 import { commentText, numberLiteral, quoteIdent, quoteString } from '../text/sql-text';
+import { DAY_MS } from '../time/duration';
+import { daysFromCivil, isCalendarDate } from '../time/iso';
+import { civilFromDays } from '../time/zone';
 import { ols } from './stats';
 
 export type CorrectionMethod = CorrectionTag;
@@ -313,4 +316,27 @@ export function correctionColumns(columns: readonly string[]): { pm: string[]; r
   }
   const raw = (n: string) => (n.endsWith('.raw') ? 0 : 1);
   return { pm: pm.sort((a, b) => raw(a) - raw(b)), rh };
+}
+
+/** The dates a fit is made on: `YYYY-MM-DD..YYYY-MM-DD` (UTC days, both included) → instants; empty: all dates. */
+export function parseFitDates(text: string): { fromMs?: number; toMs?: number } | { error: string } {
+  const t = text.trim();
+  if (!t) return {};
+  const m = /^(\d{4})-(\d{2})-(\d{2})\s*(?:\.\.|to)\s*(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  const [y1, m1, d1, y2, m2, d2] = (m?.slice(1) ?? []).map(Number);
+  if (!m || !isCalendarDate(y1, m1, d1) || !isCalendarDate(y2, m2, d2))
+    return { error: 'Dates as YYYY-MM-DD..YYYY-MM-DD (UTC days, both included), or empty for all dates' };
+  const fromMs = daysFromCivil(y1, m1, d1) * DAY_MS;
+  const toMs = (daysFromCivil(y2, m2, d2) + 1) * DAY_MS;
+  return toMs > fromMs ? { fromMs, toMs } : { error: 'The last date is before the first' };
+}
+
+/** The dates of a fit as its comment states them (`2026-06-01 to 2026-06-30`, UTC days), or "all dates". */
+export function fitDatesText(fromMs?: number, toMs?: number): string {
+  const day = (ms: number) => {
+    const { year, month, day: d } = civilFromDays(Math.floor(ms / DAY_MS));
+    return `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  };
+  if (fromMs === undefined && toMs === undefined) return 'all dates';
+  return `${fromMs === undefined ? '…' : day(fromMs)} to ${toMs === undefined ? '…' : day(toMs - 1)} (UTC days)`;
 }

@@ -9,9 +9,11 @@ import {
   type CorrectionMethod,
   correctionCell,
   correctionColumns,
+  fitDatesText,
   fitLinear,
   fitPairsSql,
   fitWithRh,
+  parseFitDates,
 } from '../../core/aq/corrections';
 import { offsetText, standardOffsetMinutes } from '../../core/aq/regulatory';
 import { parseMetricLabel } from '../../core/metrics/labels';
@@ -124,12 +126,26 @@ async function fitOver(
     method === 'fitrh' ? fitWithRh(values('x'), values('rh'), values('y')) : fitLinear(values('x'), values('y'));
   if (!(fit.n >= 3) || !Number.isFinite(fit.b))
     throw new Error(`Too few paired rows to fit (${fit.n}) between ${a.sensor} and ${a.reference}.`);
-  const dates =
-    a.fromMs === undefined && a.toMs === undefined ? 'all dates' : `${a.fromMs ?? '…'} to ${a.toMs ?? '…'} (epoch ms)`;
+  const dates = fitDatesText(a.fromMs, a.toMs);
   return {
     ...fit,
     fittedOn: `${a.sensor} (x: ${pm}) against reference ${a.reference} (y: ${a.referenceColumn}), ${dates}`,
   };
+}
+
+/** The dates a fit is made on, asked (empty: all dates). */
+async function askFitDates(): Promise<{ fromMs?: number; toMs?: number }> {
+  const text = await vscode.window.showInputBox({
+    title: 'Fit on which dates? (UTC days)',
+    prompt: 'YYYY-MM-DD..YYYY-MM-DD, both included; empty: every date of the result',
+    validateInput: (v) => {
+      const r = parseFitDates(v);
+      return 'error' in r ? r.error : undefined;
+    },
+  });
+  if (text === undefined) throw new vscode.CancellationError();
+  const r = parseFitDates(text);
+  return 'error' in r ? {} : r;
 }
 
 /** Asks for what the arguments leave out: method, columns, datasources, and a fit's pair. */
@@ -166,6 +182,7 @@ async function correctionChoices(args: CorrectionArgs, session: SqlSession, name
         cols.pm.filter((c) => !c.endsWith('.raw')).concat(cols.pm.filter((c) => c.endsWith('.raw'))),
         "The reference's PM2.5 column",
       ),
+      ...(await askFitDates()),
     };
     fit = await fitOver(session, name, pair, method, pmColumn, rhColumn);
   }

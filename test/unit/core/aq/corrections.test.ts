@@ -9,9 +9,12 @@ import {
   correctValue,
   epa2021,
   epaFireSmoke2021,
+  fitDatesText,
   fitLinear,
+  fitPairsSql,
   fitWithRh,
   nilson2022,
+  parseFitDates,
 } from '../../../../src/core/aq/corrections';
 import { metricScale } from '../../../../src/core/aq/metric-info';
 import { parseMetricLabel } from '../../../../src/core/metrics/labels';
@@ -219,5 +222,65 @@ describe('core aq corrections: the sql cell', function () {
       /relative humidity/,
     );
     assert.equal(CORRECTIONS.fit.needsRh, false);
+  });
+});
+
+describe('core aq corrections: what a fit is made on', function () {
+  this.timeout(60_000);
+  it('dates: YYYY-MM-DD..YYYY-MM-DD as UTC days, both included; empty: all; anything else an error', () => {
+    assert.deepEqual(parseFitDates('2026-06-01..2026-06-30'), {
+      fromMs: Date.UTC(2026, 5, 1),
+      toMs: Date.UTC(2026, 6, 1),
+    });
+    assert.deepEqual(parseFitDates('  '), {});
+    assert.ok('error' in parseFitDates('2026-02-30..2026-03-01'));
+    assert.ok('error' in parseFitDates('2026-06-30..2026-06-01'));
+    assert.ok('error' in parseFitDates("2026-06-01'; DROP"));
+    assert.equal(fitDatesText(Date.UTC(2026, 5, 1), Date.UTC(2026, 6, 1)), '2026-06-01 to 2026-06-30 (UTC days)');
+    assert.equal(fitDatesText(), 'all dates');
+  });
+
+  it('pairs the sensor with the reference by time inside the dates, on the real DuckDB', async () => {
+    const rows: Array<[string, number, number, number]> = [
+      ['S', T, 10, 40],
+      ['R', T, 7, 50],
+      ['S', T + H, 20, 60],
+      ['R', T + H, 12, 50],
+      ['S', T + 2 * H, 30, 70], // no reference at this hour
+      ['S', T + 26 * H, 40, 70], // the next day: outside the dates
+      ['R', T + 26 * H, 25, 70],
+    ];
+    const session = new SqlSession();
+    try {
+      session.hold('pm', { kind: 'table', table: table(rows, 'pm.raw', 'rh') });
+      const sql = fitPairsSql({
+        from: '"pm"',
+        timeColumn: 'time',
+        datasourceColumn: 'datasourceId',
+        sensor: 'S',
+        reference: 'R',
+        sensorColumn: 'pm.raw',
+        referenceColumn: 'pm.raw',
+        rhColumn: 'rh',
+        fromMs: T,
+        toMs: T + 24 * H,
+      });
+      const out = await session.query(sql);
+      const col = (n: string) => {
+        const c = findColumn(out, n);
+        assert.ok(c && isNumeric(c), n);
+        return Array.from(floatValues(c));
+      };
+      assert.deepEqual(
+        [col('x'), col('rh'), col('y')],
+        [
+          [10, 20],
+          [40, 60],
+          [7, 12],
+        ],
+      );
+    } finally {
+      session.dispose();
+    }
   });
 });
