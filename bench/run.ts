@@ -1,4 +1,4 @@
-// npm run bench [-- --runs N] [-- --only name,name] [-- --sql-mb 1000]: every benchmark, baseline and
+// npm run bench [-- --runs N] [-- --only name,name] [-- --sql-mb 1000] [-- --stats-mb 100]: every benchmark, baseline and
 // subject side by side.
 import { csvTableBench } from './csv-table.bench';
 import { downloadBench } from './download.bench';
@@ -11,12 +11,14 @@ import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
 import { rendererBench, rendererViewsBench } from './renderer.bench';
 import { sqlBench } from './sql.bench';
+import { statsBench } from './stats.bench';
 import { tableFileBench } from './table-file.bench';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 const sqlMb = args.includes('--sql-mb') ? Number(args[args.indexOf('--sql-mb') + 1]) : undefined;
+const statsMb = args.includes('--stats-mb') ? Number(args[args.indexOf('--stats-mb') + 1]) : undefined;
 
 const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResult[]>]> = [
   ['recent-query', recentQueryBench],
@@ -31,6 +33,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResul
   ['host-renderer', hostRendererBench],
   ['sql', (n) => sqlBench(n, sqlMb)],
   ['table-file', tableFileBench],
+  ['stats', (n) => statsBench(n, statsMb)],
 ];
 
 async function main(): Promise<void> {

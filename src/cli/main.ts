@@ -6,6 +6,7 @@ import { registerFollowCommand } from './commands/follow';
 import { registerQueryCommand } from './commands/query';
 import { registerReportCommand } from './commands/report';
 import { registerRunCommand } from './commands/run';
+import { registerStatsCommand } from './commands/stats';
 import { writeErrorLines } from './errors';
 import { handleStdoutErrors } from './output/stdout';
 import { keepWasmOnBaselineCompiler } from './v8-tuning';
@@ -24,6 +25,7 @@ registerReportCommand(program);
 registerFollowCommand(program);
 registerRunCommand(program);
 registerExportCommand(program);
+registerStatsCommand(program);
 
 program
   .parseAsync(process.argv)

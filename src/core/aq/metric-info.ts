@@ -39,6 +39,12 @@ export function metricScale(parts: MetricLabelParts | undefined): MetricScale | 
   return { kind: 'plain', unit: q.unit };
 }
 
+/** The EPA pollutant of a metric's quantity (PM2.5, PM10, NO2; any averaging, not an index); undefined for others. */
+export function pollutantOf(parts: MetricLabelParts | undefined): AqiPollutant | undefined {
+  const q = parts && !parts.index ? quantityInfo(parts.quantity) : undefined;
+  return q ? POLLUTANT_BY_QUANTITY[q.id] : undefined;
+}
+
 /** The unit of a metric column, e.g. `µg/m³`, `AQI`; undefined when not known. */
 export function metricUnit(parts: MetricLabelParts | undefined): string | undefined {
   return metricScale(parts)?.unit;

@@ -89,6 +89,13 @@ export const AGGREGATION_SHORT: Record<Aggregation, string> = {
 export const INDEXES = ['UsEpaAqi', 'WaDwerAqi'] as const;
 export type AqiIndex = (typeof INDEXES)[number];
 
+/**
+ * Tags of corrected columns (`<label>_<tag>`, e.g. `pm2_5ConcMass1HourMean_epa2021`): a column a correction cell
+ * computes from a metric (core/aq/corrections.ts) keeps the metric's quantity, unit and averaging.
+ */
+export const CORRECTION_TAGS = ['epa2021', 'epafsm2021', 'nilson2022', 'fit', 'fitrh'] as const;
+export type CorrectionTag = (typeof CORRECTION_TAGS)[number];
+
 /** Per-metric field suffixes of csv-wide columns (`<label>.<field>`). */
 export const METRIC_FIELDS = ['raw', 'status', 'value', 'qcAssessment', 'qcFlags'] as const;
 export type MetricField = (typeof METRIC_FIELDS)[number];

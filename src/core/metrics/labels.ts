@@ -7,6 +7,8 @@ import {
   AGGREGATIONS,
   type Aggregation,
   type AqiIndex,
+  CORRECTION_TAGS,
+  type CorrectionTag,
   INDEXES,
   METRIC_FIELDS,
   type MetricField,
@@ -19,6 +21,8 @@ export interface MetricLabelParts {
   aggregation?: Aggregation;
   index?: AqiIndex;
   field?: MetricField;
+  /** A corrected column's method (`<label>_<tag>`): same quantity and unit, values from a correction cell. */
+  correction?: CorrectionTag;
 }
 
 const QUANTITY_BY_ID = new Map(QUANTITIES.map((q) => [q.id.toLowerCase(), q]));
@@ -45,6 +49,13 @@ export function parseCanonicalLabel(label: string): MetricLabelParts | undefined
     field = f;
     rest = rest.slice(0, dot);
   }
+  let correction: CorrectionTag | undefined;
+  const underscore = rest.lastIndexOf('_');
+  const tag = rest.slice(underscore + 1) as CorrectionTag;
+  if (underscore > 0 && CORRECTION_TAGS.includes(tag)) {
+    correction = tag;
+    rest = rest.slice(0, underscore);
+  }
   const quantity = QUANTITY_IDS_LONGEST_FIRST.find((q) => rest.startsWith(q.id));
   if (!quantity) return undefined;
   rest = rest.slice(quantity.id.length);
@@ -56,7 +67,7 @@ export function parseCanonicalLabel(label: string): MetricLabelParts | undefined
     }
   }
   if (!(AGGREGATIONS as readonly string[]).includes(rest)) return undefined;
-  return { quantity: quantity.id, aggregation: rest as Aggregation, index, field };
+  return { quantity: quantity.id, aggregation: rest as Aggregation, index, field, ...(correction && { correction }) };
 }
 
 /**
@@ -96,13 +107,16 @@ export function parseMetricLabel(label: string): MetricLabelParts | undefined {
 export function formatMetricLabel(parts: MetricLabelParts, style: MetricLabelStyle = 'canonical'): string {
   const q = quantityInfo(parts.quantity);
   if (style === 'english' && q && parts.aggregation) {
-    const base = [q.english, AGGREGATION_ENGLISH[parts.aggregation], parts.index].filter(Boolean).join(', ');
+    const base = [q.english, AGGREGATION_ENGLISH[parts.aggregation], parts.index, parts.correction]
+      .filter(Boolean)
+      .join(', ');
     return parts.field ? `${base} ${parts.field}` : base;
   }
+  const tag = parts.correction ? `_${parts.correction}` : '';
   const stem =
     style === 'legacy'
-      ? `${parts.quantity}${parts.index ?? ''}`
-      : `${parts.quantity}${parts.aggregation ?? ''}${parts.index ?? ''}`;
+      ? `${parts.quantity}${parts.index ?? ''}${tag}`
+      : `${parts.quantity}${parts.aggregation ?? ''}${parts.index ?? ''}${tag}`;
   return parts.field ? `${stem}.${parts.field}` : stem;
 }
 

@@ -14,6 +14,7 @@ import type {
 import { MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
+import { quoteIdent, quoteString } from '../text/sql-text';
 import { checkTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import {
   applyEdits,
@@ -50,15 +51,7 @@ export class EngineQueryError extends Error {
   }
 }
 
-/** A SQL identifier, quoted (names are checked identifiers already; quoting keeps any text inert). */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/** A SQL string literal. */
-export function quoteString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
+export { quoteIdent, quoteString };
 
 /** A notebook parameter as a bound value: VARCHAR, DOUBLE, BOOLEAN, VARCHAR[], or TIMESTAMPTZ (epoch ms). */
 export type SqlParam = string | number | boolean | readonly string[] | { timestampMs: number };

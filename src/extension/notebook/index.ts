@@ -5,6 +5,7 @@ import { writeParquet } from '../../core/table/parquet';
 import { serviceKindOf } from '../connections/connection';
 import type { ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
+import { registerAqCommands } from './aq-commands';
 import { MeasnbController } from './controller';
 import { FollowStore } from './follow-store';
 import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } from './language';
@@ -67,6 +68,7 @@ export function registerNotebooks(
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
     registerRunWithParameters(controller),
+    ...registerAqCommands({ sql, tables: services.tables, now: () => services.clock.now() }),
     ...registerLanguageFeatures(services.clock, datasourcesOf, serviceOf, {
       notebookOf,
       sessionOf: (nb) => sql.for(nb),
