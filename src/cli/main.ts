@@ -1,5 +1,6 @@
 // The measnb command line.
 import { Command, CommanderError } from 'commander';
+import { registerArchiveCommand } from './commands/archive';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerExportCommand } from './commands/export';
 import { registerFollowCommand } from './commands/follow';
@@ -24,6 +25,7 @@ registerReportCommand(program);
 registerFollowCommand(program);
 registerRunCommand(program);
 registerExportCommand(program);
+registerArchiveCommand(program);
 
 program
   .parseAsync(process.argv)
