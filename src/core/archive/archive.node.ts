@@ -116,15 +116,19 @@ export async function runArchive(o: ArchiveOptions): Promise<ArchiveSummary> {
     datasources: ids.length,
     reportsToday: reportsToday(run),
   });
-  const copier = await ParquetCopier.open({ dirs: [dest] });
   let rows = 0;
   try {
     for (const [i, task] of tasks.entries()) {
-      rows += await fetchMonth(run, copier, task, tasks.length - i);
+      // A fresh engine per month: what DuckDB keeps between statements is let go, so memory stays flat.
+      const copier = await ParquetCopier.open({ dirs: [dest] });
+      try {
+        rows += await fetchMonth(run, copier, task, tasks.length - i);
+      } finally {
+        copier.close();
+      }
       o.onEvent?.({ kind: 'month-done', month: monthName(task.slice), rows, done: i + 1, total: tasks.length });
     }
   } finally {
-    copier.close();
     await clearLeftovers(dest).catch(() => undefined);
   }
   return { months: monthSlices(range).length, fetched: tasks.length, reportsCreated: run.created, rows };
