@@ -21,7 +21,7 @@ export async function partitionStats(dir: string, frequency = 'hour'): Promise<P
     const r = await conn.runAndReadAll(
       `SELECT datasourceId || '/' || year || '/' || month AS p, count(*)::DOUBLE AS n,
               round(sum(locationLatitude), 6)::DOUBLE AS lat, sum(epoch("${time}"))::DOUBLE AS t
-       FROM read_parquet('${glob}', hive_partitioning = true) GROUP BY ALL ORDER BY p`,
+       FROM read_parquet('${glob}', hive_partitioning = true, hive_types = {'datasourceId': VARCHAR, 'year': INTEGER, 'month': INTEGER}) GROUP BY ALL ORDER BY p`,
     );
     return r.getRowObjectsJS().map((o) => ({
       partition: String(o.p),
@@ -41,7 +41,9 @@ export async function archiveTypes(dir: string, frequency = 'hour'): Promise<Rec
   const conn = await db.connect();
   try {
     const glob = join(dir, `frequency=${frequency}`, '*', '*', '*', '*.parquet').replace(/'/g, "''");
-    const r = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${glob}', hive_partitioning = true)`);
+    const r = await conn.runAndReadAll(
+      `DESCRIBE SELECT * FROM read_parquet('${glob}', hive_partitioning = true, hive_types = {'datasourceId': VARCHAR, 'year': INTEGER, 'month': INTEGER})`,
+    );
     return Object.fromEntries(r.getRowObjectsJS().map((o) => [String(o.column_name), String(o.column_type)]));
   } finally {
     conn.closeSync();
