@@ -1,5 +1,6 @@
 // npm run bench [-- --runs N] [-- --only name,name] [-- --sql-mb 1000]: every benchmark, baseline and
 // subject side by side.
+import { archiveBench } from './archive.bench';
 import { csvTableBench } from './csv-table.bench';
 import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
@@ -31,6 +32,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResul
   ['host-renderer', hostRendererBench],
   ['sql', (n) => sqlBench(n, sqlMb)],
   ['table-file', tableFileBench],
+  ['archive', archiveBench],
 ];
 
 async function main(): Promise<void> {

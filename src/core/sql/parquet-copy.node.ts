@@ -13,6 +13,8 @@ import { loadApi, quoteIdent, quoteString } from './engine.node';
 /** DuckDB's CSV read buffer (default 16 MB) and the Parquet row group: small, so 64 MB of engine memory suffice. */
 const CSV_BUFFER_BYTES = 1 << 20;
 const ROW_GROUP_ROWS = 16_384;
+/** Partition files a COPY keeps open at once (each holds a row group of every column in memory). */
+const MAX_OPEN_PARTITIONS = 2;
 
 export interface ParquetCopyOptions {
   /** The only folders the engine may read and write (the archive's folder). */
@@ -61,6 +63,9 @@ export class ParquetCopier {
     await conn.run(`SET allowed_directories = [${dirs.map(quoteString).join(', ')}]`);
     await conn.run('SET enable_external_access = false');
     await conn.run("SET TimeZone = 'UTC'");
+    // Report files are sorted by datasource: one partition open at a time, flushed per row group.
+    await conn.run(`SET partitioned_write_max_open_files = ${MAX_OPEN_PARTITIONS}`);
+    await conn.run(`SET partitioned_write_flush_threshold = ${ROW_GROUP_ROWS}`);
     await conn.run('SET lock_configuration = true');
     return new ParquetCopier(db, conn, tempDir);
   }
@@ -78,7 +83,7 @@ export class ParquetCopier {
 
   /**
    * COPY of the CSV file `csv` into `destDir` as Parquet partitioned by `partitionBy` (a column of
-   * the file; Hive folders `<column>=<value>`, the column left out of the files), zstd-compressed.
+   * the file; Hive folders `<column>=<value>`, the column left out of the files), snappy-compressed as DuckDB writes by default.
    * Returns the rows written.
    */
   async copyPartitioned(csv: string, destDir: string, partitionBy: string, filePrefix: string): Promise<number> {
@@ -89,7 +94,7 @@ export class ParquetCopier {
     const struct = columns.map((c) => `${quoteString(c.name)}: ${quoteString(c.type)}`).join(', ');
     const read = `read_csv(${quoteString(csv)}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', columns = {${struct}}, buffer_size = ${CSV_BUFFER_BYTES})`;
     const r = await this.conn.runAndReadAll(
-      `COPY (SELECT * FROM ${read}) TO ${quoteString(destDir)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS}, PARTITION_BY (${quoteIdent(partitionBy)}), FILENAME_PATTERN ${quoteString(`${filePrefix}-{i}`)}, OVERWRITE_OR_IGNORE true)`,
+      `COPY (SELECT * FROM ${read}) TO ${quoteString(destDir)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${ROW_GROUP_ROWS}, PARTITION_BY (${quoteIdent(partitionBy)}), FILENAME_PATTERN ${quoteString(`${filePrefix}-{i}`)}, OVERWRITE_OR_IGNORE true)`,
     );
     return Number(r.getRows()[0]?.[0] ?? 0);
   }
