@@ -74,6 +74,21 @@ describe('measnb archive (built CLI against the emulator)', function () {
     assert.deepEqual(await partitionStats(dest), stats);
   });
 
+  it('minute data of every datasource in one report file: one partition each, times typed', async () => {
+    // A report file holds up to 10 datasources: their partitions are written one after the other in bounded memory.
+    const dest = join(dir, 'minute');
+    const r = await archive(dest, '--from', '2026-11-01', '--to', '2026-11-04', '--frequency', 'minute', '--all');
+    assert.equal(r.code, 0, r.stderr);
+    const stats = await partitionStats(dest, 'minute');
+    assert.ok(stats.length >= 6, `${stats.length} partitions`);
+    assert.ok(
+      stats.every((s) => s.partition.endsWith('/2026/11') && s.rows > 1000 && s.rows <= 3 * 1440),
+      JSON.stringify(stats),
+    );
+    const types = await archiveTypes(dest, 'minute');
+    assert.equal(types.time, 'TIMESTAMP WITH TIME ZONE');
+  });
+
   it('refuses bad input before any report is created', async () => {
     const dest = join(dir, 'bad');
     const before = creates;
