@@ -100,7 +100,19 @@ async function main() {
     log(`archive written in ${((archived - installed) / 1000).toFixed(1)} s`);
     const expected = path.join(tmp, 'expected.json');
     fs.writeFileSync(expected, JSON.stringify(await duckdbReading(dest)));
-    const py = spawnSync(path.join(VENV, 'bin', 'python'), ['test/python/read_archive.py', dest, expected, results], {
+    // The snippets users copy, for this folder; the pandas one asks for a month in the archive (2026-09).
+    const snippets = path.join(tmp, 'snippets.json');
+    const snippet = (engine) =>
+      spawnSync(process.execPath, ['dist/cli.js', 'archive', '--dest', dest, '--snippet', engine], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }).stdout.replace('ds.field("month") == 3', 'ds.field("month") == 9');
+    fs.writeFileSync(
+      snippets,
+      JSON.stringify(Object.fromEntries(['pandas', 'dask', 'ray'].map((e) => [e, snippet(e)]))),
+    );
+    const args = ['test/python/read_archive.py', dest, expected, results, snippets];
+    const py = spawnSync(path.join(VENV, 'bin', 'python'), args, {
       cwd: ROOT,
       stdio: 'inherit',
       env: { ...process.env, RAY_USAGE_STATS_ENABLED: '0', RAY_DEDUP_LOGS: '0' },

@@ -9,7 +9,7 @@ import os
 import sys
 import traceback
 
-ARCHIVE, EXPECTED, RESULTS = sys.argv[1], sys.argv[2], sys.argv[3]
+ARCHIVE, EXPECTED, RESULTS, SNIPPETS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 FREQUENCY = "hour"
 BASE = os.path.join(ARCHIVE, f"frequency={FREQUENCY}")
 with open(EXPECTED) as f:
@@ -100,9 +100,40 @@ def ray_checks():
         ray.shutdown()
 
 
+def snippet_checks():
+    """The snippets `measnb archive --snippet ENGINE` prints for this folder, run as a user pastes them."""
+    with open(SNIPPETS) as f:
+        snippets = json.load(f)
+    total = sum(v["rows"] for v in expected["partitions"].values())
+
+    def run(engine, check):
+        scope = {}
+        exec(compile(snippets[engine], f"<snippet {engine}>", "exec"), scope)  # noqa: S102 - our own snippet
+        check(scope)
+
+    def pandas_read(scope):
+        want = sum(v["rows"] for k, v in expected["partitions"].items() if k.endswith("/2026/9"))
+        assert len(scope["df"]) == want, f"pandas snippet: {len(scope['df'])} rows for 2026-09, DuckDB {want}"
+
+    def dask_read(scope):
+        assert int(scope["daily"].sum()) == total, f"dask snippet: {int(scope['daily'].sum())} rows, DuckDB {total}"
+
+    def ray_read(scope):
+        import ray
+
+        try:
+            assert scope["ds"].count() == total, f"ray snippet: {scope['ds'].count()} rows, DuckDB {total}"
+        finally:
+            ray.shutdown()
+
+    yield "snippet pandas/pyarrow runs and filters one month", lambda: run("pandas", pandas_read)
+    yield "snippet dask runs", lambda: run("dask", dask_read)
+    yield "snippet ray runs", lambda: run("ray", ray_read)
+
+
 def main():
     passed, failed, failures = 0, 0, []
-    for engine in (pyarrow_checks, dask_checks, ray_checks):
+    for engine in (pyarrow_checks, dask_checks, ray_checks, snippet_checks):
         try:
             for name, check in engine():
                 try:
