@@ -10,13 +10,14 @@ import { MANIFEST_NAME } from '../../core/archive/manifest';
 import { DEFAULT_MAX_REPORTS_PER_DAY } from '../../core/archive/plan';
 import { archiveSnippet, SNIPPET_ENGINES, type SnippetEngine } from '../../core/archive/snippets';
 import type { ExtensionServices } from '../services';
+import { inputText, pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
 
 const TITLE = 'Archive Org History';
 
 export function registerArchiveCommands(s: ExtensionServices): vscode.Disposable[] {
   return [
-    registerCommand('measurements.archive', () => archiveCommand(s)),
+    registerCommand('measurements.archive', (uri?: vscode.Uri) => archiveCommand(s, uri)),
     registerCommand('measurements.copyArchiveSnippet', (uri?: vscode.Uri) => copySnippet(uri)),
   ];
 }
@@ -29,22 +30,29 @@ interface ArchiveAnswers {
   ids?: string[];
 }
 
-async function ask(): Promise<ArchiveAnswers | undefined> {
-  const folder = await vscode.window.showOpenDialog({
-    title: `${TITLE}: the archive folder`,
-    canSelectFolders: true,
-    canSelectFiles: false,
-    openLabel: 'Archive here',
-  });
+/** The folder (given by the Explorer, or chosen), the range, the frequency and the datasources. */
+async function ask(given?: vscode.Uri): Promise<ArchiveAnswers | undefined> {
+  const folder = given
+    ? [given]
+    : await vscode.window.showOpenDialog({
+        title: `${TITLE}: the archive folder`,
+        canSelectFolders: true,
+        canSelectFiles: false,
+        openLabel: 'Archive here',
+      });
   if (!folder?.[0]) return undefined;
-  const from = await vscode.window.showInputBox({ title: `${TITLE}: from (UTC)`, placeHolder: '2025-01-01' });
+  const from = await inputText({ title: `${TITLE}: from (UTC date)`, placeholder: '2025-01-01' });
   if (!from) return undefined;
-  const to = await vscode.window.showInputBox({ title: `${TITLE}: to (UTC, exclusive)`, placeHolder: '2026-01-01' });
+  const to = await inputText({ title: `${TITLE}: to (UTC date, exclusive)`, placeholder: '2026-01-01' });
   if (!to) return undefined;
-  const frequency = await vscode.window.showQuickPick([...OUTPUT_FREQUENCIES], { title: `${TITLE}: output frequency` });
+  const frequency = await pickOne(
+    OUTPUT_FREQUENCIES.map((f) => ({ label: f })),
+    { title: `${TITLE}: output frequency` },
+  );
   if (!frequency) return undefined;
-  const ids = await vscode.window.showInputBox({
-    title: `${TITLE}: datasource ids, comma-separated (empty: every datasource of the org)`,
+  const ids = await inputText({
+    title: `${TITLE}: datasource ids, comma-separated`,
+    placeholder: 'empty: every datasource of the org',
   });
   if (ids === undefined) return undefined;
   const list = ids
@@ -55,7 +63,7 @@ async function ask(): Promise<ArchiveAnswers | undefined> {
     dest: folder[0].fsPath,
     from,
     to,
-    frequency: frequency as OutputFrequency,
+    frequency: frequency.label as OutputFrequency,
     ids: list.length ? list : undefined,
   };
 }
@@ -75,11 +83,11 @@ function eventText(e: ArchiveEvent): string {
   }
 }
 
-async function archiveCommand(s: ExtensionServices): Promise<void> {
-  const a = await ask();
+async function archiveCommand(s: ExtensionServices, folder?: vscode.Uri): Promise<string | undefined> {
+  const a = await ask(folder);
   if (!a) return;
   const { connection, client } = await s.clients.forConnection();
-  await vscode.window.withProgress(
+  return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: TITLE, cancellable: true },
     async (progress, token) => {
       const ctrl = new AbortController();
@@ -105,9 +113,9 @@ async function archiveCommand(s: ExtensionServices): Promise<void> {
             });
           },
         });
-        void vscode.window.showInformationMessage(
-          `Archive complete: ${summary.fetched} months fetched (${summary.rows} rows), ${summary.reportsCreated} reports created.`,
-        );
+        const done = `Archive complete: ${summary.fetched} months fetched (${summary.rows} rows), ${summary.reportsCreated} reports created.`;
+        void vscode.window.showInformationMessage(done);
+        return done;
       } catch (e) {
         if (ctrl.signal.aborted)
           return void vscode.window.showInformationMessage('Archive cancelled; run it again to continue.');
@@ -133,16 +141,22 @@ async function copySnippet(uri?: vscode.Uri): Promise<void> {
   if (!dir) throw new Error('Copy Archive Snippet: choose an archive folder in the Explorer.');
   const manifest = await stat(join(dir, MANIFEST_NAME)).catch(() => undefined);
   if (!manifest?.isFile()) throw new Error(`${dir} is not an archive folder: it has no ${MANIFEST_NAME}.`);
-  const engine = await vscode.window.showQuickPick([...SNIPPET_ENGINES], {
-    title: 'Copy a snippet that reads this archive with',
-  });
-  if (!engine) return;
-  const found = await frequenciesIn(dir);
-  const frequency =
-    found.length > 1 ? await vscode.window.showQuickPick(found, { title: 'Which frequency?' }) : (found[0] ?? 'hour');
-  if (!frequency) return;
-  await vscode.env.clipboard.writeText(
-    archiveSnippet(engine as SnippetEngine, { dir, frequency: frequency as OutputFrequency }),
+  const picked = await pickOne(
+    SNIPPET_ENGINES.map((e) => ({ label: e })),
+    { title: 'Copy a snippet that reads this archive with' },
   );
+  if (!picked) return;
+  const engine = picked.label as SnippetEngine;
+  const found = await frequenciesIn(dir);
+  const which =
+    found.length > 1
+      ? await pickOne(
+          found.map((f) => ({ label: f })),
+          { title: 'Which frequency?' },
+        )
+      : undefined;
+  if (found.length > 1 && !which) return;
+  const frequency = (which?.label ?? found[0] ?? 'hour') as OutputFrequency;
+  await vscode.env.clipboard.writeText(archiveSnippet(engine, { dir, frequency }));
   void vscode.window.showInformationMessage(`Copied: reading ${frequency} data of the archive with ${engine}.`);
 }
