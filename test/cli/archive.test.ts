@@ -74,6 +74,23 @@ describe('measnb archive (built CLI against the emulator)', function () {
     assert.deepEqual(await partitionStats(dest), stats);
   });
 
+  it('a month fetched again (a wider range) replaces its partition: no duplicate rows', async () => {
+    const dest = join(dir, 'refetch');
+    const first = await archive(dest, '--from', '2026-07-01', '--to', '2026-07-15', '--datasources', ids[0]);
+    assert.equal(first.code, 0, first.stderr);
+    const half = await partitionStats(dest);
+    assert.equal(half.length, 1);
+    assert.equal(half[0].rows, 14 * 24);
+    const before = creates;
+    const wider = await archive(dest, '--from', '2026-07-01', '--to', '2026-08-01', '--datasources', ids[0]);
+    assert.equal(wider.code, 0, wider.stderr);
+    assert.equal(creates - before, 1, 'July again: one report');
+    const whole = (await partitionStats(join(dir, 'whole'))).filter((s) => s.partition === `${ids[0]}/2026/7`);
+    assert.deepEqual(await partitionStats(dest), whole, 'the same as July fetched whole at once');
+    const manifest = await readArchiveManifest(dest);
+    assert.equal(manifest.partitions[`hour/${ids[0]}/2026-07`].rows, 31 * 24);
+  });
+
   it('minute data of every datasource in one report file: one partition each, times typed', async () => {
     // A report file holds up to 10 datasources: their partitions are written one after the other in bounded memory.
     const dest = join(dir, 'minute');
