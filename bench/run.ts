@@ -1,5 +1,6 @@
 // npm run bench [-- --runs N] [-- --only name,name] [-- --sql-mb 1000] [-- --stats-mb 100]: every benchmark, baseline and
 // subject side by side.
+import { archiveBench } from './archive.bench';
 import { csvTableBench } from './csv-table.bench';
 import { downloadBench } from './download.bench';
 import { emulatorThroughputBench } from './emulator-throughput.bench';
@@ -34,6 +35,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResul
   ['sql', (n) => sqlBench(n, sqlMb)],
   ['table-file', tableFileBench],
   ['stats', (n) => statsBench(n, statsMb)],
+  ['archive', archiveBench],
 ];
 
 async function main(): Promise<void> {

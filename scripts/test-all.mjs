@@ -2,7 +2,7 @@
 // and once more in a table at the end; the exit code is non-zero if any lane failed.
 // Lanes: lint, typecheck, build (checks, one count each), unit (with coverage), cli (the built measnb
 // spawned as a user runs it), both again in another time zone with the clock a year ahead (Debian's
-// faketime), host (real extension host), host-untrusted (the same in Restricted Mode), e2e (real browser), demo (`npm run demo` on a fresh clone, driven in the browser).
+// faketime), python (the archive read by pyarrow, Dask and Ray), host (real extension host), host-untrusted (the same in Restricted Mode), e2e (real browser), demo (`npm run demo` on a fresh clone, driven in the browser).
 // `npm test -- --only unit,unit-tz` runs a subset. On a fresh clone it runs `npm ci` first.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +39,8 @@ const LANES = [
     cmd: ['faketime', '-f', SHIFTED_CLOCK, 'npx', 'mocha', '--config', CLI_MOCHARC],
     env: { TZ: SHIFTED_TZ, MEASNB_LANE: 'cli-tz' },
   },
+  // The archive read by pyarrow, Dask and Ray Data (a venv from the local package mirror, in .cache).
+  { name: 'python', cmd: ['node', 'scripts/python-lane.mjs'] },
   { name: 'host', cmd: ['node', 'test/host/run-host.mjs'] },
   // The same extension host in Restricted Mode: Workspace Trust on, the folder untrusted, then trusted.
   { name: 'host-untrusted', cmd: ['node', 'test/host/run-host.mjs'], env: { MEASNB_HOST_TRUST: 'untrusted' } },

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { printFailedTests } from './failed-tests.mjs';
 
 const dir = path.resolve(process.env.MEASNB_RESULTS_DIR || '.artifacts/results');
-const expected = (process.argv[2] || 'lint,typecheck,build,unit,cli,unit-tz,cli-tz,host,host-untrusted,e2e,demo')
+const expected = (process.argv[2] || 'lint,typecheck,build,unit,cli,unit-tz,cli-tz,python,host,host-untrusted,e2e,demo')
   .split(',')
   .filter(Boolean);
 let passed = 0;

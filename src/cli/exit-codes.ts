@@ -23,6 +23,8 @@ export const EXIT = {
   notReady: 10,
   /** The output could not be written (a full disk; a closed pipe where rows must not be lost, follow --state). */
   output: 11,
+  /** measnb archive stopped: the day's reports are spent (its cap or the service's 429); run again after the time it printed. */
+  archivePaused: 12,
   /** Interrupted (Ctrl-C) while waiting. */
   interrupted: 130,
 } as const;

@@ -1,5 +1,6 @@
 // The measnb command line.
 import { Command, CommanderError } from 'commander';
+import { registerArchiveCommand } from './commands/archive';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerExportCommand } from './commands/export';
 import { registerFollowCommand } from './commands/follow';
@@ -26,6 +27,7 @@ registerFollowCommand(program);
 registerRunCommand(program);
 registerExportCommand(program);
 registerStatsCommand(program);
+registerArchiveCommand(program);
 
 program
   .parseAsync(process.argv)

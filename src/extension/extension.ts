@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { pollDelayMs } from '../core/reports/schedule';
 import { SettableClock } from '../core/time/clock';
+import { registerArchiveCommands } from './commands/archive-commands';
 import { registerCliCommand } from './commands/cli-command';
 import { registerConnectionCommands } from './commands/connection-commands';
 import { createReportFlow } from './commands/create-report';
@@ -89,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
     ...registerReportCommands(services, watcher, files),
     ...registerReportActions(services),
     ...registerQueryCommands(services),
+    ...registerArchiveCommands(services),
     ...registerCliCommand(context),
     ...registerWalkthrough({ extensionUri: context.extensionUri, storageUri: context.globalStorageUri }, reports),
   );

@@ -27,6 +27,7 @@ export const TRUSTED_COMMANDS: ReadonlySet<string> = new Set([
   'measurements.installCli',
   'measurements.notebook.export',
   'measurements.notebook.runWithParameters',
+  'measurements.archive',
 ]);
 
 /** Thrown by an entry point that needs trust; registerCommand shows it with the Manage button. */

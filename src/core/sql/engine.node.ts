@@ -38,8 +38,8 @@ import { resultToTable } from './to-table.node';
 type NodeApi = typeof import('@duckdb/node-api');
 
 let api: Promise<NodeApi> | undefined;
-/** The engine module, required on the first sql cell (never at activation). */
-function loadApi(): Promise<NodeApi> {
+/** The engine module, required on the first sql cell (never at activation); the archive's writer loads it too. */
+export function loadApi(): Promise<NodeApi> {
   api ??= import('@duckdb/node-api');
   return api;
 }

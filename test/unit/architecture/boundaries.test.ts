@@ -199,6 +199,7 @@ const CORE_FLOORS = [
   'sql',
   'reports',
   'follow',
+  'archive',
   'run',
 ];
 
