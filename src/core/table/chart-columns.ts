@@ -4,6 +4,9 @@ import { isNumeric, type Table } from './table';
 
 const TIME_COLUMN_PREFERENCE = ['time', 'startOfPeriod'];
 const GROUP_COLUMN_PREFERENCE = ['datasourceId', 'nodeId', 'sourceId', 'refSiteId'];
+/** Lines a chart draws at most (the renderer's chart and exports); the rest are named, not drawn. */
+export const MAX_CHART_LINES = 40;
+
 const NOT_METRICS = new Set(['locationLatitude', 'locationLongitude', 'lat', 'lon', 'Location Latitude [deg]']);
 
 export function chartTimeColumn(table: Table): number {
