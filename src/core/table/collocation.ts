@@ -265,3 +265,46 @@ export function collocatedSensors(
     return !at || !there || distanceKm(at, there) <= radiusKm;
   });
 }
+
+/** The Collocation view's starting choice: the metric, the sensor, its reference and why that one. */
+export interface CollocationChoice {
+  metric: number;
+  /** Sensors first (not reference sites), then the reference sites. */
+  sensors: string[];
+  /** Reference sites first, never the sensor. */
+  references: string[];
+  sensor: string;
+  reference: string;
+  /** The nearest reference site within the radius, when locations say so. */
+  nearest?: { reference: string; km: number };
+  /** The other datasources at the reference (with the sensor: the precision group). */
+  collocated: string[];
+}
+
+/**
+ * What Collocation starts on (also the evaluation report's defaults): collocationMetric, the first sensor that
+ * is not a reference site, its nearest reference site within `radiusKm`, else the first reference site. A
+ * `sensor` or `reference` given (present in the rows) wins. Undefined with fewer than two datasources.
+ */
+export function collocationChoice(
+  table: Table,
+  rows: ArrayLike<number>,
+  options: { referenceSites?: readonly unknown[]; radiusKm?: number; sensor?: string; reference?: string } = {},
+): CollocationChoice | undefined {
+  const radius = options.radiusKm ?? DEFAULT_COLLOCATION_RADIUS_KM;
+  const groups = groupRows(table, rows).map((g) => g.group);
+  const refs = referenceDatasources(table, rows, options.referenceSites);
+  const locations = datasourceLocations(table, rows);
+  const sensors = groups.filter((g) => !refs.has(g)).concat(groups.filter((g) => refs.has(g)));
+  const sensor = options.sensor !== undefined && groups.includes(options.sensor) ? options.sensor : sensors[0];
+  const references = [...groups.filter((g) => refs.has(g)), ...groups.filter((g) => !refs.has(g))].filter(
+    (g) => g !== sensor,
+  );
+  if (!sensor || !references.length) return undefined;
+  const nearest = nearestReference(locations, sensor, refs, radius);
+  const given = options.reference !== undefined && references.includes(options.reference);
+  const reference = given ? options.reference! : (nearest?.reference ?? references[0]);
+  const others = collocatedSensors(groups, locations, reference, refs, radius);
+  const collocated = [sensor, ...others.filter((g) => g !== sensor)];
+  return { metric: collocationMetric(table), sensors, references, sensor, reference, nearest, collocated };
+}
