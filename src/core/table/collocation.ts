@@ -308,3 +308,36 @@ export function collocationChoice(
   const collocated = [sensor, ...others.filter((g) => g !== sensor)];
   return { metric: collocationMetric(table), sensors, references, sensor, reference, nearest, collocated };
 }
+
+/**
+ * Datasource names by id: a `datasourceName` or `name` text column of the result (its first name per id),
+ * else the host's (ResultInfo.datasourceNames: only string values, bounded; anything else ignored).
+ */
+export function datasourceNameMap(table: Table, known?: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const gi = chartGroupColumn(table);
+  const group = gi >= 0 ? table.columns[gi] : undefined;
+  const nameCol = findColumn(table, 'datasourceName') ?? findColumn(table, 'name');
+  if (
+    group &&
+    !isNumeric(group) &&
+    group.kind !== 'qcFlags' &&
+    nameCol &&
+    nameCol.kind !== 'qcFlags' &&
+    !isNumeric(nameCol)
+  ) {
+    for (let r = 0; r < table.rowCount; r++) {
+      const g = group.codes[r];
+      const c = nameCol.codes[r];
+      if (g < 0 || c < 0 || out.has(group.dict[g])) continue;
+      const name = nameCol.dict[c];
+      if (name) out.set(group.dict[g], name.slice(0, 80));
+    }
+  }
+  if (out.size || !known || typeof known !== 'object' || Array.isArray(known)) return out;
+  for (const [id, name] of Object.entries(known as Record<string, unknown>)) {
+    if (out.size >= 5000) break;
+    if (typeof name === 'string' && name) out.set(id, name.slice(0, 80));
+  }
+  return out;
+}

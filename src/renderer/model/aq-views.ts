@@ -19,14 +19,12 @@ import { groupRows, locationColumns, resultFrequency, seriesByGroup, seriesOf } 
 import {
   type Column,
   type DictColumn,
-  findColumn,
   floatValues,
-  isNumeric,
   type NumericColumn,
   numberAt,
   type Table,
 } from '../../core/table/table';
-import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
+import { chartMetricColumns, chartTimeColumn } from './chart-series';
 
 export {
   type Collocation,
@@ -34,6 +32,7 @@ export {
   collocation,
   collocationMetric,
   datasourceLocations,
+  datasourceNameMap,
   groupRows,
   locationColumns,
   nearestReference,
@@ -375,39 +374,6 @@ export function mapPoints(table: Table, rows: ArrayLike<number>, metricCol: numb
       latestValue,
       category: metric ? categoryOf(metric, latestValue) : undefined,
     });
-  }
-  return out;
-}
-
-/**
- * Datasource names by id: a `datasourceName` or `name` text column of the result (its first name per id),
- * else the host's (ResultInfo.datasourceNames: only string values, bounded; anything else ignored).
- */
-export function datasourceNameMap(table: Table, known?: unknown): Map<string, string> {
-  const out = new Map<string, string>();
-  const gi = chartGroupColumn(table);
-  const group = gi >= 0 ? table.columns[gi] : undefined;
-  const nameCol = findColumn(table, 'datasourceName') ?? findColumn(table, 'name');
-  if (
-    group &&
-    !isNumeric(group) &&
-    group.kind !== 'qcFlags' &&
-    nameCol &&
-    nameCol.kind !== 'qcFlags' &&
-    !isNumeric(nameCol)
-  ) {
-    for (let r = 0; r < table.rowCount; r++) {
-      const g = group.codes[r];
-      const c = nameCol.codes[r];
-      if (g < 0 || c < 0 || out.has(group.dict[g])) continue;
-      const name = nameCol.dict[c];
-      if (name) out.set(group.dict[g], name.slice(0, 80));
-    }
-  }
-  if (out.size || !known || typeof known !== 'object' || Array.isArray(known)) return out;
-  for (const [id, name] of Object.entries(known as Record<string, unknown>)) {
-    if (out.size >= 5000) break;
-    if (typeof name === 'string' && name) out.set(id, name.slice(0, 80));
   }
   return out;
 }

@@ -8,11 +8,19 @@ import { lineStyles } from '../../aq/line-styles';
 import { metricUnit } from '../../aq/metric-info';
 import type { TargetCheck } from '../../aq/stats';
 import { chartMetricColumns } from '../../table/chart-columns';
-import { type Collocation, collocation, collocationChoice } from '../../table/collocation';
-import type { Table } from '../../table/table';
+import {
+  type Collocation,
+  collocation,
+  collocationChoice,
+  datasourceNameMap,
+  groupRows,
+} from '../../table/collocation';
+import { columnIndexOf, type Table } from '../../table/table';
 import { bytesToBase64 } from '../../text/base64';
 import { markdownInline } from '../../text/markdown';
+import type { Notebook } from '../model';
 import { escapeXml } from './escape';
+import { outputView } from './output-view';
 import { svgScatter, svgTimeChart } from './svg-plot';
 
 /** A report that cannot be made from the input: a stable code for callers (the CLI: exit 2). */
@@ -47,6 +55,60 @@ export interface EvaluationReport {
   names: ReadonlyMap<string, string>;
 }
 
+/** A cell's saved result for a report: its table, the host's reference sites and names, its code cell number. */
+export interface EvaluationSource {
+  table: Table;
+  cell: number;
+  referenceSites?: readonly unknown[];
+  datasourceNames: ReadonlyMap<string, string>;
+}
+
+/** The table output of one code cell (1-based among code cells) as a report source, undefined without one. */
+export function cellEvaluationSource(nb: Notebook, cell: number): EvaluationSource | undefined {
+  const code = nb.cells.filter((c) => c.kind === 'code')[cell - 1];
+  for (const output of code?.outputs ?? []) {
+    const view = outputView(output);
+    if (view.kind !== 'table') continue;
+    const info = (output.metadata?.measnb ?? {}) as { referenceSites?: unknown; datasourceNames?: unknown };
+    const referenceSites = Array.isArray(info.referenceSites) ? info.referenceSites : undefined;
+    return {
+      table: view.table,
+      cell,
+      referenceSites,
+      datasourceNames: datasourceNameMap(view.table, info.datasourceNames),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The result a report is made of: code cell `cell`'s, else the first cell's whose table has the sensor (any
+ * table with two datasources and a metric when no sensor is named). A clear error when there is none.
+ */
+export function evaluationSource(nb: Notebook, options: { cell?: number; sensor?: string }): EvaluationSource {
+  const codeCells = nb.cells.filter((c) => c.kind === 'code').length;
+  if (options.cell !== undefined) {
+    const found = cellEvaluationSource(nb, options.cell);
+    if (!found)
+      throw new EvaluationReportError(
+        `Code cell ${options.cell} has no saved table (the notebook has ${codeCells} code cells; run it with \`measnb run --out\`).`,
+      );
+    return found;
+  }
+  for (let cell = 1; cell <= codeCells; cell++) {
+    const found = cellEvaluationSource(nb, cell);
+    if (!found) continue;
+    const all = Uint32Array.from({ length: found.table.rowCount }, (_, i) => i);
+    const groups = groupRows(found.table, all).map((g) => g.group);
+    const fits = options.sensor !== undefined ? groups.includes(options.sensor) : groups.length >= 2;
+    if (fits && chartMetricColumns(found.table).length) return found;
+  }
+  const what = options.sensor !== undefined ? `rows of ${options.sensor}` : 'two datasources and a metric';
+  throw new EvaluationReportError(
+    `No saved table with ${what} in the notebook (run it with \`measnb run --out\` first, or give --cell).`,
+  );
+}
+
 /** The evaluation of the request's (or the default) sensor, reference and metric; a clear error otherwise. */
 export function evaluationReport(req: EvaluationRequest): EvaluationReport {
   const { table } = req;
@@ -66,7 +128,7 @@ export function evaluationReport(req: EvaluationRequest): EvaluationReport {
         `${what} ${id}: no rows of that datasource (have: ${choice.sensors.join(', ')}).`,
       );
   const metrics = chartMetricColumns(table);
-  const metricCol = req.metric === undefined ? choice.metric : table.columns.findIndex((c) => c.name === req.metric);
+  const metricCol = req.metric === undefined ? choice.metric : columnIndexOf(table, req.metric);
   if (!metrics.includes(metricCol)) {
     const names = metrics.map((m) => table.columns[m].name).join(', ');
     throw new EvaluationReportError(`No metric column ${req.metric ?? ''} to evaluate (metrics: ${names || 'none'}).`);

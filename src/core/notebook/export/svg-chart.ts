@@ -5,7 +5,15 @@
 import { lineStyles } from '../../aq/line-styles';
 import { metricUnit } from '../../aq/metric-info';
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn, MAX_CHART_LINES } from '../../table/chart-columns';
-import { type Column, cellText, isNumeric, type NumericColumn, numberAt, type Table } from '../../table/table';
+import {
+  type Column,
+  cellText,
+  columnIndexOf,
+  isNumeric,
+  type NumericColumn,
+  numberAt,
+  type Table,
+} from '../../table/table';
 import type { ChartChoice } from '../renderer-protocol';
 import { type PlotSeries, svgTimeChart } from './svg-plot';
 
@@ -18,7 +26,7 @@ export interface ExportChart {
 /** The metric and "Lines by" columns of a choice (names), else the renderer's defaults. */
 export function chartColumns(table: Table, choice?: ChartChoice): { metric: number; group: number } {
   const metrics = chartMetricColumns(table);
-  const named = choice?.metric !== undefined ? table.columns.findIndex((c) => c.name === choice.metric) : -1;
+  const named = choice?.metric !== undefined ? columnIndexOf(table, choice.metric) : -1;
   const metric = metrics.includes(named) ? named : (metrics[0] ?? -1);
   let group = chartGroupColumn(table);
   if (choice?.linesBy === '') group = -1;
