@@ -53,13 +53,28 @@ describe('measnb export --evaluation (built CLI)', function () {
     assert.match(html, /<th>Pollutant metric<\/th><td>pm2_5ConcMass1HourMean/);
     assert.match(html, /<th>Data<\/th><td>colloc-run\.measnb, code cell 2 \([\d,]+ rows\)<\/td>/);
     assert.equal((html.match(/<svg /g) ?? []).length, 4, 'scatter and time series of 1-hour and 24-hour averages');
-    assert.match(html, /<td>Slope<\/td><td class="num">1\.\d\d<\/td><td class="num">1\.\d\d<\/td><td>1\.0 ± 0\.35<\/td><td class="met">met<\/td>/);
+    assert.match(
+      html,
+      /<td>Slope<\/td><td class="num">1\.\d\d<\/td><td class="num">1\.\d\d<\/td><td>1\.0 ± 0\.35<\/td><td class="met">met<\/td>/,
+    );
     assert.match(html, /<td>n \(paired periods\)<\/td><td class="num">(\d{2,3})<\/td><td class="num">[3-5]<\/td>/);
   });
 
   it('--out report.md: the same report in Markdown; --metric picks another column', async () => {
     const out = join(dir, 'report.md');
-    const r = await runCli(['export', ran, '--evaluation', '--sensor', sensor, '--reference', reference, '--metric', 'pm2_5ConcMassNowcast', '--out', out]);
+    const r = await runCli([
+      'export',
+      ran,
+      '--evaluation',
+      '--sensor',
+      sensor,
+      '--reference',
+      reference,
+      '--metric',
+      'pm2_5ConcMassNowcast',
+      '--out',
+      out,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const md = await readFile(out, 'utf8');
     assert.match(md, /^# Sensor performance report/);
