@@ -26,6 +26,7 @@ export const TRUSTED_COMMANDS: ReadonlySet<string> = new Set([
   'measurements.rerunReport',
   'measurements.installCli',
   'measurements.notebook.export',
+  'measurements.notebook.exportEvaluationReport',
 ]);
 
 /** Thrown by an entry point that needs trust; registerCommand shows it with the Manage button. */

@@ -49,3 +49,19 @@ export function chartMetricColumns(table: Table): number[] {
   });
   return out;
 }
+
+/**
+ * The labels of a "Lines by" column's values in the rows (a list value joined by ","; "(none)" for empty cells),
+ * in no particular order: what line styles are given over (core/aq/line-styles), the renderer's and exports'.
+ */
+export function lineLabels(table: Table, groupCol: number): string[] {
+  const group = table.columns[groupCol];
+  if (!group || isNumeric(group)) return [];
+  const used = new Uint8Array(group.dict.length + 1);
+  for (let r = 0; r < table.rowCount; r++) used[group.codes[r] + 1] = 1;
+  const out: string[] = used[0] ? ['(none)'] : [];
+  group.dict.forEach((d, c) => {
+    if (used[c + 1]) out.push(typeof d === 'string' ? d : d.join(','));
+  });
+  return out;
+}

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
-import type { ResultInfo } from '../../core/notebook/renderer-protocol';
+import { chartChoiceOf, type ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { runCell } from '../../core/run/index.node';
@@ -271,7 +271,10 @@ export class MeasnbController implements vscode.Disposable {
     const progressive = headRows < table.rowCount;
     const file = progressive || bytes > savedOutputLimitBytes() ? await this.results.target(cell) : undefined;
     const fromDirectory = await this.referenceSites(table, cell.notebook);
-    let withRefs: ResultInfo = fromDirectory ? { ...info, ...fromDirectory } : info;
+    // The chart starts on the cell's last choice and tells it back under the cell's id (chart-choice.ts).
+    const chart = chartChoiceOf(cell.metadata?.chart);
+    const cellInfo: ResultInfo = { ...info, cellId: await this.cellId(cell), ...(chart ? { chart } : {}) };
+    let withRefs: ResultInfo = fromDirectory ? { ...cellInfo, ...fromDirectory } : cellInfo;
     if (progressive) {
       const key = this.progressive.hold(table);
       withRefs = { ...withRefs, rest: { key, totalRows: table.rowCount, headRows } };

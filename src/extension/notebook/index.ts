@@ -5,7 +5,9 @@ import { writeParquet } from '../../core/table/parquet';
 import { serviceKindOf } from '../connections/connection';
 import type { ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
+import { registerChartChoice } from './chart-choice';
 import { MeasnbController } from './controller';
+import { registerEvaluationExport } from './evaluation-export';
 import { FollowStore } from './follow-store';
 import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } from './language';
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
@@ -62,6 +64,8 @@ export function registerNotebooks(
     controller,
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
+    registerChartChoice(),
+    registerEvaluationExport(),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
     ...registerLanguageFeatures(services.clock, datasourcesOf, serviceOf, {
       notebookOf,

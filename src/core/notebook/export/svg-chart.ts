@@ -4,7 +4,13 @@
 // legend (beyond MAX_CHART_LINES, as the renderer, the rest is named in a note), the unit on the axis.
 import { lineStyles } from '../../aq/line-styles';
 import { metricUnit } from '../../aq/metric-info';
-import { chartGroupColumn, chartMetricColumns, chartTimeColumn, MAX_CHART_LINES } from '../../table/chart-columns';
+import {
+  chartGroupColumn,
+  chartMetricColumns,
+  chartTimeColumn,
+  lineLabels,
+  MAX_CHART_LINES,
+} from '../../table/chart-columns';
 import {
   type Column,
   cellText,
@@ -51,14 +57,6 @@ function linesOf(table: Table, time: NumericColumn, metric: NumericColumn, group
   return lines;
 }
 
-/** Every value of the group column in the rows (styles are given over all, as the renderer does). */
-export function groupValues(table: Table, group: Column | undefined, single: string): string[] {
-  if (!group) return [single];
-  const seen = new Set<string>();
-  for (let r = 0; r < table.rowCount; r++) seen.add(cellText(group, r) || '(none)');
-  return [...seen];
-}
-
 /** The chart as an `<svg>` with its notes, or undefined when the table has no time axis or no metric. */
 export function svgChart(table: Table, choice?: ChartChoice): ExportChart | undefined {
   const t = chartTimeColumn(table);
@@ -69,7 +67,7 @@ export function svgChart(table: Table, choice?: ChartChoice): ExportChart | unde
   const lines = linesOf(table, table.columns[t] as NumericColumn, metric, group);
   if (lines.size === 0) return undefined;
   const keys = [...lines.keys()].sort();
-  const styles = lineStyles(groupValues(table, group, metric.name));
+  const styles = lineStyles(group ? lineLabels(table, g) : [metric.name]);
   const drawn = keys.slice(0, MAX_CHART_LINES);
   const series: PlotSeries[] = drawn.map((k) => ({
     label: k,
