@@ -23,6 +23,8 @@ export interface RunResult {
   notice?: string;
   /** Warnings of the cell (errors never get this far). */
   warnings: Diagnostic[];
+  /** The rows' order when the verb put them in one (time series: table-rows ROW_ORDER), for the caption. */
+  rowOrder?: string;
   /** csvOut: the bytes written there. */
   csvBytes?: number;
 }
