@@ -10,6 +10,7 @@ export {
   resultNotes,
   resultOutput,
   resultTitle,
+  rowOrderNote,
 } from './outputs';
 export {
   downloadReport,

@@ -21,8 +21,13 @@ export function resultTitle(result: RunResult, reportKind?: string): string {
   return `${result.verb}${reportKind ? ` ${reportKind}` : ''} · ${result.summary}`;
 }
 
+/** The caption of a result's row order (table-rows ROW_ORDER), shown under the output's toolbar. */
+export function rowOrderNote(result: RunResult): string[] {
+  return result.rowOrder ? [`Rows ${result.rowOrder} (by time); click a column header to sort.`] : [];
+}
+
 export function resultNotes(result: RunResult): string[] {
-  const notes: string[] = [];
+  const notes: string[] = [...rowOrderNote(result)];
   if (result.notice) notes.push(result.notice);
   for (const w of result.warnings) notes.push(`warning: ${diagnosticLine(w)}`);
   const files = result.report?.files ?? [];

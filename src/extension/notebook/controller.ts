@@ -346,6 +346,5 @@ function previousTable(cell: vscode.NotebookCell): Table | undefined {
 
 /** The output's title: the verb (and report kind) and the run's summary. */
 function titleOf(parsed: ParsedCell, outcome: RunResult): string {
-  const order = outcome.rowOrder ? ` · ${outcome.rowOrder}` : '';
-  return `${parsed.verb}${parsed.reportKind ? ` ${parsed.reportKind}` : ''} · ${outcome.summary}${order}`;
+  return `${parsed.verb}${parsed.reportKind ? ` ${parsed.reportKind}` : ''} · ${outcome.summary}`;
 }
