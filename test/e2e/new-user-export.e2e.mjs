@@ -111,6 +111,8 @@ async function shotOfFile(file, name) {
     await page.goto(pathToFileURL(file).href);
     const out = path.join(SHOTS, `newuser-${name}.png`);
     await page.screenshot({ path: out, fullPage: true });
+    // The top of the page as a reader first sees it (the full page of a long export is too tall to look at).
+    await page.screenshot({ path: path.join(SHOTS, `newuser-${name}-top.png`) });
     return { out, svgs: await page.locator('svg').count() };
   } finally {
     await browser.close();
@@ -193,8 +195,22 @@ describe('e2e: what a new user saw (export, colours, row order, evaluation repor
   it('Export Sensor Evaluation Report on the pair: EPA’s report with the reference chosen by place, opened in chromium', async () => {
     const { table } = await tableWith(page, /^pm2_5ConcMass1HourMean/);
     // Select the pair's cell: its output is in view; click the cell's editor above it.
-    const row = page.locator('.notebook-editor .monaco-list-row', { hasText: 'DCZZDK8X, D789SKH9' }).first();
-    await row.locator('.view-lines').first().click();
+    // Monaco draws spaces as no-break spaces: \s matches both. The cell's editor is the top of its row: wheel the
+    // list until it sits below the breadcrumbs, then click into it (the cell becomes the active one).
+    const row = page.locator('.notebook-editor .monaco-list-row', { hasText: /DCZZDK8X,\s*D789SKH9/ }).first();
+    const list = await notebookList(page);
+    for (let i = 0; i < 20; i++) {
+      const box = await row.boundingBox();
+      const delta = box ? Math.round(box.y - (list.y + 90)) : 0;
+      if (box && Math.abs(delta) < 10) break;
+      await page.mouse.move(list.x + 14, list.y + list.height / 2);
+      await page.mouse.wheel(0, delta || 300);
+      await page.waitForTimeout(250);
+    }
+    const editor = row.locator('.cell-editor-container, .monaco-editor').first();
+    const eb = await editor.boundingBox();
+    await page.mouse.click(eb.x + Math.min(300, eb.width / 2), eb.y + Math.min(30, eb.height / 2));
+    await page.waitForTimeout(300);
     void table;
     const target = path.join(workspace, 'pair-evaluation.html');
     fs.rmSync(target, { force: true });

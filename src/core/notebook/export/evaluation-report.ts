@@ -302,7 +302,7 @@ export function reportCharts(report: EvaluationReport): Array<{ title: string; s
 }
 
 const RULES = [
-  'Valid averages (EPA/600/R-20/280 §3): a 1-hour average from minutes needs ≥ 45 of 60 minutes; a 24-hour average needs ≥ 18 of 24 valid hours (75 %).',
+  'Valid averages (EPA/600/R-20/280): a 1-hour average from minutes needs ≥ 45 of 60 minutes; a 24-hour average needs ≥ 18 of 24 valid hours (75 %).',
   'Error target: RMSE ≤ 7 µg/m³ or NRMSE ≤ 30 % (met when either is). Precision: SD ≤ 5 µg/m³ and CV ≤ 30 % across ≥ 3 collocated sensors.',
   'Fit: ordinary least squares of the sensor on the reference. Times are UTC, each period stamped at its start.',
   'Indicative: sensor data, not a regulatory determination.',
