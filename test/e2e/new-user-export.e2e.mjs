@@ -41,6 +41,21 @@ const PAIR = [
   'startTime: -2d',
   'format: csv-wide',
 ];
+/** With QC fields: the metric's value is `pm2_5ConcMass1HourMean.value`. */
+const WITH_QC = [
+  'recent as pm',
+  'datasourceIds: DCZZDK8X',
+  'outputFrequency: hour',
+  'metricSelect: only pm2_5ConcMass1HourMean',
+  'startTime: -1d',
+  'qcAssessment: true',
+  'format: csv-wide',
+];
+/** Written for a result without QC fields (the bare name): runs on `pm` too. */
+const SQL = [
+  'sql',
+  'SELECT datasourceId, round(avg(pm2_5ConcMass1HourMean), 2) AS mean_pm, count(*) AS hours FROM pm GROUP BY 1',
+];
 /** core/aq/line-styles LINE_COLOURS as the browser reports them (rgb). */
 const LINE_RGB = [
   '#1f77b4',
@@ -89,8 +104,22 @@ async function legendColours(table) {
   );
 }
 
+/** Wheels the notebook until `locator` (a cell row, or inside an output) starts `below` px under the list's top. */
+async function reveal(page, locator, below = 8) {
+  const list = await notebookList(page);
+  for (let i = 0; i < 40; i++) {
+    const box = (await locator.count()) ? await locator.boundingBox() : null;
+    const delta = box ? Math.round(box.y - (list.y + below)) : i < 20 ? 600 : -600;
+    if (box && Math.abs(delta) < 10) return;
+    await page.mouse.move(list.x + 14, list.y + list.height / 2);
+    await page.mouse.wheel(0, delta);
+    await page.waitForTimeout(250);
+  }
+}
+
 /** The page clipped to `locator` (an output), as the user sees it. */
 async function shot(page, locator, name) {
+  await reveal(page, locator);
   const list = await notebookList(page);
   const box = await locator.boundingBox();
   const y = Math.max(box.y - 4, list.y);
@@ -125,7 +154,11 @@ describe('e2e: what a new user saw (export, colours, row order, evaluation repor
   const { workspace } = e2eEnv();
   before(() => {
     const cell = (source) => ({ kind: 'code', language: 'measq', source, outputs: [] });
-    const nb = { measnb: 1, metadata: { connection: 'Local emulator' }, cells: [cell(ALL), cell(PAIR)] };
+    const nb = {
+      measnb: 1,
+      metadata: { connection: 'Local emulator' },
+      cells: [cell(ALL), cell(PAIR), cell(WITH_QC), cell(SQL)],
+    };
     fs.writeFileSync(path.join(workspace, NOTEBOOK), JSON.stringify(nb, null, 2));
   });
   useWorkbench(async (opened) => {
@@ -193,20 +226,12 @@ describe('e2e: what a new user saw (export, colours, row order, evaluation repor
   });
 
   it('Export Sensor Evaluation Report on the pair: EPA’s report with the reference chosen by place, opened in chromium', async () => {
-    const { table } = await tableWith(page, /^pm2_5ConcMass1HourMean/);
+    const { table } = await tableWith(page, /^pm2_5ConcMass1HourMean$/);
     // Select the pair's cell: its output is in view; click the cell's editor above it.
     // Monaco draws spaces as no-break spaces: \s matches both. The cell's editor is the top of its row: wheel the
     // list until it sits below the breadcrumbs, then click into it (the cell becomes the active one).
     const row = page.locator('.notebook-editor .monaco-list-row', { hasText: /DCZZDK8X,\s*D789SKH9/ }).first();
-    const list = await notebookList(page);
-    for (let i = 0; i < 20; i++) {
-      const box = await row.boundingBox();
-      const delta = box ? Math.round(box.y - (list.y + 90)) : 0;
-      if (box && Math.abs(delta) < 10) break;
-      await page.mouse.move(list.x + 14, list.y + list.height / 2);
-      await page.mouse.wheel(0, delta || 300);
-      await page.waitForTimeout(250);
-    }
+    await reveal(page, row, 90);
     const editor = row.locator('.cell-editor-container, .monaco-editor').first();
     const eb = await editor.boundingBox();
     await page.mouse.click(eb.x + Math.min(300, eb.width / 2), eb.y + Math.min(30, eb.height / 2));
@@ -230,5 +255,16 @@ describe('e2e: what a new user saw (export, colours, row order, evaluation repor
     assert.ok(svgs >= 2, `${svgs} charts`);
     console.log(`      screenshot: ${out}`);
     console.log(`      notebook: ${await screenshot(page, 'newuser-workbench')}`);
+  });
+
+  it('a sql cell written with the bare metric name runs on a result whose column is "….value" (QC fields on)', async () => {
+    const { table } = await tableWith(page, /^mean_pm$/);
+    const headers = await table.locator('.mt-hname').allTextContents();
+    assert.deepEqual(headers.slice(0, 3), ['datasourceId', 'mean_pm', 'hours']);
+    const cells = await table.locator('.mt-body .mt-row:not([hidden])').first().locator('.mt-cell').allTextContents();
+    const at = cells.indexOf('DCZZDK8X'); // after the row number
+    assert.ok(at >= 0, cells.join(' | '));
+    assert.ok(Number(cells[at + 1]) > 0 && Number(cells[at + 2]) >= 20, cells.join(' | '));
+    console.log(`      screenshot: ${await shot(page, table, 'sql-bare-name')}`);
   });
 });
