@@ -28,6 +28,7 @@ export const TRUSTED_COMMANDS: ReadonlySet<string> = new Set([
   'measurements.notebook.export',
   'measurements.notebook.runWithParameters',
   'measurements.archive',
+  'measurements.notebook.exportEvaluationReport',
 ]);
 
 /** Thrown by an entry point that needs trust; registerCommand shows it with the Manage button. */

@@ -1,6 +1,8 @@
 // Notebook renderer for the core Table's MIME type (application/vnd.measnb.table).
 
 import {
+  type ChartChanged,
+  chartChoiceOf,
   type HostToRenderer,
   type ResultInfo,
   ROWS_CHUNK_BYTES,
@@ -11,6 +13,9 @@ import type { Table } from '../core/table/table';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { RowsClient } from './dom/rows-client';
 import { SaveClient } from './dom/save-client';
+
+import { setChartMemory } from './model/chart-choice';
+
 import { loadRest, restOf, rowsPerChunk } from './model/progressive';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
 import { mountTable } from './widget/mount';
@@ -57,6 +62,21 @@ async function loadInto(
   }
 }
 
+/**
+ * The chart starts on the cell's last choice (ResultInfo.chart); a new choice goes to the host, which keeps it
+ * in the cell's metadata (extension/notebook/chart-choice), so an export draws the chart the output showed.
+ */
+function rememberChart(table: Table, info: ResultInfo | undefined, ctx: RendererContext<HostToRenderer>): void {
+  const cellId = info?.cellId;
+  setChartMemory(table, {
+    choice: chartChoiceOf(info?.chart),
+    remember:
+      typeof cellId === 'string' && ctx.postMessage
+        ? (chart) => ctx.postMessage?.({ type: 'chart', cellId, chart } satisfies ChartChanged)
+        : undefined,
+  });
+}
+
 export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   const widgets = new Map<string, TableWidget>();
   const saver = new SaveClient(ctx, encodeTable);
@@ -75,6 +95,7 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
       const info = resultInfo(item.metadata);
       const assembler = assemblerFor(table, info);
       if (assembler) table = assembler.table;
+      rememberChart(table, info, ctx);
       const widget = mountTable(element, table, {
         info,
         save: saver.available

@@ -6,6 +6,7 @@ import { MeasurementsClient } from '../../src/core/client/client.node';
 import { datasourcesTable } from '../../src/core/run/index.node';
 import { tableToCsv } from '../../src/core/table/csv-export';
 import { readParquet } from '../../src/core/table/parquet';
+import { inTimeOrder } from '../../src/core/table/table-rows';
 import { systemClock } from '../../src/core/time/clock';
 import { ManualClock, type RunningEmulator } from '../../src/emulator';
 import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
@@ -69,7 +70,8 @@ describe('measnb query (built CLI against the emulator)', function () {
       startTime: '2026-11-20T11:30:00Z',
       qcFlags: true,
     });
-    assert.equal(r.stdout.toString(), tableToCsv(table));
+    // The reply's rows in the one row order of time series: oldest first (table-rows ROW_ORDER).
+    assert.equal(r.stdout.toString(), tableToCsv(inTimeOrder(table)));
     assert.ok(table.rowCount >= 29, 'minute rows since 11:30');
   });
 
@@ -90,7 +92,9 @@ describe('measnb query (built CLI against the emulator)', function () {
     const lines = r.stdout.toString().trimEnd().split('\n');
     assert.match(lines[0], /^datasourceId +time +/);
     assert.match(lines[1], /^─+ +─+/);
-    assert.match(lines[2], new RegExp(`^${ds[0]} +2026-11-20T11:00:00.000Z`), 'newest first, as the service sends');
+    // The service sends newest first; tables show time series oldest first whatever the verb (ROW_ORDER).
+    assert.match(lines[2], new RegExp(`^${ds[0]} +2026-11-20T09:00:00.000Z`), 'oldest first');
+    assert.match(lines[4], new RegExp(`^${ds[0]} +2026-11-20T11:00:00.000Z`));
     assert.equal(lines.length, 2 + 3 + 1, 'header, rule, three hours, the count');
     assert.match(
       lines[lines.length - 1],
@@ -108,12 +112,13 @@ describe('measnb query (built CLI against the emulator)', function () {
     assert.equal(b.code, 0, b.stderr);
     assert.equal(a.stdout.length, 0, 'data went to the file');
     assert.match(a.stderr, /^Wrote 6 rows × \d+ columns to .*r\.csv\n$/);
-    const { table } = await client.recentQuery({
+    const reply = await client.recentQuery({
       org: emu.org,
       datasourceIds: [ds[0]],
       outputFrequency: 'hour',
       startTime: '2026-11-20T06:00:00Z',
     });
+    const table = inTimeOrder(reply.table);
     assert.equal(await readFile(csvPath, 'utf8'), tableToCsv(table));
     const back = await readParquet(await readFile(parquetPath));
     assert.equal(back.rowCount, table.rowCount);

@@ -35,6 +35,30 @@ export interface ResultInfo {
    * hours of day and weekdays are its. Read from a saved notebook too: a bad name is UTC (core/time/zone zoneOrUtc).
    */
   timeZone?: { name: string; dayBoundary: DayBoundary };
+  /** The cell's id (cell metadata `id`): the renderer names it when it tells the host the chart's choice. */
+  cellId?: string;
+  /** The chart's last choice for this cell (cell metadata `chart`): the chart starts on it, exports draw it. */
+  chart?: ChartChoice;
+}
+
+/**
+ * What the chart of a cell's output shows, by column name: its metric and the column its lines are split
+ * by ("" for one line). Kept in the cell's metadata (`chart`), so the notebook's exports draw the same chart.
+ */
+export interface ChartChoice {
+  metric?: string;
+  linesBy?: string;
+}
+
+/** A chart choice read from a file or a message: strings of at most 200 characters; anything else dropped. */
+export function chartChoiceOf(value: unknown): ChartChoice | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const ok = (s: unknown): s is string => typeof s === 'string' && s.length <= 200;
+  const out: ChartChoice = {};
+  if (ok(v.metric)) out.metric = v.metric;
+  if (ok(v.linesBy)) out.linesBy = v.linesBy;
+  return out.metric !== undefined || out.linesBy !== undefined ? out : undefined;
 }
 
 /** The rows of a progressive output that are not in its item: `key` names the result to the host. */
@@ -46,7 +70,14 @@ export interface RestOfRows {
 
 export type SaveFormat = 'csv' | 'parquet' | 'json';
 
-export type RendererToHost = SaveToHost | RowsRequest;
+export type RendererToHost = SaveToHost | RowsRequest | ChartChanged;
+
+/** The user chose another metric or "Lines by" in a cell's chart: the host keeps it in the cell's metadata. */
+export interface ChartChanged {
+  type: 'chart';
+  cellId: string;
+  chart: ChartChoice;
+}
 
 export type SaveToHost =
   | { type: 'save-request'; requestId: string; format: SaveFormat; suggestedName: string; rowCount: number }

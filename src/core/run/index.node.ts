@@ -11,6 +11,7 @@ export {
   resultNotes,
   resultOutput,
   resultTitle,
+  rowOrderNote,
 } from './outputs';
 export {
   downloadReport,

@@ -25,13 +25,18 @@ export function resultTitle(result: RunResult, reportKind?: string): string {
   return `${result.verb}${reportKind ? ` ${reportKind}` : ''} · ${result.summary}`;
 }
 
+/** The caption of a result's row order (table-rows ROW_ORDER), shown under the output's toolbar. */
+export function rowOrderNote(result: RunResult): string[] {
+  return result.rowOrder ? [`Rows ${result.rowOrder} (by time); click a column header to sort.`] : [];
+}
+
 /** The note naming the parameter values a result used, e.g. `parameters: site=DABC1234`. */
 export function parametersNote(result: RunResult): string | undefined {
   return result.parameters ? `parameters: ${result.parameters}` : undefined;
 }
 
 export function resultNotes(result: RunResult): string[] {
-  const notes: string[] = [];
+  const notes: string[] = [...rowOrderNote(result)];
   const values = parametersNote(result);
   if (values) notes.push(values);
   if (result.notice) notes.push(result.notice);

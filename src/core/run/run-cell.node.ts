@@ -16,6 +16,7 @@ import { unknownSqlParams } from '../sql/names';
 import { sqlParamReferences } from '../sql/references';
 import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
 import { emptyTable, type Table } from '../table/table';
+import { inTimeOrder, ROW_ORDER, timeColumn } from '../table/table-rows';
 import { CellError } from './cell-error';
 import { datasourcesTable, paramsTable } from './datasources-table';
 import { type ReportProgress, runReport } from './report-run.node';
@@ -181,7 +182,8 @@ async function runParsed(
     case 'report': {
       const { client, signal, onProgress, downloadDir } = options;
       const out = await runReport(r.request, { client, signal, onProgress, downloadDir, wait: options.wait ?? true });
-      return { verb: 'report', ...out, request: r.request, warnings };
+      const ordered = out.table && timeColumn(out.table) ? { table: inTimeOrder(out.table), rowOrder: ROW_ORDER } : {};
+      return { verb: 'report', ...out, ...ordered, request: r.request, warnings };
     }
   }
 }
@@ -212,7 +214,10 @@ async function runRecent(
     return { verb: 'recent', table: emptyTable(), summary, request, format: 'csv-wide', warnings, csvBytes: bytes };
   }
   const res = await client.recentQuery(request, { signal });
-  return { verb: 'recent', table: res.table, summary: tableSummary(res.table), request, format: res.format, warnings };
+  // The reply comes newest first: shown in the one row order of time series (table-rows ROW_ORDER).
+  const table = inTimeOrder(res.table);
+  const rowOrder = timeColumn(table) ? ROW_ORDER : undefined;
+  return { verb: 'recent', table, summary: tableSummary(table), rowOrder, request, format: res.format, warnings };
 }
 
 async function runFollow(
@@ -229,6 +234,7 @@ async function runFollow(
     verb: 'follow',
     table: step.table,
     summary: `${n} new row${n === 1 ? '' : 's'} (${step.state.rowsSeen} since the start)`,
+    rowOrder: ROW_ORDER,
     request,
     format: step.state.format,
     followState: step.state,

@@ -25,6 +25,8 @@ export interface RunResult {
   warnings: Diagnostic[];
   /** The parameters the cell used and their values, e.g. `site=DABC1234, start=-7d (2026-11-19T16:00:00Z)`. */
   parameters?: string;
+  /** The rows' order when the verb put them in one (time series: table-rows ROW_ORDER), for the caption. */
+  rowOrder?: string;
   /** csvOut: the bytes written there. */
   csvBytes?: number;
 }

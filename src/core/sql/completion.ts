@@ -4,6 +4,7 @@ import type { Position } from '../query/diagnostics';
 import { splitLines } from '../query/lines';
 import { RESULT_NAME } from '../query/parse';
 import { tableReferences } from './references';
+import { VALUE_NAME_RULE, valueAliases } from './value-names';
 
 export interface ResultInfo {
   name: string;
@@ -31,6 +32,12 @@ export function sqlName(name: string): string {
   return RESULT_NAME.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
+/** "column of pm", and for a metric's value the rule of its two names (value-names.ts). */
+function columnDetail(column: string, result: string): string {
+  const metric = valueAliases([column.replace(/\.value$/, '')]).length > 0;
+  return metric ? `column of ${result}; ${VALUE_NAME_RULE}` : `column of ${result}`;
+}
+
 /**
  * Completions at a position of a sql cell's text (the whole cell, verb line included); [] on the verb line.
  * `columns(name)` gives a result's columns (empty when it has not run yet in this session).
@@ -55,7 +62,7 @@ export async function completeSql(
       kind: 'column' as const,
       insertText: sqlName(c),
       filterText: sqlName(c),
-      detail: `column of ${result.name}`,
+      detail: columnDetail(c, result.name),
       replaceFrom,
     }));
   }
@@ -65,7 +72,7 @@ export async function completeSql(
   for (const r of results) {
     if (!used.has(r.name.toLowerCase())) continue;
     for (const c of await columns(r.name))
-      out.push({ label: c, kind: 'column', insertText: sqlName(c), detail: `column of ${r.name}` });
+      out.push({ label: c, kind: 'column', insertText: sqlName(c), detail: columnDetail(c, r.name) });
   }
   return out;
 }

@@ -34,6 +34,7 @@ import {
 } from './confine.node';
 import { type EngineError, readEngineError } from './errors';
 import { resultToTable } from './to-table.node';
+import { type ValueAlias, valueAliases, withoutEchoedAliases } from './value-names';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
@@ -72,6 +73,9 @@ export interface EngineOptions {
 }
 
 export class SqlEngine {
+  /** The other names of metric values given to each result (lower-case result name → its aliases). */
+  private readonly aliases = new Map<string, ValueAlias[]>();
+
   private constructor(
     private readonly db: DuckDBInstance,
     private readonly conn: DuckDBConnection,
@@ -131,9 +135,16 @@ export class SqlEngine {
 
   /** Replaces table `name` with the rows of `table`, typed per column kind. */
   async putTable(name: string, table: Table): Promise<void> {
-    const cols = table.columns.map(
-      (c) => `${quoteIdent(c.name)} ${c.kind === 'time' ? 'TIMESTAMPTZ' : c.kind === 'number' ? 'DOUBLE' : 'VARCHAR'}`,
-    );
+    const typeOf = (c: Table['columns'][number]) =>
+      c.kind === 'time' ? 'TIMESTAMPTZ' : c.kind === 'number' ? 'DOUBLE' : 'VARCHAR';
+    const cols = table.columns.map((c) => `${quoteIdent(c.name)} ${typeOf(c)}`);
+    // The other name of each metric value (value-names.ts), virtual: no copy of the values.
+    const aliases = valueAliases(table.columns.map((c) => c.name));
+    for (const a of aliases) {
+      const of = table.columns.find((c) => c.name === a.of)!;
+      cols.push(`${quoteIdent(a.alias)} ${typeOf(of)} GENERATED ALWAYS AS (${quoteIdent(a.of)}) VIRTUAL`);
+    }
+    this.aliases.set(name.toLowerCase(), aliases);
     await this.exec(`CREATE OR REPLACE TABLE ${quoteIdent(name)} (${cols.join(', ') || '"empty" VARCHAR'})`);
     if (!table.columns.length) return;
     const appender = await this.conn.createAppender(name);
@@ -162,12 +173,17 @@ export class SqlEngine {
   async putFiles(name: string, files: readonly string[], format: 'parquet' | 'csv'): Promise<void> {
     const list = `[${files.map(quoteString).join(', ')}]`;
     const reader = format === 'parquet' ? 'read_parquet' : 'read_csv';
-    await this.exec(
-      `CREATE OR REPLACE VIEW ${quoteIdent(name)} AS SELECT * FROM ${reader}(${list}, union_by_name = true)`,
-    );
+    const from = `FROM ${reader}(${list}, union_by_name = true)`;
+    await this.exec(`CREATE OR REPLACE VIEW ${quoteIdent(name)} AS SELECT * ${from}`);
+    const aliases = valueAliases((await this.describe(name)).map((c) => c.name));
+    this.aliases.set(name.toLowerCase(), aliases);
+    if (!aliases.length) return;
+    const extra = aliases.map((a) => `${quoteIdent(a.of)} AS ${quoteIdent(a.alias)}`).join(', ');
+    await this.exec(`CREATE OR REPLACE VIEW ${quoteIdent(name)} AS SELECT *, ${extra} ${from}`);
   }
 
   async drop(name: string): Promise<void> {
+    this.aliases.delete(name.toLowerCase());
     await this.exec(`DROP VIEW IF EXISTS ${quoteIdent(name)}`).catch(() => undefined);
     await this.exec(`DROP TABLE IF EXISTS ${quoteIdent(name)}`).catch(() => undefined);
   }
@@ -203,7 +219,8 @@ export class SqlEngine {
       if (!last) throw new EngineQueryError({ message: 'There is no SQL statement to run.' });
       for (const s of statements) this.bind(s, options.params ?? {});
       for (const s of statements.slice(0, -1)) await s.run();
-      return await resultToTable(await last.run(), this.lib.DuckDBTypeId, signal);
+      const table = await resultToTable(await last.run(), this.lib.DuckDBTypeId, signal);
+      return withoutEchoedAliases(table, [...this.aliases.values()].flat());
     } catch (e) {
       if (signal?.aborted) throw cancelled();
       throw this.wrap(e, edits);

@@ -1,5 +1,6 @@
 // DuckDB's errors (with `errors_as_json`) -> one line with the position mapped to the cell's line and column.
 import type { Diagnostic } from '../query/diagnostics';
+import { VALUE_NAME_RULE, valueAliases } from './value-names';
 
 export interface EngineError {
   /** "Binder Error: Referenced column "x" not found in FROM clause! Candidate bindings: "y"" */
@@ -49,10 +50,12 @@ export function engineErrorDiagnostic(err: EngineError, sql: { text: string; lin
     err.offset !== undefined ? offsetToPosition(sql.text, err.offset, sql.line) : { line: sql.line, column: 0 };
   const lineText = sql.text.split(/\r\n|\r|\n/)[at.line - sql.line] ?? '';
   const word = /^[\w."]+/.exec(lineText.slice(at.column))?.[0].length ?? 1;
+  const missing = /Referenced column "([^"]+)" not found/.exec(err.message)?.[1];
+  const hint = missing && valueAliases([missing.replace(/\.value$/, '')]).length ? ` (${VALUE_NAME_RULE})` : '';
   return {
     severity: 'error',
     code: 'sql-error',
-    message: err.message,
+    message: `${err.message}${hint}`,
     range: { start: at, end: { line: at.line, column: at.column + word } },
   };
 }

@@ -4,6 +4,9 @@ import { isNumeric, type Table } from './table';
 
 const TIME_COLUMN_PREFERENCE = ['time', 'startOfPeriod'];
 const GROUP_COLUMN_PREFERENCE = ['datasourceId', 'nodeId', 'sourceId', 'refSiteId'];
+/** Lines a chart draws at most (the renderer's chart and exports); the rest are named, not drawn. */
+export const MAX_CHART_LINES = 40;
+
 const NOT_METRICS = new Set(['locationLatitude', 'locationLongitude', 'lat', 'lon', 'Location Latitude [deg]']);
 
 export function chartTimeColumn(table: Table): number {
@@ -43,6 +46,22 @@ export function chartMetricColumns(table: Table): number[] {
     if (c.kind !== 'number' || NOT_METRICS.has(c.name) || /latitude|longitude/i.test(c.name)) return;
     if (c.metric?.field && c.metric.field !== 'value') return;
     out.push(i);
+  });
+  return out;
+}
+
+/**
+ * The labels of a "Lines by" column's values in the rows (a list value joined by ","; "(none)" for empty cells),
+ * in no particular order: what line styles are given over (core/aq/line-styles), the renderer's and exports'.
+ */
+export function lineLabels(table: Table, groupCol: number): string[] {
+  const group = table.columns[groupCol];
+  if (!group || isNumeric(group)) return [];
+  const used = new Uint8Array(group.dict.length + 1);
+  for (let r = 0; r < table.rowCount; r++) used[group.codes[r] + 1] = 1;
+  const out: string[] = used[0] ? ['(none)'] : [];
+  group.dict.forEach((d, c) => {
+    if (used[c + 1]) out.push(typeof d === 'string' ? d : d.join(','));
   });
   return out;
 }

@@ -86,3 +86,19 @@ export function rowsByTimeAscending(table: Table): Int32Array {
   const v = t.values;
   return rows.sort((a, b) => v[a] - v[b] || a - b);
 }
+
+/**
+ * The one default row order of time series, whatever the verb (recent replies come newest first, report files
+ * and follow steps oldest first): oldest first, rows of one time in the order they came. Said in the caption.
+ */
+export const ROW_ORDER = 'oldest first';
+
+/** The table in ROW_ORDER (itself when it already is, or has no time column). */
+export function inTimeOrder(table: Table): Table {
+  const t = timeColumn(table);
+  if (!t) return table;
+  const v = t.values;
+  let sorted = true;
+  for (let i = 1; i < table.rowCount && sorted; i++) sorted = !(v[i] < v[i - 1]);
+  return sorted ? table : takeRows(table, rowsByTimeAscending(table));
+}

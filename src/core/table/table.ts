@@ -137,6 +137,18 @@ export function findColumn(table: Table, name: string): Column | undefined {
   return columnByName(table, name) ?? table.columns.find((c) => c.canonical === name);
 }
 
+/**
+ * The column a name means whatever the QC options were: its header, its canonical name, or for a metric's bare
+ * name its `.value` column (a csv-wide reply names a metric's value `X` without QC fields, `X.value` with them;
+ * sql cells see both names, core/sql/session). -1 when none.
+ */
+export function columnIndexOf(table: Table, name: string): number {
+  const exact = table.columns.findIndex((c) => c.name === name);
+  if (exact >= 0) return exact;
+  const canonical = table.columns.findIndex((c) => c.canonical === name);
+  return canonical >= 0 ? canonical : table.columns.findIndex((c) => c.name === `${name}.value`);
+}
+
 /** A result with no columns and no rows (a streamed csv reply, whose bytes went to a file or stdout). */
 export function emptyTable(): Table {
   return { columns: [], rowCount: 0 };

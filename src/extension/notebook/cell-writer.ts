@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import { MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Diagnostic, diagnosticLine } from '../../core/query';
-import { CellError, parametersNote, type RunProgress, type RunResult } from '../../core/run/index.node';
+import { CellError, parametersNote, type RunProgress, type RunResult, rowOrderNote } from '../../core/run/index.node';
 import type { Table } from '../../core/table/table';
 import { concatTables } from '../../core/table/table-rows';
 import { formatDuration } from '../../core/time/duration';
@@ -115,7 +115,7 @@ export class CellWriter {
           `report ${outcome.report?.record.reportId} files: ${files.map(fileName).join(', ')} (Open and Reveal below the cell)`,
         ]
       : [];
-    await this.writeTable({ title, notes: [...this.notes, ...fileNote] });
+    await this.writeTable({ title, notes: [...rowOrderNote(outcome), ...this.notes, ...fileNote] });
   }
 
   /** A follow step: its new rows appended to what the cell shows, and when the next check comes. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
-import type { ResultInfo } from '../../core/notebook/renderer-protocol';
+import { chartChoiceOf, type ResultInfo } from '../../core/notebook/renderer-protocol';
 import type { NotebookZone } from '../../core/notebook/time-zone';
 import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
@@ -339,8 +339,11 @@ export class MeasnbController implements vscode.Disposable {
     const progressive = headRows < table.rowCount;
     const file = progressive || bytes > savedOutputLimitBytes() ? await this.results.target(cell) : undefined;
     const fromDirectory = await this.referenceSites(table, cell.notebook);
+    // The chart starts on the cell's last choice and tells it back under the cell's id (chart-choice.ts).
+    const chart = chartChoiceOf(cell.metadata?.chart);
+    const cellInfo: ResultInfo = { ...info, cellId: await this.cellId(cell), ...(chart ? { chart } : {}) };
     let withRefs: ResultInfo = withZone(
-      fromDirectory ? { ...info, ...fromDirectory } : info,
+      fromDirectory ? { ...cellInfo, ...fromDirectory } : cellInfo,
       zoneOfNotebook(cell.notebook),
     );
     if (progressive) {

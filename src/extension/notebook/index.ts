@@ -6,7 +6,9 @@ import { serviceKindOf } from '../connections/connection';
 import type { ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
 import { registerAqCommands } from './aq-commands';
+import { registerChartChoice } from './chart-choice';
 import { MeasnbController } from './controller';
+import { registerEvaluationExport } from './evaluation-export';
 import { FollowStore } from './follow-store';
 import { type DatasourceSource, registerLanguageFeatures, type ServiceSource } from './language';
 import { registerNotebookCommands, SqlCellContext } from './notebook-commands';
@@ -66,6 +68,8 @@ export function registerNotebooks(
     controller,
     sql,
     registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
+    registerChartChoice(),
+    registerEvaluationExport(),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),
     registerRunWithParameters(controller),
     ...registerAqCommands({ sql, tables: services.tables, now: () => services.clock.now() }),

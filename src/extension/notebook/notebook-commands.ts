@@ -81,7 +81,7 @@ const FORMAT_PICKS: Array<vscode.QuickPickItem & { format: ExportFormat }> = [
 ];
 
 /** The notebook as the core model, with the outputs it shows now (saved or not). */
-function notebookOf(doc: vscode.NotebookDocument) {
+export function notebookOf(doc: vscode.NotebookDocument) {
   const data = new vscode.NotebookData(
     doc.getCells().map((c) => {
       const cell = new vscode.NotebookCellData(c.kind, c.document.getText(), c.document.languageId);
@@ -136,7 +136,7 @@ async function exportCommand(arg?: vscode.Uri | ExportArgs): Promise<vscode.Uri 
   return target;
 }
 
-function cellFrom(arg: unknown): vscode.NotebookCell {
+export function cellFrom(arg: unknown): vscode.NotebookCell {
   const cell =
     arg && typeof arg === 'object' && 'notebook' in arg && 'document' in arg
       ? (arg as vscode.NotebookCell)

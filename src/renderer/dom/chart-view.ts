@@ -5,8 +5,11 @@
 import uPlot from 'uplot';
 import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
 import { metricScale } from '../../core/aq/metric-info';
-import type { Table } from '../../core/table/table';
+
+import { columnIndexOf, type Table } from '../../core/table/table';
 import { resultFrequency, unitOf } from '../model/aq-views';
+import { chartMemory } from '../model/chart-choice';
+
 import {
   buildChartData,
   type ChartData,
@@ -15,19 +18,17 @@ import {
   chartMetricColumns,
   chartTimeColumn,
 } from '../model/chart-series';
+
+import { lineColours, tableLineStyles } from '../model/colour';
+
 import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
+
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
 
-const THEME_COLOURS = ['blue', 'red', 'green', 'yellow', 'orange', 'purple'];
-
-export function palette(el: HTMLElement, n: number): string[] {
-  const style = getComputedStyle(el);
-  const themed = THEME_COLOURS.map((c) => style.getPropertyValue(`--vscode-charts-${c}`).trim()).filter(Boolean);
-  const base = themed.length ? themed : ['#3794ff', '#f14c4c', '#89d185', '#cca700', '#d18616', '#b180d7'];
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(i < base.length ? base[i] : `hsl(${(i * 137.5) % 360} 65% 55%)`);
-  return out;
+/** Colours for `n` lines by position: the line palette (never the QC-invalid red nor an AQI band's hue). */
+export function palette(_el: HTMLElement, n: number): string[] {
+  return lineColours(n);
 }
 
 /** A colour square (set through CSSOM: the webview's CSP may refuse style attributes). */
@@ -67,8 +68,11 @@ export interface ChartViewOptions {
   onQcToggle?: () => void;
 }
 
-/** The "Lines by" choice: every text-like column, the datasource (or first label) column selected; or one line. */
-function linesBySelect(table: Table): HTMLSelectElement {
+/**
+ * The "Lines by" choice: every text-like column, the datasource (or first label) column selected, or the
+ * remembered one by name ("" for one line); or one line.
+ */
+function linesBySelect(table: Table, remembered?: string): HTMLSelectElement {
   const select = h('select', { className: 'mt-lines-by', attrs: { 'aria-label': 'Lines by' } });
   for (const i of chartGroupChoices(table)) {
     const opt = h('option', { text: table.columns[i].name });
@@ -78,7 +82,9 @@ function linesBySelect(table: Table): HTMLSelectElement {
   const one = h('option', { text: '(one line)' });
   one.value = '-1';
   select.appendChild(one);
-  select.value = String(chartGroupColumn(table));
+  const named = remembered ? columnIndexOf(table, remembered) : -1;
+  const start = remembered === '' ? -1 : chartGroupChoices(table).includes(named) ? named : chartGroupColumn(table);
+  select.value = String(start);
   return select;
 }
 
@@ -200,10 +206,13 @@ export class ChartView {
       opt.value = String(i);
       this.select.appendChild(opt);
     }
-    if (options.metricCol !== undefined && this.metricCols.includes(options.metricCol))
-      this.select.value = String(options.metricCol);
+    const memory = chartMemory(table);
+    const remembered = memory?.choice?.metric !== undefined ? columnIndexOf(table, memory.choice.metric) : -1;
+    const start = options.metricCol ?? remembered;
+    if (this.metricCols.includes(start)) this.select.value = String(start);
     this.select.addEventListener('change', () => {
       options.onMetricChange?.(Number(this.select.value));
+      this.remember();
       this.draw();
     });
     this.hideInvalid = h('input', { className: 'mt-hide-invalid', attrs: { type: 'checkbox' } });
@@ -216,8 +225,11 @@ export class ChartView {
       this.hideInvalid,
       this.hideInvalidLabel,
     ]);
-    this.linesBy = linesBySelect(table);
-    this.linesBy.addEventListener('change', () => this.draw());
+    this.linesBy = linesBySelect(table, memory?.choice?.linesBy);
+    this.linesBy.addEventListener('change', () => {
+      this.remember();
+      this.draw();
+    });
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
@@ -266,6 +278,13 @@ export class ChartView {
     });
   }
 
+  /** Tells the notebook the chart's metric and "Lines by" (kept in the cell, drawn by its exports). */
+  private remember(): void {
+    const by = Number(this.linesBy.value);
+    const metric = this.table.columns[this.metricColumn]?.name;
+    chartMemory(this.table)?.remember?.({ metric, linesBy: by >= 0 ? this.table.columns[by].name : '' });
+  }
+
   get metricColumn(): number {
     return Number(this.select.value);
   }
@@ -302,6 +321,9 @@ export class ChartView {
         ...this.size(),
         tzDate,
         scales: { x: { time: true } },
+        // Hovering near a line (or its legend entry) dims the others.
+        focus: { alpha: 0.25 },
+        cursor: { focus: { prox: 24 } },
         axes: [axis, themedAxis(this.element, unit || undefined)],
         series,
         hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
@@ -319,6 +341,7 @@ export class ChartView {
    */
   private seriesOf(data: ChartData, unit: string): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
     const colours = palette(this.element, data.series.length);
+    const styles = tableLineStyles(this.table, Number(this.linesBy.value));
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
     const zone = this.timeZone();
@@ -329,7 +352,8 @@ export class ChartView {
       },
       ...data.series.map((s, i) => ({
         label: s.label,
-        stroke: colours[i],
+        stroke: styles.get(s.label)?.colour ?? colours[i],
+        dash: styles.get(s.label)?.dash.slice(),
         width: 1.5,
         spanGaps: false,
         value: legendValue(s.values, unit),

@@ -1,5 +1,6 @@
 // Data for the chart view: one metric over time, one line per datasource, aligned on a shared time axis
 // (uPlot's format: [xs, ...ys] with null where a datasource has no value at that time).
+import { MAX_CHART_LINES } from '../../core/table/chart-columns';
 import { type Column, isEmptyAt, isNumeric, type NumericColumn, numberAt, type Table } from '../../core/table/table';
 
 export {
@@ -9,7 +10,7 @@ export {
   chartTimeColumn,
 } from '../../core/table/chart-columns';
 
-export const MAX_SERIES = 40;
+export const MAX_SERIES = MAX_CHART_LINES;
 
 export interface ChartData {
   /** Seconds since the epoch (uPlot's unit), ascending. */

@@ -2,6 +2,10 @@
 // #rrggbb, #rrggbbaa, rgb()/rgba() and hsl()/hsla() (comma or space syntax). Appending "33" to a colour only
 // works for #rrggbb: an hsl() colour then becomes invalid and the canvas draws nothing (or white).
 
+import { LINE_COLOURS, type LineStyle, lineStyles } from '../../core/aq/line-styles';
+import { lineLabels } from '../../core/table/chart-columns';
+import type { Table } from '../../core/table/table';
+
 /** [r, g, b] 0-255 of an hsl colour (h in degrees, s and l 0-1). */
 function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const k = (n: number) => (n + h / 30) % 12;
@@ -44,4 +48,17 @@ export function parseColour(colour: string): [number, number, number] | undefine
 export function withAlpha(colour: string, alpha: number): string {
   const [r, g, b] = parseColour(colour) ?? [128, 128, 128];
   return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
+/** Line colours for `n` lines by position (views without datasource lines): core/aq/line-styles' palette. */
+export function lineColours(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => LINE_COLOURS[i % LINE_COLOURS.length]);
+}
+
+/**
+ * Each datasource's line style, the same in every chart and view of a result and in its exports: over every
+ * value of the "Lines by" column in the rows (not only the lines drawn), so hiding lines keeps the others'.
+ */
+export function tableLineStyles(table: Table, groupCol: number): Map<string, LineStyle> {
+  return lineStyles(lineLabels(table, groupCol));
 }

@@ -2,6 +2,7 @@
 // tables show their first rows with a note of the total, charts are inline SVG.
 import MarkdownIt from 'markdown-it';
 import type { Notebook, NotebookCell } from '../model';
+import { type ChartChoice, chartChoiceOf } from '../renderer-protocol';
 import { escapeXml } from './escape';
 import { outputView } from './output-view';
 import { svgChart } from './svg-chart';
@@ -20,16 +21,22 @@ th{background:#eee;position:sticky;top:0}
 /** Raw HTML in markdown cells stays text (html: false); markdown-it also refuses javascript: links. */
 const markdown = new MarkdownIt({ html: false, linkify: false });
 
-function tableHtml(view: Extract<ReturnType<typeof outputView>, { kind: 'table' }>, options: ExportOptions): string {
+function tableHtml(
+  view: Extract<ReturnType<typeof outputView>, { kind: 'table' }>,
+  options: ExportOptions,
+  choice: ChartChoice | undefined,
+): string {
   const slice = tableSlice(view.table, options.maxRows);
   const head = `<tr>${slice.header.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr>`;
   const body = slice.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeXml(v)}</td>`).join('')}</tr>`).join('\n');
   const note = sliceNote(slice);
-  const chart = svgChart(view.table);
+  const chart = svgChart(view.table, choice);
   return [
     view.title ? `<div class="title">${escapeXml(view.title)}</div>` : '',
     ...view.notes.map((n) => `<div class="note">${escapeXml(n)}</div>`),
-    chart ? `<figure>${chart}</figure>` : '',
+    chart
+      ? `<figure>${chart.svg}<figcaption class="note">${chart.notes.map(escapeXml).join('<br>')}</figcaption></figure>`
+      : '',
     `<table><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`,
     note ? `<div class="note">${escapeXml(note)}</div>` : '',
   ].join('\n');
@@ -39,7 +46,7 @@ function cellHtml(cell: NotebookCell, options: ExportOptions): string {
   if (cell.kind === 'markup') return `<section class="md">${markdown.render(cell.source)}</section>`;
   const outputs = cell.outputs.map((o) => {
     const view = outputView(o);
-    if (view.kind === 'table') return tableHtml(view, options);
+    if (view.kind === 'table') return tableHtml(view, options, chartChoiceOf(cell.metadata?.chart));
     if (view.kind === 'error') return `<div class="error">${escapeXml(`${view.name}: ${view.message}`)}</div>`;
     return view.text ? `<pre>${escapeXml(view.text)}</pre>` : '';
   });

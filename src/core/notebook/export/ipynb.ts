@@ -3,6 +3,7 @@
 // so Jupyter and GitHub show them without this extension.
 import { tableToCsv } from '../../table/csv-export';
 import type { Notebook, NotebookCell } from '../model';
+import { chartChoiceOf } from '../renderer-protocol';
 import { escapeXml } from './escape';
 import { markdownWithoutHtml } from './markdown-cells';
 import { outputView } from './output-view';
@@ -16,6 +17,10 @@ function lines(text: string): string[] {
   return parts.map((l, i) => (i < parts.length - 1 ? `${l}\n` : l)).filter((l) => l !== '');
 }
 
+function chartHtml(chart: ReturnType<typeof svgChart>): string {
+  return chart ? `${chart.svg}\n${chart.notes.map((n) => `<p><i>${escapeXml(n)}</i></p>`).join('')}` : '';
+}
+
 function outputsOf(cell: NotebookCell, options: ExportOptions): unknown[] {
   return cell.outputs.map((o) => {
     const view = outputView(o);
@@ -25,7 +30,7 @@ function outputsOf(cell: NotebookCell, options: ExportOptions): unknown[] {
     const note = sliceNote(slice);
     const html = [
       view.title ? `<p><b>${escapeXml(view.title)}</b></p>` : '',
-      svgChart(view.table) ?? '',
+      chartHtml(svgChart(view.table, chartChoiceOf(cell.metadata?.chart))),
       '<table>',
       `<thead><tr>${slice.header.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>`,
       `<tbody>${slice.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeXml(v)}</td>`).join('')}</tr>`).join('')}</tbody>`,

@@ -7,6 +7,7 @@ import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { parseCell } from '../../../../src/core/query';
 import { CellError, type RunProgress, runCell } from '../../../../src/core/run/index.node';
 import { cellText, findColumn } from '../../../../src/core/table/table';
+import { ROW_ORDER, timeColumn } from '../../../../src/core/table/table-rows';
 import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
 
@@ -48,9 +49,24 @@ describe('runCell against the emulator', () => {
       assert.equal(r.verb, 'recent');
       assert.ok(r.table.rowCount >= 5 && r.table.rowCount <= 7, String(r.table.rowCount));
       assert.match(r.summary, /^\d+ rows × \d+ columns$/);
+      assert.equal(r.rowOrder, 'oldest first', 'the caption says the order');
       assert.ok(findColumn(r.table, format === 'csv-wide' ? 'startOfPeriod' : 'time'));
     });
   }
+
+  it('recent comes newest first from the service and is shown oldest first, as report and follow are', async () => {
+    const ids = emu.facts.datasources.slice(0, 3).map((d) => d.datasourceId);
+    const r = await runCell(`recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nstartTime: -6h`, {
+      client,
+      org: emu.org,
+      now: now(),
+    });
+    const t = timeColumn(r.table)!.values;
+    assert.ok(r.table.rowCount >= 12, String(r.table.rowCount));
+    for (let i = 1; i < r.table.rowCount; i++) assert.ok(t[i] >= t[i - 1], `row ${i} is not older than row ${i - 1}`);
+    assert.ok(t[r.table.rowCount - 1] > t[0]);
+    assert.equal(r.rowOrder, ROW_ORDER);
+  });
 
   it('parse once: a cell the caller parsed keeps its warnings in the result, as its text would', async () => {
     // A pattern that matches no metric: a warning, and the cell is sent.

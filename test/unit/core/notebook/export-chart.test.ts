@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { metricUnit } from '../../../../src/core/aq/metric-info';
+import { MeasurementsClient } from '../../../../src/core/client/client.node';
+import { codeCell, type Notebook } from '../../../../src/core/notebook';
+import { exportNotebook } from '../../../../src/core/notebook/export';
+import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
+import { niceTicks, timeTicks } from '../../../../src/core/notebook/export/svg-plot';
+import { resultOutput, runCell } from '../../../../src/core/run/index.node';
+import { cellText, type NumericColumn, numberAt, type Table } from '../../../../src/core/table/table';
+import { systemClock } from '../../../../src/core/time/clock';
+import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
+
+/** Datasources with a value of the column: the lines its chart has. */
+function withValues(table: Table, name: string): number {
+  const col = table.columns.find((c) => c.name === name) as NumericColumn;
+  const ids = table.columns.find((c) => c.name === 'datasourceId')!;
+  const seen = new Set<string>();
+  for (let r = 0; r < table.rowCount; r++) if (!Number.isNaN(numberAt(col, r))) seen.add(cellText(ids, r));
+  return seen.size;
+}
+
+/** The legend entries of an exported chart (each a <g> with the line's full name). */
+const legendNames = (svg: string) => [...svg.matchAll(/<g><title>([^<]*)<\/title>/g)].map((m) => m[1]);
+
+describe('notebook export: the chart the output showed', () => {
+  let emu: RunningEmulator;
+  let table: Table;
+  let source: string;
+  let result: Awaited<ReturnType<typeof runCell>>;
+  let no2: string;
+
+  before(async () => {
+    emu = await startEmulator({ seed: 4, clock: '2026-11-20T12:00:30Z' });
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const ids = emu.facts.datasources
+      .slice(0, 15)
+      .map((d) => d.datasourceId)
+      .join(', ');
+    source = `recent\ndatasourceIds: ${ids}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast + no2Conc1HourMean\nstartTime: -24h`;
+    result = await runCell(source, { client, org: emu.org, now: new Date(emu.clock.now()) });
+    table = result.table;
+    no2 = table.columns.find((c) => c.name.startsWith('no2Conc1HourMean') && c.kind === 'number')!.name;
+  });
+  after(() => emu.close());
+
+  it('draws the metric chosen in the output (cell metadata `chart`), a line per datasource with values, each in the legend', () => {
+    const lines = withValues(table, no2);
+    assert.ok(lines > 8, `more lines than the old export's 8: ${lines}`);
+    const nb: Notebook = {
+      metadata: {},
+      cells: [{ ...codeCell(source, [resultOutput(result)]), metadata: { chart: { metric: no2 } } }],
+    };
+    const html = exportNotebook(nb, 'html');
+    const svg = html.slice(html.indexOf('<svg'), html.indexOf('</svg>'));
+    assert.match(svg, new RegExp(`aria-label="${no2.replace('.', '\\.')}"`), 'the chosen metric, not the first');
+    assert.equal((svg.match(/<path d="M/g) ?? []).length, lines, 'every line');
+    assert.equal(new Set(legendNames(svg)).size, lines, 'a legend entry per line');
+    const unit = metricUnit(table.columns.find((c) => c.name === no2)!.metric);
+    assert.ok(unit, 'the catalogue knows the unit');
+    assert.ok(svg.includes(`>${unit}</text>`), 'the unit on the value axis');
+    assert.match(
+      html,
+      new RegExp(`no2Conc1HourMean[^<]* \\[${unit}\\], lines by datasourceId: ${lines} of ${lines} lines drawn\\.`),
+    );
+    const timeLabels = [...svg.matchAll(/>(\d\d:\d\d)<\/text>/g)].map((m) => m[1]);
+    assert.ok(timeLabels.length >= 4, `time ticks in 24-hour ISO form: ${timeLabels}`);
+    assert.match(svg, />2026-11-(19|20)<\/text>/, 'the date under the first tick of a day');
+    assert.doesNotMatch(svg, /\b(AM|PM)\b|\d+\/\d+\/\d+/, 'no 12-hour or US dates');
+    const valueTicks = [...svg.matchAll(/text-anchor="end">(-?[\d.]+)<\/text>/g)];
+    assert.ok(valueTicks.length >= 3, 'value ticks between min and max');
+  });
+
+  it('without a choice it draws the chart the renderer opens on: the first metric, lines by datasource', () => {
+    const chart = svgChart(table)!;
+    assert.match(chart.svg, /aria-label="pm2_5ConcMassNowcast/);
+    assert.equal(
+      new Set(legendNames(chart.svg)).size,
+      withValues(table, table.columns.find((c) => c.name.startsWith('pm2_5ConcMassNowcast'))!.name),
+    );
+    const one = svgChart(table, { metric: no2, linesBy: '' })!;
+    assert.equal((one.svg.match(/<path d="M/g) ?? []).length, 1, '"(one line)"');
+  });
+
+  it('a datasource keeps its line style whichever metric is charted', () => {
+    const style = (svg: string, id: string) =>
+      new RegExp(`<g><title>${id}</title><line [^>]*stroke="(#[0-9a-f]+)"([^>]*)/>`).exec(svg)?.slice(1).join('');
+    const a = svgChart(table)!.svg;
+    const b = svgChart(table, { metric: no2 })!.svg;
+    const both = legendNames(a).filter((id) => legendNames(b).includes(id));
+    assert.ok(both.length >= 5, String(both.length));
+    for (const id of both) assert.equal(style(a, id), style(b, id), id);
+  });
+});
+
+describe('svg plot ticks', () => {
+  it('value ticks step by 1, 2, 2.5 or 5 × 10^k and cover the range', () => {
+    // Worked by hand: span 37.2 / 5 = 7.44 → step 10; 0.013 / 5 = 0.0026 → 0.005.
+    assert.deepEqual(niceTicks(3.1, 40.3), { ticks: [0, 10, 20, 30, 40, 50], step: 10 });
+    assert.deepEqual(niceTicks(0.002, 0.015).ticks, [0, 0.005, 0.01, 0.015]);
+  });
+
+  it('time ticks fall on whole UTC hours or days', () => {
+    const h = 3_600_000;
+    const t0 = Date.UTC(2026, 10, 19, 12, 17);
+    const ticks = timeTicks(t0, t0 + 24 * h);
+    assert.ok(ticks.length <= 8 && ticks.length >= 4);
+    for (const t of ticks) assert.equal(t % (3 * h), 0, 'every 3 hours on the hour');
+    assert.equal(timeTicks(t0, t0 + 30 * 24 * h)[0] % (24 * h), 0, 'days start at 00:00 UTC');
+  });
+});
