@@ -1,7 +1,7 @@
 // The text of a cell: a file (a .measq cell, or a .measnb notebook with one code cell) or -e text.
 import { readFile } from 'node:fs/promises';
+import { UsageError } from '../core/api/errors';
 import { type Notebook, readNotebook } from '../core/notebook';
-import { UsageError } from './errors';
 
 export interface CellSource {
   text: string;

@@ -1,10 +1,10 @@
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
+import { UsageError } from '../../core/api/errors';
 import { writeFileViaPart } from '../../core/io/part-file.node';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import { type ActionContext, action } from '../action';
 import { readNotebookFile } from '../cell-source';
-import { UsageError } from '../errors';
 
 interface ExportOptions {
   to?: string;

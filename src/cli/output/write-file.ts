@@ -1,9 +1,10 @@
 // --out: a result written as CSV or Parquet, chosen by the file name.
+
+import { UsageError } from '../../core/api/errors';
 import { writeFileViaPart, writeViaPart } from '../../core/io/part-file.node';
 import { writeTableCsv } from '../../core/table/csv-export.node';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
-import { UsageError } from '../errors';
 
 export type OutFormat = 'csv' | 'parquet';
 

@@ -53,12 +53,12 @@ export function readDatasourceDetail(body: unknown, requestedId: string): Dataso
   const info = readDatasourceInfo(inner);
   if (!info) {
     throw new MeasurementsError(
-      'server-error',
+      'SERVER_ERROR',
       'The service answered with a datasource that has no usable datasourceId.',
     );
   }
   if (info.datasourceId !== requestedId) {
-    throw new MeasurementsError('server-error', 'The service answered with another datasource than the one asked for.');
+    throw new MeasurementsError('SERVER_ERROR', 'The service answered with another datasource than the one asked for.');
   }
   return info;
 }

@@ -2,6 +2,7 @@
 // as arrays of lines, binary outputs as base64, outputs over a size limit replaced by a summary.
 // The one home of the format: the CLI and the extension's serializer both use it.
 
+import { NotebookFormatError } from '../api/errors';
 import { base64ToBytes, bytesToBase64 } from '../text/base64';
 import {
   type CellExecution,
@@ -26,16 +27,6 @@ import {
   type ReadOptions,
 } from './read-checks';
 import { summarizeOutput } from './summary';
-
-export class NotebookFormatError extends Error {
-  constructor(
-    readonly where: string,
-    message: string,
-  ) {
-    super(`${where ? `${where}: ` : ''}${message}`);
-    this.name = 'NotebookFormatError';
-  }
-}
 
 /**
  * Deepest nesting of objects and arrays a .measnb file may have (the format itself needs about ten).

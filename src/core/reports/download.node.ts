@@ -71,7 +71,7 @@ export async function downloadReportFiles(
 ): Promise<DownloadedFile[]> {
   if (reportState(record.reportStatus) !== 'succeeded') {
     throw new MeasurementsError(
-      'invalid-request',
+      'INVALID_REQUEST',
       `Report ${record.reportId} is ${record.reportStatus}, not succeeded: there are no files to download yet.`,
     );
   }
@@ -107,7 +107,7 @@ export async function downloadReportFiles(
       result = await client.downloadReportFile(url, path, call);
     } catch (e) {
       const stale =
-        e instanceof MeasurementsError && (e.code === 'forbidden' || e.code === 'not-found' || e.code === 'network');
+        e instanceof MeasurementsError && (e.code === 'FORBIDDEN' || e.code === 'NOT_FOUND' || e.code === 'NETWORK');
       if (!stale || refreshed) throw e;
       await refresh();
       const again = current.urls[index];

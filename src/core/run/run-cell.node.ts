@@ -1,5 +1,6 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
 import type { Writable } from 'node:stream';
+import { CellError, EngineQueryError } from '../api/errors';
 import type { MeasurementsClient } from '../client/client.node';
 import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
@@ -7,11 +8,9 @@ import type { Diagnostic } from '../query/diagnostics';
 import type { ServiceKind } from '../query/metric-select';
 import { parseCell } from '../query/parse';
 import { type ResolvedCell, resolveCell } from '../query/resolve';
-import { EngineQueryError } from '../sql/engine.node';
 import { engineErrorDiagnostic } from '../sql/errors';
 import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
 import { emptyTable, type Table } from '../table/table';
-import { CellError } from './cell-error';
 import { datasourcesTable } from './datasources-table';
 import { type ReportProgress, runReport } from './report-run.node';
 import type { RunResult } from './run-result';

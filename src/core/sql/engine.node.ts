@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
-import { MeasurementsError } from '../api/errors';
+import { type EngineError, EngineQueryError, FileNameRefusal, MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
 import {
@@ -13,7 +13,6 @@ import {
   asAllowedDir,
   covers,
   type FileName,
-  FileNameRefusal,
   fileNames,
   isLocalName,
   memoryHint,
@@ -24,7 +23,7 @@ import {
   statementRefusal,
   type TextEdit,
 } from './confine.node';
-import { type EngineError, readEngineError } from './errors';
+import { readEngineError } from './errors';
 import { resultToTable } from './to-table.node';
 
 type NodeApi = typeof import('@duckdb/node-api');
@@ -34,13 +33,6 @@ let api: Promise<NodeApi> | undefined;
 function loadApi(): Promise<NodeApi> {
   api ??= import('@duckdb/node-api');
   return api;
-}
-
-export class EngineQueryError extends Error {
-  constructor(readonly engine: EngineError) {
-    super(engine.message);
-    this.name = 'EngineQueryError';
-  }
 }
 
 /** A SQL identifier, quoted (names are checked identifiers already; quoting keeps any text inert). */
@@ -384,5 +376,5 @@ function firstWord(sql: string): string {
 }
 
 function cancelled(): MeasurementsError {
-  return new MeasurementsError('cancelled', 'The query was cancelled (interrupted).');
+  return new MeasurementsError('CANCELLED', 'The query was cancelled (interrupted).');
 }

@@ -1,14 +1,6 @@
 // DuckDB's errors (with `errors_as_json`) -> one line with the position mapped to the cell's line and column.
+import type { EngineError } from '../api/errors';
 import type { Diagnostic } from '../query/diagnostics';
-
-export interface EngineError {
-  /** "Binder Error: Referenced column "x" not found in FROM clause! Candidate bindings: "y"" */
-  message: string;
-  /** Character offset into the SQL text, when DuckDB gives one. */
-  offset?: number;
-  /** DuckDB's exception type: Parser, Binder, Catalog, IO, INTERRUPT, ... */
-  type?: string;
-}
 
 /** Reads an engine error message: `Parser Error: {json}`, `{json}`, or plain text. Never throws. */
 export function readEngineError(raw: string): EngineError {

@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AsyncBuffer } from 'hyparquet';
+import { ParquetPagesTooLarge, TableFileError } from '../api/errors';
 import { gunzipIfGzipped } from '../io/gzip.node';
 import { readCsvWideHead } from '../table/csv-read.node';
-import { ParquetPagesTooLarge, readParquetHead } from '../table/parquet';
+import { readParquetHead } from '../table/parquet';
 import type { Table } from '../table/table';
 import { quoteString, SqlEngine } from './engine.node';
 
@@ -48,10 +49,6 @@ export interface TableFileRead {
   sizeLimited?: boolean;
   format: TableFileFormat;
   bytes: number;
-}
-
-export class TableFileError extends Error {
-  readonly code = 'TABLE_FILE';
 }
 
 /** Reads a local table file; a file that is not one of the formats, or is malformed, rejects with TableFileError. */

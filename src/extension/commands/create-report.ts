@@ -427,7 +427,7 @@ export async function submitReport(
     void vscode.commands.executeCommand('measurements.reports.focus');
     return record;
   } catch (e) {
-    if (isMeasurementsError(e, 'quota-exceeded')) {
+    if (isMeasurementsError(e, 'QUOTA_EXCEEDED')) {
       const { lines } = describeFailure(e, { org: req.org, now: nowDate(s.clock) });
       void notify('error', `${lines.join(' ')} No report was created.`);
       return undefined;

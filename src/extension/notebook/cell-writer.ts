@@ -3,10 +3,10 @@
 // writers do. The controller orchestrates; this decides what the cell shows. Output changes go one after
 // the other, so a progress line never overtakes the result.
 import type * as vscode from 'vscode';
-import { MeasurementsError } from '../../core/api/errors';
+import { CellError, MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Diagnostic, diagnosticLine } from '../../core/query';
-import { CellError, type RunProgress, type RunResult } from '../../core/run/index.node';
+import type { RunProgress, RunResult } from '../../core/run/index.node';
 import type { Table } from '../../core/table/table';
 import { concatTables } from '../../core/table/table-rows';
 import { formatDuration } from '../../core/time/duration';
@@ -145,7 +145,7 @@ export class CellWriter {
       await this.diagnostics(err.diagnostics, sqlFailed ? 'DuckDB could not run the SQL' : undefined);
       return;
     }
-    const cancelled = cancelledBySignal || (err instanceof MeasurementsError && err.code === 'cancelled');
+    const cancelled = cancelledBySignal || (err instanceof MeasurementsError && err.code === 'CANCELLED');
     const outputs: vscode.NotebookCellOutput[] = [];
     let rendered: RenderedTable | undefined;
     if (this.shown && this.shown.rowCount > 0) {
@@ -158,7 +158,7 @@ export class CellWriter {
     }
     outputs.push(
       errorOutput(
-        cancelled ? new MeasurementsError('cancelled', 'The run was cancelled; the request was aborted.') : err,
+        cancelled ? new MeasurementsError('CANCELLED', 'The run was cancelled; the request was aborted.') : err,
       ),
     );
     await this.replace(outputs);

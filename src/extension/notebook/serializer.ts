@@ -1,10 +1,10 @@
 // .measnb <-> VS Code NotebookData: a thin mapping over the core's one file format (src/core/notebook),
 // with saved outputs bounded by the `measurements.notebook.savedOutputLimitKB` setting.
 import * as vscode from 'vscode';
+import { NotebookFormatError } from '../../core/api/errors';
 import {
   type Notebook,
   type NotebookCell,
-  NotebookFormatError,
   type NotebookOutput,
   type ReadOptions,
   readNotebook,

@@ -87,7 +87,7 @@ describe('client back-off: one policy, one clock', () => {
     const client = new MeasurementsClient({ clock, baseUrl: api.url, retry: { baseMs: 1, maxMs: 1 } });
     api.handle((_q, res) => sendJson(res, 429, { message: 'slow down' }));
     const err = await rejection(client.getReport('r-1'));
-    assert.equal(err.code, 'quota-exceeded');
+    assert.equal(err.code, 'QUOTA_EXCEEDED');
     assert.equal(err.retryAfterSeconds, undefined);
     assert.equal(api.requests.length, 1);
     assert.equal(errorDelayMs(1, err), 2000, 'the first error wait, not hours until the quota resets');

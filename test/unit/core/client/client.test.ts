@@ -121,7 +121,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('never appears in errors or log entries, even when the server echoes it', async () => {
       api.handle((q, res) => sendJson(res, 403, { message: `Key ${q.headers['x-api-key']} is not allowed` }));
       const err = await rejection(client.listDatasources('acme'));
-      assert.equal(err.code, 'forbidden');
+      assert.equal(err.code, 'FORBIDDEN');
       assert.equal(err.status, 403);
       assert.match(err.message, /Key \*\*\* is not allowed/);
       assertNoKey(err);
@@ -136,7 +136,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
           status: 403,
           durationMs: 0,
           retries: 0,
-          error: 'forbidden',
+          error: 'FORBIDDEN',
         },
       );
     });
@@ -149,7 +149,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         retry: FAST_RETRY,
       });
       const err = await rejection(c.getReport('r-1'));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assertNoKey(err);
     });
   });
@@ -168,7 +168,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('gives up after the bound with a server-error', async () => {
       api.handle((_q, res) => sendJson(res, 500, { message: 'boom' }));
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'server-error');
+      assert.equal(err.code, 'SERVER_ERROR');
       assert.equal(api.requests.length, 1 + FAST_RETRY.maxRetries);
       assert.match(err.message, /500/);
     });
@@ -194,14 +194,14 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
       api.handle((_q, res) => sendJson(res, 429, { message: 'Too Many Requests' }));
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'quota-exceeded');
+      assert.equal(err.code, 'QUOTA_EXCEEDED');
       assert.equal(api.requests.length, 3, 'no retry without Retry-After');
     });
 
     it('does not retry a 429 whose Retry-After exceeds the bound', async () => {
       api.handle((_q, res) => sendJson(res, 429, { message: 'quota' }, { 'retry-after': '3600' }));
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'quota-exceeded');
+      assert.equal(err.code, 'QUOTA_EXCEEDED');
       assert.equal(err.retryAfterSeconds, 3600);
       assert.equal(api.requests.length, 1);
     });
@@ -209,7 +209,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('never retries createReport on a 5xx (the request reached the server)', async () => {
       api.handle((_q, res) => sendJson(res, 502, { message: 'bad gateway' }));
       const err = await rejection(client.createReport(REPORT));
-      assert.equal(err.code, 'server-error');
+      assert.equal(err.code, 'SERVER_ERROR');
       assert.equal(api.requests.length, 1);
     });
 
@@ -218,7 +218,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         q.socket.destroy();
       });
       const err = await rejection(client.createReport(REPORT));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assert.equal(api.requests.length, 1);
       assert.equal(logs[0].retries, 0);
     });
@@ -232,7 +232,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         log: (e) => logs.push(e),
       });
       const err = await rejection(c.createReport(REPORT));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assert.equal(logs[0].retries, FAST_RETRY.maxRetries);
     });
 
@@ -248,7 +248,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('times out a call whose server never answers', async () => {
       api.handle(() => undefined);
       const err = await rejection(client.getReport('r-1', { timeoutMs: 150 }));
-      assert.equal(err.code, 'timeout');
+      assert.equal(err.code, 'TIMEOUT');
       assert.match(err.message, /No complete answer/);
     });
 
@@ -256,7 +256,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const ctrl = new AbortController();
       api.handle(() => ctrl.abort());
       const err = await rejection(client.recentQuery({ org: 'acme', allDatasources: true }, { signal: ctrl.signal }));
-      assert.equal(err.code, 'cancelled');
+      assert.equal(err.code, 'CANCELLED');
       assert.equal(api.requests.length, 1);
     });
 
@@ -264,7 +264,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const ctrl = new AbortController();
       ctrl.abort();
       const err = await rejection(client.createReport(REPORT, { signal: ctrl.signal }));
-      assert.equal(err.code, 'cancelled');
+      assert.equal(err.code, 'CANCELLED');
       assert.equal(api.requests.length, 0);
     });
 
@@ -280,7 +280,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         setImmediate(() => ctrl.abort());
       });
       const err = await rejection(c.getReport('r-1', { signal: ctrl.signal }));
-      assert.equal(err.code, 'cancelled');
+      assert.equal(err.code, 'CANCELLED');
       assert.equal(api.requests.length, 1);
     });
   });
@@ -291,7 +291,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const now = Date.parse('2026-11-20T21:00:00Z');
       const clocked = new MeasurementsClient({ baseUrl: api.url, apiKey: 'k', clock: { nowMs: () => now, sleep } });
       const err = await rejection(clocked.createReport(REPORT));
-      assert.equal(err.code, 'quota-exceeded');
+      assert.equal(err.code, 'QUOTA_EXCEEDED');
       assert.equal(err.status, 429);
       assert.ok(err.resetAt instanceof Date);
       assert.equal(
@@ -312,7 +312,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         res.end('<html><head><title>400 Bad Request: startTime</title></head><body><h1>oops</h1></body></html>');
       });
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'bad-request');
+      assert.equal(err.code, 'BAD_REQUEST');
       assert.equal(err.serverMessage, '400 Bad Request: startTime');
       assert.ok(!err.message.includes('<'));
 
@@ -326,13 +326,13 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
     it('maps 401, 403, 404 and a malformed 200', async () => {
       api.handle((_q, res) => sendJson(res, 401, { message: 'Unauthorized' }));
-      assert.equal((await rejection(client.getReport('r-1'))).code, 'unauthorized');
+      assert.equal((await rejection(client.getReport('r-1'))).code, 'UNAUTHORIZED');
       api.handle((_q, res) => sendJson(res, 404, { message: 'Not Found' }));
       const nf = await rejection(client.getReport('nope-42'));
-      assert.equal(nf.code, 'not-found');
+      assert.equal(nf.code, 'NOT_FOUND');
       assert.match(nf.message, /nope-42/);
       api.handle((_q, res) => res.end('<html>not json</html>'));
-      assert.equal((await rejection(client.getReport('r-1'))).code, 'server-error');
+      assert.equal((await rejection(client.getReport('r-1'))).code, 'SERVER_ERROR');
     });
 
     it('reports a malformed csv-wide body as a server error without retrying it', async () => {
@@ -341,7 +341,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         res.end('datasourceId,time\nD1,"2026-11-01T00:00:00Z\n');
       });
       const err = await rejection(client.recentQuery({ org: 'acme', allDatasources: true, format: 'csv-wide' }));
-      assert.equal(err.code, 'server-error');
+      assert.equal(err.code, 'SERVER_ERROR');
       assert.match(err.message, /could not be read/);
       assert.equal(api.requests.length, 1);
     });
@@ -349,10 +349,10 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('maps a rejected continuation token to token-rejected', async () => {
       api.handle((_q, res) => sendJson(res, 400, { message: 'continuationToken has expired (24 hours)' }));
       const err = await rejection(client.continueQuery({ org: 'acme', continuationToken: 'tok' }));
-      assert.equal(err.code, 'token-rejected');
+      assert.equal(err.code, 'TOKEN_REJECTED');
       assert.match(err.message, /expired/);
       api.handle((_q, res) => sendJson(res, 400, { message: 'org is required' }));
-      assert.equal((await rejection(client.recentQuery({ org: 'acme', allDatasources: true }))).code, 'bad-request');
+      assert.equal((await rejection(client.recentQuery({ org: 'acme', allDatasources: true }))).code, 'BAD_REQUEST');
     });
   });
 
@@ -366,7 +366,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
             apiKey: KEY,
           }),
         (e: unknown) => {
-          assert.ok(e instanceof MeasurementsError && e.code === 'invalid-request');
+          assert.ok(e instanceof MeasurementsError && e.code === 'INVALID_REQUEST');
           assert.ok(!e.message.includes('pa55word') && !e.message.includes('alice'), e.message);
           assert.match(e.message, /https:\/\/\*\*\*@api\.example\.com\/v2 holds credentials .* not used/);
           return true;
@@ -383,7 +383,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('sends nothing for an invalid report request and names every field', async () => {
       const bad = { ...REPORT, datasourceIds: undefined, outputFrequency: 'weekly', endTime: '2026-10-01' };
       const err = await rejection(client.createReport(bad as unknown as ReportRequest));
-      assert.equal(err.code, 'invalid-request');
+      assert.equal(err.code, 'INVALID_REQUEST');
       assert.deepEqual(err.issues?.map((i) => i.field).sort(), ['datasourceIds', 'endTime', 'outputFrequency']);
       assert.match(err.message, /Nothing was sent/);
       assert.equal(api.requests.length, 0);
@@ -572,7 +572,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const dir = await mkdtemp(join(tmpdir(), 'measnb-dl-'));
       const c = new MeasurementsClient({ clock: systemClock, baseUrl: api.url, apiKey: KEY, retry: false });
       const err = await rejection(c.downloadReportFile(`${other.url}/r/x.csv`, join(dir, 'x.csv')));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assert.deepEqual(await readdir(dir), []);
     });
   });

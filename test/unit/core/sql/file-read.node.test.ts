@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readTableFile, TableFileError, tableFileFormat } from '../../../../src/core/sql/file-read.node';
+import { TableFileError } from '../../../../src/core/api/errors';
+import { readTableFile, tableFileFormat } from '../../../../src/core/sql/file-read.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
 import {
   cellText,
