@@ -12,6 +12,7 @@ import { downloadReportFiles } from '../reports/download.node';
 import { waitForReport } from '../reports/poller';
 import { reportState } from '../reports/status';
 import { parseCsvWide } from '../table/csv-read.node';
+import { readerOfName } from '../table/file-format';
 import { readParquet } from '../table/parquet';
 import type { Table } from '../table/table';
 import { concatTables } from '../table/table-rows';
@@ -123,7 +124,7 @@ export async function loadReport(
   const tables: Table[] = [];
   let parquet = false;
   for (const path of files) {
-    if (path.endsWith('.parquet')) {
+    if (readerOfName(path) === 'parquet') {
       parquet = true;
       tables.push(await readParquet(await readFile(path)));
     } else {

@@ -1,7 +1,8 @@
 // One notebook's SQL session: the named results of its cells (this run's, or held from an earlier run
 // of that cell) and, from the first sql cell on, the engine they live in. Cells that never use sql
 // never load the engine: results are only held here (tables by reference, report files by path).
-import { dirname, extname } from 'node:path';
+import { dirname } from 'node:path';
+import { readerOfName } from '../table/file-format';
 import type { Table } from '../table/table';
 import { type EngineOptions, SqlEngine } from './engine.node';
 
@@ -27,12 +28,7 @@ export interface SqlQueryOptions {
 
 /** The format DuckDB should read a report's files with, or undefined when they are not all one kind. */
 export function filesFormat(files: readonly string[]): 'parquet' | 'csv' | undefined {
-  const kinds = new Set(
-    files.map((f) => {
-      const e = extname(f.replace(/\.gz$/i, '')).toLowerCase();
-      return e === '.parquet' ? 'parquet' : e === '.csv' ? 'csv' : 'other';
-    }),
-  );
+  const kinds = new Set(files.map((f) => readerOfName(f) ?? 'other'));
   if (kinds.size !== 1) return undefined;
   const [k] = kinds;
   return k === 'other' ? undefined : k;

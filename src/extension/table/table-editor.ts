@@ -5,9 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { TableFileError } from '../../core/api/errors';
 import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/io/limits';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/sql/file-read.node';
+import { readTableFile, type TableFileRead } from '../../core/sql/file-read.node';
+import { formatOfName, notATableFile } from '../../core/table/file-format';
 import type { Table } from '../../core/table/table';
 import { registerCommand } from '../ui/register-command';
 import type { TablePanels, TableView } from './table-panel';
@@ -211,8 +213,8 @@ export function registerTableEditor(tables: TablePanels): {
     registerCommand('measurements.openFileAsTable', async (arg?: vscode.Uri) => {
       const uri = arg instanceof vscode.Uri ? arg : await pickFile();
       if (!uri) return undefined;
-      const format = tableFileFormat(uri.path);
-      if (!format) throw new Error(`${path.basename(uri.path)} is not a .csv, .csv.gz or .parquet file.`);
+      const format = formatOfName(uri.path);
+      if (!format) throw new TableFileError(notATableFile(path.basename(uri.path)));
       const opened = new Promise<TableFileEditor>((resolve) => {
         const sub = provider.onDidOpen((e) => {
           if (e.uri.toString() === uri.toString()) {
@@ -232,7 +234,7 @@ export function registerTableEditor(tables: TablePanels): {
 /** The active editor's file when it is a table file, else a file picked in the open dialog. */
 async function pickFile(): Promise<vscode.Uri | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (active && tableFileFormat(active.path)) return active;
+  if (active && formatOfName(active.path)) return active;
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: false,
     openLabel: 'Open as Table',
