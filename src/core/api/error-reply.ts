@@ -5,7 +5,7 @@
 
 import { parseRetryAfter } from '../time/backoff';
 import { MeasurementsError, nextUtcMidnight } from './errors';
-import { DAILY_REPORT_LIMIT } from './paths';
+import { quotaReachedText } from './quota-text';
 
 /** A URL's user:password@ part replaced by ***@ wherever it appears in text (credentials are never printed). */
 export function redactUserinfo(text: string): string {
@@ -77,11 +77,12 @@ export function errorFromResponse(ctx: HttpErrorContext): MeasurementsError {
 
   if (status === 429) {
     const resetAt = nextUtcMidnight(now);
-    const waitSeconds = retryAfterSeconds ?? Math.ceil((resetAt.getTime() - now.getTime()) / 1000);
+    // The daily quota's one wording (core/api/quota-text.ts), on the client's clock.
+    const quota = quotaReachedText(undefined, { resetAt, now, retryAfterSeconds });
     const message =
       ctx.operation === 'createReport'
-        ? `Daily report quota exceeded (at most ${DAILY_REPORT_LIMIT} reports per org per UTC day). It resets at ${resetAt.toISOString()} (UTC midnight); no report was created.`
-        : `Too many requests (429) for ${where}; try again in ${waitSeconds} s. Report quota resets at ${resetAt.toISOString()} (UTC midnight).`;
+        ? `${quota} No report was created.`
+        : `Too many requests (429) for ${where}. ${quota}`;
     return new MeasurementsError('QUOTA_EXCEEDED', message, { ...base, resetAt });
   }
   if (status === 401) {

@@ -195,6 +195,10 @@ describe('MeasurementsClient (local HTTP server)', () => {
       api.handle((_q, res) => sendJson(res, 429, { message: 'Too Many Requests' }));
       const err = await rejection(client.getReport('r-1'));
       assert.equal(err.code, 'QUOTA_EXCEEDED');
+      assert.match(
+        err.message,
+        /^Too many requests \(429\) for GET \/\S+\. Daily report limit reached for this org \(30 per UTC day\); resets at 00:00 UTC, in /,
+      );
       assert.equal(api.requests.length, 3, 'no retry without Retry-After');
     });
 
@@ -301,8 +305,11 @@ describe('MeasurementsClient (local HTTP server)', () => {
       );
       assert.equal(err.resetAt.getTime(), nextUtcMidnight(new Date(now)).getTime());
       assert.equal(err.retryAfterSeconds, undefined, 'the server sent no Retry-After: none is made up');
-      assert.match(err.message, /quota/i);
-      assert.ok(err.message.includes(err.resetAt.toISOString()));
+      // The daily quota's one wording (core/api/quota-text.ts), on the client's clock: 21:00Z is 3 h before the reset.
+      assert.equal(
+        err.message,
+        'Daily report limit reached for this org (30 per UTC day); resets at 00:00 UTC, in 3h00m. No report was created.',
+      );
       assert.equal(api.requests.length, 1);
     });
 
