@@ -5,8 +5,9 @@
 import type * as vscode from 'vscode';
 import { CellError, MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { type Diagnostic, diagnosticLine } from '../../core/query';
+import type { Diagnostic } from '../../core/query';
 import type { RunProgress, RunResult } from '../../core/run/index.node';
+import { warningNote } from '../../core/run/outputs';
 import type { Table } from '../../core/table/table';
 import { concatTables } from '../../core/table/table-rows';
 import { formatDuration } from '../../core/time/duration';
@@ -97,7 +98,7 @@ export class CellWriter {
     if (outcome.notice) this.notes.push(outcome.notice);
     // A follow's every step carries the cell's warnings: each is noted once.
     for (const w of outcome.warnings) {
-      const note = `warning: ${diagnosticLine(w)}`;
+      const note = warningNote(w);
       if (!this.notes.includes(note)) this.notes.push(note);
     }
   }
