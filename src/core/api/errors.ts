@@ -9,9 +9,8 @@ import type { RetryDecision } from '../time/backoff';
 import type { ReportRecord } from './types';
 import type { ValidationIssue } from './validate';
 
-/** Every code of the catalogue; a code belongs to one class (a subclass may keep its parent's). */
-export const ERROR_CODES = [
-  // MeasurementsError: the service's replies and the client's own refusals
+/** The codes of a MeasurementsError: the service's replies and the client's own refusals. */
+export const MEASUREMENTS_ERROR_CODES = [
   'INVALID_REQUEST',
   'QUOTA_EXCEEDED',
   'UNAUTHORIZED',
@@ -23,6 +22,12 @@ export const ERROR_CODES = [
   'NETWORK',
   'TIMEOUT',
   'CANCELLED',
+] as const;
+export type MeasurementsErrorCode = (typeof MEASUREMENTS_ERROR_CODES)[number];
+
+/** Every code of the catalogue; a code belongs to one class (a subclass may keep its parent's). */
+export const ERROR_CODES = [
+  ...MEASUREMENTS_ERROR_CODES,
   // replies and files
   'INCOMPLETE_REPLY',
   'MALFORMED_REPLY',
@@ -54,22 +59,6 @@ export abstract class MeasnbError extends Error {
 }
 
 // ---- the service and the client ---------------------------------------------------------------------
-
-/** The codes a MeasurementsError carries. */
-export type MeasurementsErrorCode = Extract<
-  ErrorCode,
-  | 'INVALID_REQUEST'
-  | 'QUOTA_EXCEEDED'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'BAD_REQUEST'
-  | 'NOT_FOUND'
-  | 'TOKEN_REJECTED'
-  | 'SERVER_ERROR'
-  | 'NETWORK'
-  | 'TIMEOUT'
-  | 'CANCELLED'
->;
 
 export interface MeasurementsErrorOptions {
   status?: number;

@@ -14,9 +14,9 @@ import {
   IncompleteReplyError,
   InputLimitError,
   MalformedReplyError,
+  MEASUREMENTS_ERROR_CODES,
   MeasnbError,
   MeasurementsError,
-  type MeasurementsErrorCode,
   MissingKeyError,
   NotebookFormatError,
   OutputError,
@@ -33,26 +33,13 @@ import {
 } from '../../../../src/core/api/errors';
 
 const SRC = join(__dirname, '..', '..', '..', '..', 'src');
-const SERVICE_CODES: MeasurementsErrorCode[] = [
-  'INVALID_REQUEST',
-  'QUOTA_EXCEEDED',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'BAD_REQUEST',
-  'NOT_FOUND',
-  'TOKEN_REJECTED',
-  'SERVER_ERROR',
-  'NETWORK',
-  'TIMEOUT',
-  'CANCELLED',
-];
 
 /** One instance of every class in the catalogue (MeasurementsError once per code). */
 function samples(): MeasnbError[] {
   const record = { reportId: 'r1', reportStatus: 'failed', message: 'boom' } as never;
   const cell = { severity: 'error', message: 'bad', range: { start: { line: 0, column: 0 } } };
   return [
-    ...SERVICE_CODES.map((c) => new MeasurementsError(c, 'x')),
+    ...MEASUREMENTS_ERROR_CODES.map((c) => new MeasurementsError(c, 'x')),
     new ReportDeadlineError('r1', 60_000),
     new IncompleteReplyError('x'),
     new MalformedReplyError('x'),

@@ -11,6 +11,7 @@ import { MeasurementsClient, type RequestLogEntry } from '../../../../src/core/c
 import { cellText, findColumn } from '../../../../src/core/table/table';
 import { sleep, systemClock } from '../../../../src/core/time/clock';
 import { rejection } from '../../../support/core/rejection';
+import { reportRecord } from '../../../support/core/report-record';
 import { refusedOrigin, sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 
 const KEY = 'sk-test-SECRET-1234567890';
@@ -24,16 +25,6 @@ const REPORT: ReportRequest = {
   endTime: '2026-11-02',
   datasourceIds: ['DABC1234'],
 };
-
-const record = (status = 'in-progress', extra: Record<string, unknown> = {}) => ({
-  reportId: 'r-1',
-  reportStatus: status,
-  message: status,
-  report: 'datasource-measurements',
-  urls: [],
-  query: {},
-  ...extra,
-});
 
 function assertNoKey(what: unknown): void {
   const text = `${JSON.stringify(what)} ${inspect(what, { depth: 10, showHidden: true })} ${String(what)}`;
@@ -65,7 +56,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
   describe('the API key', () => {
     it('is sent to the base URL origin', async () => {
-      api.handle((_q, res) => sendJson(res, 200, record()));
+      api.handle((_q, res) => sendJson(res, 200, reportRecord()));
       await client.getReport('r-1');
       assert.equal(api.requests[0].headers['x-api-key'], KEY);
       assert.equal(api.requests[0].url, '/v2/report-requests/r-1');
@@ -80,7 +71,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         res.writeHead(302, { location: `${other.url}/elsewhere` });
         res.end();
       });
-      other.handle((_q, res) => sendJson(res, 200, record('succeeded')));
+      other.handle((_q, res) => sendJson(res, 200, reportRecord('succeeded')));
       const rec = await client.getReport('r-1');
       assert.equal(rec.reportStatus, 'succeeded');
       assert.equal(api.requests[1].headers['x-api-key'], KEY, 'same-origin hop keeps the key');
@@ -94,7 +85,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
           res.writeHead(302, { location: `${other.url}/hop` });
           return res.end();
         }
-        sendJson(res, 200, record());
+        sendJson(res, 200, reportRecord());
       });
       other.handle((_q, res) => {
         res.writeHead(302, { location: `${api.url}/back` });
@@ -157,7 +148,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
   describe('retries', () => {
     it('retries a GET on 5xx and succeeds, counting retries in the log', async () => {
       let n = 0;
-      api.handle((_q, res) => (++n < 3 ? sendJson(res, 503, { message: 'busy' }) : sendJson(res, 200, record())));
+      api.handle((_q, res) => (++n < 3 ? sendJson(res, 503, { message: 'busy' }) : sendJson(res, 200, reportRecord())));
       const rec = await client.getReport('r-1');
       assert.equal(rec.reportId, 'r-1');
       assert.equal(api.requests.length, 3);
@@ -187,7 +178,9 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('retries a 429 that carries Retry-After, but not one without it', async () => {
       let n = 0;
       api.handle((_q, res) =>
-        ++n === 1 ? sendJson(res, 429, { message: 'slow down' }, { 'retry-after': '0' }) : sendJson(res, 200, record()),
+        ++n === 1
+          ? sendJson(res, 429, { message: 'slow down' }, { 'retry-after': '0' })
+          : sendJson(res, 200, reportRecord()),
       );
       await client.getReport('r-1');
       assert.equal(api.requests.length, 2);
@@ -405,7 +398,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
   describe('endpoints', () => {
     it('createReport posts the request as JSON and returns the record', async () => {
-      api.handle((_q, res, body) => sendJson(res, 200, record('in-progress', { query: JSON.parse(body) })));
+      api.handle((_q, res, body) => sendJson(res, 200, reportRecord('in-progress', { query: JSON.parse(body) })));
       const rec = await client.createReport({ ...REPORT, qcFlags: true, fileFormat: 'parquet' });
       assert.equal(api.requests[0].method, 'POST');
       assert.equal(api.requests[0].url, '/v2/report-requests');
