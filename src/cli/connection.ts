@@ -6,9 +6,9 @@ import { MeasurementsClient } from '../core/client/client.node';
 import type { ServiceKind } from '../core/query/metric-select';
 import type { WaitClock } from '../core/time/clock';
 
-export const API_KEY_ENV = 'MEASUREMENTS_API_KEY';
-export const BASE_URL_ENV = 'MEASUREMENTS_BASE_URL';
-export const ORG_ENV = 'MEASUREMENTS_ORG';
+const API_KEY_ENV = 'MEASUREMENTS_API_KEY';
+const BASE_URL_ENV = 'MEASUREMENTS_BASE_URL';
+const ORG_ENV = 'MEASUREMENTS_ORG';
 
 export interface ConnectionFlags {
   baseUrl?: string;

@@ -16,7 +16,7 @@ export interface ErrorContext {
   source?: string;
 }
 
-export interface CliFailure {
+interface CliFailure {
   lines: string[];
   exitCode: number;
 }

@@ -37,12 +37,12 @@ import { ParquetWideWriter } from './writers/parquet-wide';
 const REPORT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const REPORT_ID_LENGTH = 10;
 /** How many datasources go into one report file (a report has one or more URLs). */
-export const DATASOURCES_PER_FILE = 10;
+const DATASOURCES_PER_FILE = 10;
 /** Lifetime of signed file URLs from the status call that issued them. */
-export const FILE_URL_TTL_MS = HOUR_MS;
+const FILE_URL_TTL_MS = HOUR_MS;
 export const FILE_PATH_PREFIX = '/_files/reports/';
 /** The emulator builds Parquet files in memory; bigger ones are refused (the report fails). */
-export const MAX_PARQUET_ROWS_PER_FILE = 500_000;
+const MAX_PARQUET_ROWS_PER_FILE = 500_000;
 /** Aggregate cache of a restored report's world (downloads of old reports are rare; keep it small). */
 const PAST_WORLD_CACHE_ENTRIES = 4096;
 /** Worlds of earlier anchors kept at once (least recently used dropped first). */

@@ -19,9 +19,9 @@ import { continueRecentQuery, type RecentReply, startRecentQuery } from './recen
 import type { ReportService } from './reports';
 import type { OrgInfo } from './world';
 
-export const CONTROL_PREFIX = '/_emulator/';
+const CONTROL_PREFIX = '/_emulator/';
 
-export interface ServerParts {
+interface ServerParts {
   ctx: EmulatorContext;
   reports: ReportService;
   faults: FaultInjector;

@@ -28,7 +28,7 @@ export interface StoredQuota {
   [org: string]: { day: number; count: number };
 }
 
-export interface EmulatorState {
+interface EmulatorState {
   version: 1;
   seed: number;
   datasources: number;
@@ -41,7 +41,7 @@ export interface EmulatorState {
 }
 
 /** The most reports kept (oldest dropped first): the file stays small. */
-export const MAX_STORED_REPORTS = 1000;
+const MAX_STORED_REPORTS = 1000;
 
 export class EmulatorStateFile {
   constructor(

@@ -9,7 +9,7 @@ import { UntrustedWorkspaceError } from '../core/api/errors';
 import { notify } from './ui/notices';
 
 /** VS Code's own command that opens the Workspace Trust editor. */
-export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
+const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
 export const MANAGE_TRUST = 'Manage Workspace Trust';
 
 /**

@@ -9,7 +9,7 @@ import type { TableWidget } from './dom/table-widget';
 import type { RendererContext } from './renderer-api';
 
 /** What acquireVsCodeApi() gives a webview page. */
-export interface WebviewApi {
+interface WebviewApi {
   postMessage(message: PanelToHost): void;
 }
 

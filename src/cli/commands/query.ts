@@ -106,7 +106,7 @@ async function runSpooled(run: (out: Writable, restart: RestartPart) => Promise<
   }
 }
 
-export async function emitResult(
+async function emitResult(
   ctx: ActionContext,
   result: RunResult,
   opts: { csv: boolean; out?: string; printReportId?: boolean },

@@ -10,9 +10,9 @@ import { finished } from 'node:stream/promises';
 import { OutputError, SpoolLimitError } from '../../core/api/errors';
 
 /** Held in memory up to this; beyond it, in a temporary file. */
-export const SPOOL_MEMORY_BYTES = 16 * 1024 * 1024;
+const SPOOL_MEMORY_BYTES = 16 * 1024 * 1024;
 /** A reply bigger than this is not held back: the command says to use --stream or --out. */
-export const SPOOL_LIMIT_BYTES = 4 * 1024 * 1024 * 1024;
+const SPOOL_LIMIT_BYTES = 4 * 1024 * 1024 * 1024;
 
 /** One attempt's bytes: chunks in memory, then a temporary file. */
 class SpoolWritable extends Writable {

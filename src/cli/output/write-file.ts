@@ -7,7 +7,7 @@ import { formatOfName } from '../../core/table/file-format';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 
-export type OutFormat = 'csv' | 'parquet';
+type OutFormat = 'csv' | 'parquet';
 
 export function outFormatOf(path: string): OutFormat {
   const format = formatOfName(path);

@@ -24,7 +24,7 @@ const MAX_SERVER_MESSAGE = 300;
  * The message a server sent in an error body: `message` (API-gateway style), `Message` or `error`
  * of a JSON body; otherwise the text itself, tags stripped and shortened. Undefined when empty.
  */
-export function extractServerMessage(bodyText: string): string | undefined {
+function extractServerMessage(bodyText: string): string | undefined {
   const text = bodyText.trim();
   if (!text) return undefined;
   if (text.startsWith('{')) {
@@ -47,7 +47,7 @@ function shorten(s: string): string {
   return s.length > MAX_SERVER_MESSAGE ? `${s.slice(0, MAX_SERVER_MESSAGE)}…` : s;
 }
 
-export interface HttpErrorContext {
+interface HttpErrorContext {
   status: number;
   method: string;
   /** Path of the request without query string. */

@@ -47,7 +47,7 @@ import {
 
 export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
-export interface MeasurementsClientOptions {
+interface MeasurementsClientOptions {
   /** The service's base URL, e.g. https://api.example.com (a path prefix is kept). */
   baseUrl: string;
   apiKey?: string;
@@ -67,18 +67,18 @@ export interface MeasurementsClientOptions {
 
 export type { RecentResult } from './client-types';
 
-export interface RecentCallOptions extends CallOptions {
+interface RecentCallOptions extends CallOptions {
   /** false: do not keep the parsed json-long reply in the result (`body`), to save memory. Default true. */
   keepBody?: boolean;
 }
 
-export interface CsvStreamResult {
+interface CsvStreamResult {
   /** Bytes written to the destination (the decoded reply). */
   bytes: number;
   continuationToken?: string;
 }
 
-export interface PingResult {
+interface PingResult {
   status: number;
   durationMs: number;
 }

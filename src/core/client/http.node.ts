@@ -35,7 +35,7 @@ export type RequestLogger = (entry: RequestLogEntry) => void;
 
 export type { CallOptions } from './client-types';
 
-export interface TransportOptions {
+interface TransportOptions {
   baseUrl: URL;
   apiKey?: string;
   timeoutMs: number;
@@ -51,7 +51,7 @@ export interface TransportOptions {
  * - 'read': network errors, 5xx and 429 with an acceptable Retry-After (core/time/backoff: the one policy);
  * - 'connect-only': only when the connection failed before anything was sent (report creation costs quota).
  */
-export type RetryMode = 'read' | 'connect-only';
+type RetryMode = 'read' | 'connect-only';
 
 export interface CallSpec<T> {
   method: 'GET' | 'POST';

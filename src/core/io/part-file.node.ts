@@ -14,7 +14,7 @@ import { finished } from 'node:stream/promises';
 import { UnsafePathError } from '../api/errors';
 import { inside, isOneName } from './local-paths.node';
 
-export interface PartFileOptions {
+interface PartFileOptions {
   /** File mode of the new file (default 0o666 minus the umask). */
   mode?: number;
   /**

@@ -84,7 +84,7 @@ export type AqiIndex = (typeof INDEXES)[number];
 export const METRIC_FIELDS = ['raw', 'status', 'value', 'qcAssessment', 'qcFlags'] as const;
 export type MetricField = (typeof METRIC_FIELDS)[number];
 
-export const AGGREGATIONS_BY_FREQUENCY: Record<OutputFrequency, readonly Aggregation[]> = {
+const AGGREGATIONS_BY_FREQUENCY: Record<OutputFrequency, readonly Aggregation[]> = {
   minute: ['Individual'],
   hour: ['1HourMean', '24HourRollingMean', 'Nowcast'],
   day: ['24HourMean'],

@@ -7,7 +7,6 @@ import { base64ToBytes, bytesToBase64 } from '../text/base64';
 import {
   type CellExecution,
   type CellKind,
-  itemText,
   MIME,
   NOTEBOOK_FORMAT,
   NOTEBOOK_VERSION,
@@ -310,5 +309,3 @@ export function parseNotebook(source: string, options: ReadOptions = {}): Notebo
   if (extra) nb.extra = extra;
   return nb;
 }
-
-export { itemText };

@@ -29,13 +29,13 @@ export type FailureKind =
   | 'system'
   | 'internal';
 
-export interface Failure {
+interface Failure {
   kind: FailureKind;
   title: string;
   lines: string[];
 }
 
-export interface FailureContext {
+interface FailureContext {
   /** The org the request was for (the quota text names it). */
   org?: string;
   /** The caller's clock: the quota text then says how long until the reset. */

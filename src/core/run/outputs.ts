@@ -33,7 +33,7 @@ export function resultNotes(result: RunResult): string[] {
   return notes;
 }
 
-export interface TableOutputOptions {
+interface TableOutputOptions {
   /** No CSV fallback above this many rows (a text line says so instead); default DEFAULT_CSV_FALLBACK_MAX_ROWS. */
   csvMaxRows?: number;
   /** The renderer's title and notes. */

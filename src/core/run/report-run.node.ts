@@ -34,7 +34,7 @@ export type ReportProgress =
 
 type ReportClient = Pick<MeasurementsClient, 'clock' | 'createReport' | 'getReport' | 'downloadReportFile'>;
 
-export interface RunReportOptions {
+interface RunReportOptions {
   client: ReportClient;
   signal?: AbortSignal;
   onProgress?: (p: ReportProgress) => void;

@@ -5,13 +5,13 @@ import { splitLines } from '../query/lines';
 import { RESULT_NAME } from '../query/parse';
 import { tableReferences } from './references';
 
-export interface ResultInfo {
+interface ResultInfo {
   name: string;
   /** e.g. "datasources, cell 2". */
   detail?: string;
 }
 
-export interface SqlCompletion {
+interface SqlCompletion {
   label: string;
   kind: 'result' | 'column';
   insertText?: string;
@@ -27,7 +27,7 @@ export interface SqlCompletion {
 }
 
 /** A column name as SQL needs it: bare when it is a plain identifier, else double-quoted. */
-export function sqlName(name: string): string {
+function sqlName(name: string): string {
   return RESULT_NAME.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 

@@ -7,7 +7,7 @@ import { isAbsolute, resolve, sep } from 'node:path';
 import { FileNameRefusal, MeasurementsError } from '../api/errors';
 
 /** Where wider file access is granted (named in refusals). */
-export const WIDEN_HINT =
+const WIDEN_HINT =
   'to read files elsewhere, add their folder to the user setting measurements.sql.allowedDirectories (measnb run: --sql-allow-dir DIR)';
 
 /** DuckDB's statement types (StatementType of @duckdb/node-bindings) a sql cell may run. */

@@ -36,7 +36,7 @@ function loadApi(): Promise<NodeApi> {
 }
 
 /** A SQL identifier, quoted (names are checked identifiers already; quoting keeps any text inert). */
-export function quoteIdent(name: string): string {
+function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 

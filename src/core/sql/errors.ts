@@ -29,7 +29,7 @@ function oneLine(text: string): string {
 }
 
 /** Line and column (0-based) of a character offset in text that starts at `firstLine` of the cell. */
-export function offsetToPosition(text: string, offset: number, firstLine: number): { line: number; column: number } {
+function offsetToPosition(text: string, offset: number, firstLine: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lines = before.split(/\r\n|\r|\n/);
   return { line: firstLine + lines.length - 1, column: lines[lines.length - 1].length };

@@ -16,7 +16,7 @@ import { readParquetHead } from '../table/parquet';
 import type { Table } from '../table/table';
 import { quoteString, SqlEngine } from './engine.node';
 
-export interface TableFileOptions {
+interface TableFileOptions {
   /** Rows kept; the rest are counted. */
   maxRows: number;
   signal?: AbortSignal;
@@ -85,7 +85,7 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
  * by path first (a FIFO is never opened, so no open waits for a writer in libuv's threadpool), then on the
  * open file (the path may have been swapped in between; O_NONBLOCK keeps that open from waiting too).
  */
-export async function openRegularFile(filePath: string): Promise<fs.promises.FileHandle> {
+async function openRegularFile(filePath: string): Promise<fs.promises.FileHandle> {
   const name = path.basename(filePath);
   const refuse = (stat: fs.Stats, linked: boolean) =>
     new TableFileError(

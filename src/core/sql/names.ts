@@ -5,18 +5,18 @@ import type { Diagnostic } from '../query/diagnostics';
 import { parseCell } from '../query/parse';
 import { referenceRange, tableReferences } from './references';
 
-export interface NamedCell {
+interface NamedCell {
   index: number;
   name: string;
   cell: ParsedCell;
 }
 
 /** The parsed cells of a notebook (undefined where a cell has errors of its own), relative times read at `now`. */
-export function parseCells(texts: readonly string[], now: Date): (ParsedCell | undefined)[] {
+function parseCells(texts: readonly string[], now: Date): (ParsedCell | undefined)[] {
   return texts.map((t) => parseCell(t, { now }).cell);
 }
 
-export function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCell[] {
+function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCell[] {
   const out: NamedCell[] = [];
   cells.forEach((cell, index) => {
     if (cell?.name) out.push({ index, name: cell.name, cell });

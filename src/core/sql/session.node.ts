@@ -20,7 +20,7 @@ export interface SqlSessionOptions {
   memoryLimit?: string;
 }
 
-export interface SqlQueryOptions {
+interface SqlQueryOptions {
   signal?: AbortSignal;
   /** Relative paths in the SQL (read_parquet('x.parquet')) are read from here: the notebook's folder. */
   baseDir?: string;

@@ -65,7 +65,7 @@ export async function readParquetHead(
  * The most bytes the pages of a head read may decode to (their uncompressed sizes, every column): more
  * (text of megabytes per cell, or a page claiming a gigabyte) goes to the SQL engine, as too many rows do.
  */
-export const MAX_DECODED_BYTES = 512 * 1024 * 1024;
+const MAX_DECODED_BYTES = 512 * 1024 * 1024;
 
 /** The longest footer (the file's metadata) read; a real one is a few KB to a few hundred KB. */
 const MAX_FOOTER_BYTES = 16 * 1024 * 1024;

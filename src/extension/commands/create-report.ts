@@ -87,7 +87,7 @@ const splitIds = (t: string) =>
     .filter(Boolean);
 
 /** A time as cells accept it, or the problem with it. */
-export function readTime(text: string): { value: TimeValue } | { error: string } {
+function readTime(text: string): { value: TimeValue } | { error: string } {
   const t = text.trim();
   if (!t) return { error: `expected ${TIME_HELP}` };
   const r = parseTime(t);
@@ -121,7 +121,7 @@ export function wireTime(text: string, now: Date): string {
  * would refuse as a message that blocks; hints alone (a pattern that matches nothing; against a real
  * service, a label the catalogue does not know) as a warning.
  */
-export function metricSelectProblem(
+function metricSelectProblem(
   text: string,
   frequency: OutputFrequency,
   service: ServiceKind,

@@ -20,7 +20,7 @@ export interface RenderedTable {
 }
 
 /** Makes the table output (the controller's: it knows the saved-output limit and the full-result file). */
-export type RenderTable = (table: Table, info: ResultInfo, report?: ReportRef) => Promise<RenderedTable>;
+type RenderTable = (table: Table, info: ResultInfo, report?: ReportRef) => Promise<RenderedTable>;
 
 /** The last part of a path (a downloaded file's name). */
 export function fileName(p: string): string {

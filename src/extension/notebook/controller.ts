@@ -43,7 +43,7 @@ export interface TableHandOver {
   rowCount: number;
 }
 
-export interface ControllerDeps {
+interface ControllerDeps {
   services: ExtensionServices;
   connections: NotebookConnections;
   follow: FollowStore;

@@ -9,7 +9,7 @@ import { describeFailure, type FailureKind } from '../../core/run/describe-failu
 import { tableOutput as coreTableOutput, textOutput as coreTextOutput } from '../../core/run/outputs';
 import type { Table } from '../../core/table/table';
 
-export interface TableOutputOptions {
+interface TableOutputOptions {
   info?: ResultInfo;
   /** No CSV fallback above this many rows (a text line says so instead). */
   csvMaxRows: number;
@@ -22,7 +22,7 @@ export interface TableOutputOptions {
 }
 
 /** Core's plain output (the one builder, core/run/outputs.ts) as VS Code's: the same items and metadata. */
-export function cellOutput(output: NotebookOutput): vscode.NotebookCellOutput {
+function cellOutput(output: NotebookOutput): vscode.NotebookCellOutput {
   const items = output.items.map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
   return new vscode.NotebookCellOutput(items, output.metadata);
 }
@@ -58,7 +58,7 @@ const ACTION_HINT: Partial<Record<FailureKind, string>> = {
 };
 
 /** A readable message for any failure (core's describeFailure), with what to do about it in the editor. */
-export function describeError(err: unknown, now?: Date): { name: string; message: string; kind: FailureKind } {
+function describeError(err: unknown, now?: Date): { name: string; message: string; kind: FailureKind } {
   const f = describeFailure(err, { now });
   const hint = ACTION_HINT[f.kind];
   return { name: f.title, message: [...f.lines, ...(hint ? [hint] : [])].join('\n'), kind: f.kind };

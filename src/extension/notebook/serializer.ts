@@ -16,7 +16,7 @@ export const NOTEBOOK_TYPE = 'measnb';
 
 const encoder = new TextEncoder();
 
-export function toNotebookData(nb: Notebook): vscode.NotebookData {
+function toNotebookData(nb: Notebook): vscode.NotebookData {
   const cells = nb.cells.map((c) => {
     const kind = c.kind === 'markup' ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
     const data = new vscode.NotebookCellData(kind, c.source, c.language);

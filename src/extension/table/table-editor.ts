@@ -15,8 +15,8 @@ import { registerCommand } from '../ui/register-command';
 import type { TablePanels, TableView } from './table-panel';
 
 /** The editor of .parquet and .csv.gz files (their default: they are not text) and of .csv files (an option). */
-export const TABLE_EDITOR_VIEW_TYPE = 'measurements.tableFile';
-export const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
+const TABLE_EDITOR_VIEW_TYPE = 'measurements.tableFile';
+const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
 const DEFAULT_MAX_ROWS = 250_000;
 /** Files from this size on are read with a progress notification (with Cancel); smaller ones in the status bar. */
 const NOTIFY_BYTES = 16 * 1024 * 1024;
@@ -27,7 +27,7 @@ const NOTIFY_BYTES = 16 * 1024 * 1024;
 const LATE_NOTIFY_MS = 1500;
 
 /** The most rows a file opened as a table keeps (measurements.tableFile.maxRows); the rest are counted. */
-export function tableFileMaxRows(): number {
+function tableFileMaxRows(): number {
   const n = vscode.workspace.getConfiguration('measurements.tableFile').get<number>('maxRows');
   return typeof n === 'number' && n >= 1 ? Math.floor(n) : DEFAULT_MAX_ROWS;
 }
@@ -44,7 +44,7 @@ export interface TableFileEditor {
 }
 
 /** The tab title of a file opened as a table: "part-000.csv (table)". */
-export function tableTabTitle(fileName: string): string {
+function tableTabTitle(fileName: string): string {
   return `${fileName} (table)`;
 }
 
@@ -183,7 +183,7 @@ function offerCancel(title: string, read: Thenable<unknown>, abort: AbortControl
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The notices of a file's table: the truncation (first N of M rows, and why) when it has more rows. */
-export function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInfo {
+function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInfo {
   const info: ResultInfo = { title: name };
   if (read.totalRows > read.table.rowCount) {
     info.truncated = {

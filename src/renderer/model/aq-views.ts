@@ -42,7 +42,7 @@ import {
 import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
 import { qcInvalidTest, qcSiblings } from './qc';
 
-export interface Series {
+interface Series {
   group: string;
   /** Table rows of the group, in the order given. */
   rows: Uint32Array;
@@ -79,12 +79,7 @@ export function groupRows(table: Table, rows: ArrayLike<number>): Array<{ group:
 }
 
 /** The metric's series per datasource (times of the chart's time column); only the named ones when given. */
-export function seriesByGroup(
-  table: Table,
-  rows: ArrayLike<number>,
-  metricCol: number,
-  only?: ReadonlySet<string>,
-): Series[] {
+function seriesByGroup(table: Table, rows: ArrayLike<number>, metricCol: number, only?: ReadonlySet<string>): Series[] {
   return seriesOf(
     table,
     groupRows(table, rows).filter((g) => !only || only.has(g.group)),
@@ -190,7 +185,7 @@ function emptySummaryCols(): SummaryCols {
 }
 
 /** The Summary's header names, in order (the frequency of "expected" is in the view's note). */
-export const SUMMARY_COLUMNS = [
+const SUMMARY_COLUMNS = [
   'datasourceId',
   'metric',
   'unit',
@@ -344,7 +339,7 @@ export interface GroupProfiles {
   weekday: ProfilePoint[];
 }
 
-export interface Profiles {
+interface Profiles {
   /** The first `maxGroups` datasources by name, each with its profiles. */
   shown: GroupProfiles[];
   /** Datasources in the rows (shown or not). */

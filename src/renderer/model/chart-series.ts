@@ -9,7 +9,7 @@ export {
   chartTimeColumn,
 } from '../../core/table/chart-columns';
 
-export const MAX_SERIES = 40;
+const MAX_SERIES = 40;
 
 export interface ChartData {
   /** Seconds since the epoch (uPlot's unit), ascending. */
@@ -24,7 +24,7 @@ export interface ChartData {
   invalidCount: number;
 }
 
-export interface ChartQcOptions {
+interface ChartQcOptions {
   /** Is the value in this table row QC-invalid? */
   invalid: (row: number) => boolean;
   /** Leave invalid values out of the lines (and of the marks). */
