@@ -1,9 +1,9 @@
 // The text of a cell: a file (a .measq cell, or a .measnb notebook with one code cell) or -e text.
 import { readFile } from 'node:fs/promises';
+import { UsageError } from '../core/api/errors';
 import { type Notebook, readNotebook } from '../core/notebook';
-import { UsageError } from './errors';
 
-export interface CellSource {
+interface CellSource {
   text: string;
   /** For error lines: the file name, or "-e". */
   label: string;
@@ -27,7 +27,7 @@ export async function readCellSource(file: string | undefined, expr: string | un
 }
 
 /** A file named on the command line, or a usage error (exit 2) saying why it cannot be read. */
-export async function readInputFile(file: string): Promise<string> {
+async function readInputFile(file: string): Promise<string> {
   return new TextDecoder().decode(await readInputBytes(file));
 }
 

@@ -1,14 +1,14 @@
 // Where the CLI sends requests: --base-url/--org (or MEASUREMENTS_BASE_URL/MEASUREMENTS_ORG) with the
 // key from MEASUREMENTS_API_KEY only, or --emulator (an in-process local emulator).
 import type { Command } from 'commander';
+import { UsageError } from '../core/api/errors';
 import { MeasurementsClient } from '../core/client/client.node';
 import type { ServiceKind } from '../core/query/metric-select';
 import type { WaitClock } from '../core/time/clock';
-import { UsageError } from './errors';
 
-export const API_KEY_ENV = 'MEASUREMENTS_API_KEY';
-export const BASE_URL_ENV = 'MEASUREMENTS_BASE_URL';
-export const ORG_ENV = 'MEASUREMENTS_ORG';
+const API_KEY_ENV = 'MEASUREMENTS_API_KEY';
+const BASE_URL_ENV = 'MEASUREMENTS_BASE_URL';
+const ORG_ENV = 'MEASUREMENTS_ORG';
 
 export interface ConnectionFlags {
   baseUrl?: string;

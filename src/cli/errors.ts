@@ -1,14 +1,11 @@
 // Every error becomes one clear line on stderr and a documented exit code.
+
+import { CellError, UsageError } from '../core/api/errors';
 import { type Diagnostic, diagnosticLine } from '../core/query/diagnostics';
-import { CellError } from '../core/run/cell-error';
 import { describeFailure, type FailureKind } from '../core/run/describe-failure.node';
 import { safeForTerminal } from '../core/text/terminal';
 import { type Clock, nowDate } from '../core/time/clock';
 import { EXIT } from './exit-codes';
-
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 export interface ErrorContext {
   org?: string;
@@ -19,7 +16,7 @@ export interface ErrorContext {
   source?: string;
 }
 
-export interface CliFailure {
+interface CliFailure {
   lines: string[];
   exitCode: number;
 }

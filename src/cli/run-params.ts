@@ -2,14 +2,13 @@
 // `--export report.html|md|ipynb` (the executed notebook as a document, by the core's exporters).
 
 import { InvalidArgumentError } from 'commander';
-import { MeasurementsError } from '../core/api/errors';
+import { CellError, MeasurementsError } from '../core/api/errors';
 import { writeFileViaPart } from '../core/io/part-file.node';
 import type { Notebook, NotebookCell } from '../core/notebook';
 import { type ExportFormat, exportNotebook } from '../core/notebook/export';
 import { LANGUAGE_ID, parseCell } from '../core/query';
 import { notebookParamValues } from '../core/query/notebook-params';
 import type { ParamValues } from '../core/query/params';
-import { CellError } from '../core/run/cell-error';
 import { nowDate } from '../core/time/clock';
 import type { ActionContext } from './action';
 
@@ -44,7 +43,7 @@ export function runParams(
     code.map(({ c }) => c.source),
     given,
   );
-  if (errors.length) throw new MeasurementsError('invalid-request', `--param: ${errors.join('; ')}`);
+  if (errors.length) throw new MeasurementsError('INVALID_REQUEST', `--param: ${errors.join('; ')}`);
   const now = nowDate(ctx.clock);
   for (const { c, i } of code) {
     const bad = parseCell(c.source, { now, params: values }).diagnostics.filter((d) => PARAM_CODES.has(d.code));

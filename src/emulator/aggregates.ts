@@ -23,13 +23,13 @@ const STATS_SIZE = NQ * F + 1;
  * Valid 1-hour means a 24-hour mean (rolling or day) needs: 18 of 24 (75 %, EPA's completeness rule for daily
  * means, 40 CFR 50 Appendix N; the AQI Technical Assistance Document uses the same 75 %).
  */
-export const ROLLING_MIN_HOURS = MIN_HOURS_PER_DAY;
+const ROLLING_MIN_HOURS = MIN_HOURS_PER_DAY;
 /**
  * Minutes a valid 1-hour mean needs: 45 of 60 (75 %, EPA's completeness rule for hourly averages of sensor
  * data, as in EPA's sensortoolkit). Hours with fewer are empty: no 1-hour mean, and left out of the NowCast
  * (EPA NowCast: a missing hour) and of 24-hour means, which average valid 1-hour means, not minutes.
  */
-export const HOUR_MIN_MINUTES = MIN_MINUTES_PER_HOUR;
+const HOUR_MIN_MINUTES = MIN_MINUTES_PER_HOUR;
 
 const AGG_INDIVIDUAL = 0;
 const AGG_HOUR = 1;

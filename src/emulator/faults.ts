@@ -6,7 +6,7 @@ import { parseDuration } from './clock';
 import { seededRandom } from './hash';
 import type { BodyDamage } from './http';
 
-export const FAULT_ENDPOINTS = [
+const FAULT_ENDPOINTS = [
   'root',
   'datasources',
   'reportCreate',
@@ -16,7 +16,7 @@ export const FAULT_ENDPOINTS = [
   'continuation',
 ] as const;
 export type FaultEndpoint = (typeof FAULT_ENDPOINTS)[number];
-export const FAULT_KINDS = ['latency', 'error', 'reset', 'truncate-gzip', 'report-failed', 'report-status'] as const;
+const FAULT_KINDS = ['latency', 'error', 'reset', 'truncate-gzip', 'report-failed', 'report-status'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -46,8 +46,8 @@ export interface FaultConfig {
   rules: FaultRule[];
 }
 
-export const ERROR_BODIES = ['json', 'html', 'empty'] as const;
-export type ErrorBody = (typeof ERROR_BODIES)[number];
+const ERROR_BODIES = ['json', 'html', 'empty'] as const;
+type ErrorBody = (typeof ERROR_BODIES)[number];
 
 /** An injected error reply: its status, body kind and Retry-After header (if any). */
 export interface InjectedError {
@@ -68,7 +68,7 @@ export interface FaultDecision {
 }
 
 /** Longest injectable latency: beyond it a test would only hang. */
-export const MAX_FAULT_LATENCY_MS = 10 * 60_000;
+const MAX_FAULT_LATENCY_MS = 10 * 60_000;
 const MAX_FAULT_RULES = 100;
 
 /** A short, safe description of any JSON value for an error message (nested values are not walked). */

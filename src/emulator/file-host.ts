@@ -40,7 +40,7 @@ const MAX_KEYED_RECORDED = 1000;
 /** Files kept on disk once their size was needed (oldest removed first). */
 const FILES_KEPT = 8;
 
-export interface FileHostParts {
+interface FileHostParts {
   reports: ReportService;
   faults: FaultInjector;
   log: FileHostLog;

@@ -79,7 +79,7 @@ export function sendInjectedError(res: ServerResponse, error: InjectedError): vo
   res.end(text);
 }
 
-export function acceptsGzip(req: IncomingMessage): boolean {
+function acceptsGzip(req: IncomingMessage): boolean {
   const header = req.headers['accept-encoding'];
   return typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(\.0*)?\b/i.test(header);
 }
@@ -119,7 +119,7 @@ class ByteLimit extends Transform {
   }
 }
 
-export interface StreamOptions {
+interface StreamOptions {
   contentType: string;
   /**
    * negotiate: Content-Encoding gzip when the client accepts it; encoded: Content-Encoding gzip always (an

@@ -162,7 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   baseUrl = `http://127.0.0.1:${port}`;
   fileBaseUrl = `http://127.0.0.1:${filePort}`;
   if (stateFile && state && (state.port !== port || state.filePort !== filePort)) {
-    stateFile.save({ ...state, port, filePort, quota: quota.snapshot() });
+    await stateFile.save({ ...state, port, filePort, quota: quota.snapshot() });
   }
   return running(world, server, baseUrl, clock, {
     url: fileBaseUrl,

@@ -3,7 +3,7 @@ import { CACHE_DEPTH_MS, type OutputFrequency, PERIOD_MS } from '../core/api/typ
 import { DAY_MS, floorTo, HOUR_MS } from './clock';
 
 /** The recent query's startTime when none is given. */
-export const DEFAULT_START_MS: Record<OutputFrequency, number> = { minute: HOUR_MS, hour: DAY_MS, day: 2 * DAY_MS };
+const DEFAULT_START_MS: Record<OutputFrequency, number> = { minute: HOUR_MS, hour: DAY_MS, day: 2 * DAY_MS };
 
 export const ceilTo = (ms: number, unitMs: number) => Math.ceil(ms / unitMs) * unitMs;
 

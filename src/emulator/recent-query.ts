@@ -24,10 +24,10 @@ import { Q } from './world';
 import { CsvWideWriter } from './writers/csv-wide';
 import { JsonLongWriter } from './writers/json-long';
 
-export const TOKEN_VALIDITY_MS = DAY_MS;
+const TOKEN_VALIDITY_MS = DAY_MS;
 
 /** A recent query after validation; what a continuation token carries forward. */
-export interface RecentQuery {
+interface RecentQuery {
   org: string;
   allDatasources: boolean;
   datasourceIds?: string[];
@@ -57,7 +57,7 @@ export interface RecentReply {
   headers: Record<string, string>;
 }
 
-export function parseRecentQuery(body: Record<string, unknown>): {
+function parseRecentQuery(body: Record<string, unknown>): {
   query: RecentQuery;
   startTime?: number;
   withToken: boolean;
@@ -109,7 +109,7 @@ function requestEcho(
 }
 
 /** Builds the reply for the periods [from, newest]; `withToken` adds the next continuation token. */
-export function recentReply(
+function recentReply(
   ctx: EmulatorContext,
   keyOrg: OrgInfo,
   query: RecentQuery,

@@ -37,12 +37,12 @@ import { ParquetWideWriter } from './writers/parquet-wide';
 const REPORT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const REPORT_ID_LENGTH = 10;
 /** How many datasources go into one report file (a report has one or more URLs). */
-export const DATASOURCES_PER_FILE = 10;
+const DATASOURCES_PER_FILE = 10;
 /** Lifetime of signed file URLs from the status call that issued them. */
-export const FILE_URL_TTL_MS = HOUR_MS;
+const FILE_URL_TTL_MS = HOUR_MS;
 export const FILE_PATH_PREFIX = '/_files/reports/';
 /** The emulator builds Parquet files in memory; bigger ones are refused (the report fails). */
-export const MAX_PARQUET_ROWS_PER_FILE = 500_000;
+const MAX_PARQUET_ROWS_PER_FILE = 500_000;
 /** Aggregate cache of a restored report's world (downloads of old reports are rare; keep it small). */
 const PAST_WORLD_CACHE_ENTRIES = 4096;
 /** Worlds of earlier anchors kept at once (least recently used dropped first). */
@@ -90,7 +90,8 @@ export interface ReportPersistence {
   reload(): StoredReport[];
   /** Builds the world of an earlier anchor (same seed and datasource count). */
   worldAt(anchor: number): World;
-  save(reports: StoredReport[]): void;
+  /** Resolves when the reports are on disk (the reply waits: another emulator on the file reads them). */
+  save(reports: StoredReport[]): Promise<void>;
 }
 
 export class ReportService {
@@ -149,9 +150,9 @@ export class ReportService {
     return past;
   }
 
-  private persist(): void {
+  private async persist(): Promise<void> {
     if (!this.persistence) return;
-    this.persistence.save(
+    await this.persistence.save(
       [...this.reports.values()].map(
         ({ id, org, anchor, createdAt, readyAt, failure, fileDatasourceIds, ...request }) => ({
           id,
@@ -168,7 +169,7 @@ export class ReportService {
   }
 
   /** POST /v2/report-requests. Everything is checked before the quota is touched. */
-  create(keyOrg: OrgInfo, body: Record<string, unknown>, failByFault: boolean): ReportRecord {
+  async create(keyOrg: OrgInfo, body: Record<string, unknown>, failByFault: boolean): Promise<ReportRecord> {
     const f = new Fields(body);
     const org = authorizeOrg(this.ctx, keyOrg, f.requiredString('org'));
     const kind = f.oneOf('report', REPORT_KINDS);
@@ -220,7 +221,7 @@ export class ReportService {
       entry.failure = `Report generation failed: a parquet-wide file would hold over ${MAX_PARQUET_ROWS_PER_FILE} rows; use csv-wide or a shorter range`;
     }
     this.reports.set(entry.id, entry);
-    this.persist();
+    await this.persist();
     return this.record(entry);
   }
 

@@ -45,7 +45,7 @@ export interface RowWriter {
 
 const CHUNK_CHARS = 256 * 1024;
 /** Longest synchronous stretch of row walking before the event loop gets a turn. */
-export const SLICE_MS = 10;
+const SLICE_MS = 10;
 /** Loop steps between two looks at the timer: a minute row is cheaper than reading it, an aggregate is not. */
 const STEPS_PER_CHECK: Record<OutputFrequency, number> = { minute: 32, hour: 1, day: 1 };
 

@@ -19,9 +19,9 @@ import { continueRecentQuery, type RecentReply, startRecentQuery } from './recen
 import type { ReportService } from './reports';
 import type { OrgInfo } from './world';
 
-export const CONTROL_PREFIX = '/_emulator/';
+const CONTROL_PREFIX = '/_emulator/';
 
-export interface ServerParts {
+interface ServerParts {
   ctx: EmulatorContext;
   reports: ReportService;
   faults: FaultInjector;
@@ -110,7 +110,7 @@ async function route(parts: ServerParts, req: IncomingMessage, res: ServerRespon
       return sendJson(res, 200, { message: 'measurements service emulator', now: new Date(ctx.clock.now()) });
     case 'reportCreate': {
       const org = keyOrg(parts, req);
-      return sendJson(res, 200, reports.create(org, await readJsonBody(req), fault.reportFailed));
+      return sendJson(res, 200, await reports.create(org, await readJsonBody(req), fault.reportFailed));
     }
     case 'reportStatus': {
       requireMethod(req, 'GET');

@@ -3,7 +3,9 @@
 // Reports view keeps their ids. Report files are never stored: they are regenerated from the request
 // and the world the report was made in (a pure function of seed, anchor and datasource count).
 import fs from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileViaPart } from '../core/io/part-file.node';
 
 /** Who made a report, when, in which world, and how it ends: the same in memory and in the file. */
 export interface ReportLifecycle {
@@ -28,7 +30,7 @@ export interface StoredQuota {
   [org: string]: { day: number; count: number };
 }
 
-export interface EmulatorState {
+interface EmulatorState {
   version: 1;
   seed: number;
   datasources: number;
@@ -41,9 +43,15 @@ export interface EmulatorState {
 }
 
 /** The most reports kept (oldest dropped first): the file stays small. */
-export const MAX_STORED_REPORTS = 1000;
+const MAX_STORED_REPORTS = 1000;
+
+/** Tries of one save: another emulator writing the same file at that moment makes a try fail. */
+const SAVE_TRIES = 3;
 
 export class EmulatorStateFile {
+  /** The saves under way, one after the other. */
+  private writing: Promise<void> = Promise.resolve();
+
   constructor(
     readonly file: string,
     private readonly seed: number,
@@ -80,10 +88,30 @@ export class EmulatorStateFile {
   }
 
   /**
-   * Writes the state atomically (a temporary file renamed over the old one). Reports already in the file
-   * that this run does not know (another emulator on the same file) are kept.
+   * Writes the state through core's one writer (a whole file or the old one: `<file>.part` renamed), one
+   * save after the other; resolves when this one is on disk. Reports already in the file that this run
+   * does not know (another emulator on the same file) are kept: each try merges with the file as it is.
    */
-  save(state: EmulatorState): void {
+  save(state: EmulatorState): Promise<void> {
+    this.writing = this.writing.then(() => this.write(state));
+    return this.writing;
+  }
+
+  private async write(state: EmulatorState): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true });
+    for (let tries = 1; ; tries++) {
+      try {
+        return await writeFileViaPart(this.file, JSON.stringify(this.merged(state)));
+      } catch {
+        // Another emulator's save at the same moment (or a passing file-system error): merge again and
+        // retry; after the last try the next save writes the state.
+        if (tries >= SAVE_TRIES) return;
+      }
+    }
+  }
+
+  /** The state with the reports and quota of the file as it is now (another emulator's) kept. */
+  private merged(state: EmulatorState): EmulatorState {
     const onDisk = this.load();
     const ours = new Set(state.reports.map((r) => r.id));
     const theirs = onDisk.reports.filter((r) => !ours.has(r.id));
@@ -93,10 +121,6 @@ export class EmulatorStateFile {
       const mine = quota[org];
       if (!mine || q.day > mine.day || (q.day === mine.day && q.count > mine.count)) quota[org] = q;
     }
-    const kept = { ...state, quota, reports: reports.slice(-MAX_STORED_REPORTS) };
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(kept));
-    fs.renameSync(tmp, this.file);
+    return { ...state, quota, reports: reports.slice(-MAX_STORED_REPORTS) };
   }
 }

@@ -5,10 +5,11 @@
 // (the controller, the commands, the client provider and emulator, the report downloader). Granting
 // trust turns everything on at once, with no reload: every check reads the current state.
 import * as vscode from 'vscode';
+import { UntrustedWorkspaceError } from '../core/api/errors';
 import { notify } from './ui/notices';
 
 /** VS Code's own command that opens the Workspace Trust editor. */
-export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
+const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
 export const MANAGE_TRUST = 'Manage Workspace Trust';
 
 /**
@@ -32,14 +33,6 @@ export const TRUSTED_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Thrown by an entry point that needs trust; registerCommand shows it with the Manage button. */
-export class UntrustedWorkspaceError extends Error {
-  readonly code = 'untrusted-workspace';
-  constructor(what: string) {
-    super(restrictedMessage(what));
-    this.name = 'Restricted Mode';
-  }
-}
-
 export function restrictedMessage(what: string): string {
   return (
     `${what} is off in Restricted Mode: this workspace is not trusted, so its notebooks and files are ` +
@@ -53,7 +46,7 @@ export function isTrusted(): boolean {
 
 /** Throws UntrustedWorkspaceError (saying `what` was refused) unless the workspace is trusted. */
 export function requireTrust(what: string): void {
-  if (!isTrusted()) throw new UntrustedWorkspaceError(what);
+  if (!isTrusted()) throw new UntrustedWorkspaceError(restrictedMessage(what));
 }
 
 export function isUntrustedError(e: unknown): e is UntrustedWorkspaceError {

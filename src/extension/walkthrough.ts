@@ -9,7 +9,7 @@ import type { ReportsStore } from './reports/reports-store';
 import { registerCommand } from './ui/register-command';
 
 /** Context keys named by the walkthrough's `completionEvents` (`onContext:<key>`). */
-export const WALKTHROUGH_CONTEXT = {
+const WALKTHROUGH_CONTEXT = {
   tourOpened: 'measurements.walkthrough.tourOpened',
   cellRan: 'measurements.walkthrough.cellRan',
   chartShown: 'measurements.walkthrough.chartShown',
@@ -19,7 +19,7 @@ export const WALKTHROUGH_CONTEXT = {
 const TOUR = 'tour.measnb';
 
 /** The bundled examples the Open Example command opens (by name: nothing from outside this list is read). */
-export const BUNDLED_EXAMPLES = {
+const BUNDLED_EXAMPLES = {
   'air-quality': 'Air quality: Chart, Summary, Exceedances, Profiles, Collocation, Map',
   'compare-data-versions': 'Two data versions of one metric in one chart (a sql cell)',
   datasources: 'The datasources of the connection',
@@ -31,9 +31,9 @@ export const BUNDLED_EXAMPLES = {
   sql: 'sql cells over earlier results',
   tour: 'The tour: one cell per verb',
 } as const;
-export type ExampleName = keyof typeof BUNDLED_EXAMPLES;
+type ExampleName = keyof typeof BUNDLED_EXAMPLES;
 
-export function isExampleName(name: unknown): name is ExampleName {
+function isExampleName(name: unknown): name is ExampleName {
   return typeof name === 'string' && Object.hasOwn(BUNDLED_EXAMPLES, name);
 }
 

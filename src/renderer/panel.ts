@@ -9,7 +9,7 @@ import { mountTable } from './widget/mount';
 import type { TableWidget } from './widget/table-widget';
 
 /** What acquireVsCodeApi() gives a webview page. */
-export interface WebviewApi {
+interface WebviewApi {
   postMessage(message: PanelToHost): void;
 }
 

@@ -1,6 +1,6 @@
 // The subset of VS Code's notebook renderer API (vscode-notebook-renderer) this renderer uses.
 
-export interface Disposable {
+interface Disposable {
   dispose(): void;
 }
 

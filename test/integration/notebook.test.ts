@@ -10,6 +10,8 @@ import * as vscode from 'vscode';
 import { MeasurementsClient } from '../../src/core/client/client.node';
 import { codeCell, MIME } from '../../src/core/notebook';
 import { timeColumn } from '../../src/core/run/index.node';
+import { tableOutput } from '../../src/core/run/outputs';
+import { tableToCsv } from '../../src/core/table/csv-export';
 import { cellText, findColumn, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
 import { systemClock } from '../../src/core/time/clock';
@@ -133,6 +135,15 @@ describe('notebook controller against the emulator', function () {
     assert.ok(csv, 'a text/csv fallback item');
     assert.equal(new TextDecoder().decode(csv.data).trimEnd().split('\n').length, table.rowCount + 1);
     assert.equal(nb.cellAt(0).outputs[0].items[0].mime, MIME.table, 'the table item comes first');
+    // One builder (core/run/outputs.ts): the items `measnb run` would write for this table are these (the
+    // table item compared by its rows: a decoded table encodes its decimals as floats, other bytes, same values).
+    const cli = tableOutput(table);
+    const itemText = (i: { mime: string; data: Uint8Array }) =>
+      i.mime === MIME.table ? tableToCsv(decodeTable(i.data)) : new TextDecoder().decode(i.data);
+    assert.deepEqual(
+      nb.cellAt(0).outputs[0].items.map((i) => [i.mime, itemText(i)]),
+      cli.items.map((i) => [i.mime, itemText(i)]),
+    );
   });
 
   it("json-long: the output names the result's reference sites from the connection's datasources", async () => {

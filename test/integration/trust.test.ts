@@ -164,7 +164,7 @@ describe("Restricted Mode: an untrusted workspace views, doesn't run", function 
       }
       const local = a.services.connections.localEmulator();
       await assert.rejects(a.services.clients.forConnection(local), (e: Error & { code?: string }) => {
-        assert.equal(e.code, 'untrusted-workspace');
+        assert.equal(e.code, 'UNTRUSTED_WORKSPACE');
         assert.match(e.message, /Restricted Mode/);
         return true;
       });

@@ -1,5 +1,6 @@
 // Shared helpers of the emulator tests (test/unit/emulator, and core tests that need a raw emulator): a
 // started emulator on a frozen clock, and raw HTTP calls.
+import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { API_KEY_HEADER, PATHS } from '../../src/core/api/paths';
@@ -51,6 +52,26 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 }
 
 /** Parses csv text into its header and rows (csv-parse: an independent reader of what the emulator writes). */
+/** A report request of the emulator's first datasource, hourly over 05:00–08:00 of NOW's day, with `extra`. */
+export function reportRequest(emu: TestEmulator, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    org: emu.org,
+    report: 'datasource-measurements',
+    datasourceIds: [emu.facts.datasources[0].datasourceId],
+    outputFrequency: 'hour',
+    startTime: '2026-11-20T05:00:00Z',
+    endTime: '2026-11-20T08:00:00Z',
+    ...extra,
+  };
+}
+
+/** Creates that report (the reply must be 200); its record. */
+export async function createReport(emu: TestEmulator, extra: Record<string, unknown> = {}): Promise<Json> {
+  const r = await emu.json(PATHS.reportRequests, reportRequest(emu, extra));
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body;
+}
+
 export function parseCsv(text: string): { header: string[]; rows: string[][] } {
   const lines = parse(text, { relax_column_count: true }) as string[][];
   return { header: lines[0] ?? [], rows: lines.slice(1) };

@@ -1,6 +1,7 @@
 // `measnb archive`: an org's history as Hive-partitioned Parquet in --dest (core/archive), and
 // `measnb archive --snippet ENGINE`: how each engine reads it.
 import type { Command } from 'commander';
+import { UsageError } from '../../core/api/errors';
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
 import { type ArchiveEvent, runArchive } from '../../core/archive/archive.node';
 import { ArchiveError, ArchiveQuotaError } from '../../core/archive/errors';
@@ -9,7 +10,7 @@ import { archiveSnippet, SNIPPET_ENGINES, type SnippetEngine } from '../../core/
 import { formatDuration } from '../../core/time/duration';
 import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
-import { UsageError, writeErrorLines } from '../errors';
+import { writeErrorLines } from '../errors';
 import { EXIT } from '../exit-codes';
 
 interface ArchiveFlags extends ConnectionFlags {

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
+import { UsageError } from '../../core/api/errors';
 import { writeFileViaPart } from '../../core/io/part-file.node';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import {
@@ -11,7 +12,6 @@ import {
 } from '../../core/notebook/export/evaluation-report';
 import { type ActionContext, action } from '../action';
 import { readNotebookFile } from '../cell-source';
-import { UsageError } from '../errors';
 
 interface ExportOptions {
   to?: string;

@@ -2,6 +2,7 @@
 // step and keeps the cursor in a --state file (for cron: no gap, no duplicate row).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { UsageError } from '../../core/api/errors';
 import { type FollowState, followEvery, parseFollowState, serializeFollowState } from '../../core/follow';
 import { writeFileViaPart } from '../../core/io/part-file.node';
 import { parseInterval } from '../../core/query/time';
@@ -12,7 +13,7 @@ import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection, serviceOf } from '../connection';
-import { UsageError, warningLine } from '../errors';
+import { warningLine } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
 import { wantsCsv } from '../output/print-table';
 import { requireDeliveredOutput, writeStdout } from '../output/stdout';

@@ -2,6 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { UsageError } from '../../core/api/errors';
 import { type RestartPart, writeViaPart } from '../../core/io/part-file.node';
 import { parseCellOrThrow, type RunResult, runCell } from '../../core/run/index.node';
 import { safeForTerminal } from '../../core/text/terminal';
@@ -9,7 +10,7 @@ import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readCellSource } from '../cell-source';
 import { addConnectionOptions, type ConnectionFlags, openConnection, serviceOf } from '../connection';
-import { UsageError, warningLine } from '../errors';
+import { warningLine } from '../errors';
 import { printTable, wantsCsv } from '../output/print-table';
 import { Spool } from '../output/spool';
 import { writeDataToStdout, writeTo } from '../output/stdout';
@@ -105,7 +106,7 @@ async function runSpooled(run: (out: Writable, restart: RestartPart) => Promise<
   }
 }
 
-export async function emitResult(
+async function emitResult(
   ctx: ActionContext,
   result: RunResult,
   opts: { csv: boolean; out?: string; printReportId?: boolean },

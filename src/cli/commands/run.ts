@@ -5,7 +5,7 @@ import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UnsafePathError } from '../../core/io/local-paths.node';
+import { CellError, UnsafePathError, UsageError } from '../../core/api/errors';
 import { writeFileViaPart, writeViaPart } from '../../core/io/part-file.node';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
@@ -18,7 +18,7 @@ import {
 } from '../../core/notebook';
 import { LANGUAGE_ID } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
-import { CellError, failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
+import { failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
 import { memoryLimit } from '../../core/sql/confine.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
 import { SqlSession } from '../../core/sql/session.node';
@@ -30,7 +30,7 @@ import { nowDate } from '../../core/time/clock';
 import { type ActionContext, action } from '../action';
 import { readNotebookFile } from '../cell-source';
 import { addConnectionOptions, type Connection, type ConnectionFlags, openConnection } from '../connection';
-import { describeError, UsageError, warningLine } from '../errors';
+import { describeError, warningLine } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
 import { describeProgress } from '../progress';
 import { codeCells, collectParam, runParams, writeExport } from '../run-params';

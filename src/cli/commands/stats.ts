@@ -2,12 +2,12 @@
 // statistics of a metric over every row of a table file (a report file, or a result `measnb run --results`
 // wrote), computed by the SQL engine; labelled indicative (sensor data, not a regulatory determination).
 import type { Command } from 'commander';
+import { UsageError } from '../../core/api/errors';
 import { offsetText, StatisticsInputError, standardOffsetMinutes } from '../../core/aq/regulatory';
 import { fileStatistics, type StatisticsOutcome } from '../../core/sql/statistics.node';
 import { safeForTerminalLine } from '../../core/text/terminal';
 import { TimeZoneError } from '../../core/time/zone';
 import { type ActionContext, action } from '../action';
-import { UsageError } from '../errors';
 import { renderFittedTable } from '../output/fitted-table';
 import { writeStdout } from '../output/stdout';
 

@@ -3,7 +3,7 @@
 import { type Column, cellText, isNumeric, type Table } from '../../core/table/table';
 import { safeForTerminalLine } from '../../core/text/terminal';
 
-export interface FitOptions {
+interface FitOptions {
   /** Terminal width in characters. */
   width: number;
   /** Rows shown before "… N more rows" (default 40). */

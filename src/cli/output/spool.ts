@@ -7,16 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { OutputError } from '../../core/api/errors';
+import { OutputError, SpoolLimitError } from '../../core/api/errors';
 
 /** Held in memory up to this; beyond it, in a temporary file. */
-export const SPOOL_MEMORY_BYTES = 16 * 1024 * 1024;
+const SPOOL_MEMORY_BYTES = 16 * 1024 * 1024;
 /** A reply bigger than this is not held back: the command says to use --stream or --out. */
-export const SPOOL_LIMIT_BYTES = 4 * 1024 * 1024 * 1024;
-
-export class SpoolLimitError extends Error {
-  override name = 'SpoolLimitError';
-}
+const SPOOL_LIMIT_BYTES = 4 * 1024 * 1024 * 1024;
 
 /** One attempt's bytes: chunks in memory, then a temporary file. */
 class SpoolWritable extends Writable {

@@ -1,15 +1,17 @@
 // --out: a result written as CSV or Parquet, chosen by the file name.
+
+import { UsageError } from '../../core/api/errors';
 import { writeFileViaPart, writeViaPart } from '../../core/io/part-file.node';
 import { writeTableCsv } from '../../core/table/csv-export.node';
+import { formatOfName } from '../../core/table/file-format';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
-import { UsageError } from '../errors';
 
-export type OutFormat = 'csv' | 'parquet';
+type OutFormat = 'csv' | 'parquet';
 
 export function outFormatOf(path: string): OutFormat {
-  if (/\.csv$/i.test(path)) return 'csv';
-  if (/\.parquet$/i.test(path)) return 'parquet';
+  const format = formatOfName(path);
+  if (format === 'csv' || format === 'parquet') return format;
   throw new UsageError(`--out ${path}: the file name must end in .csv or .parquet`);
 }
 

@@ -11,7 +11,7 @@ export interface DatasourceFetcher {
   detail(datasourceId: string): Promise<DatasourceInfo>;
 }
 
-export interface DatasourceDirectoryOptions {
+interface DatasourceDirectoryOptions {
   /** How long a reply is reused (default 5 minutes). */
   ttlMs?: number;
   /** Datasources kept in detail (default 200; the oldest goes first). */
@@ -25,7 +25,7 @@ interface Entry<T> {
   settled?: T;
 }
 
-export const DATASOURCE_TTL_MS = 5 * 60_000;
+const DATASOURCE_TTL_MS = 5 * 60_000;
 
 export class DatasourceDirectory {
   private listEntry: Entry<DatasourceInfo[]> | undefined;

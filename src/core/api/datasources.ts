@@ -6,14 +6,14 @@ import { MeasurementsError } from './errors';
 import type { DatasourceInfo, DatasourceList } from './types';
 
 /** Longest id accepted from the service; ids end up in paths, cells and hovers. */
-export const MAX_DATASOURCE_ID_LENGTH = 200;
+const MAX_DATASOURCE_ID_LENGTH = 200;
 /** Tags kept per datasource. */
-export const MAX_DATASOURCE_TAGS = 50;
+const MAX_DATASOURCE_TAGS = 50;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An id as a client may use it: a non-empty string, bounded, without control characters or spaces. */
-export function isUsableId(v: unknown): v is string {
+function isUsableId(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_DATASOURCE_ID_LENGTH && !/[\s\p{Cc}]/u.test(v);
 }
 
@@ -53,12 +53,12 @@ export function readDatasourceDetail(body: unknown, requestedId: string): Dataso
   const info = readDatasourceInfo(inner);
   if (!info) {
     throw new MeasurementsError(
-      'server-error',
+      'SERVER_ERROR',
       'The service answered with a datasource that has no usable datasourceId.',
     );
   }
   if (info.datasourceId !== requestedId) {
-    throw new MeasurementsError('server-error', 'The service answered with another datasource than the one asked for.');
+    throw new MeasurementsError('SERVER_ERROR', 'The service answered with another datasource than the one asked for.');
   }
   return info;
 }

@@ -1,25 +1,64 @@
-// Typed errors of the measurements client: the one home of the HTTP status -> error mapping.
-// Messages say what a user can do next. They never contain the API key: server text is redacted
-// before it is stored, and no raw transport error (which could hold request headers) is attached.
+// The catalogue of errors (modelled on undici's lib/core/errors.js): every error class of measnb, core,
+// CLI, extension and renderer, with its one stable `code` spelled UPPER_SNAKE (as Node's `ERR_*` and
+// undici's `UND_ERR_*`). Code tests and decides by class or code, never by message. The only error class
+// outside is the emulator's `HttpError` (src/emulator/http.ts): it is the remote service's reply, a
+// status and a body on the wire, not an error of measnb (test/unit/core/api/errors.test.ts checks both).
+// Neutral and at the bottom of core (only time below): any floor, layer or the renderer may throw these.
 
-import { parseRetryAfter } from '../time/backoff';
-import { DAILY_REPORT_LIMIT } from './paths';
+import type { RetryDecision } from '../time/backoff';
+import type { ReportRecord } from './types';
 import type { ValidationIssue } from './validate';
 
-export const ERROR_CODES = [
-  'invalid-request',
-  'quota-exceeded',
-  'unauthorized',
-  'forbidden',
-  'bad-request',
-  'not-found',
-  'token-rejected',
-  'server-error',
-  'network',
-  'timeout',
-  'cancelled',
+/** The codes of a MeasurementsError: the service's replies and the client's own refusals. */
+export const MEASUREMENTS_ERROR_CODES = [
+  'INVALID_REQUEST',
+  'QUOTA_EXCEEDED',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'BAD_REQUEST',
+  'NOT_FOUND',
+  'TOKEN_REJECTED',
+  'SERVER_ERROR',
+  'NETWORK',
+  'TIMEOUT',
+  'CANCELLED',
 ] as const;
-export type MeasurementsErrorCode = (typeof ERROR_CODES)[number];
+export type MeasurementsErrorCode = (typeof MEASUREMENTS_ERROR_CODES)[number];
+
+/** Every code of the catalogue; a code belongs to one class (a subclass may keep its parent's). */
+export const ERROR_CODES = [
+  ...MEASUREMENTS_ERROR_CODES,
+  // replies and files
+  'INCOMPLETE_REPLY',
+  'MALFORMED_REPLY',
+  'INPUT_LIMIT',
+  'OUTPUT',
+  'ATTEMPT_FAILED',
+  'TABLE_FILE',
+  'PARQUET_PAGES_TOO_LARGE',
+  'UNSAFE_PATH',
+  'INVALID_NOTEBOOK',
+  // cells, sql, reports
+  'INVALID_CELL',
+  'NOT_A_REPORT_CELL',
+  'SQL_QUERY',
+  'SQL_FILE_NAME',
+  'REPORT_FAILED',
+  // the surfaces: CLI, extension, renderer
+  'USAGE',
+  'SPOOL_LIMIT',
+  'UNTRUSTED_WORKSPACE',
+  'MISSING_KEY',
+  'ROWS_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The base of every error in the catalogue: a stable code and the class's own name. */
+export abstract class MeasnbError extends Error {
+  abstract readonly code: ErrorCode;
+}
+
+// ---- the service and the client ---------------------------------------------------------------------
 
 export interface MeasurementsErrorOptions {
   status?: number;
@@ -28,15 +67,17 @@ export interface MeasurementsErrorOptions {
   /** HTTP method and path (no query string, no host) of the failed request. */
   method?: string;
   path?: string;
-  /** quota-exceeded: when the daily quota resets (next UTC midnight). */
+  /** QUOTA_EXCEEDED: when the daily quota resets (next UTC midnight). */
   resetAt?: Date;
   /** The server's Retry-After (any status), in seconds; absent when it sent none (core/time/backoff reads it). */
   retryAfterSeconds?: number;
-  /** invalid-request: every problem found, each naming its field. */
+  /** INVALID_REQUEST: every problem found, each naming its field. */
   issues?: ValidationIssue[];
 }
 
-export class MeasurementsError extends Error {
+/** A request that failed: the service's reply (core/api/error-reply.ts), the transport, or the client's checks. */
+export class MeasurementsError extends MeasnbError {
+  override name = 'MeasurementsError';
   readonly code: MeasurementsErrorCode;
   readonly status?: number;
   readonly serverMessage?: string;
@@ -48,23 +89,28 @@ export class MeasurementsError extends Error {
 
   constructor(code: MeasurementsErrorCode, message: string, options: MeasurementsErrorOptions = {}) {
     super(message);
-    this.name = 'MeasurementsError';
     this.code = code;
     // Only defined fields, so that inspecting the error shows nothing surprising.
     for (const [k, v] of Object.entries(options)) if (v !== undefined) Object.assign(this, { [k]: v });
   }
 }
 
+/** A report poller's own deadline passed: a TIMEOUT, but not a transient one of one call, so not retried. */
+export class ReportDeadlineError extends MeasurementsError {
+  override name = 'ReportDeadlineError';
+  constructor(reportId: string, deadlineMs: number) {
+    super(
+      'TIMEOUT',
+      `Report ${reportId} was not ready within ${Math.round(deadlineMs / 1000)} s; it may still finish: check it again later.`,
+    );
+  }
+}
+
 /** Errors another try may fix (network, timeout, 5xx, 429): polling loops ride them out (core/time/repeat). */
-const TRANSIENT_CODES: ReadonlySet<MeasurementsErrorCode> = new Set([
-  'network',
-  'timeout',
-  'server-error',
-  'quota-exceeded',
-]);
+const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set(['NETWORK', 'TIMEOUT', 'SERVER_ERROR', 'QUOTA_EXCEEDED']);
 
 export function isTransientError(e: unknown): boolean {
-  return e instanceof MeasurementsError && TRANSIENT_CODES.has(e.code);
+  return e instanceof MeasurementsError && !(e instanceof ReportDeadlineError) && TRANSIENT_CODES.has(e.code);
 }
 
 export function isMeasurementsError(e: unknown, code?: MeasurementsErrorCode): e is MeasurementsError {
@@ -81,7 +127,7 @@ export function nextUtcMidnight(now: Date): Date {
  * its framing, a gzip stream without its trailer, a last line without its line end, a row with the wrong
  * number of fields. A transient failure: reads are retried, and nothing built from the reply is kept.
  */
-export class IncompleteReplyError extends Error {
+export class IncompleteReplyError extends MeasnbError {
   override name = 'IncompleteReplyError';
   readonly code = 'INCOMPLETE_REPLY';
 }
@@ -91,7 +137,7 @@ export class IncompleteReplyError extends Error {
  * service's fault, not worth another read. Readers of bodies (core/table/csv-read.node.ts) throw it in
  * place of their parser's own errors, so the transport decides by this type, not by a parser's codes.
  */
-export class MalformedReplyError extends Error {
+export class MalformedReplyError extends MeasnbError {
   override name = 'MalformedReplyError';
   readonly code: 'MALFORMED_REPLY' | 'INPUT_LIMIT' = 'MALFORMED_REPLY';
 }
@@ -102,7 +148,7 @@ export type InputLimit = 'line-bytes' | 'columns' | 'gunzip-ratio';
 /**
  * An input (a reply, a file) past one of the readers' bounds: a line longer than MAX_LINE_BYTES, a header
  * of more than MAX_COLUMNS columns (core/table/csv-wide-reader.ts), a gzip stream expanding past its
- * ratio (core/api/gzip.node.ts). Malformed for the transport (not worth another read); the message names
+ * ratio (core/io/gzip.node.ts). Malformed for the transport (not worth another read); the message names
  * the limit.
  */
 export class InputLimitError extends MalformedReplyError {
@@ -117,130 +163,174 @@ export class InputLimitError extends MalformedReplyError {
 }
 
 /** Writing a reply into the caller's destination (stdout, a file) failed: never retried, never a network error. */
-export class OutputError extends Error {
+export class OutputError extends MeasnbError {
   override name = 'OutputError';
-  readonly code: string | undefined;
+  readonly code = 'OUTPUT';
   constructor(cause: unknown) {
-    const code = (cause as { code?: unknown })?.code;
+    // A system error says its errno code (ENOSPC, EPIPE); one of the catalogue (SPOOL_LIMIT) says its message.
+    const code = cause instanceof MeasnbError ? undefined : (cause as { code?: unknown })?.code;
     const text = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
     super(`Cannot write the output: ${text}.`, { cause });
-    this.code = typeof code === 'string' ? code : undefined;
   }
 }
 
-/** A URL's user:password@ part replaced by ***@ wherever it appears in text (credentials are never printed). */
-export function redactUserinfo(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/gi, '$1***@');
+/** One failed try of the transport (core/client/http.node.ts): the error the caller gets, and whether to try again. */
+export class AttemptFailedError extends MeasnbError {
+  override name = 'AttemptFailedError';
+  readonly code = 'ATTEMPT_FAILED';
+  constructor(
+    readonly failure: MeasurementsError | OutputError,
+    readonly decision: RetryDecision,
+  ) {
+    super(failure.message);
+  }
 }
 
-/** Replaces every occurrence of the secret in text (servers sometimes echo what they got). */
-export function redact(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 1) return text;
-  return text.split(secret).join('***');
-}
+// ---- files ------------------------------------------------------------------------------------------
 
-const MAX_SERVER_MESSAGE = 300;
+/** A local file opened as a table that is not one of the formats, is malformed, or is past a bound. */
+export class TableFileError extends MeasnbError {
+  override name = 'TableFileError';
+  readonly code = 'TABLE_FILE';
+}
 
 /**
- * The message a server sent in an error body: `message` (API-gateway style), `Message` or `error`
- * of a JSON body; otherwise the text itself, tags stripped and shortened. Undefined when empty.
+ * The pages holding the Parquet rows asked for hold many more (e.g. one page per column for millions of
+ * rows), or decode to more than MAX_DECODED_BYTES (core/table/parquet.ts).
  */
-export function extractServerMessage(bodyText: string): string | undefined {
-  const text = bodyText.trim();
-  if (!text) return undefined;
-  if (text.startsWith('{')) {
-    try {
-      const body = JSON.parse(text) as Record<string, unknown>;
-      for (const k of ['message', 'Message', 'error', 'errorMessage']) {
-        const v = body[k];
-        if (typeof v === 'string' && v.trim()) return shorten(v.trim());
-      }
-    } catch {
-      // not JSON after all: fall through to plain text
-    }
+export class ParquetPagesTooLarge extends MeasnbError {
+  override name = 'ParquetPagesTooLarge';
+  readonly code = 'PARQUET_PAGES_TOO_LARGE';
+  constructor(
+    readonly totalRows: number,
+    readonly decodedRows: number,
+  ) {
+    super(`The first rows of this Parquet file are in pages of ${decodedRows} rows.`);
   }
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-  const plain = (title ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
-  return plain ? shorten(plain) : undefined;
 }
 
-function shorten(s: string): string {
-  return s.length > MAX_SERVER_MESSAGE ? `${s.slice(0, MAX_SERVER_MESSAGE)}…` : s;
+/** A write that would land outside the chosen folder, or a name that is not one plain name. */
+export class UnsafePathError extends MeasnbError {
+  override name = 'UnsafePathError';
+  readonly code = 'UNSAFE_PATH';
 }
 
-export interface HttpErrorContext {
-  status: number;
-  method: string;
-  /** Path of the request without query string. */
-  path: string;
-  bodyText: string;
-  /** Retry-After header value, if any. */
-  retryAfter?: string;
-  /** The API key, only so it can be removed from server text. */
-  secret?: string;
-  /** Which operation failed, to phrase the message (e.g. 'getReport'). */
-  operation?: string;
-  /** The report id or datasource id the request was about, for not-found messages. */
-  subject?: string;
-  now: Date;
+/** A .measnb file that cannot be read; `where` is the JSON path of the problem. */
+export class NotebookFormatError extends MeasnbError {
+  override name = 'NotebookFormatError';
+  readonly code = 'INVALID_NOTEBOOK';
+  constructor(
+    readonly where: string,
+    message: string,
+  ) {
+    super(`${where ? `${where}: ` : ''}${message}`);
+  }
 }
 
-/** Maps a non-2xx response to a MeasurementsError. */
-export function errorFromResponse(ctx: HttpErrorContext): MeasurementsError {
-  const { now } = ctx;
-  const raw = extractServerMessage(ctx.bodyText);
-  const serverMessage = raw === undefined ? undefined : redact(raw, ctx.secret);
-  const said = serverMessage ? `: ${serverMessage}` : '';
-  const retryAfterSeconds = parseRetryAfter(ctx.retryAfter, now.getTime());
-  const base = { status: ctx.status, serverMessage, method: ctx.method, path: ctx.path, retryAfterSeconds };
-  const where = `${ctx.method} ${ctx.path}`;
-  const { status } = ctx;
+// ---- cells, sql, reports ----------------------------------------------------------------------------
 
-  if (status === 429) {
-    const resetAt = nextUtcMidnight(now);
-    const waitSeconds = retryAfterSeconds ?? Math.ceil((resetAt.getTime() - now.getTime()) / 1000);
-    const message =
-      ctx.operation === 'createReport'
-        ? `Daily report quota exceeded (at most ${DAILY_REPORT_LIMIT} reports per org per UTC day). It resets at ${resetAt.toISOString()} (UTC midnight); no report was created.`
-        : `Too many requests (429) for ${where}; try again in ${waitSeconds} s. Report quota resets at ${resetAt.toISOString()} (UTC midnight).`;
-    return new MeasurementsError('quota-exceeded', message, { ...base, resetAt });
+/**
+ * What the catalogue reads of a cell's diagnostic. core/query's `Diagnostic` is one; the catalogue sits
+ * below core/query, so CellError is generic over it.
+ */
+export interface CellProblem {
+  severity: string;
+  message: string;
+  range: { start: { line: number; column: number } };
+}
+
+/** "line 3, column 18: 'hourly' is not a valid outputFrequency ... (+1 more)" */
+export function describeDiagnostics(diagnostics: readonly CellProblem[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const first = errors[0] ?? diagnostics[0];
+  if (!first) return 'The cell is not valid';
+  const more = errors.length > 1 ? ` (+${errors.length - 1} more)` : '';
+  return `line ${first.range.start.line + 1}, column ${first.range.start.column + 1}: ${first.message}${more}`;
+}
+
+/** A cell that cannot run: its diagnostics, and one line that names the first problem and where it is. */
+export class CellError<D extends CellProblem = CellProblem> extends MeasnbError {
+  override name = 'CellError';
+  readonly code = 'INVALID_CELL';
+  constructor(readonly diagnostics: D[]) {
+    super(describeDiagnostics(diagnostics));
   }
-  if (status === 401) {
-    return new MeasurementsError(
-      'unauthorized',
-      `The service did not accept the API key (401 Unauthorized)${said}. Check the key stored for this connection.`,
-      base,
+}
+
+/** Text that is not one report cell (core/query/report-cell.ts). */
+export class ReportCellError extends MeasnbError {
+  override name = 'ReportCellError';
+  readonly code = 'NOT_A_REPORT_CELL';
+}
+
+/** What DuckDB said about a statement (core/sql/errors.ts reads it). */
+export interface EngineError {
+  /** "Binder Error: Referenced column "x" not found in FROM clause! Candidate bindings: "y"" */
+  message: string;
+  /** Character offset into the SQL text, when DuckDB gives one. */
+  offset?: number;
+  /** DuckDB's exception type: Parser, Binder, Catalog, IO, INTERRUPT, ... */
+  type?: string;
+}
+
+/** A sql cell's statement that DuckDB (or the engine's own checks) refused. */
+export class EngineQueryError extends MeasnbError {
+  override name = 'EngineQueryError';
+  readonly code = 'SQL_QUERY';
+  constructor(readonly engine: EngineError) {
+    super(engine.message);
+  }
+}
+
+/** A refusal of a way of naming files the sql engine cannot check: a computed name, nested SQL. */
+export class FileNameRefusal extends MeasnbError {
+  override name = 'FileNameRefusal';
+  readonly code = 'SQL_FILE_NAME';
+}
+
+/** A report that ended in a state other than succeeded (failed, or a status this client does not know). */
+export class ReportFailedError extends MeasnbError {
+  override name = 'ReportFailedError';
+  readonly code = 'REPORT_FAILED';
+  constructor(readonly record: ReportRecord) {
+    const said = record.message && record.message !== record.reportStatus ? `: ${record.message}` : '';
+    super(
+      `Report ${record.reportId} ${record.reportStatus === 'failed' ? 'failed' : `ended as '${record.reportStatus}'`}${said}; no files to download.`,
     );
   }
-  if (status === 403) {
-    return new MeasurementsError(
-      'forbidden',
-      `Access denied (403 Forbidden)${said}. The API key may be wrong, or it has no access to this org or resource; check the key and the org of the connection.`,
-      base,
-    );
+}
+
+// ---- the surfaces -----------------------------------------------------------------------------------
+
+/** CLI: bad flags or arguments, a file that cannot be read (exit code 2). */
+export class UsageError extends MeasnbError {
+  override name = 'UsageError';
+  readonly code = 'USAGE';
+}
+
+/** CLI: a reply bigger than the spool holds back; the command says to use --stream or --out. */
+export class SpoolLimitError extends MeasnbError {
+  override name = 'SpoolLimitError';
+  readonly code = 'SPOOL_LIMIT';
+}
+
+/** Extension: an entry point that needs workspace trust was refused (its name is the title users see). */
+export class UntrustedWorkspaceError extends MeasnbError {
+  override name = 'Restricted Mode';
+  readonly code = 'UNTRUSTED_WORKSPACE';
+}
+
+/** Extension: the connection has no API key. */
+export class MissingKeyError extends MeasnbError {
+  override name = 'MissingKeyError';
+  readonly code = 'MISSING_KEY';
+  constructor(readonly connectionName: string) {
+    super(`No API key is set for the connection "${connectionName}". Run "Measurements: Set API Key".`);
   }
-  if (status === 404) {
-    const what =
-      ctx.operation === 'getReport' && ctx.subject
-        ? `Report ${ctx.subject} was not found (404); it may belong to another org or connection`
-        : ctx.operation === 'getDatasource' && ctx.subject
-          ? `Datasource ${ctx.subject} was not found (404)`
-          : `Not found (404): ${where}`;
-    return new MeasurementsError('not-found', `${what}${said}.`, base);
-  }
-  if (status === 400 && ctx.operation === 'continueQuery' && /continuationtoken/i.test(serverMessage ?? '')) {
-    return new MeasurementsError(
-      'token-rejected',
-      `The continuation token was rejected${said}. Tokens are valid for 24 hours; run a new recent query to get a fresh one.`,
-      base,
-    );
-  }
-  if (status >= 400 && status < 500) {
-    return new MeasurementsError('bad-request', `The service rejected the request (${status})${said}.`, base);
-  }
-  return new MeasurementsError(
-    'server-error',
-    `The service failed (HTTP ${status}) on ${where}${said}. This is usually temporary; try again later.`,
-    base,
-  );
+}
+
+/** Renderer: the host could not send the rest of a progressive output's rows (the rows shown stay). */
+export class RowsUnavailable extends MeasnbError {
+  override name = 'RowsUnavailable';
+  readonly code = 'ROWS_UNAVAILABLE';
 }

@@ -6,7 +6,7 @@ import { DAILY_REPORT_LIMIT } from './paths';
 
 const hhmm = (d: Date) => `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
 
-export interface QuotaReset {
+interface QuotaReset {
   /** When it resets (the service's quota resets at the next UTC midnight of `now` when not given). */
   resetAt?: Date;
   /** The caller's clock: with it the text says how long until the reset. */

@@ -5,7 +5,7 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/duration';
 export const REPORT_KINDS = ['datasource-measurements', 'node-measurements', 'reference-site-measurements'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
-export const SOURCE_TYPES = ['SERVICE_NODE', 'REFERENCE_SITE'] as const;
+const SOURCE_TYPES = ['SERVICE_NODE', 'REFERENCE_SITE'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /** A request field that lists ids: of datasources, or of the nodes or reference sites they measure at. */
@@ -55,8 +55,8 @@ export const DATA_VERSIONS = ['legacy', 'v2026-11-10'] as const;
 export type DataVersion = (typeof DATA_VERSIONS)[number];
 
 /** Known report statuses; any other string is kept as-is (the service may add more). */
-export const KNOWN_REPORT_STATUSES = ['in-progress', 'succeeded', 'failed'] as const;
-export type ReportStatus = (typeof KNOWN_REPORT_STATUSES)[number] | (string & {});
+const KNOWN_REPORT_STATUSES = ['in-progress', 'succeeded', 'failed'] as const;
+type ReportStatus = (typeof KNOWN_REPORT_STATUSES)[number] | (string & {});
 
 interface ReportRequestCommon {
   org: string;
@@ -73,18 +73,18 @@ interface ReportRequestCommon {
   dataVersion?: DataVersion;
 }
 
-export interface DatasourceReportRequest extends ReportRequestCommon {
+interface DatasourceReportRequest extends ReportRequestCommon {
   report: 'datasource-measurements';
   allDatasources?: boolean;
   datasourceIds?: string[];
 }
 
-export interface NodeReportRequest extends ReportRequestCommon {
+interface NodeReportRequest extends ReportRequestCommon {
   report: 'node-measurements';
   nodeIds: string[];
 }
 
-export interface ReferenceSiteReportRequest extends ReportRequestCommon {
+interface ReferenceSiteReportRequest extends ReportRequestCommon {
   report: 'reference-site-measurements';
   refSiteIds: string[];
 }

@@ -21,7 +21,7 @@ export interface ValidationIssue {
   allowed?: readonly string[];
 }
 
-export type FieldType = 'string' | 'boolean' | 'integer' | 'string[]' | 'time' | 'enum';
+type FieldType = 'string' | 'boolean' | 'integer' | 'string[]' | 'time' | 'enum';
 
 export interface FieldSpec {
   name: string;
@@ -151,7 +151,7 @@ export const RECENT_QUERY_FIELDS: readonly FieldSpec[] = [
   },
 ];
 
-export const CONTINUATION_FIELDS: readonly FieldSpec[] = [
+const CONTINUATION_FIELDS: readonly FieldSpec[] = [
   { name: 'org', type: 'string', required: true, doc: 'Organization id.' },
   { name: 'continuationToken', type: 'string', required: true, doc: 'The token from the previous reply.' },
 ];

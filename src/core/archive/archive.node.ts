@@ -208,7 +208,7 @@ async function createMonthReport(run: Run, task: MonthTask, remaining: number): 
       await writeManifest(run.dest, manifest);
       return record;
     } catch (e) {
-      if (!isMeasurementsError(e, 'quota-exceeded')) throw e;
+      if (!isMeasurementsError(e, 'QUOTA_EXCEEDED')) throw e;
       manifest.reports.spent = true;
       await writeManifest(run.dest, manifest);
       const resumeAt = e.resetAt ?? (e.retryAfterSeconds ? new Date(now + e.retryAfterSeconds * 1000) : midnight);
@@ -229,7 +229,7 @@ async function pendingReport(run: Run, task: MonthTask): Promise<ReportRecord | 
     task.missing.every((id) => p.datasourceIds.includes(id));
   if (covers) {
     const record = await run.o.client.getReport(p.reportId, run.call).catch((e: unknown) => {
-      if (isMeasurementsError(e, 'not-found')) return undefined;
+      if (isMeasurementsError(e, 'NOT_FOUND')) return undefined;
       throw e;
     });
     if (record && reportState(record.reportStatus) !== 'failed') return record;

@@ -5,7 +5,8 @@
 import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { readDatasourceDetail, readDatasourceList } from '../api/datasources';
-import { MeasurementsError, OutputError, redactUserinfo } from '../api/errors';
+import { redactUserinfo } from '../api/error-reply';
+import { MeasurementsError, OutputError } from '../api/errors';
 import { CONTINUATION_TOKEN_HEADER, PATHS, serviceUrl } from '../api/paths';
 import type {
   ContinuationRequest,
@@ -46,7 +47,7 @@ import {
 
 export type { CallOptions, RequestLogEntry, RequestLogger } from './http.node';
 
-export interface MeasurementsClientOptions {
+interface MeasurementsClientOptions {
   /** The service's base URL, e.g. https://api.example.com (a path prefix is kept). */
   baseUrl: string;
   apiKey?: string;
@@ -66,18 +67,18 @@ export interface MeasurementsClientOptions {
 
 export type { RecentResult } from './client-types';
 
-export interface RecentCallOptions extends CallOptions {
+interface RecentCallOptions extends CallOptions {
   /** false: do not keep the parsed json-long reply in the result (`body`), to save memory. Default true. */
   keepBody?: boolean;
 }
 
-export interface CsvStreamResult {
+interface CsvStreamResult {
   /** Bytes written to the destination (the decoded reply). */
   bytes: number;
   continuationToken?: string;
 }
 
-export interface PingResult {
+interface PingResult {
   status: number;
   durationMs: number;
 }
@@ -96,20 +97,20 @@ export class MeasurementsClient {
       base = new URL(options.baseUrl);
     } catch {
       throw new MeasurementsError(
-        'invalid-request',
+        'INVALID_REQUEST',
         `The base URL ${JSON.stringify(redactUserinfo(String(options.baseUrl)))} is not a URL.`,
       );
     }
     if (base.username || base.password) {
       // Never echoed: the URL's credentials would be printed with it.
       throw new MeasurementsError(
-        'invalid-request',
+        'INVALID_REQUEST',
         `The base URL ${redactUserinfo(base.href)} holds credentials (user:password@); they are not used. Remove them: the API key is the only credential sent.`,
       );
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new MeasurementsError(
-        'invalid-request',
+        'INVALID_REQUEST',
         `The base URL must start with https:// or http:// (got ${base.protocol}).`,
       );
     }
@@ -349,7 +350,7 @@ function requireOrg(org: string): void {
 }
 
 function invalid(issues: ValidationIssue[], what: string): MeasurementsError {
-  return new MeasurementsError('invalid-request', `Invalid ${what}: ${describeIssues(issues)}. Nothing was sent.`, {
+  return new MeasurementsError('INVALID_REQUEST', `Invalid ${what}: ${describeIssues(issues)}. Nothing was sent.`, {
     issues,
   });
 }
@@ -364,7 +365,7 @@ async function readJson(res: ResponseInfo): Promise<unknown> {
     return JSON.parse(text);
   } catch {
     throw new MeasurementsError(
-      'server-error',
+      'SERVER_ERROR',
       `The service answered ${res.status} with a body that is not JSON (${res.url.pathname}).`,
       { status: res.status, path: res.url.pathname },
     );
@@ -380,11 +381,11 @@ function shownId(id: string): string {
 function normalizeReport(body: unknown): ReportRecord {
   const r = (body && typeof body === 'object' ? body : {}) as Partial<ReportRecord> & Record<string, unknown>;
   if (typeof r.reportId !== 'string') {
-    throw new MeasurementsError('server-error', 'The service answered with a report record that has no reportId.');
+    throw new MeasurementsError('SERVER_ERROR', 'The service answered with a report record that has no reportId.');
   }
   if (!isPlainReportId(r.reportId)) {
     throw new MeasurementsError(
-      'server-error',
+      'SERVER_ERROR',
       `The service answered with a report id that is not letters, digits, - and _ ("${shownId(r.reportId)}"); refusing it.`,
     );
   }
@@ -423,7 +424,7 @@ async function readRecent(
     body = JSON.parse(text) as JsonLongBody;
   } catch {
     throw new MeasurementsError(
-      'server-error',
+      'SERVER_ERROR',
       `The service sent a json-long reply that is not JSON (${res.url.pathname}).`,
       {
         status: res.status,

@@ -4,17 +4,17 @@
 
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { errorFromResponse, redact } from '../api/error-reply';
 import {
-  errorFromResponse,
+  AttemptFailedError,
   IncompleteReplyError,
   MalformedReplyError,
   MeasurementsError,
   OutputError,
-  redact,
 } from '../api/errors';
 import { API_KEY_HEADER } from '../api/paths';
 import { gunzipIfGzipped } from '../io/gzip.node';
-import { type RetryDecision, type RetryPolicy, retryAfterMs, withRetries } from '../time/backoff';
+import { type RetryPolicy, retryAfterMs, withRetries } from '../time/backoff';
 import { nowDate, type WaitClock } from '../time/clock';
 import type { CallOptions } from './client-types';
 import { failedBeforeSending, transportErrorCode } from './retry';
@@ -35,7 +35,7 @@ export type RequestLogger = (entry: RequestLogEntry) => void;
 
 export type { CallOptions } from './client-types';
 
-export interface TransportOptions {
+interface TransportOptions {
   baseUrl: URL;
   apiKey?: string;
   timeoutMs: number;
@@ -51,7 +51,7 @@ export interface TransportOptions {
  * - 'read': network errors, 5xx and 429 with an acceptable Retry-After (core/time/backoff: the one policy);
  * - 'connect-only': only when the connection failed before anything was sent (report creation costs quota).
  */
-export type RetryMode = 'read' | 'connect-only';
+type RetryMode = 'read' | 'connect-only';
 
 export interface CallSpec<T> {
   method: 'GET' | 'POST';
@@ -86,21 +86,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_ERROR_BODY = 64 * 1024;
 
-class TimeoutSignal extends Error {}
-
 interface AttemptStats {
   retries: number;
   lastStatus?: number;
-}
-
-/** A failed attempt: the error the caller gets, and whether the retry layer may try again. */
-class FailedAttempt extends Error {
-  constructor(
-    readonly failure: MeasurementsError | OutputError,
-    readonly decision: RetryDecision,
-  ) {
-    super(failure.message);
-  }
 }
 
 /** The whole call's budget: the overall timeout and the caller's signal, as one signal and one error. */
@@ -117,7 +105,7 @@ class CallBudget {
   ) {
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.ctrl.abort(new TimeoutSignal('timeout'));
+      this.ctrl.abort(this.error());
     }, timeoutMs);
     userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
   }
@@ -135,11 +123,11 @@ class CallBudget {
     const where = { method, path: url.pathname };
     return this.timedOut
       ? new MeasurementsError(
-          'timeout',
+          'TIMEOUT',
           `No complete answer from ${url.origin} within ${formatMs(this.timeoutMs)} (${method} ${url.pathname}).`,
           where,
         )
-      : new MeasurementsError('cancelled', `Cancelled: ${method} ${url.pathname}.`, where);
+      : new MeasurementsError('CANCELLED', `Cancelled: ${method} ${url.pathname}.`, where);
   }
 
   dispose(): void {
@@ -181,12 +169,12 @@ export class Transport {
       const value = await withRetries(
         { policy: this.opts.retry, clock: this.opts.clock, signal: budget.signal, onRetry: () => stats.retries++ },
         () => this.attempt(spec, budget.signal, stats),
-        (e) => (e instanceof FailedAttempt && !budget.signal.aborted ? e.decision : { retry: false }),
+        (e) => (e instanceof AttemptFailedError && !budget.signal.aborted ? e.decision : { retry: false }),
       );
       log();
       return value;
     } catch (e) {
-      const failure = budget.signal.aborted ? budget.error() : e instanceof FailedAttempt ? e.failure : e;
+      const failure = budget.signal.aborted ? budget.error() : e instanceof AttemptFailedError ? e.failure : e;
       const err =
         failure instanceof MeasurementsError || failure instanceof OutputError ? failure : this.networkError(e, spec);
       log(err instanceof MeasurementsError ? err : undefined);
@@ -196,7 +184,7 @@ export class Transport {
     }
   }
 
-  /** One exchange (request, redirects, status, body); every failure leaves as a FailedAttempt saying whether to retry. */
+  /** One exchange (request, redirects, status, body); every failure leaves as a AttemptFailedError saying whether to retry. */
   private async attempt<T>(spec: CallSpec<T>, signal: AbortSignal, stats: AttemptStats): Promise<T> {
     let consuming = false;
     try {
@@ -206,20 +194,20 @@ export class Transport {
       consuming = true;
       return await spec.consume(res);
     } catch (e) {
-      if (e instanceof FailedAttempt || signal.aborted) throw e;
-      if (e instanceof MeasurementsError || e instanceof OutputError) throw new FailedAttempt(e, { retry: false });
+      if (e instanceof AttemptFailedError || signal.aborted) throw e;
+      if (e instanceof MeasurementsError || e instanceof OutputError) throw new AttemptFailedError(e, { retry: false });
       if (consuming && e instanceof MalformedReplyError) {
-        throw new FailedAttempt(this.malformedBody(e, spec), { retry: false });
+        throw new AttemptFailedError(this.malformedBody(e, spec), { retry: false });
       }
       const consumeRetry = spec.retryConsumeFailure;
       const mayRepeat = !consuming || (typeof consumeRetry === 'function' ? consumeRetry() : consumeRetry !== false);
       const retry = (spec.retry === 'read' && mayRepeat) || failedBeforeSending(e);
-      throw new FailedAttempt(this.networkError(e, spec, consuming), { retry });
+      throw new AttemptFailedError(this.networkError(e, spec, consuming), { retry });
     }
   }
 
   /** A non-2xx reply as an error; 5xx and 429 with an acceptable Retry-After are worth another read. */
-  private async statusFailure<T>(spec: CallSpec<T>, res: ResponseInfo): Promise<FailedAttempt> {
+  private async statusFailure<T>(spec: CallSpec<T>, res: ResponseInfo): Promise<AttemptFailedError> {
     const bodyText = await readLimited(res.body, MAX_ERROR_BODY);
     const retryAfter = headerValue(res.headers, 'retry-after');
     const failure = errorFromResponse({
@@ -236,7 +224,7 @@ export class Transport {
     // 5xx, and a 429 only when the server said when to come back; both wait at least its Retry-After.
     const retryable =
       spec.retry === 'read' && (res.status >= 500 || (res.status === 429 && failure.retryAfterSeconds !== undefined));
-    return new FailedAttempt(failure, { retry: retryable, retryAfterMs: retryAfterMs(failure) });
+    return new AttemptFailedError(failure, { retry: retryable, retryAfterMs: retryAfterMs(failure) });
   }
 
   /** One request with its redirects followed; the key policy is applied at every hop. */
@@ -260,7 +248,7 @@ export class Transport {
         await res.body.dump().catch(() => undefined);
         if (hop >= MAX_REDIRECTS) {
           throw new MeasurementsError(
-            'server-error',
+            'SERVER_ERROR',
             `Too many redirects from ${spec.url.origin} (${spec.method} ${spec.url.pathname}).`,
             {
               status: res.statusCode,
@@ -271,7 +259,7 @@ export class Transport {
         }
         url = new URL(location, url);
         if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-          throw new MeasurementsError('server-error', `Refusing a redirect to a ${url.protocol} URL.`, {
+          throw new MeasurementsError('SERVER_ERROR', `Refusing a redirect to a ${url.protocol} URL.`, {
             method: spec.method,
             path: spec.url.pathname,
           });
@@ -295,7 +283,7 @@ export class Transport {
     if (e instanceof IncompleteReplyError || (duringBody && isIncompleteFraming(e))) {
       const detail = redact(e instanceof Error ? e.message : String(e), this.opts.apiKey);
       return new MeasurementsError(
-        'network',
+        'NETWORK',
         `The reply from ${where} ended before it was complete: ${detail}.`,
         options,
       );
@@ -303,7 +291,7 @@ export class Transport {
     const code = transportErrorCode(e);
     const detail = redact(code ?? (e instanceof Error ? e.message : String(e)), this.opts.apiKey);
     return new MeasurementsError(
-      'network',
+      'NETWORK',
       duringBody
         ? `The connection to ${where} broke while reading the reply: ${detail}. Try again.`
         : `Could not reach ${where}: ${detail}. Check the URL and your network.`,
@@ -315,7 +303,7 @@ export class Transport {
   private malformedBody<T>(e: unknown, spec: CallSpec<T>): MeasurementsError {
     const detail = redact(e instanceof Error ? e.message : String(e), this.opts.apiKey).slice(0, 200);
     return new MeasurementsError(
-      'server-error',
+      'SERVER_ERROR',
       `The service sent a reply that could not be read (${spec.method} ${spec.url.pathname}): ${detail}`,
       { method: spec.method, path: spec.url.pathname },
     );

@@ -5,8 +5,8 @@
 // test/unit/core/undici-request.test.ts: an undici update that moves them fails there, not at a user's.
 import type { Dispatcher } from 'undici';
 
-export type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
-export type ResponseData = Dispatcher.ResponseData;
+type RequestOptions = { dispatcher?: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
+type ResponseData = Dispatcher.ResponseData;
 
 let loaded:
   | Promise<[typeof import('undici/lib/api/api-request.js'), typeof import('undici/lib/global.js')]>

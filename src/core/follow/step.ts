@@ -55,7 +55,7 @@ export async function followStep(options: FollowStepOptions): Promise<FollowStep
       );
       return finish(state, res, newRows(res.table, state), 'continue', now);
     } catch (e) {
-      if (!isMeasurementsError(e, 'token-rejected')) throw e;
+      if (!isMeasurementsError(e, 'TOKEN_REJECTED')) throw e;
     }
   }
   return restart(client, state, now, signal);

@@ -4,11 +4,7 @@
 // way, planted symbolic links followed) must stay inside the folder the user chose.
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-
-/** A write that would land outside the chosen folder, or a name that is not one plain name. */
-export class UnsafePathError extends Error {
-  override name = 'UnsafePathError';
-}
+import { UnsafePathError } from '../api/errors';
 
 /** Longest name made from a service value (file systems allow 255 bytes; room left for `_2.csv`, `.part`). */
 export const MAX_NAME_LENGTH = 120;

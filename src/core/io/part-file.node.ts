@@ -11,9 +11,10 @@ import { type FileHandle, lstat, open, realpath, rename, rm } from 'node:fs/prom
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { inside, isOneName, UnsafePathError } from './local-paths.node';
+import { UnsafePathError } from '../api/errors';
+import { inside, isOneName } from './local-paths.node';
 
-export interface PartFileOptions {
+interface PartFileOptions {
   /** File mode of the new file (default 0o666 minus the umask). */
   mode?: number;
   /**

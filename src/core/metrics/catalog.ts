@@ -100,7 +100,7 @@ export type CorrectionTag = (typeof CORRECTION_TAGS)[number];
 export const METRIC_FIELDS = ['raw', 'status', 'value', 'qcAssessment', 'qcFlags'] as const;
 export type MetricField = (typeof METRIC_FIELDS)[number];
 
-export const AGGREGATIONS_BY_FREQUENCY: Record<OutputFrequency, readonly Aggregation[]> = {
+const AGGREGATIONS_BY_FREQUENCY: Record<OutputFrequency, readonly Aggregation[]> = {
   minute: ['Individual'],
   hour: ['1HourMean', '24HourRollingMean', 'Nowcast'],
   day: ['24HourMean'],

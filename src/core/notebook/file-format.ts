@@ -2,11 +2,11 @@
 // as arrays of lines, binary outputs as base64, outputs over a size limit replaced by a summary.
 // The one home of the format: the CLI and the extension's serializer both use it.
 
+import { NotebookFormatError } from '../api/errors';
 import { base64ToBytes, bytesToBase64 } from '../text/base64';
 import {
   type CellExecution,
   type CellKind,
-  itemText,
   MIME,
   NOTEBOOK_FORMAT,
   NOTEBOOK_VERSION,
@@ -26,16 +26,6 @@ import {
   type ReadOptions,
 } from './read-checks';
 import { summarizeOutput } from './summary';
-
-export class NotebookFormatError extends Error {
-  constructor(
-    readonly where: string,
-    message: string,
-  ) {
-    super(`${where ? `${where}: ` : ''}${message}`);
-    this.name = 'NotebookFormatError';
-  }
-}
 
 /**
  * Deepest nesting of objects and arrays a .measnb file may have (the format itself needs about ten).
@@ -319,5 +309,3 @@ export function parseNotebook(source: string, options: ReadOptions = {}): Notebo
   if (extra) nb.extra = extra;
   return nb;
 }
-
-export { itemText };

@@ -2,7 +2,6 @@
 export {
   DEFAULT_OUTPUT_LIMIT_BYTES,
   MAX_NESTING_DEPTH,
-  NotebookFormatError,
   parseNotebook,
   readNotebook,
   type SerializeOptions,

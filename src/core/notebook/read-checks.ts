@@ -69,7 +69,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * (`X.results/cell-2.parquet`). Any other path (absolute: the extension's storage under the user's home,
  * or one with `..`) is not trusted: it is dropped, unless `adopt` turns it into a full-result id.
  */
-export function isNotebookRelativePath(p: string): boolean {
+function isNotebookRelativePath(p: string): boolean {
   if (p.length > 260 || !/^[\w.\- ]+(\/[\w.\- ]+)*$/.test(p)) return false;
   return !p.split('/').some((s) => s === '..' || s === '.');
 }

@@ -66,9 +66,9 @@ export async function describeId(key: IdKey, id: string, lookup: DatasourceLooku
 
 /** Why a lookup failed, in a few words, as Markdown (any message from elsewhere is escaped and bounded). */
 export function lookupFailure(e: unknown): string {
-  if (isMeasurementsError(e, 'not-found')) return 'not found on this connection (404).';
-  if (isMeasurementsError(e, 'network') || isMeasurementsError(e, 'timeout')) return 'the service is not reachable.';
-  if (isMeasurementsError(e, 'unauthorized') || isMeasurementsError(e, 'forbidden')) {
+  if (isMeasurementsError(e, 'NOT_FOUND')) return 'not found on this connection (404).';
+  if (isMeasurementsError(e, 'NETWORK') || isMeasurementsError(e, 'TIMEOUT')) return 'the service is not reachable.';
+  if (isMeasurementsError(e, 'UNAUTHORIZED') || isMeasurementsError(e, 'FORBIDDEN')) {
     return "the service refused the connection's API key for this org.";
   }
   return markdownText(e instanceof Error ? e.message : String(e), 160);

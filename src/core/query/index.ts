@@ -30,7 +30,7 @@ export { isBlankCell } from './lines';
 export { METRIC_CATEGORIES, metricLabels, NOT_IN_CATALOGUE, type ServiceKind } from './metric-select';
 export { type ParseOptions, type ParseResult, parseCell } from './parse';
 export { type QuickFix, quickFixes } from './quick-fix';
-export { ReportCellError, type ReportCellOptions, reportCellText } from './report-cell';
+export { type ReportCellOptions, reportCellText } from './report-cell';
 export { type ResolvedCell, type ResolveOptions, type ResolveResult, resolveCell } from './resolve';
 export { parseInterval, parseTime, type TimeValue, timeToMs, timeToWire } from './time';
 

@@ -3,6 +3,7 @@
 // request whose values a cell cannot hold as they are (a line break, a comma inside an id, a comment
 // sign) is refused rather than written as a cell that would send something else.
 
+import { ReportCellError } from '../api/errors';
 import type { ReportRequest } from '../api/types';
 import { REPORT_FIELDS } from '../api/validate';
 import { parseCell } from './parse';
@@ -13,10 +14,6 @@ export interface ReportCellOptions {
   comment?: string;
   /** Leave the `org:` line out (the notebook's connection gives the org). */
   omitOrg?: boolean;
-}
-
-export class ReportCellError extends Error {
-  readonly code = 'not-a-cell';
 }
 
 /** Same fields with the same values (a request is flat: texts, booleans, lists of texts). */

@@ -9,27 +9,27 @@ import { confinedFile, confinedFolder, reportFolderName, safeFileName } from '..
 import type { Clock } from '../time/clock';
 import { reportState, urlsExpired } from './status';
 
-export interface ReportFileClient {
+interface ReportFileClient {
   /** Whether the files' URLs have expired is read on this clock (the client's). */
   readonly clock: Clock;
   downloadReportFile(url: string, dest: string, options?: CallOptions): Promise<DownloadResult>;
   getReport(reportId: string, options?: CallOptions): Promise<ReportRecord>;
 }
 
-export interface DownloadedFile {
+interface DownloadedFile {
   /** The file URL without its query string (safe to show and log). */
   displayUrl: string;
   path: string;
   bytes: number;
 }
 
-export interface DownloadFilesOptions extends CallOptions {
+interface DownloadFilesOptions extends CallOptions {
   /** Called before each file starts and after it is written. */
   onFile?: (event: { index: number; total: number; displayUrl: string; path: string; bytes?: number }) => void;
 }
 
 /** The URL without query and fragment: what may be shown or logged. */
-export function displayUrl(url: string): string {
+function displayUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.origin}${u.pathname}`;
@@ -71,7 +71,7 @@ export async function downloadReportFiles(
 ): Promise<DownloadedFile[]> {
   if (reportState(record.reportStatus) !== 'succeeded') {
     throw new MeasurementsError(
-      'invalid-request',
+      'INVALID_REQUEST',
       `Report ${record.reportId} is ${record.reportStatus}, not succeeded: there are no files to download yet.`,
     );
   }
@@ -107,7 +107,7 @@ export async function downloadReportFiles(
       result = await client.downloadReportFile(url, path, call);
     } catch (e) {
       const stale =
-        e instanceof MeasurementsError && (e.code === 'forbidden' || e.code === 'not-found' || e.code === 'network');
+        e instanceof MeasurementsError && (e.code === 'FORBIDDEN' || e.code === 'NOT_FOUND' || e.code === 'NETWORK');
       if (!stale || refreshed) throw e;
       await refresh();
       const again = current.urls[index];

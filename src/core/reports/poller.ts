@@ -12,7 +12,7 @@
 //   (unauthorized, forbidden, not-found, bad-request) end the wait at once.
 // - No overall cap by default (a big report may take long; the user cancels); `deadlineMs` sets one.
 
-import { isTransientError, MeasurementsError } from '../api/errors';
+import { isTransientError, MeasurementsError, ReportDeadlineError } from '../api/errors';
 import type { ReportRecord } from '../api/types';
 import type { CallOptions } from '../client/client-types';
 import type { WaitClock } from '../time/clock';
@@ -56,9 +56,6 @@ export interface PollOptions {
   deadlineMs?: number;
   random?: () => number;
 }
-
-/** The poller's own deadline passed: not a transient timeout of one call, so not retried. */
-class DeadlineError extends MeasurementsError {}
 
 type ProgressPart = Omit<PollProgress, 'reportId' | 'elapsedMs' | 'checks' | 'state'>;
 
@@ -132,7 +129,7 @@ export class ReportPoller {
         this.emit(run, shown(record), delay);
         return delay;
       },
-      isTransient: (e) => isTransientError(e) && !(e instanceof DeadlineError),
+      isTransient: isTransientError,
       onTransientError: (e, retry) => {
         const last = run.last;
         const status = { status: last?.reportStatus ?? 'in-progress', message: last?.message ?? '', record: last };
@@ -168,16 +165,13 @@ export class ReportPoller {
     if (deadline === undefined) return Number.POSITIVE_INFINITY;
     const left = start + deadline - this.clock.nowMs();
     if (left <= 0) {
-      throw new DeadlineError(
-        'timeout',
-        `Report ${this.reportId} was not ready within ${Math.round(deadline / 1000)} s; it may still finish: check it again later.`,
-      );
+      throw new ReportDeadlineError(this.reportId, deadline);
     }
     return left;
   }
 
   private cancelled(): MeasurementsError {
-    return new MeasurementsError('cancelled', `Stopped waiting for report ${this.reportId}.`);
+    return new MeasurementsError('CANCELLED', `Stopped waiting for report ${this.reportId}.`);
   }
 }
 

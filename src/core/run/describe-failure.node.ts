@@ -1,13 +1,16 @@
 // Any failure as the user reads it: a title, message lines and a kind. The CLI maps the kind to an exit
 // code (cli/errors.ts), the extension to an error output and a notification's buttons
 // (extension/notebook/outputs.ts). Node-only: it knows the errors of the node-only runners and paths.
-import { MeasurementsError, OutputError } from '../api/errors';
+import {
+  CellError,
+  MeasurementsError,
+  NotebookFormatError,
+  OutputError,
+  ReportFailedError,
+  UnsafePathError,
+} from '../api/errors';
 import { quotaReachedText } from '../api/quota-text';
-import { UnsafePathError } from '../io/local-paths.node';
-import { NotebookFormatError } from '../notebook';
-import { diagnosticLine } from '../query/diagnostics';
-import { CellError } from './cell-error';
-import { ReportFailedError } from './report-run.node';
+import { type Diagnostic, diagnosticLine } from '../query/diagnostics';
 
 export type FailureKind =
   | 'invalid-cell'
@@ -26,13 +29,13 @@ export type FailureKind =
   | 'system'
   | 'internal';
 
-export interface Failure {
+interface Failure {
   kind: FailureKind;
   title: string;
   lines: string[];
 }
 
-export interface FailureContext {
+interface FailureContext {
   /** The org the request was for (the quota text names it). */
   org?: string;
   /** The caller's clock: the quota text then says how long until the reset. */
@@ -43,7 +46,9 @@ export interface FailureContext {
 
 export function describeFailure(e: unknown, ctx: FailureContext = {}): Failure {
   if (e instanceof CellError) {
-    const lines = e.diagnostics.filter((d) => d.severity === 'error').map((d) => diagnosticLine(d, ctx.source));
+    // A cell's errors are the query language's diagnostics (run-cell throws them; the catalogue is below query).
+    const diagnostics: readonly Diagnostic[] = e.diagnostics;
+    const lines = diagnostics.filter((d) => d.severity === 'error').map((d) => diagnosticLine(d, ctx.source));
     const fallback = ctx.source !== undefined ? `${ctx.source}: ${e.message}` : e.message;
     return {
       kind: 'invalid-cell',
@@ -76,25 +81,25 @@ export function describeFailure(e: unknown, ctx: FailureContext = {}): Failure {
 function describeServiceError(e: MeasurementsError, ctx: FailureContext): Failure {
   const said = { title: `Service error (${e.code})`, lines: [e.message] };
   switch (e.code) {
-    case 'quota-exceeded': {
+    case 'QUOTA_EXCEEDED': {
       const reset = { resetAt: e.resetAt, now: ctx.now, retryAfterSeconds: e.retryAfterSeconds };
       const text = quotaReachedText(ctx.org, reset);
       return { kind: 'quota', title: 'Daily report limit reached', lines: [text] };
     }
-    case 'unauthorized':
-    case 'forbidden':
+    case 'UNAUTHORIZED':
+    case 'FORBIDDEN':
       return { kind: 'auth', title: 'Not allowed', lines: [e.message] };
-    case 'not-found':
+    case 'NOT_FOUND':
       return { kind: 'not-found', title: 'Not found', lines: [e.message] };
-    case 'invalid-request':
+    case 'INVALID_REQUEST':
       return { kind: 'invalid-request', ...said };
-    case 'bad-request':
-    case 'token-rejected':
+    case 'BAD_REQUEST':
+    case 'TOKEN_REJECTED':
       return { kind: 'rejected', ...said };
-    case 'cancelled':
+    case 'CANCELLED':
       return { kind: 'cancelled', title: 'Cancelled', lines: [e.message] };
-    case 'timeout':
-    case 'network':
+    case 'TIMEOUT':
+    case 'NETWORK':
       return { kind: 'unreachable', title: 'Service unreachable', lines: [e.message] };
     default:
       return { kind: 'unavailable', ...said };

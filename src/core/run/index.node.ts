@@ -1,7 +1,6 @@
 // Running cells: the one executor shared by the CLI and the notebook controller.
 
 export { concatTables, rowsByTimeAscending, takeRows, timeColumn } from '../table/table-rows';
-export { CellError, describeDiagnostics } from './cell-error';
 export { datasourcesTable } from './datasources-table';
 export {
   DEFAULT_CSV_FALLBACK_MAX_ROWS,
@@ -16,7 +15,6 @@ export {
 export {
   downloadReport,
   loadReport,
-  ReportFailedError,
   type ReportOutcome,
   type ReportProgress,
   waitForReportProgress,

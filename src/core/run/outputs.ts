@@ -1,26 +1,21 @@
-// How a cell's result becomes a notebook output, in the shape the extension's controller writes: the
-// renderer's table item (every row) plus a text/csv fallback (a text line instead above csvMaxRows),
-// with rowCount, columns and the renderer's `measnb` info (title, notes) in the metadata.
-// Used by `measnb run`; the metadata survives when the serializer cuts an output to its summary.
-
+// How a cell's result becomes a notebook output, neutral and the same for `measnb run` and the
+// extension (which only wraps these plain items in vscode.NotebookCellOutput): the renderer's table item
+// (every row, or a progressive output's first rows) plus a text/csv fallback (a text line instead above
+// csvMaxRows), with rowCount, columns and the renderer's `measnb` info (title, notes) in the metadata.
+// The metadata survives when the serializer cuts an output to its summary.
 import { errorOutput, MIME, type NotebookOutput, type OutputMetadata, textItem } from '../notebook/model';
+import type { ResultInfo } from '../notebook/renderer-protocol';
 import type { NotebookZone } from '../notebook/time-zone';
-import { diagnosticLine } from '../query/diagnostics';
+import { type Diagnostic, diagnosticLine } from '../query/diagnostics';
 import { tableToCsv } from '../table/csv-export';
+import type { Table } from '../table/table';
 import { encodeTable } from '../table/wire';
 import type { RunResult } from './run-result';
 
 /** Same default as the extension's measurements.notebook.csvFallbackMaxRows. */
 export const DEFAULT_CSV_FALLBACK_MAX_ROWS = 20_000;
 
-export interface ResultOutputOptions {
-  csvMaxRows?: number;
-  fullResultPath?: string;
-  /** The notebook's zone: the renderer shows and counts the times in it (ResultInfo.timeZone). */
-  timeZone?: NotebookZone;
-}
-
-/** The renderer's header line of a result, e.g. "recent · 120 rows × 14 columns". */
+/** The renderer's header line of a result, e.g. "recent · 120 rows × 14 columns" ("report hourly · …"). */
 export function resultTitle(result: RunResult, reportKind?: string): string {
   return `${result.verb}${reportKind ? ` ${reportKind}` : ''} · ${result.summary}`;
 }
@@ -35,43 +30,84 @@ export function parametersNote(result: RunResult): string | undefined {
   return result.parameters ? `parameters: ${result.parameters}` : undefined;
 }
 
+/** A cell's warning as a note above its table. */
+export function warningNote(w: Diagnostic): string {
+  return `warning: ${diagnosticLine(w)}`;
+}
+
 export function resultNotes(result: RunResult): string[] {
   const notes: string[] = [...rowOrderNote(result)];
   const values = parametersNote(result);
   if (values) notes.push(values);
   if (result.notice) notes.push(result.notice);
-  for (const w of result.warnings) notes.push(`warning: ${diagnosticLine(w)}`);
+  for (const w of result.warnings) notes.push(warningNote(w));
   const files = result.report?.files ?? [];
   if (files.length) notes.push(`report ${result.report?.record.reportId} files: ${files.join(', ')}`);
   return notes;
 }
 
-export function resultOutput(result: RunResult, options: ResultOutputOptions = {}): NotebookOutput {
-  const { table } = result;
+interface TableOutputOptions {
+  /** No CSV fallback above this many rows (a text line says so instead); default DEFAULT_CSV_FALLBACK_MAX_ROWS. */
+  csvMaxRows?: number;
+  /** The renderer's title and notes. */
+  info?: ResultInfo;
+  /** A progressive output: the item holds these first rows; resultBytes is the whole result's wire size. */
+  head?: { rows: Table; resultBytes: number };
+  /** More metadata: where the full result is (fullResultPath, fullResultId), the report the cell made. */
+  metadata?: OutputMetadata;
+}
+
+/** A table as a notebook output: the renderer's item and a text/csv fallback, with its metadata. */
+export function tableOutput(table: Table, options: TableOutputOptions = {}): NotebookOutput {
   const csvMaxRows = options.csvMaxRows ?? DEFAULT_CSV_FALLBACK_MAX_ROWS;
-  const reportKind = result.report?.record.report ? String(result.report.record.report) : undefined;
-  const metadata: OutputMetadata = {
-    rowCount: table.rowCount,
-    columns: table.columns.map((c) => c.name),
-    measnb: {
-      title: resultTitle(result, reportKind),
-      notes: resultNotes(result),
-      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
-    },
-  };
-  if (options.fullResultPath) metadata.fullResultPath = options.fullResultPath;
-  if (result.report && table.columns.length === 0) {
-    // A report created without waiting: nothing to tabulate yet.
-    return { items: [textItem(MIME.text, result.summary)], metadata };
-  }
   const fallback =
     table.rowCount <= csvMaxRows
       ? textItem(MIME.csv, tableToCsv(table))
       : textItem(
           MIME.text,
-          `${table.rowCount.toLocaleString('en-US')} rows × ${table.columns.length} columns: shown by the Measurements table renderer; too many rows for a text/csv copy (more than ${csvMaxRows}).`,
+          `${table.rowCount.toLocaleString('en-US')} rows × ${table.columns.length} columns: shown by the Measurements table renderer; ` +
+            `too many rows for a text/csv copy (more than ${csvMaxRows}: measurements.notebook.csvFallbackMaxRows).`,
         );
-  return { items: [{ mime: MIME.table, data: encodeTable(table) }, fallback], metadata };
+  const metadata: OutputMetadata = {
+    rowCount: table.rowCount,
+    columns: table.columns.map((c) => c.name),
+    measnb: options.info,
+    ...options.metadata,
+  };
+  if (options.head) metadata.resultBytes = options.head.resultBytes;
+  return { items: [{ mime: MIME.table, data: encodeTable(options.head?.rows ?? table) }, fallback], metadata };
+}
+
+export interface ResultOutputOptions {
+  csvMaxRows?: number;
+  fullResultPath?: string;
+  /** The notebook's zone: the renderer shows and counts the times in it (ResultInfo.timeZone). */
+  timeZone?: NotebookZone;
+}
+
+/** A headless run's result (`measnb run`): its table with the title and notes the extension shows. */
+export function resultOutput(result: RunResult, options: ResultOutputOptions = {}): NotebookOutput {
+  const { table } = result;
+  const reportKind = result.report?.record.report ? String(result.report.record.report) : undefined;
+  const info: ResultInfo = {
+    title: resultTitle(result, reportKind),
+    notes: resultNotes(result),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+  };
+  const metadata: OutputMetadata = options.fullResultPath ? { fullResultPath: options.fullResultPath } : {};
+  if (result.report && table.columns.length === 0) {
+    // A report created without waiting: nothing to tabulate yet.
+    return {
+      items: [textItem(MIME.text, result.summary)],
+      metadata: { rowCount: 0, columns: [], measnb: info, ...metadata },
+    };
+  }
+  return tableOutput(table, { csvMaxRows: options.csvMaxRows, info, metadata });
+}
+
+/** A line of text as an output (a progress line). */
+export function textOutput(text: string): NotebookOutput {
+  return { items: [textItem(MIME.text, text)] };
 }
 
 /** The output of a cell that failed: VS Code's error MIME, one clear message. */

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ReportFailedError } from '../api/errors';
 import type { ReportRecord, ReportRequest } from '../api/types';
 import type { MeasurementsClient } from '../client/client.node';
 import { confinedFolder, reportFolderName } from '../io/local-paths.node';
@@ -11,21 +12,10 @@ import { downloadReportFiles } from '../reports/download.node';
 import { waitForReport } from '../reports/poller';
 import { reportState } from '../reports/status';
 import { parseCsvWide } from '../table/csv-read.node';
+import { readerOfName } from '../table/file-format';
 import { readParquet } from '../table/parquet';
 import type { Table } from '../table/table';
 import { concatTables } from '../table/table-rows';
-
-/** A report that ended in a state other than succeeded (failed, or a status this client does not know). */
-export class ReportFailedError extends Error {
-  readonly code = 'report-failed';
-  constructor(readonly record: ReportRecord) {
-    const said = record.message && record.message !== record.reportStatus ? `: ${record.message}` : '';
-    super(
-      `Report ${record.reportId} ${record.reportStatus === 'failed' ? 'failed' : `ended as '${record.reportStatus}'`}${said}; no files to download.`,
-    );
-    this.name = 'ReportFailedError';
-  }
-}
 
 export type ReportProgress =
   | { kind: 'report-created'; reportId: string }
@@ -44,7 +34,7 @@ export type ReportProgress =
 
 type ReportClient = Pick<MeasurementsClient, 'clock' | 'createReport' | 'getReport' | 'downloadReportFile'>;
 
-export interface RunReportOptions {
+interface RunReportOptions {
   client: ReportClient;
   signal?: AbortSignal;
   onProgress?: (p: ReportProgress) => void;
@@ -134,7 +124,7 @@ export async function loadReport(
   const tables: Table[] = [];
   let parquet = false;
   for (const path of files) {
-    if (path.endsWith('.parquet')) {
+    if (readerOfName(path) === 'parquet') {
       parquet = true;
       tables.push(await readParquet(await readFile(path)));
     } else {

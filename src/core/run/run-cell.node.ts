@@ -1,5 +1,6 @@
 // runCell: the ONE place that executes a cell with a client (used by the CLI and the notebook controller).
 import type { Writable } from 'node:stream';
+import { CellError, EngineQueryError } from '../api/errors';
 import type { MeasurementsClient } from '../client/client.node';
 import { type FollowState, followStep } from '../follow';
 import type { ParsedCell } from '../query/cell';
@@ -10,14 +11,13 @@ import { paramsCaption } from '../query/params';
 import { parseCell } from '../query/parse';
 import { type ResolvedCell, resolveCell } from '../query/resolve';
 import { timeToMs } from '../query/time';
-import { EngineQueryError, type SqlParam } from '../sql/engine.node';
+import type { SqlParam } from '../sql/engine.node';
 import { engineErrorDiagnostic } from '../sql/errors';
 import { unknownSqlParams } from '../sql/names';
 import { sqlParamReferences } from '../sql/references';
 import { filesFormat, type HeldResult, SqlSession } from '../sql/session.node';
 import { emptyTable, type Table } from '../table/table';
 import { inTimeOrder, ROW_ORDER, timeColumn } from '../table/table-rows';
-import { CellError } from './cell-error';
 import { datasourcesTable, paramsTable } from './datasources-table';
 import { type ReportProgress, runReport } from './report-run.node';
 import type { RunResult } from './run-result';

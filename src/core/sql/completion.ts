@@ -6,13 +6,13 @@ import { RESULT_NAME } from '../query/parse';
 import { tableReferences } from './references';
 import { VALUE_NAME_RULE, valueAliases } from './value-names';
 
-export interface ResultInfo {
+interface ResultInfo {
   name: string;
   /** e.g. "datasources, cell 2". */
   detail?: string;
 }
 
-export interface SqlCompletion {
+interface SqlCompletion {
   label: string;
   kind: 'result' | 'column';
   insertText?: string;
@@ -28,7 +28,7 @@ export interface SqlCompletion {
 }
 
 /** A column name as SQL needs it: bare when it is a plain identifier, else double-quoted. */
-export function sqlName(name: string): string {
+function sqlName(name: string): string {
   return RESULT_NAME.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 

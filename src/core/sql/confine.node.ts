@@ -4,10 +4,10 @@
 // absolute here, at the positions DuckDB's parser gives for them (json_serialize_sql).
 import { totalmem } from 'node:os';
 import { isAbsolute, resolve, sep } from 'node:path';
-import { MeasurementsError } from '../api/errors';
+import { FileNameRefusal, MeasurementsError } from '../api/errors';
 
 /** Where wider file access is granted (named in refusals). */
-export const WIDEN_HINT =
+const WIDEN_HINT =
   'to read files elsewhere, add their folder to the user setting measurements.sql.allowedDirectories (measnb run: --sql-allow-dir DIR)';
 
 /** DuckDB's statement types (StatementType of @duckdb/node-bindings) a sql cell may run. */
@@ -68,7 +68,7 @@ export function memoryLimit(setting: string | undefined, ram = totalmem()): stri
   if (!text) return `${Math.max(256, Math.floor(Math.min(ram / 4, 4 * GiB) / 1024 ** 2))}MiB`;
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(text))
     throw new MeasurementsError(
-      'invalid-request',
+      'INVALID_REQUEST',
       `The sql memory limit "${text.slice(0, 40)}" is not a size like 2GB or 512MiB.`,
     );
   return text.replace(/\s+/g, '');
@@ -96,9 +96,6 @@ export interface FileName {
   name: string;
   at?: number;
 }
-
-/** A refusal of a way of naming files this engine cannot check: a computed name, nested SQL. */
-export class FileNameRefusal extends Error {}
 
 /**
  * The file names in json_serialize_sql's tree (positions + `shift`): each reader's first argument (a

@@ -11,7 +11,7 @@ import type {
   DuckDBType,
   DuckDBValue,
 } from '@duckdb/node-api';
-import { MeasurementsError } from '../api/errors';
+import { type EngineError, EngineQueryError, FileNameRefusal, MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
 import { quoteIdent, quoteString } from '../text/sql-text';
@@ -21,7 +21,6 @@ import {
   asAllowedDir,
   covers,
   type FileName,
-  FileNameRefusal,
   fileNames,
   isLocalName,
   memoryHint,
@@ -32,7 +31,7 @@ import {
   statementRefusal,
   type TextEdit,
 } from './confine.node';
-import { type EngineError, readEngineError } from './errors';
+import { readEngineError } from './errors';
 import { resultToTable } from './to-table.node';
 import { type ValueAlias, valueAliases, withoutEchoedAliases } from './value-names';
 
@@ -43,13 +42,6 @@ let api: Promise<NodeApi> | undefined;
 export function loadApi(): Promise<NodeApi> {
   api ??= import('@duckdb/node-api');
   return api;
-}
-
-export class EngineQueryError extends Error {
-  constructor(readonly engine: EngineError) {
-    super(engine.message);
-    this.name = 'EngineQueryError';
-  }
 }
 
 export { quoteIdent, quoteString };
@@ -450,5 +442,5 @@ function firstWord(sql: string): string {
 }
 
 function cancelled(): MeasurementsError {
-  return new MeasurementsError('cancelled', 'The query was cancelled (interrupted).');
+  return new MeasurementsError('CANCELLED', 'The query was cancelled (interrupted).');
 }

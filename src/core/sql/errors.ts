@@ -1,15 +1,7 @@
 // DuckDB's errors (with `errors_as_json`) -> one line with the position mapped to the cell's line and column.
+import type { EngineError } from '../api/errors';
 import type { Diagnostic } from '../query/diagnostics';
 import { VALUE_NAME_RULE, valueAliases } from './value-names';
-
-export interface EngineError {
-  /** "Binder Error: Referenced column "x" not found in FROM clause! Candidate bindings: "y"" */
-  message: string;
-  /** Character offset into the SQL text, when DuckDB gives one. */
-  offset?: number;
-  /** DuckDB's exception type: Parser, Binder, Catalog, IO, INTERRUPT, ... */
-  type?: string;
-}
 
 /** Reads an engine error message: `Parser Error: {json}`, `{json}`, or plain text. Never throws. */
 export function readEngineError(raw: string): EngineError {
@@ -38,7 +30,7 @@ function oneLine(text: string): string {
 }
 
 /** Line and column (0-based) of a character offset in text that starts at `firstLine` of the cell. */
-export function offsetToPosition(text: string, offset: number, firstLine: number): { line: number; column: number } {
+function offsetToPosition(text: string, offset: number, firstLine: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lines = before.split(/\r\n|\r|\n/);
   return { line: firstLine + lines.length - 1, column: lines[lines.length - 1].length };

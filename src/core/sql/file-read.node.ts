@@ -8,21 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AsyncBuffer } from 'hyparquet';
+import { ParquetPagesTooLarge, TableFileError } from '../api/errors';
 import { gunzipIfGzipped } from '../io/gzip.node';
 import { readCsvWideHead } from '../table/csv-read.node';
-import { ParquetPagesTooLarge, readParquetHead } from '../table/parquet';
+import { formatOfName, notATableFile, type TableFileFormat } from '../table/file-format';
+import { readParquetHead } from '../table/parquet';
 import type { Table } from '../table/table';
 import { quoteString, SqlEngine } from './engine.node';
 
-export type TableFileFormat = 'csv' | 'csv.gz' | 'parquet';
-
-/** The format a file name says it has (.csv, .csv.gz, .parquet; any case), or undefined. */
-export function tableFileFormat(name: string): TableFileFormat | undefined {
-  const m = /\.(csv|csv\.gz|parquet)$/i.exec(name);
-  return m ? (m[1].toLowerCase() as TableFileFormat) : undefined;
-}
-
-export interface TableFileOptions {
+interface TableFileOptions {
   /** Rows kept; the rest are counted. */
   maxRows: number;
   signal?: AbortSignal;
@@ -50,14 +44,10 @@ export interface TableFileRead {
   bytes: number;
 }
 
-export class TableFileError extends Error {
-  readonly code = 'TABLE_FILE';
-}
-
 /** Reads a local table file; a file that is not one of the formats, or is malformed, rejects with TableFileError. */
 export async function readTableFile(filePath: string, options: TableFileOptions): Promise<TableFileRead> {
-  const format = tableFileFormat(filePath);
-  if (!format) throw new TableFileError(`${filePath} is not a .csv, .csv.gz or .parquet file.`);
+  const format = formatOfName(filePath);
+  if (!format) throw new TableFileError(notATableFile(filePath));
   const handle = await openRegularFile(filePath);
   try {
     const { size } = await handle.stat();

@@ -7,7 +7,7 @@ import { type ParamValues, paramValues } from '../query/params';
 import { parseCell } from '../query/parse';
 import { referenceRange, sqlParamReferences, tableReferences } from './references';
 
-export interface NamedCell {
+interface NamedCell {
   index: number;
   name: string;
   cell: ParsedCell;
@@ -22,7 +22,7 @@ export function parseCells(texts: readonly string[], now: Date, params?: ParamVa
   return texts.map((t) => parseCell(t, { now, params: values }).cell);
 }
 
-export function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCell[] {
+function namedCells(cells: readonly (ParsedCell | undefined)[]): NamedCell[] {
   const out: NamedCell[] = [];
   cells.forEach((cell, index) => {
     if (cell?.name) out.push({ index, name: cell.name, cell });

@@ -2,7 +2,7 @@
 // table functions or quoted paths), for the editor's "unknown result name" diagnostic and completion.
 import type { Range } from '../query/diagnostics';
 
-export interface TableReference {
+interface TableReference {
   name: string;
   /** 0-based, relative to the SQL text. */
   line: number;
@@ -10,7 +10,7 @@ export interface TableReference {
 }
 
 /** The SQL text with comments and string literals blanked (same length and line breaks). */
-export function blankCommentsAndStrings(sql: string): string {
+function blankCommentsAndStrings(sql: string): string {
   return sql.replace(/--[^\n\r]*|\/\*[\s\S]*?(\*\/|$)|'(?:[^']|'')*'?/g, (m) => m.replace(/[^\r\n]/g, ' '));
 }
 

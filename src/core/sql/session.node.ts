@@ -1,7 +1,8 @@
 // One notebook's SQL session: the named results of its cells (this run's, or held from an earlier run
 // of that cell) and, from the first sql cell on, the engine they live in. Cells that never use sql
 // never load the engine: results are only held here (tables by reference, report files by path).
-import { dirname, extname } from 'node:path';
+import { dirname } from 'node:path';
+import { readerOfName } from '../table/file-format';
 import type { Table } from '../table/table';
 import { checkTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import { type EngineOptions, SqlEngine, type SqlParam } from './engine.node';
@@ -20,7 +21,7 @@ export interface SqlSessionOptions {
   memoryLimit?: string;
 }
 
-export interface SqlQueryOptions {
+interface SqlQueryOptions {
   signal?: AbortSignal;
   /** Relative paths in the SQL (read_parquet('x.parquet')) are read from here: the notebook's folder. */
   baseDir?: string;
@@ -32,12 +33,7 @@ export interface SqlQueryOptions {
 
 /** The format DuckDB should read a report's files with, or undefined when they are not all one kind. */
 export function filesFormat(files: readonly string[]): 'parquet' | 'csv' | undefined {
-  const kinds = new Set(
-    files.map((f) => {
-      const e = extname(f.replace(/\.gz$/i, '')).toLowerCase();
-      return e === '.parquet' ? 'parquet' : e === '.csv' ? 'csv' : 'other';
-    }),
-  );
+  const kinds = new Set(files.map((f) => readerOfName(f) ?? 'other'));
   if (kinds.size !== 1) return undefined;
   const [k] = kinds;
   return k === 'other' ? undefined : k;

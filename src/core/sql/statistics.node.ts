@@ -13,11 +13,12 @@ import {
   type StatisticsPollutant,
 } from '../aq/regulatory';
 import { parseMetricLabel } from '../metrics/labels';
+import { formatOfName } from '../table/file-format';
 import type { Column, Table } from '../table/table';
 import { cellText, isNumeric, numberAt } from '../table/table';
 import { quoteIdent, quoteString } from '../text/sql-text';
 import { SqlEngine } from './engine.node';
-import { openRegularFile, tableFileFormat } from './file-read.node';
+import { openRegularFile } from './file-read.node';
 
 /** Runs read-only SQL over the data (an engine's or a session's `query`). */
 export type RunSql = (sql: string) => Promise<Table>;
@@ -164,7 +165,7 @@ export function statisticsTable(rows: readonly PeriodStatistics[]): Table {
 
 /** The SQL reader of a local table file (absolute path), or a refusal when it is no table file. */
 export function fileReaderSql(file: string): string {
-  const format = tableFileFormat(file);
+  const format = formatOfName(file);
   if (!format) throw new StatisticsInputError(`${file} is not a .csv, .csv.gz or .parquet file.`);
   return `${format === 'parquet' ? 'read_parquet' : 'read_csv'}(${quoteString(resolve(file))})`;
 }

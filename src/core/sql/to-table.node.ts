@@ -90,7 +90,7 @@ export async function resultToTable(
   });
   let rows = 0;
   for (;;) {
-    if (signal?.aborted) throw new MeasurementsError('cancelled', 'The query was cancelled (interrupted).');
+    if (signal?.aborted) throw new MeasurementsError('CANCELLED', 'The query was cancelled (interrupted).');
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     rows += chunk.rowCount;

@@ -32,7 +32,7 @@ import {
   withMeta,
 } from './table';
 
-export interface ColumnMeta {
+interface ColumnMeta {
   name: string;
   canonical?: string;
   metric?: MetricLabelParts;

@@ -25,7 +25,7 @@ const FIELD_SUFFIX = /[. ](raw|value|status|qcAssessment|qcFlags)$/;
 const ENGLISH_LOWER = new Map(Object.entries(ENGLISH_IDENTIFYING_COLUMNS).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** Canonical name of an identifying column header ('Start of Period' -> 'startOfPeriod'), or undefined. */
-export function identifyingColumnName(header: string): string | undefined {
+function identifyingColumnName(header: string): string | undefined {
   const h = header.trim();
   const english = ENGLISH_LOWER.get(h.toLowerCase());
   if (english) return english;

@@ -12,9 +12,9 @@ import type { Table } from './table';
 
 export { CsvWideReader } from './csv-wide-reader';
 
-export type CsvInput = string | Uint8Array | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>;
+type CsvInput = string | Uint8Array | NodeJS.ReadableStream | AsyncIterable<string | Uint8Array>;
 
-export interface CsvReadOptions {
+interface CsvReadOptions {
   /**
    * The body is a service reply that must be whole (recent query, continuation): a last line without its
    * line end, or a row whose field count differs from the header's, means the reply was cut short, and
@@ -24,7 +24,7 @@ export interface CsvReadOptions {
   complete?: boolean;
 }
 
-export interface CsvHeadOptions {
+interface CsvHeadOptions {
   /** Rows kept in the table; the rows after them are read and counted, not kept (memory stays bounded). */
   maxRows: number;
   /** Called once, as soon as the file turns out to have more than maxRows rows, with the rows kept. */

@@ -2,7 +2,7 @@
 // QC flags as arrays, empty cells as null. Written in chunks of rows, like the CSV export.
 import { type Column, cellText, numberAt, type Table } from './table';
 
-export function cellValue(column: Column, row: number): string | number | string[] | null {
+function cellValue(column: Column, row: number): string | number | string[] | null {
   switch (column.kind) {
     case 'number': {
       const v = numberAt(column, row);
@@ -20,7 +20,7 @@ export function cellValue(column: Column, row: number): string | number | string
 }
 
 /** The records in chunks: "[\n", then rows joined by ",\n", then "\n]\n". */
-export function* tableJsonChunks(table: Table, rowsPerChunk = 5000): Generator<string> {
+function* tableJsonChunks(table: Table, rowsPerChunk = 5000): Generator<string> {
   const keys = table.columns.map((c) => `${JSON.stringify(c.name)}:`);
   yield '[';
   for (let start = 0; start < table.rowCount; start += rowsPerChunk) {

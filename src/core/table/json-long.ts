@@ -149,7 +149,7 @@ function numberOrNaN(v: unknown): number {
  * The location of a datasource at a time: the latest entry whose changedAt is at or before the time,
  * else the entry without changedAt (the original location).
  */
-export function locator(
+function locator(
   locations: readonly LocationEntry[],
 ): (datasourceId: string, time: number) => LocationEntry | undefined {
   const byDs = new Map<string, { base?: LocationEntry; changes: { at: number; loc: LocationEntry }[] }>();

@@ -11,6 +11,7 @@ import {
 } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { ByteWriter, ParquetWriter, parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
+import { ParquetPagesTooLarge } from '../api/errors';
 import { MAX_COLUMNS, MAX_KEPT_CELLS } from '../io/limits';
 import { isoToMs } from '../time/iso';
 import { DictBuilder, FlagsBuilder, NumberBuilder, parseFlags, TimeBuilder } from './builders';
@@ -31,20 +32,6 @@ export async function readParquet(bytes: Uint8Array | ArrayBuffer): Promise<Tabl
       : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   const metadata = parquetMetadata(file);
   return readRows(file, metadata, Number(metadata.num_rows));
-}
-
-/**
- * The pages holding the rows asked for hold many more (e.g. one page per column for millions of rows), or
- * decode to more than MAX_DECODED_BYTES.
- */
-export class ParquetPagesTooLarge extends Error {
-  readonly code = 'PARQUET_PAGES_TOO_LARGE';
-  constructor(
-    readonly totalRows: number,
-    readonly decodedRows: number,
-  ) {
-    super(`The first rows of this Parquet file are in pages of ${decodedRows} rows.`);
-  }
 }
 
 /**
@@ -78,7 +65,7 @@ export async function readParquetHead(
  * The most bytes the pages of a head read may decode to (their uncompressed sizes, every column): more
  * (text of megabytes per cell, or a page claiming a gigabyte) goes to the SQL engine, as too many rows do.
  */
-export const MAX_DECODED_BYTES = 512 * 1024 * 1024;
+const MAX_DECODED_BYTES = 512 * 1024 * 1024;
 
 /** The longest footer (the file's metadata) read; a real one is a few KB to a few hundred KB. */
 const MAX_FOOTER_BYTES = 16 * 1024 * 1024;

@@ -78,7 +78,7 @@ export interface RetryDecision {
   retryAfterMs?: number;
 }
 
-export interface RetryOptions {
+interface RetryOptions {
   policy: RetryPolicy;
   /** The caller's one clock: the back-off waits on it (tests pass a virtual one). */
   clock: WaitClock;

@@ -20,7 +20,7 @@ export interface WideLayout {
   sortMetrics: boolean;
 }
 
-export interface MetricColumns {
+interface MetricColumns {
   metric: CompiledMetric;
   /** Position of the metric in the row values. */
   index: number;
@@ -76,7 +76,7 @@ export function metricColumns(layout: WideLayout, metrics: readonly CompiledMetr
 }
 
 /** Two decimals, like toFixed(2) but cheaper (hot path of every csv cell); non-finite values are empty. */
-export function fixed2(x: number): string {
+function fixed2(x: number): string {
   if (!Number.isFinite(x)) return '';
   if (x < 0) {
     const t = fixed2(-x);

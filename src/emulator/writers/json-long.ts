@@ -7,7 +7,7 @@ import type { RowWriter } from '../rows';
 import { type Datasource, statusesAt } from '../world';
 import { decimal2 } from './columns';
 
-export interface JsonLongOptions {
+interface JsonLongOptions {
   request: Record<string, unknown>;
   qcAssessment: boolean;
   qcFlags: boolean;

@@ -12,7 +12,7 @@ export const INSTALL_CLI_COMMAND = 'measurements.installCli';
 const MARKER = 'measnb launcher written by the Measurements Notebooks extension';
 
 /** Where a per-user launcher goes without admin rights, and usually on PATH already. */
-export function defaultLauncherDir(platform = process.platform, env = process.env, home = os.homedir()): string {
+function defaultLauncherDir(platform = process.platform, env = process.env, home = os.homedir()): string {
   if (platform === 'win32')
     return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'Microsoft', 'WindowsApps');
   return path.join(home, '.local', 'bin');
@@ -20,7 +20,7 @@ export function defaultLauncherDir(platform = process.platform, env = process.en
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function launcherText(platform: string, nodePath: string, cliPath: string): { name: string; text: string } {
+function launcherText(platform: string, nodePath: string, cliPath: string): { name: string; text: string } {
   if (platform === 'win32') {
     if (/["%\r\n]/.test(nodePath + cliPath))
       throw new Error('The extension is installed under a path a .cmd file cannot quote.');

@@ -138,7 +138,7 @@ export interface TestResult {
 }
 
 /** GET {base_url} without the key, then an authenticated call (list datasources); says which failed and why. */
-export async function testConnection(s: ExtensionServices, connection: Connection): Promise<TestResult> {
+async function testConnection(s: ExtensionServices, connection: Connection): Promise<TestResult> {
   let connected: Awaited<ReturnType<typeof s.clients.forConnection>>;
   try {
     connected = await s.clients.forConnection(connection);

@@ -87,7 +87,7 @@ const splitIds = (t: string) =>
     .filter(Boolean);
 
 /** A time as cells accept it, or the problem with it. */
-export function readTime(text: string): { value: TimeValue } | { error: string } {
+function readTime(text: string): { value: TimeValue } | { error: string } {
   const t = text.trim();
   if (!t) return { error: `expected ${TIME_HELP}` };
   const r = parseTime(t);
@@ -121,7 +121,7 @@ export function wireTime(text: string, now: Date): string {
  * would refuse as a message that blocks; hints alone (a pattern that matches nothing; against a real
  * service, a label the catalogue does not know) as a warning.
  */
-export function metricSelectProblem(
+function metricSelectProblem(
   text: string,
   frequency: OutputFrequency,
   service: ServiceKind,
@@ -427,7 +427,7 @@ export async function submitReport(
     void vscode.commands.executeCommand('measurements.reports.focus');
     return record;
   } catch (e) {
-    if (isMeasurementsError(e, 'quota-exceeded')) {
+    if (isMeasurementsError(e, 'QUOTA_EXCEEDED')) {
       const { lines } = describeFailure(e, { org: req.org, now: nowDate(s.clock) });
       void notify('error', `${lines.join(' ')} No report was created.`);
       return undefined;

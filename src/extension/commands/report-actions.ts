@@ -21,7 +21,7 @@ import { pickReport } from './report-commands';
 
 type ReportArg = { report: TrackedReport } | undefined;
 /** Where Open as Notebook Cell puts the cell (asked when a measnb notebook is active). */
-export type CellTarget = 'new' | 'active';
+type CellTarget = 'new' | 'active';
 
 /** The tracked report's request, or undefined after saying why it cannot be read back. */
 function requestOf(s: ExtensionServices, t: TrackedReport): ReportRequest | undefined {
@@ -39,7 +39,7 @@ function requestOf(s: ExtensionServices, t: TrackedReport): ReportRequest | unde
 }
 
 /** Asks for new dates (Back between the two), checked as Create Report checks them. */
-export async function askReportDates(title: string, was: { startTime: string; endTime: string }, now: Date) {
+async function askReportDates(title: string, was: { startTime: string; endTime: string }, now: Date) {
   const a = { ...was };
   const end: Step = async (flow) => {
     a.endTime = await flow.input({
@@ -61,7 +61,7 @@ export async function askReportDates(title: string, was: { startTime: string; en
 }
 
 /** Re-run: the report's request with new dates, sent on the report's connection; the new report is tracked. */
-export async function rerunReport(
+async function rerunReport(
   s: ExtensionServices,
   t: TrackedReport,
   clock: Clock = s.clock,
@@ -88,7 +88,7 @@ export async function rerunReport(
  * or the active one. A cell runs on its notebook's connection: when the active notebook's is another one,
  * it asks (switch the notebook to the report's connection, or a new notebook); never sent elsewhere silently.
  */
-export async function openReportAsCell(
+async function openReportAsCell(
   s: ExtensionServices,
   t: TrackedReport,
   target?: CellTarget,

@@ -3,7 +3,7 @@
 // "Measurements" channel through the client's logger, which also keeps the daily quota count: every
 // report creation (from a command or a notebook cell) counts, and a 429 on it means none are left.
 
-import { nextUtcMidnight } from '../../core/api/errors';
+import { MissingKeyError, nextUtcMidnight } from '../../core/api/errors';
 import { PATHS } from '../../core/api/paths';
 import { MeasurementsClient, type RequestLogEntry } from '../../core/client/client.node';
 import { nowDate, type WaitClock } from '../../core/time/clock';
@@ -18,12 +18,6 @@ export interface ConnectedClient {
   /** The connection with its effective base URL and org (for the emulator: where it runs). */
   connection: Connection;
   client: MeasurementsClient;
-}
-
-export class MissingKeyError extends Error {
-  constructor(readonly connection: Connection) {
-    super(`No API key is set for the connection "${connection.name}". Run "Measurements: Set API Key".`);
-  }
 }
 
 export class ClientProvider {
@@ -58,7 +52,7 @@ export class ClientProvider {
     const own = this.connections.get(connection.id);
     if (!own) throw new Error(`"${connection.name}" is not one of your connections (Measurements: Add Connection).`);
     const key = await this.connections.keys.get(own.id);
-    if (!key) throw new MissingKeyError(own);
+    if (!key) throw new MissingKeyError(own.name);
     this.log.addSecret(key);
     return this.cached(own, key, () => ({
       connection: own,

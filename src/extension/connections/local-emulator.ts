@@ -8,8 +8,6 @@ import path from 'node:path';
 import type { RunningEmulator, startEmulator } from '../../emulator/index';
 import { requireTrust } from '../trust';
 
-export type { RunningEmulator };
-
 /** What dist/emulator.js exports (the type only: the bundle itself is required on first use). */
 interface EmulatorModule {
   startEmulator: typeof startEmulator;

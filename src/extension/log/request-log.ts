@@ -2,7 +2,7 @@
 // Entries come from the core client's logger, which never carries the key; every line is still passed
 // through the redactor of all known keys, so a key echoed into a path or message cannot reach the channel.
 import * as vscode from 'vscode';
-import { redact } from '../../core/api/errors';
+import { redact } from '../../core/api/error-reply';
 import type { RequestLogEntry } from '../../core/client/client.node';
 
 export class RequestLog implements vscode.Disposable {

@@ -3,10 +3,11 @@
 // writers do. The controller orchestrates; this decides what the cell shows. Output changes go one after
 // the other, so a progress line never overtakes the result.
 import type * as vscode from 'vscode';
-import { MeasurementsError } from '../../core/api/errors';
+import { CellError, MeasurementsError } from '../../core/api/errors';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { type Diagnostic, diagnosticLine } from '../../core/query';
-import { CellError, parametersNote, type RunProgress, type RunResult, rowOrderNote } from '../../core/run/index.node';
+import type { Diagnostic } from '../../core/query';
+import { parametersNote, type RunProgress, type RunResult, rowOrderNote } from '../../core/run/index.node';
+import { warningNote } from '../../core/run/outputs';
 import type { Table } from '../../core/table/table';
 import { concatTables } from '../../core/table/table-rows';
 import { formatDuration } from '../../core/time/duration';
@@ -19,7 +20,7 @@ export interface RenderedTable {
 }
 
 /** Makes the table output (the controller's: it knows the saved-output limit and the full-result file). */
-export type RenderTable = (table: Table, info: ResultInfo, report?: ReportRef) => Promise<RenderedTable>;
+type RenderTable = (table: Table, info: ResultInfo, report?: ReportRef) => Promise<RenderedTable>;
 
 /** The last part of a path (a downloaded file's name). */
 export function fileName(p: string): string {
@@ -99,7 +100,7 @@ export class CellWriter {
     if (outcome.notice) this.notes.push(outcome.notice);
     // A follow's every step carries the cell's warnings: each is noted once.
     for (const w of outcome.warnings) {
-      const note = `warning: ${diagnosticLine(w)}`;
+      const note = warningNote(w);
       if (!this.notes.includes(note)) this.notes.push(note);
     }
   }
@@ -147,7 +148,7 @@ export class CellWriter {
       await this.diagnostics(err.diagnostics, sqlFailed ? 'DuckDB could not run the SQL' : undefined);
       return;
     }
-    const cancelled = cancelledBySignal || (err instanceof MeasurementsError && err.code === 'cancelled');
+    const cancelled = cancelledBySignal || (err instanceof MeasurementsError && err.code === 'CANCELLED');
     const outputs: vscode.NotebookCellOutput[] = [];
     let rendered: RenderedTable | undefined;
     if (this.shown && this.shown.rowCount > 0) {
@@ -160,7 +161,7 @@ export class CellWriter {
     }
     outputs.push(
       errorOutput(
-        cancelled ? new MeasurementsError('cancelled', 'The run was cancelled; the request was aborted.') : err,
+        cancelled ? new MeasurementsError('CANCELLED', 'The run was cancelled; the request was aborted.') : err,
       ),
     );
     await this.replace(outputs);

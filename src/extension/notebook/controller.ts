@@ -12,7 +12,7 @@ import type { NotebookZone } from '../../core/notebook/time-zone';
 import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
-import { runCell } from '../../core/run/index.node';
+import { resultTitle, runCell } from '../../core/run/index.node';
 import { headRowCount, sliceRows } from '../../core/table/row-chunks';
 import { findColumn, isNumeric, type Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
@@ -47,7 +47,7 @@ export interface TableHandOver {
   rowCount: number;
 }
 
-export interface ControllerDeps {
+interface ControllerDeps {
   services: ExtensionServices;
   connections: NotebookConnections;
   follow: FollowStore;
@@ -206,7 +206,7 @@ export class MeasnbController implements vscode.Disposable {
       const step = await this.stepper(given, cell, notebook, signal, out);
       if (isFollow) return await this.runFollow(parsed.cell, notebook, step, out, signal);
       const outcome = await step();
-      await out.result(outcome, titleOf(parsed.cell, outcome));
+      await out.result(outcome, resultTitle(outcome, parsed.cell.reportKind));
       return true;
     } catch (err) {
       await out.failure(err, signal.aborted);
@@ -282,7 +282,7 @@ export class MeasnbController implements vscode.Disposable {
       everyMs: parsed.every?.ms,
       step,
       deliver: async (outcome, nextAt) => {
-        title = titleOf(parsed, outcome);
+        title = resultTitle(outcome, parsed.reportKind);
         const shown = await out.followStep(outcome, title, this.clock.now(), nextAt);
         // A named follow is, to sql cells, everything the cell shows (not only this step's rows).
         if (parsed.name) this.deps.sql.for(notebook).hold(parsed.name, { kind: 'table', table: shown });
@@ -413,9 +413,4 @@ function previousTable(cell: vscode.NotebookCell): Table | undefined {
     }
   }
   return undefined;
-}
-
-/** The output's title: the verb (and report kind) and the run's summary. */
-function titleOf(parsed: ParsedCell, outcome: RunResult): string {
-  return `${parsed.verb}${parsed.reportKind ? ` ${parsed.reportKind}` : ''} · ${outcome.summary}`;
 }

@@ -43,7 +43,7 @@ const ITEM_KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
 };
 
 /** What sql cells need of their notebook: its other cells (result names) and its SQL session. */
-export interface NotebookContext {
+interface NotebookContext {
   notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined;
   sessionOf(notebook: vscode.NotebookDocument): SqlSession;
 }
@@ -69,7 +69,7 @@ function measqCells(nb: vscode.NotebookDocument): vscode.TextDocument[] {
 
 const toRange = (r: Diagnostic['range']) => new vscode.Range(r.start.line, r.start.column, r.end.line, r.end.column);
 
-export function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
+function toVsDiagnostic(d: Diagnostic): vscode.Diagnostic {
   let message = d.message;
   if (d.suggestion && !message.includes(d.suggestion)) message += ` Did you mean ${d.suggestion}?`;
   const out = new vscode.Diagnostic(toRange(d.range), message, SEVERITY[d.severity]);

@@ -18,7 +18,7 @@ export const COPY_CURL_COMMAND = 'measurements.notebook.copyCellAsCurl';
 export const COPY_PYTHON_COMMAND = 'measurements.notebook.copyCellAsPython';
 
 /** Context key: the URIs of open sql cells; the Copy as curl / Python menu items hide on them (package.json). */
-export const SQL_CELLS_CONTEXT = 'measurements.sqlCells';
+const SQL_CELLS_CONTEXT = 'measurements.sqlCells';
 
 /**
  * Keeps SQL_CELLS_CONTEXT up to date as notebooks open, close and cells change (a sql cell runs in the

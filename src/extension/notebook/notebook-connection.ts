@@ -10,7 +10,7 @@ import type { ExtensionServices } from '../services';
 import { registerCommand } from '../ui/register-command';
 import { NOTEBOOK_TYPE } from './serializer';
 
-export const SELECT_CONNECTION_COMMAND = 'measurements.notebook.selectConnection';
+const SELECT_CONNECTION_COMMAND = 'measurements.notebook.selectConnection';
 /** Connections (with org) whose datasources are kept for completion and hover; the oldest goes first. */
 const MAX_DIRECTORIES = 8;
 const LOOKUP_TIMEOUT_MS = 10_000;

@@ -1,15 +1,15 @@
-// Cell outputs: a result is the renderer's table item (every row, or a progressive output's first rows)
-// plus a text/csv fallback for other viewers; errors become VS Code error items with a readable message.
+// Cell outputs: core's one builder (core/run/outputs.ts: the renderer's table item and a text/csv
+// fallback, the same items `measnb run` writes) wrapped in VS Code's types; errors become VS Code error
+// items with a readable message.
 import * as vscode from 'vscode';
-import { MIME, type OutputMetadata } from '../../core/notebook';
+import { errorOutput as coreErrorOutput, type NotebookOutput, type OutputMetadata } from '../../core/notebook';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Diagnostic, diagnosticLine } from '../../core/query';
 import { describeFailure, type FailureKind } from '../../core/run/describe-failure.node';
-import { tableToCsv } from '../../core/table/csv-export';
+import { tableOutput as coreTableOutput, textOutput as coreTextOutput } from '../../core/run/outputs';
 import type { Table } from '../../core/table/table';
-import { encodeTable } from '../../core/table/wire';
 
-export interface TableOutputOptions {
+interface TableOutputOptions {
   info?: ResultInfo;
   /** No CSV fallback above this many rows (a text line says so instead). */
   csvMaxRows: number;
@@ -19,6 +19,12 @@ export interface TableOutputOptions {
   report?: ReportRef;
   /** A progressive output: the item holds these first rows; resultBytes is the whole result's wire size. */
   head?: { rows: Table; resultBytes: number };
+}
+
+/** Core's plain output (the one builder, core/run/outputs.ts) as VS Code's: the same items and metadata. */
+function cellOutput(output: NotebookOutput): vscode.NotebookCellOutput {
+  const items = output.items.map((i) => new vscode.NotebookCellOutputItem(i.data, i.mime));
+  return new vscode.NotebookCellOutput(items, output.metadata);
 }
 
 export interface ReportRef {
@@ -35,31 +41,15 @@ export function reportOfOutput(output: vscode.NotebookCellOutput): ReportRef | u
 }
 
 export function tableOutput(table: Table, options: TableOutputOptions): vscode.NotebookCellOutput {
-  const items = [new vscode.NotebookCellOutputItem(encodeTable(options.head?.rows ?? table), MIME.table)];
-  if (table.rowCount <= options.csvMaxRows) {
-    items.push(vscode.NotebookCellOutputItem.text(tableToCsv(table), MIME.csv));
-  } else {
-    items.push(
-      vscode.NotebookCellOutputItem.text(
-        `${table.rowCount.toLocaleString('en-US')} rows × ${table.columns.length} columns: shown by the Measurements table renderer; ` +
-          `too many rows for a text/csv copy (measurements.notebook.csvFallbackMaxRows = ${options.csvMaxRows}).`,
-        MIME.text,
-      ),
-    );
-  }
-  const metadata: OutputMetadata = {
-    rowCount: table.rowCount,
-    columns: table.columns.map((c) => c.name),
-    measnb: options.info,
-  };
+  const metadata: OutputMetadata = {};
   if (options.fullResultId) metadata.fullResultId = options.fullResultId;
   if (options.report) metadata.report = options.report;
-  if (options.head) metadata.resultBytes = options.head.resultBytes;
-  return new vscode.NotebookCellOutput(items, metadata);
+  const { csvMaxRows, info, head } = options;
+  return cellOutput(coreTableOutput(table, { csvMaxRows, info, head, metadata }));
 }
 
 export function textOutput(text: string): vscode.NotebookCellOutput {
-  return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(text, MIME.text)]);
+  return cellOutput(coreTextOutput(text));
 }
 
 /** What the extension adds to core's description of a failure: where to act on it. */
@@ -68,7 +58,7 @@ const ACTION_HINT: Partial<Record<FailureKind, string>> = {
 };
 
 /** A readable message for any failure (core's describeFailure), with what to do about it in the editor. */
-export function describeError(err: unknown, now?: Date): { name: string; message: string; kind: FailureKind } {
+function describeError(err: unknown, now?: Date): { name: string; message: string; kind: FailureKind } {
   const f = describeFailure(err, { now });
   const hint = ACTION_HINT[f.kind];
   return { name: f.title, message: [...f.lines, ...(hint ? [hint] : [])].join('\n'), kind: f.kind };
@@ -76,7 +66,7 @@ export function describeError(err: unknown, now?: Date): { name: string; message
 
 export function errorOutput(err: unknown): vscode.NotebookCellOutput {
   const { name, message } = describeError(err);
-  return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name, message, stack: undefined })]);
+  return cellOutput(coreErrorOutput(name, message));
 }
 
 /** The cell's diagnostics as one error output (nothing was sent). */
@@ -85,11 +75,5 @@ export function diagnosticsOutput(
   name = 'The cell has errors; nothing was sent',
 ): vscode.NotebookCellOutput {
   const lines = diagnostics.filter((d) => d.severity === 'error').map((d) => diagnosticLine(d));
-  return new vscode.NotebookCellOutput([
-    vscode.NotebookCellOutputItem.error({
-      name,
-      message: lines.join('\n'),
-      stack: undefined,
-    }),
-  ]);
+  return cellOutput(coreErrorOutput(name, lines.join('\n')));
 }

@@ -24,7 +24,7 @@ interface PendingSave {
   received: number;
 }
 
-export type ParquetWriter = (table: Table) => Promise<Uint8Array> | Uint8Array;
+type ParquetWriter = (table: Table) => Promise<Uint8Array> | Uint8Array;
 
 const FORMATS: Record<SaveFormat, { ext: string; filter: Record<string, string[]> }> = {
   csv: { ext: 'csv', filter: { CSV: ['csv'] } },
@@ -32,7 +32,7 @@ const FORMATS: Record<SaveFormat, { ext: string; filter: Record<string, string[]
   json: { ext: 'json', filter: { 'JSON records': ['json'] } },
 };
 
-export function safeFileName(name: string): string {
+function safeFileName(name: string): string {
   return (
     name
       .replace(/[^\w.-]+/g, '-')
@@ -42,11 +42,7 @@ export function safeFileName(name: string): string {
 }
 
 /** The bytes of a table in a save format. */
-export async function encodeForSave(
-  table: Table,
-  format: SaveFormat,
-  writeParquet: ParquetWriter,
-): Promise<Uint8Array> {
+async function encodeForSave(table: Table, format: SaveFormat, writeParquet: ParquetWriter): Promise<Uint8Array> {
   if (format === 'parquet') return await writeParquet(table);
   return new TextEncoder().encode(format === 'csv' ? tableToCsv(table) : tableToJsonRecords(table));
 }
@@ -105,7 +101,7 @@ export function defaultSaveFolder(near?: vscode.Uri): vscode.Uri | undefined {
 }
 
 /** Answers a progressive output's rows-request (extension/notebook/progressive-results). */
-export type RowsHandler = (notebook: vscode.NotebookDocument, m: RowsRequest) => Promise<RowsReply>;
+type RowsHandler = (notebook: vscode.NotebookDocument, m: RowsRequest) => Promise<RowsReply>;
 
 /** The notebook renderer's messages: saving, and the rows of progressive outputs. */
 export function registerSaveHandler(writeParquet: ParquetWriter, rows?: RowsHandler): vscode.Disposable {

@@ -1,10 +1,10 @@
 // .measnb <-> VS Code NotebookData: a thin mapping over the core's one file format (src/core/notebook),
 // with saved outputs bounded by the `measurements.notebook.savedOutputLimitKB` setting.
 import * as vscode from 'vscode';
+import { NotebookFormatError } from '../../core/api/errors';
 import {
   type Notebook,
   type NotebookCell,
-  NotebookFormatError,
   type NotebookOutput,
   type ReadOptions,
   readNotebook,
@@ -16,7 +16,7 @@ export const NOTEBOOK_TYPE = 'measnb';
 
 const encoder = new TextEncoder();
 
-export function toNotebookData(nb: Notebook): vscode.NotebookData {
+function toNotebookData(nb: Notebook): vscode.NotebookData {
   const cells = nb.cells.map((c) => {
     const kind = c.kind === 'markup' ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
     const data = new vscode.NotebookCellData(kind, c.source, c.language);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { SqlSession, type SqlSessionOptions } from '../../core/sql/session.node';
 
 /** The engine's reach from the user's settings (measurements.sql.*), global values only. */
-export function sqlSessionOptions(tempRoot: string): SqlSessionOptions {
+function sqlSessionOptions(tempRoot: string): SqlSessionOptions {
   const config = vscode.workspace.getConfiguration('measurements.sql');
   const dirs = config.inspect<unknown>('allowedDirectories')?.globalValue;
   const limit = config.inspect<unknown>('memoryLimit')?.globalValue;

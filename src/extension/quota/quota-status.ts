@@ -18,7 +18,7 @@ export function quotaTooltip(org: string, used: number, limit: number, reset: Da
 }
 
 /** The status bar text: exact once the service said (a 429), else marked as this machine's count. */
-export function quotaText(used: number, limit: number, fromService: boolean): string {
+function quotaText(used: number, limit: number, fromService: boolean): string {
   return `$(graph) ${used}/${limit} reports${fromService ? '' : ' (this machine)'}`;
 }
 

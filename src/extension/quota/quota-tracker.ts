@@ -8,7 +8,7 @@ import { DAILY_REPORT_LIMIT } from '../../core/api/paths';
 import { isoToMs } from '../../core/time/iso';
 import type { SharedRecords } from '../state/shared-records';
 
-export interface QuotaMark {
+interface QuotaMark {
   /** The quota key (connection id and org). */
   key: string;
   /** UTC day, YYYY-MM-DD. */
@@ -29,7 +29,7 @@ export function checkQuotaMark(v: unknown): QuotaMark | undefined {
   return m as QuotaMark;
 }
 
-export function utcDay(d: Date): string {
+function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 

@@ -3,6 +3,7 @@
 // names its report by id only; the files come from the Reports view's record of it, so nothing a
 // notebook file says becomes a path.
 import * as vscode from 'vscode';
+import { formatOfName } from '../../core/table/file-format';
 import { reportOfOutput } from '../notebook/outputs';
 import { NOTEBOOK_TYPE } from '../notebook/serializer';
 import type { ReportsStore } from './reports-store';
@@ -28,7 +29,7 @@ export class ReportCellStatus implements vscode.NotebookCellStatusBarItemProvide
     const downloaded = report?.files.filter((f) => f.localPath) ?? [];
     if (!report || downloaded.length === 0) return [];
     const items = downloaded.slice(0, MAX_FILE_ITEMS).map((file) => {
-      const asTable = /\.parquet$/i.test(file.name);
+      const asTable = formatOfName(file.name) === 'parquet';
       const item = new vscode.NotebookCellStatusBarItem(
         `$(${asTable ? 'table' : 'go-to-file'}) ${file.name}`,
         vscode.NotebookCellStatusBarAlignment.Left,

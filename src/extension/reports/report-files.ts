@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { confinedFolder, reportFolderName } from '../../core/io/local-paths.node';
 import { downloadReportFiles } from '../../core/reports/download.node';
-import { tableFileFormat } from '../../core/sql/file-read.node';
+import { formatOfName } from '../../core/table/file-format';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { TableFileEditor } from '../table/table-editor';
@@ -108,7 +108,7 @@ export class ReportFiles {
   /** Opens a file the readable way: Parquet and csv.gz (binary) as a table, CSV as text (Open as Table is beside it). */
   async open(report: TrackedReport, file: TrackedFile): Promise<vscode.TextEditor | TableFileEditor> {
     const local = await this.ensureLocal(report, file);
-    const format = tableFileFormat(local);
+    const format = formatOfName(local);
     if (format === 'parquet' || format === 'csv.gz') return this.openAsTable(local);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(local));
     return vscode.window.showTextDocument(doc, { preview: false });

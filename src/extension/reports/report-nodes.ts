@@ -67,7 +67,7 @@ export class ReportNode extends vscode.TreeItem {
 }
 
 /** What a report of a removed connection can and cannot do (its tooltip, its group's, its files'). */
-export const ORPHAN_REASON =
+const ORPHAN_REASON =
   'Its downloaded files still open; downloading, refreshing, re-running and opening it as a cell need its connection. Remove it from the view when done.';
 
 /** Why a report failed, on one line (the service's message; hostile text is only ever shown as text). */

@@ -29,7 +29,7 @@ import type { ReportsStore } from './reports-store';
 import { describeReport, notifiesWhenFinished, type TrackedReport, withRecord } from './tracked-report';
 
 /** Delay before the next status check of a report `ageMs` old (core/reports/schedule.ts pollDelayMs). */
-export type PollDelay = (ageMs: number) => number;
+type PollDelay = (ageMs: number) => number;
 
 /** A report polled elsewhere (a report cell's ReportPoller), as the watcher observes it. */
 export interface ReportObservation {
@@ -63,7 +63,7 @@ interface Watch {
 }
 
 /** Whether the window is focused, and its changes (the VS Code window by default; tests pass their own). */
-export interface WindowFocus {
+interface WindowFocus {
   focused(): boolean;
   onDidChange(listener: (focused: boolean) => void): vscode.Disposable;
 }

@@ -43,7 +43,7 @@ export function withRecord(t: TrackedReport, record: ReportRecord, now: Date): T
   return { ...t, record, checkedAt: now.toISOString(), lastError: undefined, files };
 }
 
-export interface ReportDescription {
+interface ReportDescription {
   kind: string;
   /** Short and readable, in `timeZone`: "Nov 18–20", "Nov 28 – Dec 2", "Nov 18 06:00 – 12:00", "Nov 25 12:38 +24h". */
   range: string;

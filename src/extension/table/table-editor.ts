@@ -5,17 +5,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { TableFileError } from '../../core/api/errors';
 import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/io/limits';
 import type { ResultInfo } from '../../core/notebook/renderer-protocol';
-import { readTableFile, type TableFileRead, tableFileFormat } from '../../core/sql/file-read.node';
+import { readTableFile, type TableFileRead } from '../../core/sql/file-read.node';
+import { formatOfName, notATableFile } from '../../core/table/file-format';
 import type { Table } from '../../core/table/table';
 import { settingsZone, withZone } from '../notebook/notebook-time-zone';
 import { registerCommand } from '../ui/register-command';
 import type { TablePanels, TableView } from './table-panel';
 
 /** The editor of .parquet and .csv.gz files (their default: they are not text) and of .csv files (an option). */
-export const TABLE_EDITOR_VIEW_TYPE = 'measurements.tableFile';
-export const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
+const TABLE_EDITOR_VIEW_TYPE = 'measurements.tableFile';
+const CSV_TABLE_EDITOR_VIEW_TYPE = 'measurements.csvTable';
 const DEFAULT_MAX_ROWS = 250_000;
 /** Files from this size on are read with a progress notification (with Cancel); smaller ones in the status bar. */
 const NOTIFY_BYTES = 16 * 1024 * 1024;
@@ -26,7 +28,7 @@ const NOTIFY_BYTES = 16 * 1024 * 1024;
 const LATE_NOTIFY_MS = 1500;
 
 /** The most rows a file opened as a table keeps (measurements.tableFile.maxRows); the rest are counted. */
-export function tableFileMaxRows(): number {
+function tableFileMaxRows(): number {
   const n = vscode.workspace.getConfiguration('measurements.tableFile').get<number>('maxRows');
   return typeof n === 'number' && n >= 1 ? Math.floor(n) : DEFAULT_MAX_ROWS;
 }
@@ -43,7 +45,7 @@ export interface TableFileEditor {
 }
 
 /** The tab title of a file opened as a table: "part-000.csv (table)". */
-export function tableTabTitle(fileName: string): string {
+function tableTabTitle(fileName: string): string {
   return `${fileName} (table)`;
 }
 
@@ -213,8 +215,8 @@ export function registerTableEditor(tables: TablePanels): {
     registerCommand('measurements.openFileAsTable', async (arg?: vscode.Uri) => {
       const uri = arg instanceof vscode.Uri ? arg : await pickFile();
       if (!uri) return undefined;
-      const format = tableFileFormat(uri.path);
-      if (!format) throw new Error(`${path.basename(uri.path)} is not a .csv, .csv.gz or .parquet file.`);
+      const format = formatOfName(uri.path);
+      if (!format) throw new TableFileError(notATableFile(path.basename(uri.path)));
       const opened = new Promise<TableFileEditor>((resolve) => {
         const sub = provider.onDidOpen((e) => {
           if (e.uri.toString() === uri.toString()) {
@@ -234,7 +236,7 @@ export function registerTableEditor(tables: TablePanels): {
 /** The active editor's file when it is a table file, else a file picked in the open dialog. */
 async function pickFile(): Promise<vscode.Uri | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (active && tableFileFormat(active.path)) return active;
+  if (active && formatOfName(active.path)) return active;
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: false,
     openLabel: 'Open as Table',

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 const shown = new vscode.EventEmitter<vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox>();
 export const onDidShowQuickInput = shown.event;
 
-export interface StepOptions {
+interface StepOptions {
   title: string;
   step?: number;
   totalSteps?: number;

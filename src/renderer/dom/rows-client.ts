@@ -1,5 +1,6 @@
 // Asks the extension host for rows of a progressive output (rows-request) and decodes its answers
 // (rows-chunk: the wire format in base64; rows-unavailable: why not).
+import { RowsUnavailable } from '../../core/api/errors';
 import type { HostToRenderer, RowsReply, RowsRequest } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import { decodeTable } from '../../core/table/wire';
@@ -8,8 +9,6 @@ import type { RendererContext } from '../renderer-api';
 
 /** A request the host has not answered in this long fails (the rows shown stay). */
 const REPLY_TIMEOUT_MS = 180_000;
-
-export class RowsUnavailable extends Error {}
 
 export class RowsClient {
   private readonly pending = new Map<string, (message: RowsReply) => void>();

@@ -120,7 +120,7 @@ function emptySummaryCols(): SummaryCols {
 }
 
 /** The Summary's header names, in order (the frequency of "expected" is in the view's note). */
-export const SUMMARY_COLUMNS = [
+const SUMMARY_COLUMNS = [
   'datasourceId',
   'metric',
   'unit',
@@ -283,7 +283,7 @@ export interface GroupProfiles {
   mean: number;
 }
 
-export interface Profiles {
+interface Profiles {
   /** The first `maxGroups` datasources by name, each with its profiles. */
   shown: GroupProfiles[];
   /** Datasources in the rows (shown or not). */

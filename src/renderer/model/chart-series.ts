@@ -25,7 +25,7 @@ export interface ChartData {
   invalidCount: number;
 }
 
-export interface ChartQcOptions {
+interface ChartQcOptions {
   /** Is the value in this table row QC-invalid? */
   invalid: (row: number) => boolean;
   /** Leave invalid values out of the lines (and of the marks). */

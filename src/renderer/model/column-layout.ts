@@ -25,7 +25,7 @@ export function defaultColumnOrder(table: Table): number[] {
 }
 
 /** How many of the first visible columns stay in place while scrolling sideways. */
-export const PINNED_COLUMNS = 2;
+const PINNED_COLUMNS = 2;
 
 /** The first `PINNED_COLUMNS` visible columns of the order. */
 export function pinnedColumns(order: readonly number[], hidden: ReadonlySet<number>): number[] {

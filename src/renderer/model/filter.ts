@@ -8,9 +8,9 @@ import { type Column, floatValues, isNumeric, type Table } from '../../core/tabl
 import { parseIsoMs } from '../../core/time/iso';
 import { displayText, formatFlags, type TimeZoneMode } from './format';
 
-export type RowPredicate = (row: number) => boolean;
+type RowPredicate = (row: number) => boolean;
 
-export type ColumnFilter =
+type ColumnFilter =
   | { kind: 'contains'; text: string; negate: boolean }
   | { kind: 'equals'; text: string }
   | { kind: 'empty'; negate: boolean }

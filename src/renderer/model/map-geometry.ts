@@ -60,7 +60,7 @@ export function graticule(from: number, to: number, count = 6, bound = Infinity)
   return { step, values };
 }
 
-export type LonLat = [number, number];
+type LonLat = [number, number];
 
 /**
  * A ring of the world outline as rings safe to draw with straight lines on the plane: a ring that crosses

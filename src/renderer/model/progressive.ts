@@ -27,9 +27,9 @@ export function rowsPerChunk(headBytes: number, headRows: number, chunkBytes: nu
   return perRow > 0 ? Math.max(1_000, Math.floor(chunkBytes / perRow)) : 100_000;
 }
 
-export type FetchRows = (start: number, maxRows: number) => Promise<Table>;
+type FetchRows = (start: number, maxRows: number) => Promise<Table>;
 
-export interface LoadOptions {
+interface LoadOptions {
   assembler: TableAssembler;
   fetch: FetchRows;
   rowsPerChunk: number;

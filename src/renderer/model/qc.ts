@@ -1,7 +1,7 @@
 // Status and QC readability: which cells are marked, and the tone of a status value.
 import { type Column, isNumeric, type Table } from '../../core/table/table';
 
-export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
+type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
 
 const READY_STATUSES = new Set(['sensor-ready', 'calibrated-ready']);
 const WARN_STATUSES = new Set([

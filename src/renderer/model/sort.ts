@@ -2,7 +2,7 @@
 // ties keep their incoming order (stable), so sorting by one column then another behaves as users expect.
 import { type Column, floatValues, isNumeric } from '../../core/table/table';
 
-export type SortDirection = 'asc' | 'desc';
+type SortDirection = 'asc' | 'desc';
 
 export interface SortSpec {
   column: number;
@@ -22,7 +22,7 @@ export function dictionaryRanks(dict: readonly string[]): Int32Array {
 }
 
 /** A per-row sort key: NaN for an empty cell. */
-export function sortKeys(column: Column, rowCount: number): Float64Array {
+function sortKeys(column: Column, rowCount: number): Float64Array {
   if (isNumeric(column)) return floatValues(column);
   const keys = new Float64Array(rowCount);
   const ranks =

@@ -4,7 +4,7 @@
 /** Stays below Firefox's ~17.9M px and Chromium's ~33.5M px element height limits. */
 export const MAX_SCROLL_HEIGHT = 8_000_000;
 
-export interface WindowInput {
+interface WindowInput {
   scrollTop: number;
   viewportHeight: number;
   rowHeight: number;
@@ -13,7 +13,7 @@ export interface WindowInput {
   maxScrollHeight?: number;
 }
 
-export interface RowWindow {
+interface RowWindow {
   /** First row position (in the view) to draw. */
   first: number;
   /** Number of rows to draw. */
@@ -24,7 +24,7 @@ export interface RowWindow {
   totalHeight: number;
 }
 
-export function totalScrollHeight(rowCount: number, rowHeight: number, max = MAX_SCROLL_HEIGHT): number {
+function totalScrollHeight(rowCount: number, rowHeight: number, max = MAX_SCROLL_HEIGHT): number {
   return Math.min(rowCount * rowHeight, max);
 }
 

@@ -4,7 +4,8 @@
 //   node --import tsx hostile-read-child.ts <maxRows> <warm-up file> <file>...
 // Before each read it writes "start <file>" to stderr: a read that never ends is named by the parent.
 import fs from 'node:fs';
-import { readTableFile, TableFileError } from '../../../src/core/sql/file-read.node';
+import { TableFileError } from '../../../src/core/api/errors';
+import { readTableFile } from '../../../src/core/sql/file-read.node';
 
 export interface ChildRead {
   file: string;

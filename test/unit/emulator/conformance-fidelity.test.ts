@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PATHS } from '../../../src/core/api/paths';
-import { csvObjects, downloadGzipText, parseCsv, startTestEmulator, type TestEmulator } from '../../support/emulator';
+import {
+  createReport,
+  csvObjects,
+  downloadGzipText,
+  parseCsv,
+  reportRequest,
+  startTestEmulator,
+  type TestEmulator,
+} from '../../support/emulator';
 
 // The real english report of ../shared/fixtures, copied into the repository's test/fixtures.
 const ENGLISH_FIXTURE = join(__dirname, '../../fixtures/public-node-report-hourly-english.csv');
@@ -16,26 +24,8 @@ describe('emulator conformance: fidelity to real replies', () => {
   });
   afterEach(() => emu.close());
 
-  function request(extra: Record<string, unknown> = {}) {
-    return {
-      org: emu.org,
-      report: 'datasource-measurements',
-      datasourceIds: [emu.facts.datasources[0].datasourceId],
-      outputFrequency: 'hour',
-      startTime: '2026-11-20T05:00:00Z',
-      endTime: '2026-11-20T08:00:00Z',
-      ...extra,
-    };
-  }
-
-  async function create(extra: Record<string, unknown> = {}) {
-    const r = await emu.json(PATHS.reportRequests, request(extra));
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    return r.body;
-  }
-
   async function ready(extra: Record<string, unknown> = {}) {
-    const record = await create(extra);
+    const record = await createReport(emu, extra);
     await emu.advance('6s');
     const res = await emu.get(PATHS.reportRequest(record.reportId));
     return res.json();
@@ -72,7 +62,7 @@ describe('emulator conformance: fidelity to real replies', () => {
       assert.equal(r.status, 200, `${startTime}: ${r.text}`);
       assert.equal(r.body.request.startTime, '2026-11-20T10:00:00.000Z');
     }
-    const report = await create({ startTime: '20261120T0500Z', endTime: '2026-11-20 08:00:00+00:00' });
+    const report = await createReport(emu, { startTime: '20261120T0500Z', endTime: '2026-11-20 08:00:00+00:00' });
     assert.equal(report.reportStatus, 'in-progress');
     const week = await emu.recent({ datasourceIds: [emu.facts.datasources[0].datasourceId], startTime: '2026-W47-5' });
     assert.equal(week.status, 400);
@@ -82,7 +72,7 @@ describe('emulator conformance: fidelity to real replies', () => {
   /** A day of minute NO2 (raw, value, status) of every demo datasource, as a minute report's csv. */
   async function minuteNo2(e: TestEmulator): Promise<string> {
     const record = await e.json(PATHS.reportRequests, {
-      ...request(),
+      ...reportRequest(emu),
       org: e.org,
       datasourceIds: e.facts.datasources.map((d) => d.datasourceId).slice(0, 10),
       outputFrequency: 'minute',
@@ -172,10 +162,10 @@ describe('emulator conformance: fidelity to real replies', () => {
   });
 
   it('the report record echoes metricLabelStyle "canonical" when the request omits it', async () => {
-    const record = await create();
+    const record = await createReport(emu);
     assert.equal(record.query.metricLabelStyle, 'canonical');
     assert.equal(record.query.format, 'csv-wide');
-    const english = await create({ metricLabelStyle: 'english' });
+    const english = await createReport(emu, { metricLabelStyle: 'english' });
     assert.equal(english.query.metricLabelStyle, 'english');
   });
 

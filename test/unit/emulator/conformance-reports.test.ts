@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { API_KEY_HEADER, PATHS } from '../../../src/core/api/paths';
 import {
+  createReport,
   csvObjects,
   downloadGzipText,
   HOUR,
   parseCsv,
+  reportRequest,
   startTestEmulator,
   type TestEmulator,
 } from '../../support/emulator';
@@ -21,31 +23,13 @@ describe('emulator conformance: reports', () => {
   });
   afterEach(() => emu.close());
 
-  function request(extra: Record<string, unknown> = {}) {
-    return {
-      org: emu.org,
-      report: 'datasource-measurements',
-      datasourceIds: [emu.facts.datasources[0].datasourceId],
-      outputFrequency: 'hour',
-      startTime: START,
-      endTime: END,
-      ...extra,
-    };
-  }
-
-  async function create(extra: Record<string, unknown> = {}) {
-    const r = await emu.json(PATHS.reportRequests, request(extra));
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    return r.body;
-  }
-
   async function status(id: string) {
     const res = await emu.get(PATHS.reportRequest(id));
     return { status: res.status, body: await res.json() };
   }
 
   async function ready(extra: Record<string, unknown> = {}) {
-    const record = await create(extra);
+    const record = await createReport(emu, extra);
     await emu.advance('6s');
     const s = await status(record.reportId);
     assert.equal(s.body.reportStatus, 'succeeded');
@@ -53,7 +37,7 @@ describe('emulator conformance: reports', () => {
   }
 
   it('POST creates an in-progress record ("Processing", no urls) echoing the query', async () => {
-    const record = await create({ metricLabelStyle: 'english', fileFormat: 'csv' });
+    const record = await createReport(emu, { metricLabelStyle: 'english', fileFormat: 'csv' });
     assert.equal(typeof record.reportId, 'string');
     assert.equal(record.reportStatus, 'in-progress');
     assert.equal(record.message, 'Processing');
@@ -101,14 +85,14 @@ describe('emulator conformance: reports', () => {
     const file = await downloadGzipText(done.urls[0]);
     assert.ok(parseCsv(file.text).header.includes('pm2_5ConcMassIndividual.qcAssessment'));
     // `format` chooses the file format when fileFormat is absent.
-    const parquet = await create({ format: 'parquet-wide' });
+    const parquet = await createReport(emu, { format: 'parquet-wide' });
     assert.equal(parquet.query.fileFormat, 'parquet-wide');
     await emu.advance('6s');
     assert.match((await status(parquet.reportId)).body.urls[0], /\.parquet\?/);
   });
 
   it('stays in progress for the configured delay, then succeeds ("Ready") with urls and urlsExpireAt', async () => {
-    const record = await create();
+    const record = await createReport(emu);
     await emu.advance('4s');
     assert.equal((await status(record.reportId)).body.reportStatus, 'in-progress');
     await emu.advance('2s');
@@ -223,7 +207,7 @@ describe('emulator conformance: reports', () => {
   });
 
   it('a parquet-wide report too big to build in memory fails with a message saying so', async () => {
-    const record = await create({
+    const record = await createReport(emu, {
       fileFormat: 'parquet',
       outputFrequency: 'minute',
       datasourceIds: undefined,
@@ -259,7 +243,7 @@ describe('emulator conformance: reports', () => {
     const missing = await status('no-such-report');
     assert.equal(missing.status, 404);
     assert.match(missing.body.message, /no-such-report/);
-    const record = await create();
+    const record = await createReport(emu);
     const res = await fetch(emu.url + PATHS.reportRequest(record.reportId), {
       headers: { [API_KEY_HEADER]: emu.secondOrg.apiKey },
     });
@@ -268,7 +252,7 @@ describe('emulator conformance: reports', () => {
   });
 
   it('400 naming the field for bad report requests', async () => {
-    const bool = await emu.json(PATHS.reportRequests, request({ qcFlags: 'yes' }));
+    const bool = await emu.json(PATHS.reportRequests, reportRequest(emu, { qcFlags: 'yes' }));
     assert.equal(bool.status, 400);
     assert.match(bool.body.message, /^qcFlags must be true or false/);
     const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -287,7 +271,7 @@ describe('emulator conformance: reports', () => {
       [{ qcFlags: 1 }, /^qcFlags must be true or false/],
     ];
     for (const [extra, message] of cases) {
-      const r = await emu.json(PATHS.reportRequests, request(extra));
+      const r = await emu.json(PATHS.reportRequests, reportRequest(emu, extra));
       assert.equal(r.status, 400, JSON.stringify(extra));
       assert.match(r.body.message, message);
     }
@@ -295,10 +279,10 @@ describe('emulator conformance: reports', () => {
 
   it('30 reports per org per UTC day: the 31st gets 429 with Retry-After until midnight; bad requests cost nothing', async () => {
     for (let i = 0; i < 5; i++) {
-      assert.equal((await emu.json(PATHS.reportRequests, request({ outputFrequency: 'year' }))).status, 400);
+      assert.equal((await emu.json(PATHS.reportRequests, reportRequest(emu, { outputFrequency: 'year' }))).status, 400);
     }
-    for (let i = 0; i < 30; i++) await create();
-    const refused = await emu.post(PATHS.reportRequests, request());
+    for (let i = 0; i < 30; i++) await createReport(emu);
+    const refused = await emu.post(PATHS.reportRequests, reportRequest(emu));
     assert.equal(refused.status, 429);
     // now is 10:30 UTC: 13.5 hours to midnight.
     assert.equal(refused.headers.get('retry-after'), String(13.5 * 3600));
@@ -307,13 +291,22 @@ describe('emulator conformance: reports', () => {
     const other = await fetch(emu.url + PATHS.reportRequests, {
       method: 'POST',
       headers: { [API_KEY_HEADER]: emu.secondOrg.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...request(), org: emu.secondOrg.org, datasourceIds: undefined, allDatasources: true }),
+      body: JSON.stringify({
+        ...reportRequest(emu),
+        org: emu.secondOrg.org,
+        datasourceIds: undefined,
+        allDatasources: true,
+      }),
     });
     assert.equal(other.status, 200);
     await other.arrayBuffer();
     await emu.advance('13h29m');
-    assert.equal((await emu.post(PATHS.reportRequests, request())).status, 429, 'still the same UTC day');
+    assert.equal((await emu.post(PATHS.reportRequests, reportRequest(emu))).status, 429, 'still the same UTC day');
     await emu.advance('1m');
-    assert.equal((await emu.json(PATHS.reportRequests, request())).status, 200, 'the quota resets at UTC midnight');
+    assert.equal(
+      (await emu.json(PATHS.reportRequests, reportRequest(emu))).status,
+      200,
+      'the quota resets at UTC midnight',
+    );
   });
 });

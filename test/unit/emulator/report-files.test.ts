@@ -12,7 +12,7 @@ import { PATHS } from '../../../src/core/api/paths';
 import { MeasurementsClient } from '../../../src/core/client/client.node';
 import { systemClock } from '../../../src/core/time/clock';
 import type { ReportFileEncoding } from '../../../src/emulator/index';
-import { type Json, startTestEmulator, type TestEmulator } from '../../support/emulator';
+import { createReport, type Json, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 const isGzip = (b: Buffer) => b[0] === 0x1f && b[1] === 0x8b;
 
@@ -24,17 +24,9 @@ describe('emulator report files: Content-Encoding gzip by default, plain gzip as
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   async function reportUrl(emu: TestEmulator): Promise<string> {
-    const created = await emu.json(PATHS.reportRequests, {
-      org: emu.org,
-      report: 'datasource-measurements',
-      datasourceIds: [emu.facts.datasources[0].datasourceId],
-      outputFrequency: 'hour',
-      startTime: '2026-11-20T05:00:00Z',
-      endTime: '2026-11-20T08:00:00Z',
-    });
-    assert.equal(created.status, 200);
+    const created = await createReport(emu);
     await emu.advance('6s');
-    const record: Json = await (await emu.get(PATHS.reportRequest(created.body.reportId))).json();
+    const record: Json = await (await emu.get(PATHS.reportRequest(created.reportId))).json();
     return record.urls[0];
   }
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PATHS } from '../../../src/core/api/paths';
+import { EmulatorStateFile } from '../../../src/emulator/state-file';
 import { downloadGzipText, HOUR, NOW, startTestEmulator, type TestEmulator } from '../../support/emulator';
 
 describe('emulator state file: reports and quota across restarts', () => {
@@ -151,5 +152,23 @@ describe('emulator state file: reports and quota across restarts', () => {
     assert.equal((await status(fresh, id)).status, 404);
     assert.equal((await create(fresh)).status, 200, 'and it writes a good file again');
     assert.equal(JSON.parse(fs.readFileSync(stateFile, 'utf8')).reports.length, 1);
+  });
+
+  it("writes through core's one writer: links planted at temporary names are never followed", async () => {
+    // The old writer wrote `<file>.<pid>.tmp` and followed a link there; core's writer creates `<file>.part`
+    // exclusively (a link at that name is removed, not followed) and renames it when whole.
+    const victim = path.join(dir, 'victim.txt');
+    fs.writeFileSync(victim, 'keep me');
+    fs.symlinkSync(victim, `${stateFile}.part`);
+    fs.symlinkSync(victim, `${stateFile}.${process.pid}.tmp`);
+    const file = new EmulatorStateFile(stateFile, 1, 30);
+    const state = { ...file.load(), port: 4242 };
+    const first = file.save(state);
+    await file.save({ ...state, port: 4343 });
+    await first;
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'keep me');
+    assert.ok(!fs.lstatSync(stateFile).isSymbolicLink());
+    assert.equal(JSON.parse(fs.readFileSync(stateFile, 'utf8')).port, 4343, 'saves in order: the last one stays');
+    assert.ok(!fs.existsSync(`${stateFile}.part`), 'no .part left');
   });
 });

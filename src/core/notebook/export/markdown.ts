@@ -15,7 +15,7 @@ function fence(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
-export function markdownTable(slice: TableSlice): string {
+function markdownTable(slice: TableSlice): string {
   const row = (cells: string[]) => `| ${cells.map(markdownInline).join(' | ')} |`;
   const lines = [row(slice.header), `|${slice.header.map(() => ' --- ').join('|')}|`, ...slice.rows.map(row)];
   const note = sliceNote(slice);

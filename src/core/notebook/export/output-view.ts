@@ -5,7 +5,7 @@ import type { Table } from '../../table/table';
 import { decodeTable } from '../../table/wire';
 import { itemText, MIME, type NotebookOutput } from '../model';
 
-export type OutputView =
+type OutputView =
   | { kind: 'table'; table: Table; title?: string; notes: string[] }
   | { kind: 'error'; name: string; message: string }
   | { kind: 'text'; text: string; mime: string };

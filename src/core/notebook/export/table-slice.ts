@@ -7,7 +7,7 @@ export interface TableSlice {
   totalRows: number;
 }
 
-export const DEFAULT_EXPORT_ROWS = 100;
+const DEFAULT_EXPORT_ROWS = 100;
 
 export function tableSlice(table: Table, maxRows: number = DEFAULT_EXPORT_ROWS): TableSlice {
   const n = Math.min(table.rowCount, Math.max(0, maxRows));

@@ -54,11 +54,11 @@ describe('datasource replies: typed before use', () => {
     assert.equal(readDatasourceDetail(good, 'D1').datasourceId, 'D1');
     assert.throws(
       () => readDatasourceDetail({ datasource: {} }, 'D1'),
-      (e) => isMeasurementsError(e, 'server-error'),
+      (e) => isMeasurementsError(e, 'SERVER_ERROR'),
     );
     assert.throws(
       () => readDatasourceDetail({ datasource: good }, 'D9'),
-      (e) => isMeasurementsError(e, 'server-error'),
+      (e) => isMeasurementsError(e, 'SERVER_ERROR'),
     );
   });
 });

@@ -7,17 +7,9 @@ import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { waitForReport } from '../../../../src/core/reports/poller';
 import { errorDelayMs } from '../../../../src/core/time/backoff';
 import { rejection } from '../../../support/core/rejection';
+import { reportRecord } from '../../../support/core/report-record';
 import { sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 import { type VirtualClock, virtualClock } from '../../../support/core/virtual-clock';
-
-const record = (status: string) => ({
-  reportId: 'r-1',
-  reportStatus: status,
-  message: status,
-  report: 'datasource-measurements',
-  urls: [],
-  query: {},
-});
 
 /** An HTTP date `ms` after the clock's now, as a gateway's Retry-After. */
 const httpDateIn = (clock: VirtualClock, ms: number) => new Date(clock.nowMs() + ms).toUTCString();
@@ -39,7 +31,7 @@ describe('client back-off: one policy, one clock', () => {
       retry: { baseMs: 60_000, maxMs: 120_000, maxRetries: 2, random: () => 0 },
     });
     let n = 0;
-    api.handle((_q, res) => (++n <= 2 ? sendJson(res, 503, {}) : sendJson(res, 200, record('succeeded'))));
+    api.handle((_q, res) => (++n <= 2 ? sendJson(res, 503, {}) : sendJson(res, 200, reportRecord('succeeded'))));
     const started = performance.now();
     const got = await client.getReport('r-1');
     assert.equal(got.reportStatus, 'succeeded');
@@ -61,7 +53,7 @@ describe('client back-off: one policy, one clock', () => {
       n++;
       if (n <= 2) return sendJson(res, 503, {}, { 'retry-after': httpDateIn(clock, 7000) });
       if (n <= 4) return sendJson(res, 502, {}, { 'retry-after': '9' });
-      return sendJson(res, 200, record('succeeded'));
+      return sendJson(res, 200, reportRecord('succeeded'));
     });
     const errors: MeasurementsError[] = [];
     const done = await waitForReport(client, 'r-1', {
@@ -87,7 +79,7 @@ describe('client back-off: one policy, one clock', () => {
     const client = new MeasurementsClient({ clock, baseUrl: api.url, retry: { baseMs: 1, maxMs: 1 } });
     api.handle((_q, res) => sendJson(res, 429, { message: 'slow down' }));
     const err = await rejection(client.getReport('r-1'));
-    assert.equal(err.code, 'quota-exceeded');
+    assert.equal(err.code, 'QUOTA_EXCEEDED');
     assert.equal(err.retryAfterSeconds, undefined);
     assert.equal(api.requests.length, 1);
     assert.equal(errorDelayMs(1, err), 2000, 'the first error wait, not hours until the quota resets');

@@ -77,18 +77,18 @@ describe('MeasurementsClient against the emulator', function () {
     assert.ok(list.datasources.every((d) => ids.includes(d.datasourceId)));
     const one = await client.getDatasource(emu.org, ids[0]);
     assert.equal(one.datasourceId, ids[0]);
-    assert.equal((await rejection(client.getDatasource(emu.org, 'NOPE0000'))).code, 'not-found');
+    assert.equal((await rejection(client.getDatasource(emu.org, 'NOPE0000'))).code, 'NOT_FOUND');
   });
 
   it('403 for a bad key, and for a key of another org; the key is in neither error', async () => {
     const bad = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: 'not-a-key' });
     const e = await rejection(bad.listDatasources(emu.org));
-    assert.equal(e.code, 'forbidden');
+    assert.equal(e.code, 'FORBIDDEN');
     assert.equal(e.status, 403);
     assert.ok(!JSON.stringify(e).includes('not-a-key') && !e.message.includes('not-a-key'));
     const other = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.secondOrg.apiKey });
-    assert.equal((await rejection(other.recentQuery({ org: emu.org, allDatasources: true }))).code, 'forbidden');
-    await rejection(client.listDatasources(emu.secondOrg.org), 'forbidden');
+    assert.equal((await rejection(other.recentQuery({ org: emu.org, allDatasources: true }))).code, 'FORBIDDEN');
+    await rejection(client.listDatasources(emu.secondOrg.org), 'FORBIDDEN');
   });
 
   it('recent query json-long and csv-wide give the same rows', async () => {
@@ -173,12 +173,12 @@ describe('MeasurementsClient against the emulator', function () {
     );
 
     const forged = await rejection(client.continueQuery({ org: emu.org, continuationToken: 'forged-token' }));
-    assert.equal(forged.code, 'token-rejected');
+    assert.equal(forged.code, 'TOKEN_REJECTED');
     const altered = `${next.continuationToken}x`;
-    await rejection(client.continueQuery({ org: emu.org, continuationToken: altered }), 'token-rejected');
+    await rejection(client.continueQuery({ org: emu.org, continuationToken: altered }), 'TOKEN_REJECTED');
     clock.advance(25 * 3_600_000);
     const expired = await rejection(client.continueQuery({ org: emu.org, continuationToken: next.continuationToken }));
-    assert.equal(expired.code, 'token-rejected');
+    assert.equal(expired.code, 'TOKEN_REJECTED');
     assert.match(expired.message, /24 hours/);
   });
 
@@ -221,7 +221,7 @@ describe('MeasurementsClient against the emulator', function () {
 
   it('404 (not-found) for an unknown report id', async () => {
     const e = await rejection(client.getReport('no-such-report'));
-    assert.equal(e.code, 'not-found');
+    assert.equal(e.code, 'NOT_FOUND');
     assert.match(e.message, /no-such-report/);
   });
 
@@ -229,7 +229,7 @@ describe('MeasurementsClient against the emulator', function () {
     for (let i = 0; i < 30; i++) await client.createReport(report());
     const before = logs.length;
     const e = await rejection(client.createReport(report()));
-    assert.equal(e.code, 'quota-exceeded');
+    assert.equal(e.code, 'QUOTA_EXCEEDED');
     assert.equal(e.status, 429);
     // The next UTC midnight on the client's clock (the emulator's), not the machine's.
     assert.equal(e.resetAt?.toISOString(), new Date(clock.now() + 13.5 * 3_600_000).toISOString());
@@ -241,9 +241,9 @@ describe('MeasurementsClient against the emulator', function () {
 
   it('400 with the server message for a request the client cannot judge (unknown datasource)', async () => {
     const e = await rejection(client.createReport(report({ datasourceIds: ['UNKNOWN1'] } as Partial<ReportRequest>)));
-    assert.ok(['bad-request', 'forbidden', 'not-found'].includes(e.code), e.code);
+    assert.ok(['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND'].includes(e.code), e.code);
     assert.ok(e.serverMessage);
-    const query = await rejection(client.recentQuery({ org: emu.org, datasourceIds: ['DNOSUCH1'] }), 'bad-request');
+    const query = await rejection(client.recentQuery({ org: emu.org, datasourceIds: ['DNOSUCH1'] }), 'BAD_REQUEST');
     assert.match(`${query.message} ${query.serverMessage}`, /datasourceIds/);
   });
 
@@ -311,11 +311,11 @@ describe('MeasurementsClient against the emulator', function () {
     }
     const once = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
     const html = await rejection(once.ping());
-    assert.equal(html.code, 'server-error');
+    assert.equal(html.code, 'SERVER_ERROR');
     assert.match(html.message, /HTTP 502.*: 502 Bad Gateway\./);
     assert.ok(!html.message.includes('<'), html.message);
     const empty = await rejection(once.getReport('ABCDEFGHIJ'));
-    assert.equal(empty.code, 'server-error');
+    assert.equal(empty.code, 'SERVER_ERROR');
     assert.match(empty.message, /HTTP 504\) on GET \/v2\/report-requests\/ABCDEFGHIJ\. This is usually temporary/);
   });
 });

@@ -107,7 +107,7 @@ describe('MeasurementsClient: incomplete replies are transient failures (real HT
             (e: unknown) => e,
           );
         assert.ok(err instanceof MeasurementsError, `expected a failure, got ${err}`);
-        assert.equal(err.code, 'network');
+        assert.equal(err.code, 'NETWORK');
         replies.push(await damage());
         const res = await client(true).recentQuery(REQUEST);
         assert.equal(res.table.rowCount, ROWS.length);
@@ -175,7 +175,7 @@ describe('MeasurementsClient: incomplete replies are transient failures (real HT
     const err = await client(false)
       .recentQuery(REQUEST)
       .catch((e: unknown) => e);
-    assert.ok(err instanceof MeasurementsError && err.code === 'network', String(err));
+    assert.ok(err instanceof MeasurementsError && err.code === 'NETWORK', String(err));
     replies.push(closeDelimited(gzipSync(BODY), { 'content-encoding': 'gzip' }));
     assert.equal((await client(false).recentQuery(REQUEST)).table.rowCount, ROWS.length);
   });

@@ -11,6 +11,7 @@ import { MeasurementsClient, type RequestLogEntry } from '../../../../src/core/c
 import { cellText, findColumn } from '../../../../src/core/table/table';
 import { sleep, systemClock } from '../../../../src/core/time/clock';
 import { rejection } from '../../../support/core/rejection';
+import { reportRecord } from '../../../support/core/report-record';
 import { refusedOrigin, sendJson, startTestServer, type TestServer } from '../../../support/core/test-server';
 
 const KEY = 'sk-test-SECRET-1234567890';
@@ -24,16 +25,6 @@ const REPORT: ReportRequest = {
   endTime: '2026-11-02',
   datasourceIds: ['DABC1234'],
 };
-
-const record = (status = 'in-progress', extra: Record<string, unknown> = {}) => ({
-  reportId: 'r-1',
-  reportStatus: status,
-  message: status,
-  report: 'datasource-measurements',
-  urls: [],
-  query: {},
-  ...extra,
-});
 
 function assertNoKey(what: unknown): void {
   const text = `${JSON.stringify(what)} ${inspect(what, { depth: 10, showHidden: true })} ${String(what)}`;
@@ -65,7 +56,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
   describe('the API key', () => {
     it('is sent to the base URL origin', async () => {
-      api.handle((_q, res) => sendJson(res, 200, record()));
+      api.handle((_q, res) => sendJson(res, 200, reportRecord()));
       await client.getReport('r-1');
       assert.equal(api.requests[0].headers['x-api-key'], KEY);
       assert.equal(api.requests[0].url, '/v2/report-requests/r-1');
@@ -80,7 +71,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         res.writeHead(302, { location: `${other.url}/elsewhere` });
         res.end();
       });
-      other.handle((_q, res) => sendJson(res, 200, record('succeeded')));
+      other.handle((_q, res) => sendJson(res, 200, reportRecord('succeeded')));
       const rec = await client.getReport('r-1');
       assert.equal(rec.reportStatus, 'succeeded');
       assert.equal(api.requests[1].headers['x-api-key'], KEY, 'same-origin hop keeps the key');
@@ -94,7 +85,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
           res.writeHead(302, { location: `${other.url}/hop` });
           return res.end();
         }
-        sendJson(res, 200, record());
+        sendJson(res, 200, reportRecord());
       });
       other.handle((_q, res) => {
         res.writeHead(302, { location: `${api.url}/back` });
@@ -121,7 +112,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('never appears in errors or log entries, even when the server echoes it', async () => {
       api.handle((q, res) => sendJson(res, 403, { message: `Key ${q.headers['x-api-key']} is not allowed` }));
       const err = await rejection(client.listDatasources('acme'));
-      assert.equal(err.code, 'forbidden');
+      assert.equal(err.code, 'FORBIDDEN');
       assert.equal(err.status, 403);
       assert.match(err.message, /Key \*\*\* is not allowed/);
       assertNoKey(err);
@@ -136,7 +127,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
           status: 403,
           durationMs: 0,
           retries: 0,
-          error: 'forbidden',
+          error: 'FORBIDDEN',
         },
       );
     });
@@ -149,7 +140,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         retry: FAST_RETRY,
       });
       const err = await rejection(c.getReport('r-1'));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assertNoKey(err);
     });
   });
@@ -157,7 +148,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
   describe('retries', () => {
     it('retries a GET on 5xx and succeeds, counting retries in the log', async () => {
       let n = 0;
-      api.handle((_q, res) => (++n < 3 ? sendJson(res, 503, { message: 'busy' }) : sendJson(res, 200, record())));
+      api.handle((_q, res) => (++n < 3 ? sendJson(res, 503, { message: 'busy' }) : sendJson(res, 200, reportRecord())));
       const rec = await client.getReport('r-1');
       assert.equal(rec.reportId, 'r-1');
       assert.equal(api.requests.length, 3);
@@ -168,7 +159,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('gives up after the bound with a server-error', async () => {
       api.handle((_q, res) => sendJson(res, 500, { message: 'boom' }));
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'server-error');
+      assert.equal(err.code, 'SERVER_ERROR');
       assert.equal(api.requests.length, 1 + FAST_RETRY.maxRetries);
       assert.match(err.message, /500/);
     });
@@ -187,21 +178,27 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('retries a 429 that carries Retry-After, but not one without it', async () => {
       let n = 0;
       api.handle((_q, res) =>
-        ++n === 1 ? sendJson(res, 429, { message: 'slow down' }, { 'retry-after': '0' }) : sendJson(res, 200, record()),
+        ++n === 1
+          ? sendJson(res, 429, { message: 'slow down' }, { 'retry-after': '0' })
+          : sendJson(res, 200, reportRecord()),
       );
       await client.getReport('r-1');
       assert.equal(api.requests.length, 2);
 
       api.handle((_q, res) => sendJson(res, 429, { message: 'Too Many Requests' }));
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'quota-exceeded');
+      assert.equal(err.code, 'QUOTA_EXCEEDED');
+      assert.match(
+        err.message,
+        /^Too many requests \(429\) for GET \/\S+\. Daily report limit reached for this org \(30 per UTC day\); resets at 00:00 UTC, in /,
+      );
       assert.equal(api.requests.length, 3, 'no retry without Retry-After');
     });
 
     it('does not retry a 429 whose Retry-After exceeds the bound', async () => {
       api.handle((_q, res) => sendJson(res, 429, { message: 'quota' }, { 'retry-after': '3600' }));
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'quota-exceeded');
+      assert.equal(err.code, 'QUOTA_EXCEEDED');
       assert.equal(err.retryAfterSeconds, 3600);
       assert.equal(api.requests.length, 1);
     });
@@ -209,7 +206,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('never retries createReport on a 5xx (the request reached the server)', async () => {
       api.handle((_q, res) => sendJson(res, 502, { message: 'bad gateway' }));
       const err = await rejection(client.createReport(REPORT));
-      assert.equal(err.code, 'server-error');
+      assert.equal(err.code, 'SERVER_ERROR');
       assert.equal(api.requests.length, 1);
     });
 
@@ -218,7 +215,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         q.socket.destroy();
       });
       const err = await rejection(client.createReport(REPORT));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assert.equal(api.requests.length, 1);
       assert.equal(logs[0].retries, 0);
     });
@@ -232,7 +229,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         log: (e) => logs.push(e),
       });
       const err = await rejection(c.createReport(REPORT));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assert.equal(logs[0].retries, FAST_RETRY.maxRetries);
     });
 
@@ -248,7 +245,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('times out a call whose server never answers', async () => {
       api.handle(() => undefined);
       const err = await rejection(client.getReport('r-1', { timeoutMs: 150 }));
-      assert.equal(err.code, 'timeout');
+      assert.equal(err.code, 'TIMEOUT');
       assert.match(err.message, /No complete answer/);
     });
 
@@ -256,7 +253,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const ctrl = new AbortController();
       api.handle(() => ctrl.abort());
       const err = await rejection(client.recentQuery({ org: 'acme', allDatasources: true }, { signal: ctrl.signal }));
-      assert.equal(err.code, 'cancelled');
+      assert.equal(err.code, 'CANCELLED');
       assert.equal(api.requests.length, 1);
     });
 
@@ -264,7 +261,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const ctrl = new AbortController();
       ctrl.abort();
       const err = await rejection(client.createReport(REPORT, { signal: ctrl.signal }));
-      assert.equal(err.code, 'cancelled');
+      assert.equal(err.code, 'CANCELLED');
       assert.equal(api.requests.length, 0);
     });
 
@@ -280,7 +277,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         setImmediate(() => ctrl.abort());
       });
       const err = await rejection(c.getReport('r-1', { signal: ctrl.signal }));
-      assert.equal(err.code, 'cancelled');
+      assert.equal(err.code, 'CANCELLED');
       assert.equal(api.requests.length, 1);
     });
   });
@@ -291,7 +288,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const now = Date.parse('2026-11-20T21:00:00Z');
       const clocked = new MeasurementsClient({ baseUrl: api.url, apiKey: 'k', clock: { nowMs: () => now, sleep } });
       const err = await rejection(clocked.createReport(REPORT));
-      assert.equal(err.code, 'quota-exceeded');
+      assert.equal(err.code, 'QUOTA_EXCEEDED');
       assert.equal(err.status, 429);
       assert.ok(err.resetAt instanceof Date);
       assert.equal(
@@ -301,8 +298,11 @@ describe('MeasurementsClient (local HTTP server)', () => {
       );
       assert.equal(err.resetAt.getTime(), nextUtcMidnight(new Date(now)).getTime());
       assert.equal(err.retryAfterSeconds, undefined, 'the server sent no Retry-After: none is made up');
-      assert.match(err.message, /quota/i);
-      assert.ok(err.message.includes(err.resetAt.toISOString()));
+      // The daily quota's one wording (core/api/quota-text.ts), on the client's clock: 21:00Z is 3 h before the reset.
+      assert.equal(
+        err.message,
+        'Daily report limit reached for this org (30 per UTC day); resets at 00:00 UTC, in 3h00m. No report was created.',
+      );
       assert.equal(api.requests.length, 1);
     });
 
@@ -312,7 +312,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         res.end('<html><head><title>400 Bad Request: startTime</title></head><body><h1>oops</h1></body></html>');
       });
       const err = await rejection(client.getReport('r-1'));
-      assert.equal(err.code, 'bad-request');
+      assert.equal(err.code, 'BAD_REQUEST');
       assert.equal(err.serverMessage, '400 Bad Request: startTime');
       assert.ok(!err.message.includes('<'));
 
@@ -326,13 +326,13 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
     it('maps 401, 403, 404 and a malformed 200', async () => {
       api.handle((_q, res) => sendJson(res, 401, { message: 'Unauthorized' }));
-      assert.equal((await rejection(client.getReport('r-1'))).code, 'unauthorized');
+      assert.equal((await rejection(client.getReport('r-1'))).code, 'UNAUTHORIZED');
       api.handle((_q, res) => sendJson(res, 404, { message: 'Not Found' }));
       const nf = await rejection(client.getReport('nope-42'));
-      assert.equal(nf.code, 'not-found');
+      assert.equal(nf.code, 'NOT_FOUND');
       assert.match(nf.message, /nope-42/);
       api.handle((_q, res) => res.end('<html>not json</html>'));
-      assert.equal((await rejection(client.getReport('r-1'))).code, 'server-error');
+      assert.equal((await rejection(client.getReport('r-1'))).code, 'SERVER_ERROR');
     });
 
     it('reports a malformed csv-wide body as a server error without retrying it', async () => {
@@ -341,7 +341,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
         res.end('datasourceId,time\nD1,"2026-11-01T00:00:00Z\n');
       });
       const err = await rejection(client.recentQuery({ org: 'acme', allDatasources: true, format: 'csv-wide' }));
-      assert.equal(err.code, 'server-error');
+      assert.equal(err.code, 'SERVER_ERROR');
       assert.match(err.message, /could not be read/);
       assert.equal(api.requests.length, 1);
     });
@@ -349,10 +349,10 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('maps a rejected continuation token to token-rejected', async () => {
       api.handle((_q, res) => sendJson(res, 400, { message: 'continuationToken has expired (24 hours)' }));
       const err = await rejection(client.continueQuery({ org: 'acme', continuationToken: 'tok' }));
-      assert.equal(err.code, 'token-rejected');
+      assert.equal(err.code, 'TOKEN_REJECTED');
       assert.match(err.message, /expired/);
       api.handle((_q, res) => sendJson(res, 400, { message: 'org is required' }));
-      assert.equal((await rejection(client.recentQuery({ org: 'acme', allDatasources: true }))).code, 'bad-request');
+      assert.equal((await rejection(client.recentQuery({ org: 'acme', allDatasources: true }))).code, 'BAD_REQUEST');
     });
   });
 
@@ -366,7 +366,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
             apiKey: KEY,
           }),
         (e: unknown) => {
-          assert.ok(e instanceof MeasurementsError && e.code === 'invalid-request');
+          assert.ok(e instanceof MeasurementsError && e.code === 'INVALID_REQUEST');
           assert.ok(!e.message.includes('pa55word') && !e.message.includes('alice'), e.message);
           assert.match(e.message, /https:\/\/\*\*\*@api\.example\.com\/v2 holds credentials .* not used/);
           return true;
@@ -383,7 +383,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
     it('sends nothing for an invalid report request and names every field', async () => {
       const bad = { ...REPORT, datasourceIds: undefined, outputFrequency: 'weekly', endTime: '2026-10-01' };
       const err = await rejection(client.createReport(bad as unknown as ReportRequest));
-      assert.equal(err.code, 'invalid-request');
+      assert.equal(err.code, 'INVALID_REQUEST');
       assert.deepEqual(err.issues?.map((i) => i.field).sort(), ['datasourceIds', 'endTime', 'outputFrequency']);
       assert.match(err.message, /Nothing was sent/);
       assert.equal(api.requests.length, 0);
@@ -398,7 +398,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
 
   describe('endpoints', () => {
     it('createReport posts the request as JSON and returns the record', async () => {
-      api.handle((_q, res, body) => sendJson(res, 200, record('in-progress', { query: JSON.parse(body) })));
+      api.handle((_q, res, body) => sendJson(res, 200, reportRecord('in-progress', { query: JSON.parse(body) })));
       const rec = await client.createReport({ ...REPORT, qcFlags: true, fileFormat: 'parquet' });
       assert.equal(api.requests[0].method, 'POST');
       assert.equal(api.requests[0].url, '/v2/report-requests');
@@ -572,7 +572,7 @@ describe('MeasurementsClient (local HTTP server)', () => {
       const dir = await mkdtemp(join(tmpdir(), 'measnb-dl-'));
       const c = new MeasurementsClient({ clock: systemClock, baseUrl: api.url, apiKey: KEY, retry: false });
       const err = await rejection(c.downloadReportFile(`${other.url}/r/x.csv`, join(dir, 'x.csv')));
-      assert.equal(err.code, 'network');
+      assert.equal(err.code, 'NETWORK');
       assert.deepEqual(await readdir(dir), []);
     });
   });

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import fc from 'fast-check';
-import { MeasurementsError } from '../../../../src/core/api/errors';
+import { MeasurementsError, UnsafePathError } from '../../../../src/core/api/errors';
 import type { ReportRecord } from '../../../../src/core/api/types';
 import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import {
@@ -13,7 +13,6 @@ import {
   MAX_NAME_LENGTH,
   reportFolderName,
   safeFileName,
-  UnsafePathError,
 } from '../../../../src/core/io/local-paths.node';
 import { fileNameForUrl } from '../../../../src/core/reports/download.node';
 import { downloadReport, runCell } from '../../../../src/core/run/index.node';
@@ -205,7 +204,7 @@ describe('local paths: a service answering like the real one with a hostile repo
       ),
       (e: unknown) =>
         e instanceof MeasurementsError &&
-        e.code === 'server-error' &&
+        e.code === 'SERVER_ERROR' &&
         e.message ===
           'The service answered with a report id that is not letters, digits, - and _ ("../../.vscode"); refusing it.',
     );

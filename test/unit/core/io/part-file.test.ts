@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { UnsafePathError } from '../../../../src/core/io/local-paths.node';
+import { UnsafePathError } from '../../../../src/core/api/errors';
 import { checkDestination, writeFileViaPart, writeViaPart } from '../../../../src/core/io/part-file.node';
 
 function put(out: Writable, text: string): Promise<void> {

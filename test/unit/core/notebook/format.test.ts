@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { NotebookFormatError } from '../../../../src/core/api/errors';
 import {
   codeCell,
   errorOutput,
@@ -8,7 +9,6 @@ import {
   MIME,
   markdownCell,
   type Notebook,
-  NotebookFormatError,
   parseNotebook,
   serializeNotebook,
   textItem,

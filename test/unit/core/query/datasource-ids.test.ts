@@ -26,7 +26,7 @@ function lookup(all: DatasourceInfo[], error?: Error): DatasourceLookup & { aske
       asked.push(id);
       if (error) throw error;
       const d = all.find((x) => x.datasourceId === id);
-      if (!d) throw new MeasurementsError('not-found', `Datasource ${id} was not found (404).`, { status: 404 });
+      if (!d) throw new MeasurementsError('NOT_FOUND', `Datasource ${id} was not found (404).`, { status: 404 });
       return d;
     },
   };
@@ -78,7 +78,7 @@ describe('ids in cells: hover text', () => {
       await describeId('datasourceIds', 'DX', lookup([node])),
       'DX: could not look up this datasource id: not found on this connection (404).',
     );
-    const offline = lookup([], new MeasurementsError('network', 'connect ECONNREFUSED 127.0.0.1:9'));
+    const offline = lookup([], new MeasurementsError('NETWORK', 'connect ECONNREFUSED 127.0.0.1:9'));
     assert.equal(
       await describeId('nodeIds', 'A1', offline),
       'A1: could not look up this node id: the service is not reachable.',

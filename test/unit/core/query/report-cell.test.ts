@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { ReportCellError } from '../../../../src/core/api/errors';
 import type { ReportRequest } from '../../../../src/core/api/types';
 import { parseCell } from '../../../../src/core/query/parse';
-import { ReportCellError, reportCellText } from '../../../../src/core/query/report-cell';
+import { reportCellText } from '../../../../src/core/query/report-cell';
 import { resolveCell } from '../../../../src/core/query/resolve';
 
 /** The request a cell's text sends (resolved as the controller resolves it, with the connection's org). */

@@ -182,19 +182,19 @@ describe('reports: waitForReport', () => {
   });
 
   it('rides out transient errors without giving up (capped back-off), and stops at once on errors a retry cannot fix', async () => {
-    const net = new MeasurementsError('network', 'down');
+    const net = new MeasurementsError('NETWORK', 'down');
     const progress: PollProgress[] = [];
     const clock = virtualClock();
     const ok = scripted([rec('in-progress'), ...Array.from({ length: 12 }, () => net), rec('succeeded')]);
     const done = await waitForReport(ok, 'r-1', { clock, ...noJitter, onProgress: (p) => progress.push(p) });
     assert.equal(done.reportStatus, 'succeeded', 'twelve failed checks in a row did not end the wait');
-    assert.equal(progress[1].error?.code, 'network');
+    assert.equal(progress[1].error?.code, 'NETWORK');
     assert.equal(progress[1].status, 'in-progress', 'the last known status stays shown');
     assert.equal(progress[1].nextCheckInMs, 2000);
     assert.equal(Math.max(...clock.sleeps), 60_000, 'the back-off is capped at a minute');
 
-    const gone = scripted([rec('in-progress'), new MeasurementsError('not-found', 'Report r-1 was not found')]);
-    await rejects(waitForReport(gone, 'r-1', { clock: virtualClock() }), 'not-found');
+    const gone = scripted([rec('in-progress'), new MeasurementsError('NOT_FOUND', 'Report r-1 was not found')]);
+    await rejects(waitForReport(gone, 'r-1', { clock: virtualClock() }), 'NOT_FOUND');
     assert.equal(gone.calls(), 2);
   });
 
@@ -207,14 +207,14 @@ describe('reports: waitForReport', () => {
         return rec('in-progress');
       },
     };
-    await rejects(waitForReport(source, 'r-1', { clock: virtualClock(), signal: ctrl.signal }), 'cancelled');
+    await rejects(waitForReport(source, 'r-1', { clock: virtualClock(), signal: ctrl.signal }), 'CANCELLED');
     assert.equal(n, 3);
   });
 
   it('honours an optional deadline', async () => {
     const e = await rejects(
       waitForReport(scripted([rec('in-progress')]), 'r-1', { clock: virtualClock(), deadlineMs: 60_000 }),
-      'timeout',
+      'TIMEOUT',
     );
     assert.match(e.message, /may still finish/);
   });
@@ -282,7 +282,7 @@ describe('reports: downloadReportFiles', () => {
   });
 
   it('refuses a report that has not succeeded', async () => {
-    await rejects(downloadReportFiles(client, rec('in-progress'), tmpdir()), 'invalid-request');
+    await rejects(downloadReportFiles(client, rec('in-progress'), tmpdir()), 'INVALID_REQUEST');
   });
 
   it("refreshes file URLs once before downloading when they expired by the client's clock", async () => {
@@ -337,7 +337,7 @@ describe('reports: downloadReportFiles', () => {
     api.handle((_q, res) => sendJson(res, 200, rec('succeeded', { urls: [`${files.url}/stale/a.csv?sig=3`] })));
     await rejects(
       downloadReportFiles(client, rec('succeeded', { urls: [`${files.url}/stale/a.csv?sig=1`] }), dir),
-      'forbidden',
+      'FORBIDDEN',
     );
   });
 });

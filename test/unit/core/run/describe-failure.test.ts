@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
-import { errorFromResponse, MeasurementsError, OutputError } from '../../../../src/core/api/errors';
+import { errorFromResponse } from '../../../../src/core/api/error-reply';
+import {
+  CellError,
+  MeasurementsError,
+  NotebookFormatError,
+  OutputError,
+  ReportFailedError,
+  UnsafePathError,
+} from '../../../../src/core/api/errors';
 import { quotaReachedText, quotaResetText } from '../../../../src/core/api/quota-text';
-import { UnsafePathError } from '../../../../src/core/io/local-paths.node';
-import { NotebookFormatError } from '../../../../src/core/notebook';
 import { parseCell } from '../../../../src/core/query';
-import { CellError } from '../../../../src/core/run/cell-error';
 import { describeFailure } from '../../../../src/core/run/describe-failure.node';
-import { ReportFailedError } from '../../../../src/core/run/report-run.node';
 
 const now = new Date('2026-11-20T20:48:00Z');
 
@@ -59,7 +63,7 @@ describe('core/run describeFailure', () => {
     const server = describeFailure(http(429, 'createReport', '60'), { now });
     assert.match(server.lines[0], /for this org \(30 per UTC day\); resets at 00:00 UTC, in 1m\.$/);
     // Without a clock (a cell's output): the reset's date instead of the wait.
-    const noClock = new MeasurementsError('quota-exceeded', 'x', { resetAt: new Date('2026-11-21T00:00:00Z') });
+    const noClock = new MeasurementsError('QUOTA_EXCEEDED', 'x', { resetAt: new Date('2026-11-21T00:00:00Z') });
     assert.match(describeFailure(noClock).lines[0], /resets at 00:00 UTC on 2026-11-21\.$/);
   });
 
@@ -70,14 +74,14 @@ describe('core/run describeFailure', () => {
       [http(404), 'not-found'],
       [http(400), 'rejected'],
       [http(500), 'unavailable'],
-      [new MeasurementsError('invalid-request', 'bad field'), 'invalid-request'],
-      [new MeasurementsError('network', 'ECONNREFUSED'), 'unreachable'],
-      [new MeasurementsError('timeout', 'too slow'), 'unreachable'],
-      [new MeasurementsError('cancelled', 'aborted'), 'cancelled'],
+      [new MeasurementsError('INVALID_REQUEST', 'bad field'), 'invalid-request'],
+      [new MeasurementsError('NETWORK', 'ECONNREFUSED'), 'unreachable'],
+      [new MeasurementsError('TIMEOUT', 'too slow'), 'unreachable'],
+      [new MeasurementsError('CANCELLED', 'aborted'), 'cancelled'],
     ] as const;
     for (const [e, kind] of kinds) assert.equal(describeFailure(e).kind, kind, `${e.code} (${e.status})`);
     assert.equal(describeFailure(http(401)).title, 'Not allowed');
-    assert.equal(describeFailure(http(500)).title, 'Service error (server-error)');
+    assert.equal(describeFailure(http(500)).title, 'Service error (SERVER_ERROR)');
   });
 
   it('local failures: notebook file, output, failed report, unsafe folder, system, anything else', () => {

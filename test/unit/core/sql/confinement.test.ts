@@ -5,8 +5,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EngineQueryError } from '../../../../src/core/api/errors';
 import { memoryLimit } from '../../../../src/core/sql/confine.node';
-import { EngineQueryError, SqlEngine } from '../../../../src/core/sql/engine.node';
+import { SqlEngine } from '../../../../src/core/sql/engine.node';
 import { SqlSession } from '../../../../src/core/sql/session.node';
 import { cellText, type Table } from '../../../../src/core/table/table';
 

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readTableFile, TableFileError, tableFileFormat } from '../../../../src/core/sql/file-read.node';
+import { TableFileError } from '../../../../src/core/api/errors';
+import { readTableFile } from '../../../../src/core/sql/file-read.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
 import {
   cellText,
@@ -31,14 +32,6 @@ describe('core table: local table files (first rows kept, the rest counted)', ()
     fs.writeFileSync(p, body);
     return p;
   };
-
-  it('names the formats by extension', () => {
-    assert.equal(tableFileFormat('a/B.CSV'), 'csv');
-    assert.equal(tableFileFormat('x.csv.gz'), 'csv.gz');
-    assert.equal(tableFileFormat('x.parquet'), 'parquet');
-    assert.equal(tableFileFormat('x.gz'), undefined);
-    assert.equal(tableFileFormat('x.json'), undefined);
-  });
 
   it('a report CSV with english headers: every row, columns typed as for service output', async () => {
     const r = await readTableFile(write('small.csv', csv(3)), { maxRows: 100 });

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MeasurementsError } from '../../../../src/core/api/errors';
+import { CellError, MeasurementsError } from '../../../../src/core/api/errors';
 import { MeasurementsClient } from '../../../../src/core/client/client.node';
-import { CellError, runCell } from '../../../../src/core/run/index.node';
+import { runCell } from '../../../../src/core/run/index.node';
 import { SqlSession } from '../../../../src/core/sql/session.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
 import { cellText, findColumn, floatValues, isNumeric, type Table } from '../../../../src/core/table/table';
@@ -152,7 +152,7 @@ describe('sql cells (DuckDB) against the emulator', function () {
     setTimeout(() => abort.abort(), 300);
     await assert.rejects(
       run('sql\nSELECT count(*) FROM range(100000000000) a', { signal: abort.signal }),
-      (e: unknown) => e instanceof MeasurementsError && e.code === 'cancelled',
+      (e: unknown) => e instanceof MeasurementsError && e.code === 'CANCELLED',
     );
     assert.ok(Date.now() - started < 5000, 'stopped promptly');
     // The session still works afterwards.

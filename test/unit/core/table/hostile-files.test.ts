@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { InputLimitError } from '../../../../src/core/api/errors';
-import { readTableFile, TableFileError } from '../../../../src/core/sql/file-read.node';
+import { InputLimitError, TableFileError } from '../../../../src/core/api/errors';
+import { readTableFile } from '../../../../src/core/sql/file-read.node';
 import { readInChild } from '../../../support/core/read-in-child';
 
 const HEADER = 'datasourceId,time,pm2_5ConcMass.value\n';

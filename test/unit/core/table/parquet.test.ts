@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { type AsyncBuffer, parquetMetadata } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import {
-  ParquetPagesTooLarge,
-  readParquetHead,
-  writeParquet,
-  writeParquetInTurns,
-} from '../../../../src/core/table/parquet';
+import { ParquetPagesTooLarge } from '../../../../src/core/api/errors';
+import { readParquetHead, writeParquet, writeParquetInTurns } from '../../../../src/core/table/parquet';
 import { cellText, floatValues, type NumericColumn, numberAt } from '../../../../src/core/table/table';
 import { syntheticTable } from '../../../support/synthetic-table';
 

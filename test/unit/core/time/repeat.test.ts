@@ -5,7 +5,7 @@ import { sleep } from '../../../../src/core/time/clock';
 import { repeat } from '../../../../src/core/time/repeat';
 import { virtualClock } from '../../../support/core/virtual-clock';
 
-const net = () => new MeasurementsError('network', 'down');
+const net = () => new MeasurementsError('NETWORK', 'down');
 
 describe('time: repeat (the one polling loop)', () => {
   it('runs rounds on the schedule next() gives, from the first delay, and stops when it says so', async () => {
@@ -49,7 +49,7 @@ describe('time: repeat (the one polling loop)', () => {
     const clock = virtualClock(0);
     const script: (Error | string)[] = [
       ...Array.from({ length: 8 }, net),
-      new MeasurementsError('quota-exceeded', 'slow down', { retryAfterSeconds: 90 }),
+      new MeasurementsError('QUOTA_EXCEEDED', 'slow down', { retryAfterSeconds: 90 }),
       'ok',
     ];
     const told: number[] = [];
@@ -89,7 +89,7 @@ describe('time: repeat (the one polling loop)', () => {
   it('stops at once on a permanent error, and on any error once cancelled', async () => {
     const clock = virtualClock(0);
     let rounds = 0;
-    const gone = new MeasurementsError('not-found', 'Report r-1 was not found');
+    const gone = new MeasurementsError('NOT_FOUND', 'Report r-1 was not found');
     await assert.rejects(
       repeat({
         clock,
