@@ -1,10 +1,9 @@
 // `measnb archive`: an org's history as Hive-partitioned Parquet in --dest (core/archive), and
 // `measnb archive --snippet ENGINE`: how each engine reads it.
 import type { Command } from 'commander';
-import { UsageError } from '../../core/api/errors';
+import { ArchiveError, ArchiveQuotaError, UsageError } from '../../core/api/errors';
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
 import { type ArchiveEvent, runArchive } from '../../core/archive/archive.node';
-import { ArchiveError, ArchiveQuotaError } from '../../core/archive/errors';
 import { DEFAULT_MAX_REPORTS_PER_DAY } from '../../core/archive/plan';
 import { archiveSnippet, SNIPPET_ENGINES, type SnippetEngine } from '../../core/archive/snippets';
 import { formatDuration } from '../../core/time/duration';

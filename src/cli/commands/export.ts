@@ -1,10 +1,9 @@
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../../core/api/errors';
+import { EvaluationReportError, UsageError } from '../../core/api/errors';
 import { writeFileViaPart } from '../../core/io/part-file.node';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, type ExportFormat, exportNotebook } from '../../core/notebook/export';
 import {
-  EvaluationReportError,
   evaluationReport,
   evaluationReportHtml,
   evaluationReportMarkdown,

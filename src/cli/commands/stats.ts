@@ -2,8 +2,8 @@
 // statistics of a metric over every row of a table file (a report file, or a result `measnb run --results`
 // wrote), computed by the SQL engine; labelled indicative (sensor data, not a regulatory determination).
 import type { Command } from 'commander';
-import { UsageError } from '../../core/api/errors';
-import { offsetText, StatisticsInputError, standardOffsetMinutes } from '../../core/aq/regulatory';
+import { StatisticsInputError, UsageError } from '../../core/api/errors';
+import { offsetText, standardOffsetMinutes } from '../../core/aq/regulatory';
 import { fileStatistics, type StatisticsOutcome } from '../../core/sql/statistics.node';
 import { safeForTerminalLine } from '../../core/text/terminal';
 import { TimeZoneError } from '../../core/time/zone';

@@ -50,6 +50,14 @@ export const ERROR_CODES = [
   'UNTRUSTED_WORKSPACE',
   'MISSING_KEY',
   'ROWS_UNAVAILABLE',
+  // air-quality documents and statistics, the archive
+  'STATISTICS_INPUT',
+  'EVALUATION_INPUT',
+  'ARCHIVE_INPUT',
+  'ARCHIVE_UNKNOWN_DATASOURCE',
+  'ARCHIVE_MANIFEST',
+  'ARCHIVE_REPORT_CONTENT',
+  'ARCHIVE_QUOTA',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -333,4 +341,54 @@ export class MissingKeyError extends MeasnbError {
 export class RowsUnavailable extends MeasnbError {
   override name = 'RowsUnavailable';
   readonly code = 'ROWS_UNAVAILABLE';
+}
+
+// ---- air-quality documents and statistics, the archive ---------------------------------------------
+
+/** Regulatory-style statistics asked of something they cannot be computed on (a file, a metric, a year). */
+export class StatisticsInputError extends MeasnbError {
+  override name = 'StatisticsInputError';
+  readonly code = 'STATISTICS_INPUT';
+}
+
+/** A sensor evaluation report asked of a result it cannot be made from (no sensor, no reference, no metric). */
+export class EvaluationReportError extends MeasnbError {
+  override name = 'EvaluationReportError';
+  readonly code = 'EVALUATION_INPUT';
+}
+
+export type ArchiveErrorCode =
+  /** A flag or the range is not something to archive (nothing was sent). */
+  | 'ARCHIVE_INPUT'
+  /** A datasource the org does not have (nothing was spent). */
+  | 'ARCHIVE_UNKNOWN_DATASOURCE'
+  /** The folder holds a manifest that is not ours, or is damaged. */
+  | 'ARCHIVE_MANIFEST'
+  /** A report file held something other than what was asked for. */
+  | 'ARCHIVE_REPORT_CONTENT';
+
+/** The archive cannot go on (core/archive): what the CLI maps to its exit codes and the extension to notices. */
+export class ArchiveError extends MeasnbError {
+  override name = 'ArchiveError';
+  constructor(
+    readonly code: ArchiveErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The day's report budget is spent (our cap, or the service's 429): the archive can go on at `resumeAt`. */
+export class ArchiveQuotaError extends MeasnbError {
+  override name = 'ArchiveQuotaError';
+  readonly code = 'ARCHIVE_QUOTA';
+  constructor(
+    message: string,
+    /** When the budget resets (the next UTC midnight, or the service's Retry-After). */
+    readonly resumeAt: Date,
+    /** Months still to fetch. */
+    readonly remainingMonths: number,
+  ) {
+    super(message);
+  }
 }

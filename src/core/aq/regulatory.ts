@@ -213,9 +213,3 @@ export function regulatoryStatistics(
   }
   return out;
 }
-
-/** A statistics request that does not fit its data (no such metric or datasource, several datasources). */
-export class StatisticsInputError extends Error {
-  readonly code = 'STATISTICS_INPUT';
-  override name = 'StatisticsInputError';
-}

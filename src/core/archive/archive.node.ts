@@ -5,7 +5,7 @@
 // staging folder, converts them with DuckDB, and swaps each datasource's month into place. Re-running
 // continues where it stopped: complete months are skipped, a month's created report is reused.
 import { resolve } from 'node:path';
-import { isMeasurementsError, nextUtcMidnight } from '../api/errors';
+import { ArchiveError, ArchiveQuotaError, isMeasurementsError, nextUtcMidnight } from '../api/errors';
 import type { DatasourceList, ReportRecord } from '../api/types';
 import type { CallOptions, MeasurementsClient } from '../client/client.node';
 import { downloadReportFiles } from '../reports/download.node';
@@ -14,7 +14,6 @@ import type { PollSchedule } from '../reports/schedule';
 import { reportState } from '../reports/status';
 import { ParquetCopier } from '../sql/parquet-copy.node';
 import type { WaitClock } from '../time/clock';
-import { ArchiveError, ArchiveQuotaError } from './errors';
 import type { ArchiveManifest } from './manifest';
 import {
   type ArchiveRange,

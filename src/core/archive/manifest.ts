@@ -2,7 +2,7 @@
 // (and over which range, with how many rows), the report a month is being fetched from (so a run that
 // stopped picks it up instead of spending another), and the reports created per UTC day. A file in a
 // folder is hostile input: it is checked field by field, and anything else is refused.
-import { ArchiveError } from './errors';
+import { ArchiveError } from '../api/errors';
 
 export const MANIFEST_NAME = 'measnb-archive.json';
 export const MANIFEST_FORMAT = 'measnb-archive';

@@ -1,10 +1,11 @@
 // What an archive run fetches: its range checked against what the service can give, cut into UTC
 // months (one report per month, every datasource still missing that month in it), and where each
 // month of each datasource lies (the Hive layout readers find by itself).
+
+import { ArchiveError } from '../api/errors';
 import { OUTPUT_FREQUENCIES, type OutputFrequency, PERIOD_MS } from '../api/types';
 import { DAY_MS } from '../time/duration';
 import { daysFromCivil, parseIso } from '../time/iso';
-import { ArchiveError } from './errors';
 
 /** Reports an archive creates per UTC day unless told otherwise: 25 of the 30, a reserve for people. */
 export const DEFAULT_MAX_REPORTS_PER_DAY = 25;

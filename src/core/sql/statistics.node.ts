@@ -1,14 +1,15 @@
 // Regulatory-style statistics over ALL the rows of a result or a file (never only the rows a view holds): the
 // daily values are computed by DuckDB (core/aq/regulatory.ts `dailyValuesSql`), the rank rule and capture in
 // core/aq. The result is a small Table labelled as indicative.
+
 import { resolve } from 'node:path';
+import { StatisticsInputError } from '../api/errors';
 import { metricUnit, pollutantOf } from '../aq/metric-info';
 import {
   dailyValuesSql,
   INDICATIVE_LABEL,
   type PeriodStatistics,
   regulatoryStatistics,
-  StatisticsInputError,
   type StatisticsPeriod,
   type StatisticsPollutant,
 } from '../aq/regulatory';

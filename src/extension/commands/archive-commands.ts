@@ -3,9 +3,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { ArchiveError, ArchiveQuotaError } from '../../core/api/errors';
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../../core/api/types';
 import { type ArchiveEvent, runArchive } from '../../core/archive/archive.node';
-import { ArchiveError, ArchiveQuotaError } from '../../core/archive/errors';
 import { MANIFEST_NAME } from '../../core/archive/manifest';
 import { DEFAULT_MAX_REPORTS_PER_DAY } from '../../core/archive/plan';
 import { archiveSnippet, SNIPPET_ENGINES, type SnippetEngine } from '../../core/archive/snippets';

@@ -3,6 +3,7 @@
 // summary of performance metrics against target values met / not met, scatter plots and time series of
 // 1-hour and 24-hour averages). The numbers are core/table/collocation's (EPA's evaluation, core/aq/evaluation);
 // HTML (self-contained, no script, inline SVG) and Markdown (the same tables, the charts as SVG data images).
+import { EvaluationReportError } from '../../api/errors';
 import { MIN_PRECISION_SENSORS, type PairEvaluation, type Precision, precisionTargets } from '../../aq/evaluation';
 import { lineStyles } from '../../aq/line-styles';
 import { metricUnit } from '../../aq/metric-info';
@@ -22,12 +23,6 @@ import type { Notebook } from '../model';
 import { escapeXml } from './escape';
 import { outputView } from './output-view';
 import { svgScatter, svgTimeChart } from './svg-plot';
-
-/** A report that cannot be made from the input: a stable code for callers (the CLI: exit 2). */
-export class EvaluationReportError extends Error {
-  override name = 'EvaluationReportError';
-  readonly code = 'EVALUATION_INPUT';
-}
 
 export interface EvaluationRequest {
   table: Table;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ArchiveError } from '../../../../src/core/archive/errors';
+import { ArchiveError } from '../../../../src/core/api/errors';
 import {
   checkArchiveInput,
   checkDatasourceIds,

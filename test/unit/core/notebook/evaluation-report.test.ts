@@ -1,10 +1,11 @@
 // The sensor evaluation report (EPA/600/R-20/280's reporting template) from the emulator's collocated pair:
 // a sensor at its reference site reading 1.3 × reference + 2 (src/emulator/world.ts COLLOCATED_BIAS).
+
 import assert from 'node:assert/strict';
+import { EvaluationReportError } from '../../../../src/core/api/errors';
 import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import {
-  EvaluationReportError,
   evaluationReport,
   evaluationReportHtml,
   evaluationReportMarkdown,

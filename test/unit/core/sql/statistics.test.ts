@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { StatisticsInputError } from '../../../../src/core/aq/regulatory';
+import { StatisticsInputError } from '../../../../src/core/api/errors';
 import { fileStatistics } from '../../../../src/core/sql/statistics.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
 import type { Table } from '../../../../src/core/table/table';
