@@ -36,9 +36,10 @@ export function warningNote(w: Diagnostic): string {
 }
 
 export function resultNotes(result: RunResult): string[] {
-  const notes: string[] = [...rowOrderNote(result)];
+  const notes: string[] = [];
   const values = parametersNote(result);
   if (values) notes.push(values);
+  notes.push(...rowOrderNote(result));
   if (result.notice) notes.push(result.notice);
   for (const w of result.warnings) notes.push(warningNote(w));
   const files = result.report?.files ?? [];

@@ -54,6 +54,8 @@ export function progressText(p: RunProgress): string {
 export class CellWriter {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly notes: string[] = [];
+  /** The parameter values the cell used (parameters: …), shown first. */
+  private values: string | undefined;
   /** Rows a follow cell added in this run. */
   private newThisRun = 0;
   /** The report a report cell made: its files are opened and revealed from the cell's status bar. */
@@ -92,11 +94,15 @@ export class CellWriter {
     if (!this.shown) void this.replace([textOutput(progressText(p))]);
   }
 
+  /** The parameter values line, when the cell used parameters. */
+  private valuesNote(): string[] {
+    return this.values ? [this.values] : [];
+  }
+
   /** Notes and warnings of a step, and the report it made, for what follows. */
   noteOutcome(outcome: RunResult, report: ReportRef | undefined): void {
     if (report) this.report = report;
-    const values = parametersNote(outcome);
-    if (values && !this.notes.includes(values)) this.notes.push(values);
+    this.values = parametersNote(outcome) ?? this.values;
     if (outcome.notice) this.notes.push(outcome.notice);
     // A follow's every step carries the cell's warnings: each is noted once.
     for (const w of outcome.warnings) {
@@ -116,7 +122,11 @@ export class CellWriter {
           `report ${outcome.report?.record.reportId} files: ${files.map(fileName).join(', ')} (Open and Reveal below the cell)`,
         ]
       : [];
-    await this.writeTable({ title, notes: [...rowOrderNote(outcome), ...this.notes, ...fileNote] });
+    // The values used first (parameters: …), then the row order, the notes and warnings, the files.
+    await this.writeTable({
+      title,
+      notes: [...this.valuesNote(), ...rowOrderNote(outcome), ...this.notes, ...fileNote],
+    });
   }
 
   /** A follow step: its new rows appended to what the cell shows, and when the next check comes. */
@@ -125,20 +135,20 @@ export class CellWriter {
     this.shown = this.shown && this.shown.rowCount > 0 ? concatTables([this.shown, outcome.table]) : outcome.table;
     const line = `${count(outcome.table.rowCount)} new rows at ${fmtTime(at)}`;
     const next = nextAt ? `; next check at ${fmtTime(nextAt)}` : '';
-    await this.writeTable({ title, notes: [...this.notes, `follow: ${line}${next}`] });
+    await this.writeTable({ title, notes: [...this.valuesNote(), ...this.notes, `follow: ${line}${next}`] });
     return this.shown;
   }
 
   /** A transient error a follow rides out (it tries again at `retryAt`). */
   async followRetry(error: unknown, title: string, retryAt: Date): Promise<void> {
     const why = `follow: ${(error as Error).message} (trying again at ${fmtTime(retryAt)})`;
-    await this.writeTable({ title, notes: [...this.notes, why] });
+    await this.writeTable({ title, notes: [...this.valuesNote(), ...this.notes, why] });
   }
 
   /** A follow cancelled between steps: everything that arrived stays. */
   async followStopped(title: string): Promise<void> {
     const partial = `follow stopped (cancelled); ${count(this.newThisRun)} new rows arrived in this run`;
-    await this.writeTable({ title, notes: this.notes, partial });
+    await this.writeTable({ title, notes: [...this.valuesNote(), ...this.notes], partial });
   }
 
   /** A failed (or cancelled) run: the rows that arrived are kept and marked partial, then the error. */
@@ -154,7 +164,7 @@ export class CellWriter {
     if (this.shown && this.shown.rowCount > 0) {
       const reason = cancelled ? 'the run was cancelled' : `the run failed (${(err as Error).message})`;
       rendered = await this.render(this.shown, {
-        notes: this.notes,
+        notes: [...this.valuesNote(), ...this.notes],
         partial: `${reason}; the rows that arrived are kept`,
       });
       outputs.push(rendered.output);
