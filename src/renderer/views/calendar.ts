@@ -179,7 +179,7 @@ export class CalendarPanel implements Panel {
       this.datasource.value === ALL && total > groups.length
         ? ` Only the first ${groups.length} of ${total} datasources are drawn.`
         : '';
-    this.note.textContent = `Daily means of hourly means in ${unit || 'the metric’s unit'}, days in ${zoneText(zone)} (the table's UTC/Local button), valid with ≥ ${MIN_HOURS_PER_DAY} of 24 hours; ${categories}. Computed from the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown in ${Math.round(performance.now() - t0)} ms.${capped}`;
+    this.note.textContent = `Daily means of hourly means in ${unit || 'the metric’s unit'}, days in ${zoneText(zone)} (the table's zone button), valid with ≥ ${MIN_HOURS_PER_DAY} of 24 hours; ${categories}. Computed from the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown in ${Math.round(performance.now() - t0)} ms.${capped}`;
   }
 
   /** Fills the year choice (the latest by default, the user's pick kept); the year to draw. */

@@ -194,7 +194,7 @@ export class ProfilesPanel implements Panel {
     const norm = normalise
       ? ' Normalised: each line divided by its mean (a difference is not: its mean may be near zero).'
       : '';
-    this.note.textContent = `Hours, weekdays and months in ${zoneText(zone)} (the table's UTC/Local button); ${bandText}.${text}${norm} Computed in ${Math.round(performance.now() - t0)} ms.`;
+    this.note.textContent = `Hours, weekdays and months in ${zoneText(zone)} (the table's zone button); ${bandText}.${text}${norm} Computed in ${Math.round(performance.now() - t0)} ms.`;
     this.note.classList.toggle('mt-profiles-capped', text.startsWith(' Only'));
   }
 
