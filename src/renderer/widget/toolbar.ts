@@ -1,5 +1,6 @@
 // The widget's toolbar, one line at any width: the filter box, the row count, the tabs, the zone button (the
-// notebook's zone or UTC), Columns, Copy, Copy Markdown, Save (when the renderer can save), then a "…" menu for what does not fit, and the status.
+// notebook's zone or UTC), Columns, Copy, Copy Markdown, Save (when the renderer can save), then a "…" menu
+// for what does not fit, and the status.
 import type { SaveFormat } from '../../core/notebook/renderer-protocol';
 import { button, h } from '../dom/h';
 import { type TimeZoneMode, zoneLabel } from '../model/format';
