@@ -1,9 +1,10 @@
 // Fault injection for tests (off by default): latency, 5xx (with a JSON, HTML or empty body, and a
 // Retry-After if asked, as real gateways send), connection reset mid-body, truncated gzip, failed reports,
 // a report status the client does not know. Per endpoint, by count (the next N requests) or rate (seeded, reproducible).
+
+import { mulberry32 } from '../core/aq/bootstrap';
 import { parseHttpDate } from '../core/time/http-date';
 import { parseDuration } from './clock';
-import { seededRandom } from './hash';
 import type { BodyDamage } from './http';
 
 const FAULT_ENDPOINTS = [
@@ -151,7 +152,7 @@ export function checkFaultConfig(config: unknown): string | undefined {
 
 export class FaultInjector {
   private rules: Array<FaultRule & { remaining?: number }> = [];
-  private random = seededRandom(0);
+  private random = mulberry32(0);
 
   constructor(config?: FaultConfig) {
     if (config) this.configure(config);
@@ -161,7 +162,7 @@ export class FaultInjector {
     const error = checkFaultConfig(config);
     if (error) throw new Error(error);
     this.rules = config.rules.map((r) => ({ ...r, remaining: r.count }));
-    this.random = seededRandom(config.seed ?? 0);
+    this.random = mulberry32(config.seed ?? 0);
   }
 
   get active(): number {

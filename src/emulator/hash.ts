@@ -31,15 +31,3 @@ export function hash4(a: number, b: number, c = 0, d = 0): number {
 export function unit(a: number, b: number, c = 0, d = 0): number {
   return hash4(a, b, c, d) / 4294967296;
 }
-
-/** A small seeded PRNG (mulberry32) for decisions that are drawn in sequence, e.g. fault rates. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
