@@ -21,7 +21,7 @@ export const SHIFTED_CLOCK = '+400d';
 const CLI_MOCHARC = 'test/cli/mocharc.json';
 
 const LANES = [
-  { name: 'lint', check: true, cmd: ['npx', 'biome', 'check', '.'] },
+  { name: 'lint', check: true, cmd: ['npm', 'run', '-s', 'lint'] },
   { name: 'typecheck', check: true, cmd: ['npm', 'run', '-s', 'typecheck'] },
   { name: 'build', check: true, cmd: ['npm', 'run', '-s', 'build'] },
   { name: 'unit', cmd: ['npx', 'c8', 'mocha'] },

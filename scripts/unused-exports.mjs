@@ -98,7 +98,7 @@ function usedInOwnFile(sf, name) {
   return count > 1;
 }
 
-for (const dir of ['src', 'test', 'scripts']) for (const f of files(join(root, dir))) collect(f);
+for (const dir of ['src', 'test', 'scripts', 'bench']) for (const f of files(join(root, dir))) collect(f);
 
 const entries = new Set(ENTRIES.map((e) => join(root, e)));
 const found = [];

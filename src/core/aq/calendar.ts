@@ -56,7 +56,7 @@ export function localDailyMeans(
  * A mean without the floating-point noise of its sum (12 significant digits): 24 hours of 9.1 sum to a mean of
  * 9.099999999999996, which EPA's truncation would cut to 9.0 (Good) instead of 9.1 (Moderate).
  */
-export function withoutNoise(mean: number): number {
+function withoutNoise(mean: number): number {
   return Number.isFinite(mean) ? Number(mean.toPrecision(12)) : mean;
 }
 

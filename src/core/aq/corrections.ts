@@ -2,7 +2,7 @@
 // its two-piece extension for smoke, a humidity-growth correction), the product's own collocation fit, and the
 // `sql` cell that applies one to a result or a file, its method, source and coefficients in a comment, so the
 // notebook re-runs it and `measnb run` gives the same numbers. Neutral: plain numbers and SQL text.
-import { CORRECTION_TAGS, type CorrectionTag } from '../metrics/catalog';
+import type { CorrectionTag } from '../metrics/catalog';
 import { formatMetricLabel, parseCanonicalLabel } from '../metrics/labels';
 import { commentText, numberLiteral, quoteIdent, quoteString } from '../text/sql-text';
 import { DAY_MS } from '../time/duration';
@@ -12,7 +12,7 @@ import { ols } from './stats';
 
 export type CorrectionMethod = CorrectionTag;
 
-export interface CorrectionInfo {
+interface CorrectionInfo {
   tag: CorrectionMethod;
   /** What the quick pick shows. */
   label: string;
@@ -72,7 +72,7 @@ export function epa2021(pm: number, rh: number): number {
 }
 
 /** The breakpoint of the Fire and Smoke Map's two-piece form (µg/m³ of the uncorrected PM). */
-export const FSM_BREAKPOINT = 343;
+const FSM_BREAKPOINT = 343;
 
 /** The 2021 Fire and Smoke Map form: the US-wide correction up to 343 µg/m³, 0.46·PM + 3.93×10⁻⁴·PM² + 2.97 above. */
 export function epaFireSmoke2021(pm: number, rh: number): number {
@@ -166,12 +166,10 @@ export function correctedColumnName(pmColumn: string, method: CorrectionMethod):
   return `${pmColumn.replace(/\.(raw|value)$/, '')}_${method}`;
 }
 
-export { CORRECTION_TAGS };
-
 /** What a correction cell reads: an earlier cell's named result, or a file (read in place by DuckDB). */
-export type CorrectionInput = { result: string } | { file: string; format: 'parquet' | 'csv' };
+type CorrectionInput = { result: string } | { file: string; format: 'parquet' | 'csv' };
 
-export interface CorrectionSpec {
+interface CorrectionSpec {
   method: CorrectionMethod;
   input: CorrectionInput;
   /** The PM2.5 column (the raw value where the method needs raw). */
@@ -188,7 +186,7 @@ export interface CorrectionSpec {
 }
 
 /** The expression of a method over SQL expressions `pm` and `rh`: the same operations, in the same order, as the formulas above. */
-export function correctionExpression(method: CorrectionMethod, pm: string, rh: string, fit?: CorrectionFit): string {
+function correctionExpression(method: CorrectionMethod, pm: string, rh: string, fit?: CorrectionFit): string {
   const epa = `0.524 * ${pm} - 0.0862 * ${rh} + 5.75`;
   switch (method) {
     case 'epa2021':
@@ -208,7 +206,7 @@ export function correctionExpression(method: CorrectionMethod, pm: string, rh: s
 }
 
 /** A result name (letters, digits and _, not starting with a digit) made from any text. */
-export function resultNameFrom(text: string): string {
+function resultNameFrom(text: string): string {
   const name = text.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 60);
   return /^[A-Za-z_]/.test(name) ? name : `r_${name}`;
 }
@@ -266,7 +264,7 @@ export function correctionCell(spec: CorrectionSpec): string {
 }
 
 /** The sensor's and the reference's rows paired by time, for a collocation fit over chosen dates. */
-export interface FitPairsQuery {
+interface FitPairsQuery {
   /** A SQL table expression (a quoted result name or a reader call). */
   from: string;
   timeColumn: string;

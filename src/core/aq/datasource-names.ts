@@ -4,7 +4,7 @@
 import { referenceSites } from '../api/datasource-directory';
 import type { DatasourceInfo } from '../api/types';
 
-export const MAX_NAMES = 5000;
+const MAX_NAMES = 5000;
 export const MAX_NAME_LENGTH = 80;
 
 /** The result's datasource names by id (non-empty names only), bounded in count and length. */

@@ -20,7 +20,7 @@ export const LINE_COLOURS = [
 ] as const;
 
 /** Dash patterns (px on, px off) beyond the solid lines: [] is solid. */
-export const LINE_DASHES: ReadonlyArray<readonly number[]> = [[], [6, 3], [2, 3]];
+const LINE_DASHES: ReadonlyArray<readonly number[]> = [[], [6, 3], [2, 3]];
 
 export const LINE_STYLE_COUNT = LINE_COLOURS.length * LINE_DASHES.length;
 

@@ -17,7 +17,7 @@ const EPA_AVERAGING: Record<AqiPollutant, readonly string[]> = {
   no2: ['1HourMean'],
 };
 
-export type MetricScale =
+type MetricScale =
   /** The value is a US EPA AQI (an index, no unit). */
   | { kind: 'aqi'; unit: 'AQI' }
   /** A concentration whose averaging has EPA breakpoints. */

@@ -17,7 +17,7 @@ export const INDICATIVE_LABEL = 'indicative: sensor data, not a regulatory deter
  * Appendix N, Table 1 (PM2.5, section 4.5(a)(1)) and Appendix S, Table 1 (NO2, section 5.2(a)): the two tables
  * are the same: 1–50 values → the highest, 51–100 → the 2nd highest, … 351–366 → the 8th highest.
  */
-export const P98_RANK_TABLE: ReadonlyArray<{ upTo: number; rank: number }> = [
+const P98_RANK_TABLE: ReadonlyArray<{ upTo: number; rank: number }> = [
   { upTo: 50, rank: 1 },
   { upTo: 100, rank: 2 },
   { upTo: 150, rank: 3 },
@@ -48,7 +48,7 @@ export type StatisticsPollutant = 'pm2_5' | 'pm10' | 'no2' | 'other';
  * The level a day is counted above: PM2.5's 24-hour standard (35 µg/m³, 40 CFR 50.18), PM10's (150 µg/m³,
  * 50.6) on daily means; NO2's 1-hour standard (100 ppb, 50.11) on the daily maximum 1-hour value.
  */
-export const DAILY_LEVEL: Record<Exclude<StatisticsPollutant, 'other'>, number> = { pm2_5: 35, pm10: 150, no2: 100 };
+const DAILY_LEVEL: Record<Exclude<StatisticsPollutant, 'other'>, number> = { pm2_5: 35, pm10: 150, no2: 100 };
 
 export interface StatisticsPeriod {
   year: number;
@@ -66,7 +66,7 @@ export function periodDays(p: StatisticsPeriod): { first: number; end: number; d
   return { first, end, days: end - first };
 }
 
-export interface DailyQuery {
+interface DailyQuery {
   /** A SQL table expression: a quoted result name or a reader call (built by the caller). */
   from: string;
   timeColumn: string;

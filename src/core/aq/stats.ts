@@ -44,7 +44,7 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-export interface Distribution {
+interface Distribution {
   count: number;
   min: number;
   mean: number;
@@ -57,7 +57,7 @@ export interface Distribution {
  * Puts the k-th smallest of a[lo..hi] at a[k], smaller-or-equal values before it and greater-or-equal
  * after it (quickselect: O(n) on average; a sort of the range when partitioning goes badly). NaN-free input.
  */
-export function selectKth(a: Float64Array, k: number, lo = 0, hi = a.length - 1): void {
+function selectKth(a: Float64Array, k: number, lo = 0, hi = a.length - 1): void {
   let budget = 2 * Math.ceil(Math.log2(hi - lo + 2)) + 8;
   while (hi > lo) {
     if (budget-- === 0) {
@@ -146,7 +146,7 @@ export function distribution(
 }
 
 /** The period (index since the epoch) a time falls in. */
-export function periodOf(ms: number, frequency: OutputFrequency): number {
+function periodOf(ms: number, frequency: OutputFrequency): number {
   return Math.floor(ms / PERIOD_MS[frequency]);
 }
 
@@ -268,7 +268,7 @@ export interface ProfilePoint {
 export type ProfileBy = 'hour' | 'weekday' | 'hourWeekday' | 'month';
 
 /** Buckets of each grouping. */
-export const PROFILE_BUCKETS: Readonly<Record<ProfileBy, number>> = {
+const PROFILE_BUCKETS: Readonly<Record<ProfileBy, number>> = {
   hour: 24,
   weekday: 7,
   hourWeekday: 168,
@@ -433,7 +433,7 @@ export function ols(x: ArrayLike<number>, y: ArrayLike<number>): Regression {
   };
 }
 
-export interface Pairs {
+interface Pairs {
   /** Period start (ms) of each pair. */
   times: Float64Array;
   sensor: Float64Array;
@@ -459,13 +459,13 @@ export function meanByPeriod(times: ArrayLike<number>, values: ArrayLike<number>
 }
 
 /** A series: times (epoch ms) and values, NaN for none. */
-export interface TimeSeries {
+interface TimeSeries {
   times: ArrayLike<number>;
   values: ArrayLike<number>;
 }
 
 /** How a series' days are made: the zone and boundary of its days, and the frequency of its values. */
-export interface DayOptions {
+interface DayOptions {
   /** The zone of the days (UTC by default). */
   zone?: Zone;
   /** The values' output frequency (inferred from the times' spacing when not given): minutes make hours by the 45-of-60 rule. */
@@ -520,7 +520,7 @@ export function periodStart(period: number, frequency: OutputFrequency, zone: Zo
  * periods left out by the 75 % rules: minutes as they are (each minute's mean); hours by `hourlyMeans`; days by
  * `dailyMeans` (daily values as they are, by the local day they start in).
  */
-export function periodMeans(series: TimeSeries, frequency: OutputFrequency, options: DayOptions = {}): ValidAverages {
+function periodMeans(series: TimeSeries, frequency: OutputFrequency, options: DayOptions = {}): ValidAverages {
   const given = options.frequency ?? inferFrequency(series.times);
   if (frequency === 'day') {
     const { means, incompleteDays } = dailyMeans(series.times, series.values, { ...options, frequency: given });
@@ -670,7 +670,7 @@ export function daysFromHours(hours: ReadonlyMap<number, number>, zone: Zone = U
   return { means, incomplete };
 }
 
-export interface DailyPairs extends Pairs {
+interface DailyPairs extends Pairs {
   /** Days with some values but fewer than the minimum hours, per side (left out of the pairs). */
   incompleteDays: { sensor: number; reference: number };
 }
@@ -695,7 +695,7 @@ export function pairDaily(
   return { ...pairs, incompleteDays: { sensor: s.incomplete, reference: r.incomplete } };
 }
 
-export interface ExceedanceDays {
+interface ExceedanceDays {
   /** Valid local days (`dailyMeans`) whose mean is above the threshold. */
   days: number;
   /** Valid local days. */

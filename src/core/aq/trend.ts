@@ -18,7 +18,7 @@ export interface MonthMean {
 }
 
 /** The month index (months since 1970-01) of a local day. */
-export function monthOfDay(day: number): number {
+function monthOfDay(day: number): number {
   const { year, month } = civilFromDays(day);
   return (year - 1970) * 12 + month - 1;
 }
@@ -51,7 +51,7 @@ export function monthlyMeans(
  * The series without its mean seasonal cycle: each value less its calendar month's mean over the series, plus
  * the mean of those twelve means (so the level stays). Every calendar month needs a value.
  */
-export function deseasonalise(months: readonly MonthMean[]): Float64Array {
+function deseasonalise(months: readonly MonthMean[]): Float64Array {
   const sums = new Float64Array(12);
   const counts = new Float64Array(12);
   for (const m of months) {
@@ -93,9 +93,9 @@ function tieTerm(v: ArrayLike<number>): number {
 }
 
 /** The 97.5 % point of the standard normal (scipy.stats.norm.ppf(0.975)). */
-export const Z_975 = 1.959963984540054;
+const Z_975 = 1.959963984540054;
 
-export interface TheilSen {
+interface TheilSen {
   n: number;
   slope: number;
   /** median(y) − slope · median(x) (scipy's method 'separate'). */
@@ -121,7 +121,7 @@ export function theilSen(x: ArrayLike<number>, y: ArrayLike<number>): TheilSen {
   return { n, slope, intercept, low: k ? s[lower] : Number.NaN, high: k ? s[upper] : Number.NaN };
 }
 
-export interface MannKendall {
+interface MannKendall {
   /** Kendall's S: concordant minus discordant pairs of (x, y). */
   s: number;
   /** Its variance under no trend, corrected for ties in y. */
@@ -198,9 +198,9 @@ export function lag1Autocorrelation(v: ArrayLike<number>): number {
 /** Fewer monthly means than this and there is no trend to speak of: the view refuses. */
 export const MIN_TREND_MONTHS = 12;
 /** Removing the seasonal cycle needs two years (and every calendar month present). */
-export const MIN_DESEASON_MONTHS = 24;
+const MIN_DESEASON_MONTHS = 24;
 /** Below this many months, serial correlation cannot be judged: the view says so. */
-export const SHORT_SERIES_MONTHS = 36;
+const SHORT_SERIES_MONTHS = 36;
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

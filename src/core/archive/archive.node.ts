@@ -37,7 +37,7 @@ import {
   writeManifest,
 } from './store.node';
 
-export type ArchiveClient = Pick<
+type ArchiveClient = Pick<
   MeasurementsClient,
   'clock' | 'createReport' | 'getReport' | 'downloadReportFile' | 'listDatasources'
 >;
@@ -49,7 +49,7 @@ export type ArchiveEvent =
   | { kind: 'month-done'; month: string; rows: number; done: number; total: number }
   | { kind: 'quota-wait'; until: Date };
 
-export interface ArchiveOptions {
+interface ArchiveOptions {
   client: ArchiveClient;
   clock: WaitClock;
   org: string;
@@ -67,7 +67,7 @@ export interface ArchiveOptions {
   pollSchedule?: Partial<PollSchedule>;
 }
 
-export interface ArchiveSummary {
+interface ArchiveSummary {
   months: number;
   fetched: number;
   reportsCreated: number;

@@ -5,11 +5,11 @@
 import { ArchiveError } from '../api/errors';
 
 export const MANIFEST_NAME = 'measnb-archive.json';
-export const MANIFEST_FORMAT = 'measnb-archive';
+const MANIFEST_FORMAT = 'measnb-archive';
 /** The most entries a manifest may hold (500 datasources × 10 years × 3 frequencies, with room). */
 const MAX_ENTRIES = 500_000;
 
-export interface PartitionEntry {
+interface PartitionEntry {
   /** ISO 8601, the part of the month fetched. */
   from: string;
   to: string;
@@ -18,7 +18,7 @@ export interface PartitionEntry {
 }
 
 /** A month's report, created and not yet written into the dataset. */
-export interface PendingReport {
+interface PendingReport {
   reportId: string;
   datasourceIds: string[];
   from: string;

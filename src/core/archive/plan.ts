@@ -10,7 +10,7 @@ import { daysFromCivil, parseIso } from '../time/iso';
 /** Reports an archive creates per UTC day unless told otherwise: 25 of the 30, a reserve for people. */
 export const DEFAULT_MAX_REPORTS_PER_DAY = 25;
 /** The furthest back one run reaches (ten years of months): a bound on the plan, not the service's. */
-export const MAX_ARCHIVE_MONTHS = 120;
+const MAX_ARCHIVE_MONTHS = 120;
 /** A datasource id must be one safe path segment to name a partition folder. */
 const DATASOURCE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$/;
 
@@ -31,7 +31,7 @@ export interface MonthSlice {
 }
 
 /** A DATE flag: an ISO 8601 date (00:00 UTC) or a timestamp with its zone. */
-export function parseArchiveTime(flag: string, text: string): number {
+function parseArchiveTime(flag: string, text: string): number {
   const iso = parseIso(text.trim());
   if (!iso || !(iso.dateOnly || iso.zoned)) {
     throw new ArchiveError(
@@ -42,7 +42,7 @@ export function parseArchiveTime(flag: string, text: string): number {
   return iso.ms;
 }
 
-export interface ArchiveInput {
+interface ArchiveInput {
   from: string;
   to: string;
   frequency: string;
@@ -104,7 +104,7 @@ export function checkDatasourceIds(ids: readonly string[]): string[] {
 }
 
 /** Epoch ms of the first instant of a UTC month (month 1..12; 13 is January of the next year). */
-export function monthStart(year: number, month: number): number {
+function monthStart(year: number, month: number): number {
   return daysFromCivil(year + Math.floor((month - 1) / 12), ((month - 1) % 12) + 1, 1) * DAY_MS;
 }
 

@@ -7,12 +7,12 @@ export const SNIPPET_ENGINES = ['duckdb', 'pandas', 'dask', 'ray', 'spark', 'ath
 export type SnippetEngine = (typeof SNIPPET_ENGINES)[number];
 
 /** A SQL string literal ('' doubles a quote). */
-export function sqlString(text: string): string {
+function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** A Python string literal (JSON's escapes are Python's for every character JSON.stringify emits). */
-export function pythonString(text: string): string {
+function pythonString(text: string): string {
   return JSON.stringify(text);
 }
 
@@ -29,7 +29,7 @@ function under(dir: string, rel: string): string {
   return `${dir.replace(/[\\/]+$/, '')}${sep}${rel.split('/').join(sep)}`;
 }
 
-export interface SnippetOptions {
+interface SnippetOptions {
   /** The archive folder (local path, or an s3:// prefix for Athena/Spark). */
   dir: string;
   frequency: OutputFrequency;

@@ -10,8 +10,8 @@ import { confinedFolder } from '../io/local-paths.node';
 import { writeFileViaPart } from '../io/part-file.node';
 import { type ArchiveManifest, emptyManifest, MANIFEST_NAME, parseManifest } from './manifest';
 
-export const STAGING_DIR = '_staging';
-export const TRASH_DIR = '_trash';
+const STAGING_DIR = '_staging';
+const TRASH_DIR = '_trash';
 /** A manifest bigger than this is refused before it is read (hostile input). */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 

@@ -4,7 +4,7 @@
 import { DAILY_REPORT_LIMIT } from '../api/paths';
 import type { FieldName, Verb } from './fields';
 
-export interface FieldDoc {
+interface FieldDoc {
   /** Type and rule summary, e.g. "boolean, default false". */
   summary: string;
   /** Text for the recent query and follow (when it differs from reports). */

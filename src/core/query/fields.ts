@@ -7,10 +7,10 @@ import { RECENT_QUERY_FIELDS, REPORT_FIELDS, type FieldSpec as RuleSpec } from '
 export const VERBS = ['recent', 'follow', 'report', 'datasources', 'sql', 'params'] as const;
 export type Verb = (typeof VERBS)[number];
 
-export type FieldType = 'string' | 'list' | 'boolean' | 'enum' | 'time' | 'integer' | 'metricSelect';
+type FieldType = 'string' | 'list' | 'boolean' | 'enum' | 'time' | 'integer' | 'metricSelect';
 
 /** Where a key may appear: a verb, or a report of one kind. */
-export type VerbContext = 'recent' | 'follow' | 'datasources' | 'sql' | 'params' | `report:${ReportKind}`;
+type VerbContext = 'recent' | 'follow' | 'datasources' | 'sql' | 'params' | `report:${ReportKind}`;
 
 /** Every key a cell may hold (the request fields of the recent query and the reports, minus `report`). */
 export const FIELD_NAMES = [
@@ -38,7 +38,7 @@ export type FieldName = (typeof FIELD_NAMES)[number];
  * The keys that take ids, and which ids (GET /v2/datasources): datasourceIds takes any datasource's
  * `datasourceId`; nodeIds and refSiteIds take the `currentSourceId` of datasources of one `sourceType`.
  */
-export interface IdKeySpec {
+interface IdKeySpec {
   idField: 'datasourceId' | 'currentSourceId';
   sourceType?: SourceType;
   /** What the id names, in words. */
@@ -62,7 +62,7 @@ export function isIdKey(key: string): key is IdKey {
   return Object.hasOwn(ID_KEYS, key);
 }
 
-export interface FieldSpec {
+interface FieldSpec {
   name: FieldName;
   type: FieldType;
   values?: readonly string[];

@@ -9,7 +9,7 @@ export interface SourceLine {
 }
 
 /** `#` starts a comment at the start of a line or after whitespace (so values like a#b stay intact). */
-export function commentStart(text: string): number | undefined {
+function commentStart(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '#' && (i === 0 || text[i - 1] === ' ' || text[i - 1] === '\t')) return i;
   }
@@ -32,7 +32,7 @@ export function isBlankCell(text: string): boolean {
   return scanLines(text).every((l) => l.code.trim() === '');
 }
 
-export interface KeyValueLine {
+interface KeyValueLine {
   key: string;
   keyStart: number;
   keyEnd: number;

@@ -8,7 +8,7 @@ import { type MetricDefinition, metricCatalog, QUANTITIES } from '../metrics/cat
 import { didYouMean } from './suggest';
 
 export const METRIC_SELECT_KEYWORDS = ['default', 'all', 'none', 'only'] as const;
-export type MetricSelectHead = (typeof METRIC_SELECT_KEYWORDS)[number];
+type MetricSelectHead = (typeof METRIC_SELECT_KEYWORDS)[number];
 
 /**
  * Who answers the request, which decides what the metric catalogue may refuse. The catalogue is ours, not the
@@ -21,7 +21,7 @@ export type ServiceKind = 'emulator' | 'real';
 /** What a catalogue problem says against a real service, after its own message. */
 export const NOT_IN_CATALOGUE = 'not in the known catalogue; the service will decide';
 
-export interface MetricSelectProblem {
+interface MetricSelectProblem {
   /** Offsets into the value text. */
   start: number;
   end: number;
@@ -70,9 +70,9 @@ export function globMatch(pattern: string, text: string): boolean {
   return pi === p.length;
 }
 
-export type MetricTermKind = 'label' | 'pattern' | 'category';
+type MetricTermKind = 'label' | 'pattern' | 'category';
 
-export interface MetricTerm {
+interface MetricTerm {
   op: '+' | '-';
   text: string;
   kind: MetricTermKind;
@@ -80,7 +80,7 @@ export interface MetricTerm {
   end: number;
 }
 
-export interface ParsedMetricSelect {
+interface ParsedMetricSelect {
   head: MetricSelectHead;
   terms: MetricTerm[];
   /** Grammar problems (always `rejected`). */
@@ -95,7 +95,7 @@ const termKind = (text: string): MetricTermKind =>
  * or `+`; `-` too unless the head is `only`), 'term' (after an operator: a term must come), 'operator' (after a
  * term: an operator or the end).
  */
-export function parseMetricSelect(text: string): ParsedMetricSelect {
+function parseMetricSelect(text: string): ParsedMetricSelect {
   const problems: MetricSelectProblem[] = [];
   const terms: MetricTerm[] = [];
   const tokenRe = /[^\s+-]+|[+-]/g;
@@ -228,7 +228,7 @@ function termMatches(term: MetricTerm, def: MetricDefinition): boolean {
   return def.label.toLowerCase() === term.text.toLowerCase();
 }
 
-export type MetricSelection = { metrics: MetricDefinition[] } | { error: string };
+type MetricSelection = { metrics: MetricDefinition[] } | { error: string };
 
 /** Resolves a metricSelect value to metrics in catalog order, or the service's 400 message (naming metricSelect). */
 export function selectMetrics(text: string | undefined, frequency: OutputFrequency): MetricSelection {

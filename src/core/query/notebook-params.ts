@@ -4,7 +4,7 @@ import { type Diagnostic, range } from './diagnostics';
 import { scanLines, words } from './lines';
 import { type ParamDef, type ParamValue, paramValues, parseParamLines } from './params';
 
-export interface NotebookParams {
+interface NotebookParams {
   /** The parameters of the first params cell (its well-formed lines; the cell reports the others). */
   defs: ParamDef[];
   /** Index (among the texts given) of the params cell, if any. */

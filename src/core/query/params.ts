@@ -5,8 +5,8 @@ import { type Diagnostic, range } from './diagnostics';
 import { matchKeyValue, type SourceLine } from './lines';
 import { parseTime, type TimeValue, timeToWire } from './time';
 
-export const PARAM_TYPES = ['number', 'time', 'ids', 'text', 'boolean'] as const;
-export type ParamType = (typeof PARAM_TYPES)[number];
+const PARAM_TYPES = ['number', 'time', 'ids', 'text', 'boolean'] as const;
+type ParamType = (typeof PARAM_TYPES)[number];
 
 /** A parameter's value, read by its type; `text` is how it was written (captions, input boxes). */
 export type ParamValue =
@@ -30,11 +30,11 @@ export interface ParamDef {
 export type ParamValues = ReadonlyMap<string, ParamValue>;
 
 /** A parameter name: what SQL can write as `$name` (letters, digits and _, not starting with a digit). */
-export const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The longest value text taken (a parameter is a value, not a document). */
-export const MAX_PARAM_TEXT = 1000;
+const MAX_PARAM_TEXT = 1000;
 /** The most parameters one notebook declares. */
-export const MAX_PARAMS = 100;
+const MAX_PARAMS = 100;
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const ID = /^[^\s,{}]+$/;

@@ -6,7 +6,7 @@ import type { ResolvedCell } from './resolve';
 
 export type SnippetLanguage = 'curl' | 'python';
 
-export const KEY_ENV = 'MEASUREMENTS_API_KEY';
+const KEY_ENV = 'MEASUREMENTS_API_KEY';
 
 interface RequestShape {
   method: 'GET' | 'POST';

@@ -10,7 +10,7 @@ export type TimeValue =
   | { kind: 'today' }
   | { kind: 'relative'; text: string; offsetMs: number };
 
-export type TimeParse = { value: TimeValue; warning?: string } | { error: string };
+type TimeParse = { value: TimeValue; warning?: string } | { error: string };
 
 export const TIME_HELP =
   'an ISO 8601 date (2026-11-01) or timestamp (2026-11-01T06:00:00Z), or a relative time: now, today, -90m, -6h, -2d';

@@ -17,7 +17,7 @@ interface NamedCell {
  * The parsed cells of a notebook (undefined where a cell has errors of its own), relative times read at `now`,
  * `{{name}}` read with `params` (default: the notebook's params cell's defaults).
  */
-export function parseCells(texts: readonly string[], now: Date, params?: ParamValues): (ParsedCell | undefined)[] {
+function parseCells(texts: readonly string[], now: Date, params?: ParamValues): (ParsedCell | undefined)[] {
   const values = params ?? paramValues(notebookParams(texts).defs).values;
   return texts.map((t) => parseCell(t, { now, params: values }).cell);
 }

@@ -16,7 +16,7 @@ const ROW_GROUP_ROWS = 16_384;
 /** Partition files a COPY keeps open at once (each holds a row group of every column in memory). */
 const MAX_OPEN_PARTITIONS = 2;
 
-export interface ParquetCopyOptions {
+interface ParquetCopyOptions {
   /** The only folders the engine may read and write (the archive's folder). */
   dirs: readonly string[];
   /** DuckDB threads (default 1). */
@@ -25,7 +25,7 @@ export interface ParquetCopyOptions {
   memoryLimit?: string;
 }
 
-export interface CsvColumn {
+interface CsvColumn {
   name: string;
   type: 'TIMESTAMPTZ' | 'DOUBLE' | 'VARCHAR';
 }

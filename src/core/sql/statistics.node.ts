@@ -117,7 +117,7 @@ export async function statisticsOf(run: RunSql, from: string, req: StatisticsReq
 }
 
 /** The label and the rules, as every surface shows them. */
-export function statisticsNotes(pollutant: StatisticsPollutant): string[] {
+function statisticsNotes(pollutant: StatisticsPollutant): string[] {
   const p98 =
     pollutant === 'no2'
       ? '98th percentile of daily maximum 1-hour values by the rank of 40 CFR 50 Appendix S, Table 1'
@@ -146,7 +146,7 @@ function round(x: number, digits: number): number {
 }
 
 /** The statistics rows as a Table (capture to 0.1 %, the mean to 0.01; the rows keep every digit). */
-export function statisticsTable(rows: readonly PeriodStatistics[]): Table {
+function statisticsTable(rows: readonly PeriodStatistics[]): Table {
   const periods = rows.map((r) => r.period);
   const col = (name: string, f: (r: PeriodStatistics) => number) => numberColumn(name, rows.map(f));
   return {

@@ -269,7 +269,7 @@ export function collocatedSensors(
 }
 
 /** The Collocation view's starting choice: the metric, the sensor, its reference and why that one. */
-export interface CollocationChoice {
+interface CollocationChoice {
   metric: number;
   /** Sensors first (not reference sites), then the reference sites. */
   sensors: string[];

@@ -38,7 +38,7 @@ export const APPLY_CORRECTION_COMMAND = 'measurements.notebook.applyCorrection';
 export const REGULATORY_STATISTICS_COMMAND = 'measurements.regulatoryStatistics';
 
 /** What a test (or a script) passes instead of answering the quick picks. */
-export interface CorrectionArgs {
+interface CorrectionArgs {
   cell?: vscode.NotebookCell;
   method?: CorrectionMethod;
   pmColumn?: string;
@@ -48,7 +48,7 @@ export interface CorrectionArgs {
   fit?: { sensor: string; reference: string; referenceColumn: string; fromMs?: number; toMs?: number };
 }
 
-export interface StatisticsArgs {
+interface StatisticsArgs {
   cell?: vscode.NotebookCell;
   file?: vscode.Uri;
   metric?: string;
@@ -312,7 +312,7 @@ function activeTableFile(): vscode.Uri | undefined {
 }
 
 /** The notebooks' SQL sessions, the table panels, and the controller's clock (a cell's relative times). */
-export interface AqDeps {
+interface AqDeps {
   sql: SqlSessions;
   tables: TablePanels;
   now: () => Date;

@@ -10,7 +10,7 @@ function cellById(notebook: vscode.NotebookDocument, cellId: string): vscode.Not
   return cells.length === 1 ? cells[0] : undefined;
 }
 
-export async function keepChartChoice(notebook: vscode.NotebookDocument, message: unknown): Promise<boolean> {
+async function keepChartChoice(notebook: vscode.NotebookDocument, message: unknown): Promise<boolean> {
   const m = message as Partial<ChartChanged> | undefined;
   if (m?.type !== 'chart' || typeof m.cellId !== 'string' || m.cellId.length > 64) return false;
   const chart = chartChoiceOf(m.chart);

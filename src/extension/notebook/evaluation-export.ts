@@ -15,7 +15,7 @@ import { registerCommand } from '../ui/register-command';
 import { cellFrom, notebookOf } from './notebook-commands';
 import { writeUri } from './write-uri';
 
-export const EVALUATION_REPORT_COMMAND = 'measurements.notebook.exportEvaluationReport';
+const EVALUATION_REPORT_COMMAND = 'measurements.notebook.exportEvaluationReport';
 
 interface EvaluationArgs {
   cell?: vscode.NotebookCell;

@@ -134,7 +134,7 @@ export class NotebookTimeZones implements vscode.Disposable {
 }
 
 /** Writes the zone to the notebook's metadata (checked first). */
-export async function setNotebookZone(notebook: vscode.NotebookDocument, zone: NotebookZone): Promise<void> {
+async function setNotebookZone(notebook: vscode.NotebookDocument, zone: NotebookZone): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   const metadata: Record<string, unknown> = {
     ...notebook.metadata,

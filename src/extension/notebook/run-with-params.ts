@@ -13,7 +13,7 @@ import { NOTEBOOK_TYPE } from './serializer';
 export const RUN_WITH_PARAMS_COMMAND = 'measurements.notebook.runWithParameters';
 
 /** The parameters of a notebook: its (first) params cell's. */
-export function notebookParamDefs(nb: vscode.NotebookDocument): ParamDef[] {
+function notebookParamDefs(nb: vscode.NotebookDocument): ParamDef[] {
   const texts = nb
     .getCells()
     .filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === LANGUAGE_ID)

@@ -184,7 +184,7 @@ function offerCancel(title: string, read: Thenable<unknown>, abort: AbortControl
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The notices of a file's table: the truncation (first N of M rows, and why) when it has more rows. */
-export function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInfo {
+function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInfo {
   // A file has no notebook: its times and days are in the settings' zone (measurements.timeZone).
   const info: ResultInfo = withZone({ title: name }, settingsZone());
   if (read.totalRows > read.table.rowCount) {

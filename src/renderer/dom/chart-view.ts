@@ -50,14 +50,14 @@ export function themedAxis(el: HTMLElement, label?: string): uPlot.Axis {
 }
 
 /** AQI category bands to draw behind a metric column's values (empty for metrics without EPA breakpoints). */
-export function aqiBandsFor(table: Table, metricCol: number) {
+function aqiBandsFor(table: Table, metricCol: number) {
   const scale = metricScale(table.columns[metricCol]?.metric);
   if (scale?.kind === 'aqi') return categoryIndexBands();
   if (scale?.kind === 'concentration') return categoryConcentrationBands(scale.pollutant);
   return [];
 }
 
-export interface ChartViewOptions {
+interface ChartViewOptions {
   /** A horizontal line (e.g. the exceedance threshold), in the metric's unit. */
   threshold?: () => number | undefined;
   /** Starts on this metric column instead of the first. */
@@ -103,11 +103,7 @@ function timeText(seconds: number | null, zone: TimeZoneMode): string {
  * The x axis in the zone: uPlot places its ticks by `tzDate` (local midnights and hours of the IANA zone) and
  * labels them with our one format (timeTickLabels), titled with what the times mean and the zone.
  */
-export function timeAxis(
-  el: HTMLElement,
-  zone: TimeZoneMode,
-  title: string,
-): Partial<uPlot.Options> & { axis: uPlot.Axis } {
+function timeAxis(el: HTMLElement, zone: TimeZoneMode, title: string): Partial<uPlot.Options> & { axis: uPlot.Axis } {
   return {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone.isUtc ? 'Etc/UTC' : zone.name),
     axis: {

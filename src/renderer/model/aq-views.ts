@@ -329,7 +329,7 @@ export function profiles(
 }
 
 /** One side of a difference: a datasource's values of a metric column. */
-export interface ProfileSide {
+interface ProfileSide {
   group: string;
   metricCol: number;
 }

@@ -4,7 +4,7 @@
 import type { ChartChoice } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 
-export interface ChartMemory {
+interface ChartMemory {
   choice?: ChartChoice;
   remember?: (choice: ChartChoice) => void;
 }

@@ -10,7 +10,7 @@ export {
   chartTimeColumn,
 } from '../../core/table/chart-columns';
 
-export const MAX_SERIES = MAX_CHART_LINES;
+const MAX_SERIES = MAX_CHART_LINES;
 
 export interface ChartData {
   /** Seconds since the epoch (uPlot's unit), ascending. */

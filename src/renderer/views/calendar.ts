@@ -36,7 +36,7 @@ const MONTHS = [
 ];
 const WEEKDAY_LETTERS = ['M', 'T', 'W', 'T', 'F', 'S', 'S'];
 /** Datasources drawn with "all datasources" (a year each): more would not be read. */
-export const MAX_CALENDAR_DATASOURCES = 12;
+const MAX_CALENDAR_DATASOURCES = 12;
 const ALL = '\u0000all';
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -111,7 +111,7 @@ function calendarLegend(categorised: boolean): HTMLElement {
   return h('div', { className: 'mt-aqi-legend mt-cal-legend' }, items);
 }
 
-export class CalendarPanel implements Panel {
+class CalendarPanel implements Panel {
   readonly element: HTMLElement;
   private readonly metric: HTMLSelectElement;
   private readonly datasource = h('select', { className: 'mt-cal-datasource', attrs: { 'aria-label': 'Datasource' } });

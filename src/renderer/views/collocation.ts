@@ -172,7 +172,7 @@ function collocationVerdict(result: Collocation): HTMLElement {
   });
 }
 
-export class CollocationPanel implements Panel {
+class CollocationPanel implements Panel {
   readonly element: HTMLElement;
   private readonly metric: HTMLSelectElement;
   private readonly sensor = h('select', { className: 'mt-sensor', attrs: { 'aria-label': 'Sensor datasource' } });

@@ -77,7 +77,7 @@ function exceedanceTable(rows: ExceedanceRow[], metric: Column, threshold: numbe
   };
 }
 
-export class ExceedancesPanel implements Panel {
+class ExceedancesPanel implements Panel {
   readonly element: HTMLElement;
   private readonly thresholdInput: HTMLInputElement;
   private readonly includeInvalid = h('input', {

@@ -63,7 +63,7 @@ function categoryKey(colour: string, abbr: string, textColour: string): HTMLElem
   return el;
 }
 
-export class MapPanel implements Panel {
+class MapPanel implements Panel {
   readonly element: HTMLElement;
   private readonly select: HTMLSelectElement;
   private readonly canvas = h('canvas', { className: 'mt-map-canvas', attrs: { role: 'img' } });

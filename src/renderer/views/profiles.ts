@@ -64,7 +64,7 @@ function choice(select: HTMLSelectElement, options: Array<[string, string]>): vo
   }
 }
 
-export class ProfilesPanel implements Panel {
+class ProfilesPanel implements Panel {
   readonly element: HTMLElement;
   private readonly select: HTMLSelectElement;
   private readonly band = h('select', { className: 'mt-profile-band', attrs: { 'aria-label': 'Band' } });

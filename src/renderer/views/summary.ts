@@ -7,7 +7,7 @@ import { resultFrequency, summaryTable } from '../model/aq-views';
 import { hasMetrics } from '../model/table-shape';
 import type { NestedTable, Panel, PanelContext, ViewDefinition } from './view';
 
-export class SummaryPanel implements Panel {
+class SummaryPanel implements Panel {
   readonly element: HTMLElement;
   private readonly note = h('div', { className: 'mt-status mt-summary-note' });
   private readonly host = h('div', { className: 'mt-summary-table' });

@@ -54,7 +54,7 @@ function trendStats(result: Extract<TrendResult, { ok: true }>, unit: string): H
   );
 }
 
-export class TrendPanel implements Panel {
+class TrendPanel implements Panel {
   readonly element: HTMLElement;
   private readonly metric: HTMLSelectElement;
   private readonly datasource = h('select', {

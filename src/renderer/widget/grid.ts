@@ -27,7 +27,7 @@ const MAX_VIEWPORT_HEIGHT = 420;
 const MAX_POOL_ROWS = 400;
 
 /** What the grid reads from its widget: the table, the view state, the rows shown, the status line. */
-export interface GridContext {
+interface GridContext {
   table: Table;
   state: ViewState;
   rows(): Uint32Array;

@@ -12,7 +12,7 @@ function ensureStyles(doc: Document): void {
   doc.head.appendChild(style);
 }
 
-export interface MountOptions extends TableWidgetOptions {
+interface MountOptions extends TableWidgetOptions {
   /** Fill the element's height (table panels): the rows and the chart take the space below the toolbar. */
   fill?: boolean;
 }

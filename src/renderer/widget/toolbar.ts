@@ -8,7 +8,7 @@ import { type OverflowItem, OverflowMenu } from './overflow';
 
 const SAVE_LABELS: Record<SaveFormat, string> = { csv: 'CSV', parquet: 'Parquet', json: 'JSON' };
 
-export interface ToolbarActions {
+interface ToolbarActions {
   filter(text: string): void;
   toggleTimeZone(): void;
   copy(): void;

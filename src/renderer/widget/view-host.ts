@@ -5,7 +5,7 @@ import { h } from '../dom/h';
 import { keptTab, offeredTabs, TABLE_TAB } from '../model/tabs';
 import type { Panel, PanelContext, ViewDefinition } from '../views/view';
 
-export interface ViewHostOptions {
+interface ViewHostOptions {
   table: Table;
   views: readonly ViewDefinition[];
   /** A view's derived table: the rows only. */

@@ -24,7 +24,7 @@ import { escapeXml } from './escape';
 import { outputView } from './output-view';
 import { svgScatter, svgTimeChart } from './svg-plot';
 
-export interface EvaluationRequest {
+interface EvaluationRequest {
   table: Table;
   /** Datasource ids; the Collocation view's defaults when absent. */
   sensor?: string;
@@ -38,7 +38,7 @@ export interface EvaluationRequest {
   source?: string;
 }
 
-export interface EvaluationReport {
+interface EvaluationReport {
   sensor: string;
   reference: string;
   metric: string;
@@ -51,7 +51,7 @@ export interface EvaluationReport {
 }
 
 /** A cell's saved result for a report: its table, the host's reference sites and names, its code cell number. */
-export interface EvaluationSource {
+interface EvaluationSource {
   table: Table;
   cell: number;
   referenceSites?: readonly unknown[];
@@ -155,7 +155,7 @@ function pairRange(e: PairEvaluation): string {
 }
 
 /** One row of the performance table: the statistic on 1-hour and 24-hour averages, its target and verdicts. */
-export interface ReportRow {
+interface ReportRow {
   name: string;
   hour: string;
   day: string;
@@ -235,7 +235,7 @@ export function reportVerdict(report: EvaluationReport): string {
 }
 
 /** Testing details: who was compared with whom, where, on what and when. */
-export function reportDetails(report: EvaluationReport): Array<[string, string]> {
+function reportDetails(report: EvaluationReport): Array<[string, string]> {
   const named = (id: string) => (report.names.get(id) ? `${id} (${report.names.get(id)})` : id);
   const r = report.result;
   const days = r.day.times;
@@ -258,7 +258,7 @@ export function reportDetails(report: EvaluationReport): Array<[string, string]>
 }
 
 /** The charts: a scatter and a time series (sensor and reference) of each averaging with ≥ 2 pairs. */
-export function reportCharts(report: EvaluationReport): Array<{ title: string; svg: string }> {
+function reportCharts(report: EvaluationReport): Array<{ title: string; svg: string }> {
   const u = report.unit ? ` [${report.unit}]` : '';
   const styles = lineStyles([report.sensor, report.reference]);
   const out: Array<{ title: string; svg: string }> = [];

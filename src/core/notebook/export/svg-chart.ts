@@ -23,14 +23,14 @@ import {
 import type { ChartChoice } from '../renderer-protocol';
 import { type PlotSeries, svgTimeChart } from './svg-plot';
 
-export interface ExportChart {
+interface ExportChart {
   svg: string;
   /** What the chart leaves out, said under it. */
   notes: string[];
 }
 
 /** The metric and "Lines by" columns of a choice (names), else the renderer's defaults. */
-export function chartColumns(table: Table, choice?: ChartChoice): { metric: number; group: number } {
+function chartColumns(table: Table, choice?: ChartChoice): { metric: number; group: number } {
   const metrics = chartMetricColumns(table);
   const named = choice?.metric !== undefined ? columnIndexOf(table, choice.metric) : -1;
   const metric = metrics.includes(named) ? named : (metrics[0] ?? -1);

@@ -13,7 +13,7 @@ export interface PlotSeries {
   style: LineStyle;
 }
 
-export interface TimeChartSpec {
+interface TimeChartSpec {
   title: string;
   /** The value axis' label, e.g. the unit. */
   yLabel: string;
@@ -21,7 +21,7 @@ export interface TimeChartSpec {
   width?: number;
 }
 
-export interface ScatterSpec {
+interface ScatterSpec {
   title: string;
   xLabel: string;
   yLabel: string;
@@ -37,7 +37,7 @@ const LEGEND_COLUMN = 176;
 const LEGEND_ROW = 16;
 
 /** A number for a tick or a legend: no more digits than the step needs. */
-export function tickText(v: number, step: number): string {
+function tickText(v: number, step: number): string {
   const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
   return (Math.abs(v) < step / 1e6 ? 0 : v).toFixed(decimals);
 }
