@@ -22,6 +22,7 @@ const TOUR = 'tour.measnb';
 const BUNDLED_EXAMPLES = {
   'air-quality': 'Air quality: Chart, Summary, Exceedances, Profiles, Collocation, Map',
   'compare-data-versions': 'Two data versions of one metric in one chart (a sql cell)',
+  corrections: "A PM2.5 correction (EPA's US-wide, Barkjohn 2021) as a sql cell, the method recorded",
   datasources: 'The datasources of the connection',
   follow: 'Follow new measurements',
   'monthly-report': 'A monthly report with parameters (Run with Parameters…)',
