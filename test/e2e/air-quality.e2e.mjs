@@ -218,12 +218,21 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       cells.some((c) => /^\d+(\.\d)?$/.test(c.trim())),
       `cells: ${cells.slice(0, 12).join(' | ')}`,
     );
-    // The correction cell above it, with its comments, in the same picture.
+    // The correction cell above it, with its comments, in the same picture (the editor writes spaces as
+    // no-break spaces: \s matches both).
     const list = await notebookList(page);
-    await page.mouse.move(list.x + 14, list.y + list.height / 2);
-    await page.mouse.wheel(0, -260);
-    await page.waitForTimeout(400);
-    await page.getByText('Barkjohn, Gantt and Clements 2021').first().waitFor({ timeout: 30_000 });
+    const source = page.locator('.notebook-editor .view-line', { hasText: /Source:\s+Barkjohn,\s+Gantt/ }).first();
+    await eventually(
+      async () => {
+        if (await source.isVisible().catch(() => false)) return true;
+        await page.mouse.move(list.x + 14, list.y + list.height / 2);
+        await page.mouse.wheel(0, -120);
+        await page.waitForTimeout(250);
+        return undefined;
+      },
+      'the correction cell with its source in a comment',
+      60,
+    );
     await screenshot(page, 'correction-cell');
   });
 

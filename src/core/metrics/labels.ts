@@ -129,7 +129,7 @@ const INDEX_SHORT: Record<AqiIndex, string> = { UsEpaAqi: 'US AQI', WaDwerAqi: '
  */
 export function headerLines(parts: MetricLabelParts): { metric: string; detail: string } {
   const metric = parts.index ? `${parts.quantity} · ${INDEX_SHORT[parts.index]}` : parts.quantity;
-  const detail = [parts.aggregation && AGGREGATION_SHORT[parts.aggregation], parts.field];
+  const detail = [parts.aggregation && AGGREGATION_SHORT[parts.aggregation], parts.correction, parts.field];
   return { metric, detail: detail.filter(Boolean).join(' · ') };
 }
 

@@ -88,6 +88,12 @@ describe('metric labels', () => {
       detail: 'NowCast · qcFlags',
     });
     assert.deepEqual(lines('no2Conc1HourMeanWaDwerAqi'), { metric: 'no2Conc · WA index', detail: '1-h mean' });
+    // A corrected column (a correction cell's, core/aq/corrections) names its method beside the calibrated one.
+    assert.deepEqual(lines('pm2_5ConcMass1HourMean_epa2021'), {
+      metric: 'pm2_5ConcMass',
+      detail: '1-h mean · epa2021',
+    });
+    assert.notDeepEqual(lines('pm2_5ConcMass1HourMean_epa2021'), lines('pm2_5ConcMass1HourMean'));
     // Every metric column of a real minute csv-wide reply (value, raw, status, qcAssessment, qcFlags of each
     // quantity): distinct names give distinct header lines.
     const header = readFileSync(join(__dirname, '../../../fixtures/real-minute-csv-wide-qc.csv'), 'utf8').split(
