@@ -94,13 +94,15 @@ async function tableWith(page, header) {
 
 /** Each line's legend label and its colour in the chart (uPlot's legend rows: label and marker). */
 async function legendColours(table) {
+  // The legend's first row is the x series (its title names the time and the zone): not a line.
   return table.locator('.u-legend .u-series').evaluateAll((rows) =>
     rows
+      .slice(1)
       .map((r) => ({
         label: r.querySelector('.u-label')?.textContent ?? '',
         colour: getComputedStyle(r.querySelector('.u-marker')).borderColor,
       }))
-      .filter((r) => r.label && !/^time|QC-invalid/.test(r.label)),
+      .filter((r) => r.label && !/QC-invalid/.test(r.label)),
   );
 }
 
@@ -176,7 +178,7 @@ describe('e2e: what a new user saw (export, colours, row order, evaluation repor
       notes.some((n) => /^Rows oldest first \(by time\); click a column header to sort\.$/.test(n)),
       notes.join(' | '),
     );
-    await table.locator('.mt-view-toggle').first().dispatchEvent('click');
+    await table.locator('.mt-view-chart').first().dispatchEvent('click');
     await eventually(async () => (await table.locator('.u-legend .u-series').count()) > 3, 'the chart drawn');
     const pm = await legendColours(table);
     const select = table.locator('select.mt-metric');

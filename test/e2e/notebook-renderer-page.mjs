@@ -460,7 +460,7 @@ export async function checkLocalTimes() {
     }).format(instant);
     assert.equal(denver, expected, `${utc} UTC in Denver`);
     await page.click('.mt-tz');
-    await page.click('.mt-view-toggle');
+    await page.click('.mt-view-chart');
     await page.waitForSelector('.mt-plot canvas');
     const legend = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
     assert.match(legend, /hour starting \(America\/Denver\)/);
