@@ -203,39 +203,6 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
     console.log(`      ${await shotOf(page, table, 'compare-versions-dark')}`);
   });
 
-  it('corrections.measnb: the correction cell (method, source, coefficients in its comments) runs, and its column is compared per datasource', async () => {
-    await openNotebook(page, 'corrections.measnb');
-    await runAll(page);
-    const { frame, table } = await findTable(
-      page,
-      { has: ['datasourceId', 'hours', 'calibrated', 'epa2021'] },
-      'the comparison of the calibrated and the EPA-corrected means',
-    );
-    await revealTop(page, table);
-    // Every datasource with hours gets a corrected mean: 0.524·raw − 0.0862·RH + 5.75, a number in the cells.
-    const cells = await frame.locator('.measnb-table .mt-row .mt-cell').allTextContents();
-    assert.ok(
-      cells.some((c) => /^\d+(\.\d)?$/.test(c.trim())),
-      `cells: ${cells.slice(0, 12).join(' | ')}`,
-    );
-    // The correction cell above it, with its comments, in the same picture (the editor writes spaces as
-    // no-break spaces: \s matches both).
-    const list = await notebookList(page);
-    const source = page.locator('.notebook-editor .view-line', { hasText: /Source:\s+Barkjohn,\s+Gantt/ }).first();
-    await eventually(
-      async () => {
-        if (await source.isVisible().catch(() => false)) return true;
-        await page.mouse.move(list.x + 14, list.y + list.height / 2);
-        await page.mouse.wheel(0, -120);
-        await page.waitForTimeout(250);
-        return undefined;
-      },
-      'the correction cell with its source in a comment',
-      60,
-    );
-    await screenshot(page, 'correction-cell');
-  });
-
   it('air-quality.measnb (Open Example): each view on the first result in dark and light, chart/Exceedances/map in High Contrast; Summary and Collocation equal the model of the saved rows', async () => {
     const savedModel = await loadSavedModel();
     // Opened as the tour's link and the walkthrough step open it: the Open Example command.
