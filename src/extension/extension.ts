@@ -62,6 +62,8 @@ export interface MeasurementsApi {
 }
 
 let emulator: LocalEmulator | undefined;
+/** What deactivation waits for: the shared records' writes still queued. */
+let pendingWrites: (() => Promise<unknown>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const started = performance.now();
@@ -70,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): MeasurementsApi {
   const state = new SerialMemento(context.globalState);
   const services = createServices(context, log, state);
   const { connections, quota, reports } = services;
+  pendingWrites = () => Promise.all([reports.flushed(), quota.flushed()]);
   const { quotaItem, tree, view, updateViewTitle, watcher, files, reportCells } = reportViews(
     services,
     context.globalStorageUri,
@@ -164,5 +167,5 @@ function reportViews(services: ExtensionServices, globalStorageUri: vscode.Uri) 
 }
 
 export async function deactivate(): Promise<void> {
-  await emulator?.stop();
+  await Promise.all([pendingWrites?.(), emulator?.stop()]);
 }

@@ -63,12 +63,12 @@ export class QuotaTracker implements vscode.Disposable {
   }
 
   async recordCreated(key: string): Promise<void> {
-    this.mark({ key, day: utcDay(this.now()), kind: 'created' });
+    await this.mark({ key, day: utcDay(this.now()), kind: 'created' });
   }
 
   /** A 429 on report creation: the service says none are left until resetAt. */
   async recordExhausted(key: string, resetAt: Date | undefined): Promise<void> {
-    this.mark({ key, day: utcDay(this.now()), kind: 'exhausted', resetAt: resetAt?.toISOString() });
+    await this.mark({ key, day: utcDay(this.now()), kind: 'exhausted', resetAt: resetAt?.toISOString() });
   }
 
   /** Moves today's counts kept in global state by earlier versions into marks; drops marks of past days. */
@@ -76,20 +76,25 @@ export class QuotaTracker implements vscode.Disposable {
     const today = utcDay(this.now());
     const legacy = state.get<Record<string, { day?: unknown; used?: unknown; resetAt?: unknown }>>(LEGACY_STATE_KEY);
     if (legacy !== undefined) {
+      const writes: Promise<void>[] = [];
       for (const [key, e] of Object.entries(legacy && typeof legacy === 'object' ? legacy : {})) {
         if (e?.day !== today || typeof e.used !== 'number') continue;
         if (e.used >= this.limit)
-          this.mark({
-            key,
-            day: today,
-            kind: 'exhausted',
-            resetAt: typeof e.resetAt === 'string' ? e.resetAt : undefined,
-          });
-        else for (let i = 0; i < e.used; i++) this.mark({ key, day: today, kind: 'created' });
+          writes.push(
+            this.mark({
+              key,
+              day: today,
+              kind: 'exhausted',
+              resetAt: typeof e.resetAt === 'string' ? e.resetAt : undefined,
+            }),
+          );
+        else for (let i = 0; i < e.used; i++) writes.push(this.mark({ key, day: today, kind: 'created' }));
       }
+      await Promise.all(writes); // on disk before the old value goes
       await state.update(LEGACY_STATE_KEY, undefined);
     }
-    for (const [id, m] of this.marks.entries()) if (m.day < today) this.marks.delete(id);
+    const past = this.marks.entries().filter(([, m]) => m.day < today);
+    await Promise.all(past.map(([id]) => this.marks.delete(id)));
   }
 
   private today(key: string): QuotaMark[] {
@@ -97,8 +102,13 @@ export class QuotaTracker implements vscode.Disposable {
     return this.marks.values().filter((m) => m.key === key && m.day === day);
   }
 
-  private mark(m: QuotaMark): void {
-    this.marks.put(`${m.key}\u0000${m.day}\u0000${randomUUID()}`, m);
+  /** Settles when every write asked for so far is on disk (or failed). */
+  flushed(): Promise<void> {
+    return this.marks.flushed();
+  }
+
+  private mark(m: QuotaMark): Promise<void> {
+    return this.marks.put(`${m.key}\u0000${m.day}\u0000${randomUUID()}`, m);
   }
 
   dispose(): void {

@@ -46,10 +46,12 @@ export class ReportsStore implements vscode.Disposable {
   async adoptLegacy(state: vscode.Memento): Promise<void> {
     const old = state.get<unknown[]>(LEGACY_STATE_KEY);
     if (!Array.isArray(old)) return;
+    const writes: Promise<void>[] = [];
     for (const v of old) {
       const t = checkTrackedReport(v);
-      if (t && !this.get(t.connectionId, t.reportId)) this.records.put(keyOf(t.connectionId, t.reportId), t);
+      if (t && !this.get(t.connectionId, t.reportId)) writes.push(this.put(t));
     }
+    await Promise.all(writes);
     await state.update(LEGACY_STATE_KEY, undefined);
   }
 
@@ -83,8 +85,9 @@ export class ReportsStore implements vscode.Disposable {
       files: [],
     };
     const t = withRecord(startedBy ? { ...base, startedBy } : base, record, this.now());
-    this.put(t);
+    const written = this.put(t);
     for (const l of this.addedListeners) l(t);
+    await written;
     return t;
   }
 
@@ -96,16 +99,21 @@ export class ReportsStore implements vscode.Disposable {
     const t = this.get(connectionId, reportId);
     if (!t) return undefined;
     const next = change(t);
-    this.put(next);
+    await this.put(next);
     return next;
   }
 
   async remove(connectionId: string, reportId: string): Promise<void> {
-    this.records.delete(keyOf(connectionId, reportId));
+    await this.records.delete(keyOf(connectionId, reportId));
   }
 
-  private put(t: TrackedReport): void {
-    this.records.put(keyOf(t.connectionId, t.reportId), t);
+  /** Settles when every write asked for so far is on disk (or failed). */
+  flushed(): Promise<void> {
+    return this.records.flushed();
+  }
+
+  private put(t: TrackedReport): Promise<void> {
+    return this.records.put(keyOf(t.connectionId, t.reportId), t);
   }
 
   dispose(): void {
