@@ -5,6 +5,7 @@ import { UsageError } from '../core/api/errors';
 import { MeasurementsClient } from '../core/client/client.node';
 import type { ServiceKind } from '../core/query/metric-select';
 import type { WaitClock } from '../core/time/clock';
+import { durationFlag } from './flag-values';
 
 const API_KEY_ENV = 'MEASUREMENTS_API_KEY';
 const BASE_URL_ENV = 'MEASUREMENTS_BASE_URL';
@@ -46,9 +47,10 @@ export function serviceOf(flags: ConnectionFlags): ServiceKind {
 /** A connection whose client reads and waits on `clock` (the action's; an emulator started here starts there). */
 export async function openConnection(flags: ConnectionFlags, clock: WaitClock): Promise<Connection> {
   if (flags.emulator) {
-    const { startEmulator, parseDuration } = await import('../emulator/index');
+    const { startEmulator } = await import('../emulator/index');
+    const delay = flags.emulatorReportDelay;
     const emu = await startEmulator({
-      reportDelayMs: flags.emulatorReportDelay ? parseDuration(flags.emulatorReportDelay) : undefined,
+      reportDelayMs: delay === undefined ? undefined : durationFlag('emulator-report-delay', delay),
       clock: clock.nowMs(),
     });
     return {

@@ -166,6 +166,19 @@ describe('measnb report cells and report commands (built CLI against the emulato
     }
   });
 
+  it('--emulator-report-delay 0 (a bare 0): reports are done at once; another bare number is refused, naming the flag', async () => {
+    // DFV2F2UA: a datasource of the in-process emulator's default seed (examples/report.measnb uses it).
+    const cell = reportCell().replace(ds, 'DFV2F2UA');
+    const out = join(dir, 'no-delay');
+    const r = await runCli(['query', '-e', cell, '--dir', out, '--emulator', '--emulator-report-delay', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /: succeeded, 0s elapsed\n/);
+    assert.doesNotMatch(r.stderr, /in-progress/, 'no wait: the delay is 0, not the default 3s');
+    const bare = await runCli(['query', '-e', cell, '--dir', out, '--emulator', '--emulator-report-delay', '5']);
+    assert.equal(bare.code, 2, 'a usage error');
+    assert.match(bare.stderr, /^measnb: --emulator-report-delay: expected a duration such as 30s.*, not '5'\n$/);
+  });
+
   it('report status of an unknown id: exit 6 with one line', async () => {
     const r = await runCli(['report', 'status', 'no-such-report', ...conn.args], { env: conn.env });
     assert.equal(r.code, 6);

@@ -1,6 +1,7 @@
 // `measnb emulator`: runs the local service emulator until Ctrl-C and says how to connect to it.
 import type { Command } from 'commander';
-import { DEFAULT_SEED, parseDuration, type RunningEmulator, startEmulator } from '../../emulator/index';
+import { DEFAULT_SEED, type RunningEmulator, startEmulator } from '../../emulator/index';
+import { durationFlag, integerFlag } from '../flag-values';
 
 interface EmulatorCliOptions {
   port?: string;
@@ -10,12 +11,6 @@ interface EmulatorCliOptions {
   control?: boolean;
   json?: boolean;
   datasources?: string;
-}
-
-function integer(name: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer from ${min} to ${max}`);
-  return n;
 }
 
 export function registerEmulatorCommand(program: Command): void {
@@ -31,11 +26,12 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--json', 'print one JSON line {"baseUrl","org","apiKey"} once listening')
     .action(async (opts: EmulatorCliOptions) => {
       const emulator = await startEmulator({
-        port: opts.port === undefined ? undefined : integer('port', opts.port, 0, 65535),
+        port: opts.port === undefined ? undefined : integerFlag('port', opts.port, 0, 65535),
         stateFile: opts.state,
-        seed: integer('seed', opts.seed, 0, 2 ** 31 - 1),
-        reportDelayMs: opts.reportDelay === undefined ? undefined : parseDuration(opts.reportDelay),
-        datasources: opts.datasources === undefined ? undefined : integer('datasources', opts.datasources, 1, 100_000),
+        seed: integerFlag('seed', opts.seed, 0, 2 ** 31 - 1),
+        reportDelayMs: opts.reportDelay === undefined ? undefined : durationFlag('report-delay', opts.reportDelay),
+        datasources:
+          opts.datasources === undefined ? undefined : integerFlag('datasources', opts.datasources, 1, 100_000),
         control: opts.control ?? false,
       });
       printStarted(emulator, opts);
