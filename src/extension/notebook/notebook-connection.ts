@@ -8,7 +8,7 @@ import type { Connection } from '../connections/connection';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { ExtensionServices } from '../services';
 import { registerCommand } from '../ui/register-command';
-import { NOTEBOOK_TYPE } from './serializer';
+import { activeMeasurementsNotebook, notebookToChange, onActiveNotebookChange } from './notebook-status';
 
 const SELECT_CONNECTION_COMMAND = 'measurements.notebook.selectConnection';
 /** Connections (with org) whose datasources are kept for completion and hover; the oldest goes first. */
@@ -31,10 +31,7 @@ export class NotebookConnections implements vscode.Disposable {
     this.item.name = 'Measurements notebook connection';
     this.item.command = SELECT_CONNECTION_COMMAND;
     this.subs.push(
-      vscode.window.onDidChangeActiveNotebookEditor(() => this.update()),
-      vscode.workspace.onDidChangeNotebookDocument((e) => {
-        if (e.metadata && e.notebook === vscode.window.activeNotebookEditor?.notebook) this.update();
-      }),
+      ...onActiveNotebookChange(() => this.update()),
       services.connections.onDidChange(() => {
         // A connection added, changed or removed (URL, org, key): nothing fetched through it is trusted.
         this.directories.clear();
@@ -94,8 +91,8 @@ export class NotebookConnections implements vscode.Disposable {
   }
 
   private update(): void {
-    const notebook = vscode.window.activeNotebookEditor?.notebook;
-    if (notebook?.notebookType !== NOTEBOOK_TYPE) {
+    const notebook = activeMeasurementsNotebook();
+    if (!notebook) {
       this.item.hide();
       return;
     }
@@ -106,13 +103,8 @@ export class NotebookConnections implements vscode.Disposable {
   }
 
   private async pick(uri?: vscode.Uri): Promise<void> {
-    const notebook =
-      (uri && vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString())) ??
-      vscode.window.activeNotebookEditor?.notebook;
-    if (!notebook || notebook.notebookType !== NOTEBOOK_TYPE) {
-      void vscode.window.showInformationMessage('Open a measurements notebook (.measnb) first.');
-      return;
-    }
+    const notebook = notebookToChange(uri);
+    if (!notebook) return;
     const current = this.connectionFor(notebook);
     const picked = await vscode.window.showQuickPick(
       this.services.connections.list().map((c) => ({

@@ -9,7 +9,7 @@ import { type NotebookZone, notebookZone } from '../../core/notebook/time-zone';
 import { checkTimeZone, type DayBoundary, DEFAULT_TIME_ZONE, timeZoneNames } from '../../core/time/zone';
 import { pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
-import { NOTEBOOK_TYPE } from './serializer';
+import { activeMeasurementsNotebook, notebookToChange, onActiveNotebookChange } from './notebook-status';
 
 export const SELECT_TIME_ZONE_COMMAND = 'measurements.notebook.selectTimeZone';
 
@@ -70,10 +70,7 @@ export class NotebookTimeZones implements vscode.Disposable {
     this.item.name = 'Measurements notebook time zone';
     this.item.command = SELECT_TIME_ZONE_COMMAND;
     this.subs.push(
-      vscode.window.onDidChangeActiveNotebookEditor(() => this.update()),
-      vscode.workspace.onDidChangeNotebookDocument((e) => {
-        if (e.metadata && e.notebook === vscode.window.activeNotebookEditor?.notebook) this.update();
-      }),
+      ...onActiveNotebookChange(() => this.update()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('measurements.timeZone') || e.affectsConfiguration('measurements.dayBoundary'))
           this.update();
@@ -86,8 +83,8 @@ export class NotebookTimeZones implements vscode.Disposable {
   }
 
   private update(): void {
-    const notebook = vscode.window.activeNotebookEditor?.notebook;
-    if (notebook?.notebookType !== NOTEBOOK_TYPE) {
+    const notebook = activeMeasurementsNotebook();
+    if (!notebook) {
       this.item.hide();
       return;
     }
@@ -103,13 +100,8 @@ export class NotebookTimeZones implements vscode.Disposable {
    * (tests, links): set without asking. A zone typed that is not one is refused with the checker's words.
    */
   private async pick(uri?: vscode.Uri, zone?: string, boundary?: string): Promise<void> {
-    const notebook =
-      (uri && vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === uri.toString())) ??
-      vscode.window.activeNotebookEditor?.notebook;
-    if (!notebook || notebook.notebookType !== NOTEBOOK_TYPE) {
-      void vscode.window.showInformationMessage('Open a measurements notebook (.measnb) first.');
-      return;
-    }
+    const notebook = notebookToChange(uri);
+    if (!notebook) return;
     const current = zoneOfNotebook(notebook);
     let next: NotebookZone;
     if (zone !== undefined || boundary !== undefined) {
