@@ -41,3 +41,19 @@ export function markdownInline(text: string): string {
     .replace(INLINE_MARKUP, '\\$&')
     .replace(/^(\s*)#/, '$1\\#');
 }
+
+/**
+ * The one GitHub-flavoured Markdown table writer: a header and rows of plain text, every cell escaped by
+ * markdownInline, columns marked in `right` right-aligned (numbers).
+ * Lines joined by `\n`, no newline at the end.
+ */
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  right?: readonly boolean[],
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  const lines = [line(header.map(markdownInline)), line(header.map((_, i) => (right?.[i] ? '---:' : '---')))];
+  for (const r of rows) lines.push(line(r.map(markdownInline)));
+  return lines.join('\n');
+}

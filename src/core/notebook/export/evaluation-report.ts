@@ -18,7 +18,7 @@ import {
 } from '../../table/collocation';
 import { columnIndexOf, type Table } from '../../table/table';
 import { bytesToBase64 } from '../../text/base64';
-import { markdownInline } from '../../text/markdown';
+import { markdownInline, markdownTable as table } from '../../text/markdown';
 import type { Notebook } from '../model';
 import { escapeXml } from './escape';
 import { outputView } from './output-view';
@@ -358,8 +358,6 @@ ${rows}
 
 /** The report as Markdown: the same tables, the charts as SVG data images (shown by VS Code's preview). */
 export function evaluationReportMarkdown(report: EvaluationReport, title = 'Sensor performance report'): string {
-  const table = (header: string[], rows: string[][]) =>
-    [header, header.map(() => '---'), ...rows].map((r) => `| ${r.map(markdownInline).join(' | ')} |`).join('\n');
   const pm = report.result.pm25;
   const rows = reportRows(report).map((r) =>
     pm ? [r.name, r.hour, r.day, r.target, ...r.met] : [r.name, r.hour, r.day],

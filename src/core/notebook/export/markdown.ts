@@ -2,7 +2,7 @@
 // cells), query cells in ```measq fences, tables as Markdown tables of their first rows with a note of the
 // total; every value from a result is text (core/text/markdown markdownInline).
 
-import { markdownInline } from '../../text/markdown';
+import { markdownInline, markdownTable } from '../../text/markdown';
 import type { Notebook, NotebookCell } from '../model';
 import { markdownWithoutHtml } from './markdown-cells';
 import { outputView } from './output-view';
@@ -15,11 +15,10 @@ function fence(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
-function markdownTable(slice: TableSlice): string {
-  const row = (cells: string[]) => `| ${cells.map(markdownInline).join(' | ')} |`;
-  const lines = [row(slice.header), `|${slice.header.map(() => ' --- ').join('|')}|`, ...slice.rows.map(row)];
+function sliceMarkdown(slice: TableSlice): string {
+  const table = markdownTable(slice.header, slice.rows);
   const note = sliceNote(slice);
-  return note ? `${lines.join('\n')}\n\n_${note}_` : lines.join('\n');
+  return note ? `${table}\n\n_${note}_` : table;
 }
 
 function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
@@ -31,7 +30,7 @@ function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
     if (view.kind === 'table') {
       if (view.title) parts.push(`**${markdownInline(view.title)}**`);
       for (const n of view.notes) parts.push(`> ${markdownInline(n)}`);
-      parts.push(markdownTable(tableSlice(view.table, options.maxRows)));
+      parts.push(sliceMarkdown(tableSlice(view.table, options.maxRows)));
     } else if (view.kind === 'error') {
       parts.push(`> **${markdownInline(view.name)}**: ${markdownInline(view.message)}`);
     } else if (view.text) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { boundedLine, markdownInline, markdownText } from '../../../../src/core/text/markdown';
+import { boundedLine, markdownInline, markdownTable, markdownText } from '../../../../src/core/text/markdown';
 
 /** CommonMark + GFM tables, raw HTML allowed and URLs linkified: the most a viewer could make of it. */
 const viewer = new MarkdownIt({ html: true, linkify: true });
@@ -61,5 +61,20 @@ describe('markdown text: service values shown as data', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('markdownTable: the one table writer; every cell one escaped cell, right-aligned columns marked', () => {
+    const md = markdownTable(
+      ['site', 'pm2_5'],
+      [
+        ['a|b <x>', '12.5'],
+        ['', '-3'],
+      ],
+      [false, true],
+    );
+    assert.equal(md, '| site | pm2_5 |\n| --- | ---: |\n| a\\|b \\<x\\> | 12.5 |\n|  | -3 |');
+    const html = viewer.render(md);
+    assert.equal((html.match(/<td/g) ?? []).length, 4, 'two rows of two cells: the pipe in a value splits nothing');
+    assert.match(html, /<th style="text-align:right">pm2_5<\/th>/);
   });
 });
