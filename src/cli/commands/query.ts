@@ -49,7 +49,7 @@ export function registerQueryCommand(program: Command): void {
 async function queryAction(ctx: ActionContext, file: string | undefined, opts: QueryOptions): Promise<number> {
   const src = await readCellSource(file, opts.expr);
   ctx.errorContext.source = src.label;
-  if (opts.out) outFormatOf(opts.out);
+  const outFormat = opts.out ? outFormatOf(opts.out) : undefined;
   const now = nowDate(ctx.clock);
   const { cell, warnings } = parseCellOrThrow(src.text, now, serviceOf(opts));
   for (const w of warnings) ctx.progress.warning(warningLine(src.label, w));
@@ -60,7 +60,7 @@ async function queryAction(ctx: ActionContext, file: string | undefined, opts: Q
 
   // csv-wide recent queries bound for CSV go byte for byte from the service to stdout or the file.
   const streamed =
-    cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (opts.out ? /\.csv$/i.test(opts.out) : csv);
+    cell.verb === 'recent' && cell.fields.format === 'csv-wide' && (outFormat ? outFormat === 'csv' : csv);
   const run = (csvOut?: Writable, csvRestart?: RestartPart) =>
     runCell(cell, {
       client: conn.client,
