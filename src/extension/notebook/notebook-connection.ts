@@ -8,7 +8,7 @@ import type { Connection } from '../connections/connection';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { ExtensionServices } from '../services';
 import { registerCommand } from '../ui/register-command';
-import { activeMeasurementsNotebook, notebookToChange, onActiveNotebookChange } from './notebook-status';
+import { NotebookStatusItem, notebookToChange } from './notebook-status';
 
 const SELECT_CONNECTION_COMMAND = 'measurements.notebook.selectConnection';
 /** Connections (with org) whose datasources are kept for completion and hover; the oldest goes first. */
@@ -16,11 +16,7 @@ const MAX_DIRECTORIES = 8;
 const LOOKUP_TIMEOUT_MS = 10_000;
 
 export class NotebookConnections implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem(
-    'measurements.notebookConnection',
-    vscode.StatusBarAlignment.Right,
-    100,
-  );
+  private readonly status: NotebookStatusItem;
   private readonly subs: vscode.Disposable[] = [];
   private readonly directories = new Map<string, DatasourceDirectory>();
 
@@ -28,18 +24,27 @@ export class NotebookConnections implements vscode.Disposable {
     private readonly services: ExtensionServices,
     private readonly clock: Clock,
   ) {
-    this.item.name = 'Measurements notebook connection';
-    this.item.command = SELECT_CONNECTION_COMMAND;
+    this.status = new NotebookStatusItem({
+      id: 'measurements.notebookConnection',
+      name: 'Measurements notebook connection',
+      command: SELECT_CONNECTION_COMMAND,
+      priority: 100,
+      label: (notebook) => {
+        const c = this.connectionFor(notebook);
+        return {
+          text: `$(plug) ${c.name}`,
+          tooltip: `Measurements notebook connection: ${c.name} (${c.baseUrl}). Click to change.`,
+        };
+      },
+    });
     this.subs.push(
-      ...onActiveNotebookChange(() => this.update()),
       services.connections.onDidChange(() => {
         // A connection added, changed or removed (URL, org, key): nothing fetched through it is trusted.
         this.directories.clear();
-        this.update();
+        this.status.update();
       }),
       registerCommand(SELECT_CONNECTION_COMMAND, (uri?: vscode.Uri) => this.pick(uri)),
     );
-    this.update();
   }
 
   /** The notebook's connection: the one its metadata names, else the active connection. */
@@ -90,18 +95,6 @@ export class NotebookConnections implements vscode.Disposable {
     return directory;
   }
 
-  private update(): void {
-    const notebook = activeMeasurementsNotebook();
-    if (!notebook) {
-      this.item.hide();
-      return;
-    }
-    const c = this.connectionFor(notebook);
-    this.item.text = `$(plug) ${c.name}`;
-    this.item.tooltip = `Measurements notebook connection: ${c.name} (${c.baseUrl}). Click to change.`;
-    this.item.show();
-  }
-
   private async pick(uri?: vscode.Uri): Promise<void> {
     const notebook = notebookToChange(uri);
     if (!notebook) return;
@@ -117,11 +110,11 @@ export class NotebookConnections implements vscode.Disposable {
     );
     if (!picked) return;
     await setNotebookConnection(notebook, picked.connection);
-    this.update();
+    this.status.update();
   }
 
   dispose(): void {
-    this.item.dispose();
+    this.status.dispose();
     for (const s of this.subs) s.dispose();
   }
 }

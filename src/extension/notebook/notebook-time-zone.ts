@@ -9,7 +9,7 @@ import { type NotebookZone, notebookZone } from '../../core/notebook/time-zone';
 import { checkTimeZone, type DayBoundary, DEFAULT_TIME_ZONE, timeZoneNames } from '../../core/time/zone';
 import { pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
-import { activeMeasurementsNotebook, notebookToChange, onActiveNotebookChange } from './notebook-status';
+import { NotebookStatusItem, notebookToChange } from './notebook-status';
 
 export const SELECT_TIME_ZONE_COMMAND = 'measurements.notebook.selectTimeZone';
 
@@ -59,40 +59,32 @@ function zoneItems(current: NotebookZone): ZonePick[] {
 }
 
 export class NotebookTimeZones implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem(
-    'measurements.notebookTimeZone',
-    vscode.StatusBarAlignment.Right,
-    99,
-  );
+  private readonly status = new NotebookStatusItem({
+    id: 'measurements.notebookTimeZone',
+    name: 'Measurements notebook time zone',
+    command: SELECT_TIME_ZONE_COMMAND,
+    priority: 99,
+    label: (notebook) => {
+      const zone = zoneOfNotebook(notebook);
+      const standard = zone.dayBoundary === 'standard' ? ' (standard)' : '';
+      return {
+        text: `$(globe) ${zone.name}${standard}`,
+        tooltip: `Times and days of this notebook: ${zone.name}, ${zone.dayBoundary} days. Click to change.`,
+      };
+    },
+  });
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly relabel: (notebook: vscode.NotebookDocument, zone: NotebookZone) => Promise<void>) {
-    this.item.name = 'Measurements notebook time zone';
-    this.item.command = SELECT_TIME_ZONE_COMMAND;
     this.subs.push(
-      ...onActiveNotebookChange(() => this.update()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('measurements.timeZone') || e.affectsConfiguration('measurements.dayBoundary'))
-          this.update();
+          this.status.update();
       }),
       registerCommand(SELECT_TIME_ZONE_COMMAND, (uri?: vscode.Uri, zone?: string, boundary?: string) =>
         this.pick(uri, zone, boundary),
       ),
     );
-    this.update();
-  }
-
-  private update(): void {
-    const notebook = activeMeasurementsNotebook();
-    if (!notebook) {
-      this.item.hide();
-      return;
-    }
-    const zone = zoneOfNotebook(notebook);
-    const standard = zone.dayBoundary === 'standard' ? ' (standard)' : '';
-    this.item.text = `$(globe) ${zone.name}${standard}`;
-    this.item.tooltip = `Times and days of this notebook: ${zone.name}, ${zone.dayBoundary} days. Click to change.`;
-    this.item.show();
   }
 
   /**
@@ -116,11 +108,11 @@ export class NotebookTimeZones implements vscode.Disposable {
     }
     await setNotebookZone(notebook, next);
     await this.relabel(notebook, next);
-    this.update();
+    this.status.update();
   }
 
   dispose(): void {
-    this.item.dispose();
+    this.status.dispose();
     for (const s of this.subs) s.dispose();
   }
 }
