@@ -639,11 +639,19 @@ export function dailyMeans(
       addTo(days, zone.dayKey(times[i]), values[i]);
     }
     const means = new Map<number, number>();
-    for (const [day, [sum, n]] of days) means.set(day, sum / n);
+    for (const [day, [sum, n]] of days) means.set(day, withoutNoise(sum / n));
     return { means, incompleteDays: 0 };
   }
   const { means, incomplete } = daysFromHours(hourlyMeans(times, values, frequency === 'minute').means, zone);
   return { means, incompleteDays: incomplete };
+}
+
+/**
+ * A mean without the floating-point noise of its sum (12 significant digits): 24 hours of 9.1 sum to a mean of
+ * 9.099999999999996, which EPA's truncation would cut to 9.0 (Good) instead of 9.1 (Moderate).
+ */
+export function withoutNoise(mean: number): number {
+  return Number.isFinite(mean) ? Number(mean.toPrecision(12)) : mean;
 }
 
 function addTo(sums: Map<number, [number, number]>, key: number, value: number): void {
@@ -664,7 +672,7 @@ export function daysFromHours(hours: ReadonlyMap<number, number>, zone: Zone = U
   const means = new Map<number, number>();
   let incomplete = 0;
   for (const [day, [sum, n]] of days) {
-    if (n >= minValidHours(zone, day)) means.set(day, sum / n);
+    if (n >= minValidHours(zone, day)) means.set(day, withoutNoise(sum / n));
     else incomplete++;
   }
   return { means, incomplete };
