@@ -53,7 +53,7 @@ export function representativeText(column: Column, rowCount: number, mode: TimeZ
  * digits (styles.css .mt-time), each as wide as the widest digit: measure them as that digit.
  */
 export function timeWidthText(
-  column: Column & { kind: 'time' },
+  column: Column,
   rowCount: number,
   mode: TimeZoneMode,
   sample = 1000,
