@@ -72,7 +72,7 @@ function valueAt(t: Table, name: string, row: number): number | null {
 }
 
 /** The Summary's numbers of every row of `from`, groups in the order the renderer's Summary lists them. */
-export async function summaryOf(run: RunSql, from: string, plan: SummaryPlan): Promise<FullSummary> {
+async function summaryOf(run: RunSql, from: string, plan: SummaryPlan): Promise<FullSummary> {
   checkColumns(
     plan,
     (await run(`SELECT * FROM ${from} LIMIT 0`)).columns.map((c) => c.name),
