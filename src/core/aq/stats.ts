@@ -647,11 +647,15 @@ export function dailyMeans(
 }
 
 /**
- * A mean without the floating-point noise of its sum (12 significant digits): 24 hours of 9.1 sum to a mean of
- * 9.099999999999996, which EPA's truncation would cut to 9.0 (Good) instead of 9.1 (Moderate).
+ * A mean without the floating-point noise of its sum: 24 hours of 9.1 sum to a mean of 9.099999999999996, which
+ * EPA's truncation would cut to 9.0 (Good) instead of 9.1 (Moderate). The mean is snapped to 12 significant
+ * digits only when that moves it by noise (≤ 4e-14 of it, a few hundred units in the last place); a mean such as
+ * 144 / 19 = 7.578947368421052 keeps every digit (the regressions on daily means use them).
  */
 export function withoutNoise(mean: number): number {
-  return Number.isFinite(mean) ? Number(mean.toPrecision(12)) : mean;
+  if (!Number.isFinite(mean)) return mean;
+  const snapped = Number(mean.toPrecision(12));
+  return Math.abs(snapped - mean) <= Math.abs(mean) * 4e-14 ? snapped : mean;
 }
 
 function addTo(sums: Map<number, [number, number]>, key: number, value: number): void {

@@ -47,6 +47,12 @@ describe('core aq: 24-hour means with the 18-of-24 rule', () => {
     assert.equal(truncateTo(mean, 1), 9.1);
     const daily = { times: [T0], values: [9.1] };
     assert.equal([...dailyMeans(daily.times, daily.values, { frequency: 'day' }).means.values()][0], 9.1);
+    // Digits a mean really has are kept: 18 hours of 7 and one of 18 -> 144 / 19, not cut to 12 digits.
+    const real = join(
+      hours(1, 0, 18, () => 7),
+      hours(1, 18, 19, () => 18),
+    );
+    assert.deepEqual([...dailyMeans(real.times, real.values).means.values()], [144 / 19]);
   });
 
   it('minutes are averaged into their hour first; the day is the mean of its hourly means', () => {
