@@ -199,7 +199,7 @@ export type SummaryReply =
   | { type: 'summary-failed'; requestId: string; message: string };
 
 /** Metric columns a Summary request may name (a wide result has a few hundred at most). */
-export const MAX_SUMMARY_METRICS = 1000;
+const MAX_SUMMARY_METRICS = 1000;
 
 /** A Summary plan from a message (hostile input): names of at most 300 characters, known kinds; else undefined. */
 export function summaryPlanOf(value: unknown): SummaryPlan | undefined {
