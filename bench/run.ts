@@ -12,7 +12,7 @@ import { pollLatencyBench } from './poll-latency.bench';
 import { recentQueryBench } from './recent-query.bench';
 import { rendererBench, rendererViewsBench } from './renderer.bench';
 import { sqlBench } from './sql.bench';
-import { statsBench } from './stats.bench';
+import { statsBench, summaryBench } from './stats.bench';
 import { tableFileBench } from './table-file.bench';
 
 const args = process.argv.slice(2);
@@ -35,6 +35,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResul
   ['sql', (n) => sqlBench(n, sqlMb)],
   ['table-file', tableFileBench],
   ['stats', (n) => statsBench(n, statsMb)],
+  ['summary-stats', (n) => summaryBench(n, statsMb)],
   ['archive', archiveBench],
 ];
 

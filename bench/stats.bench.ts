@@ -34,7 +34,8 @@ async function makeFile(dir: string, mb: number): Promise<string> {
   return file;
 }
 
-export async function statsBench(runs: number, mb = 1000): Promise<BenchResult> {
+/** The generated file, and the child of each mode run side by side (baseline, subject) `runs` times. */
+async function runModes(runs: number, mb: number, baseline: string, subject: string) {
   const dir = path.resolve('.artifacts/bench/data');
   fs.mkdirSync(dir, { recursive: true });
   const file = await makeFile(dir, mb);
@@ -46,7 +47,38 @@ export async function statsBench(runs: number, mb = 1000): Promise<BenchResult> 
     if (!(n > 0)) throw new Error(`${mode}: no result (${r.stderr.slice(-500)})`);
     return { ms: Number(/@@ms=([\d.]+)/.exec(r.stderr)?.[1]), maxRssMb: r.maxRssMb, bytes: n };
   };
-  const s = await sideBySide(runs, child('baseline'), child('subject'));
+  return { bytes, s: await sideBySide(runs, child(baseline), child(subject)) };
+}
+
+/**
+ * 11b. The Summary view over every row of a file (the table editor holds its first rows): fileSummary vs DuckDB
+ * alone on the same SQL (core/sql/summary.node summarySql; target ≤ 1.2×), 60 datasources × 4 metrics.
+ */
+export async function summaryBench(runs: number, mb = 1000): Promise<BenchResult> {
+  const { bytes, s } = await runModes(runs, mb, 'summary-baseline', 'summary-subject');
+  const b = median(s.baseline.map((x) => x.ms));
+  const p = median(s.subject.map((x) => x.ms));
+  return {
+    name: `Summary of every row: 60 datasources × 4 metrics over ${Math.round(bytes / 1e6)} MB of Parquet`,
+    target: '≤ 1.2× DuckDB direct',
+    baseline: '@duckdb/node-api on the same summary SQL (read_parquet)',
+    subject: 'fileSummary (confined engine, column check, summary SQL, cells)',
+    baselineMedianMs: b,
+    subjectMedianMs: p,
+    ratio: p / b,
+    figures: {
+      parquetMb: bytes / 1e6,
+      baselineGroups: s.baseline[0].bytes ?? 0,
+      subjectRows: s.subject[0].bytes ?? 0,
+      subjectPeakRssMb: median(s.subject.map((x) => x.maxRssMb ?? Number.NaN)),
+      baselinePeakRssMb: median(s.baseline.map((x) => x.maxRssMb ?? Number.NaN)),
+    },
+    pass: p / b <= 1.2,
+  };
+}
+
+export async function statsBench(runs: number, mb = 1000): Promise<BenchResult> {
+  const { bytes, s } = await runModes(runs, mb, 'baseline', 'subject');
   const b = median(s.baseline.map((x) => x.ms));
   const p = median(s.subject.map((x) => x.ms));
   const ratio = p / b;

@@ -3,6 +3,7 @@
 // the regular-file check, a confined engine, the column probe, the daily SQL, the rank rule). Prints its time.
 import { dailyValuesSql } from '../../src/core/aq/regulatory';
 import { fileReaderSql, fileStatistics } from '../../src/core/sql/statistics.node';
+import { fileSummary, summarySql } from '../../src/core/sql/summary.node';
 
 const [mode, file] = process.argv.slice(2);
 const period = { year: 2026, offsetMinutes: -420 };
@@ -29,9 +30,40 @@ async function subject(): Promise<number> {
   return out.rows[4].validDays;
 }
 
+/** The Summary's plan of the generated file: what the renderer asks of it (renderer/model/aq-views summaryPlan). */
+const plan = {
+  groupColumn: 'datasourceId',
+  timeColumn: 'time',
+  frequency: 'minute' as const,
+  metrics: ['pm2_5ConcMass1HourMean', 'pm10ConcMass1HourMean', 'no2Conc1HourMean', 'relHumidAmbient1HourMean'].map(
+    (m) => ({ column: `${m}.value` }),
+  ),
+};
+
+async function summaryDirect(): Promise<number> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  const reader = await c.runAndReadAll(summarySql(fileReaderSql(file), plan));
+  return reader.getRows().length;
+}
+
+async function summarySubject(): Promise<number> {
+  return (await fileSummary(file, plan)).rows;
+}
+
+const MODES: Record<string, () => Promise<number>> = {
+  baseline: direct,
+  subject,
+  'summary-baseline': summaryDirect,
+  'summary-subject': summarySubject,
+};
+
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const n = await (mode === 'baseline' ? direct() : subject());
+  const run = MODES[mode];
+  if (!run) throw new Error(`unknown mode ${mode}`);
+  const n = await run();
   process.stderr.write(`@@ms=${performance.now() - t0}\n@@rows=${n}\n`);
 }
 main().catch((e) => {

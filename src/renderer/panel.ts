@@ -4,6 +4,7 @@
 import type { HostToPanel, PanelToHost } from '../core/notebook/renderer-protocol';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { SaveClient } from './dom/save-client';
+import { SummaryClient } from './dom/summary-client';
 import type { RendererContext } from './renderer-api';
 import { mountTable } from './widget/mount';
 import type { TableWidget } from './widget/table-widget';
@@ -24,6 +25,7 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
     workspace: { isTrusted: true },
   };
   const saver = new SaveClient(context as RendererContext<never>, encodeTable);
+  const summaries = new SummaryClient(context as RendererContext<never>);
   let widget: TableWidget | undefined;
   context.onDidReceiveMessage?.((m) => {
     if (m?.type === 'panel-info') widget?.setInfo(m.info);
@@ -37,6 +39,7 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
         info,
         fill: true,
         save: (format, rows) => saver.save(table, rows, format, info.title ?? m.title),
+        summarize: (plan) => summaries.request(plan),
       });
       api.postMessage({
         type: 'panel-shown',

@@ -136,6 +136,22 @@ describe('e2e: Measurements Table editor', () => {
     console.log(`      screenshot: ${await screenshot(page, 'table-editor-csv-gz')}`);
   });
 
+  it('Summary of a file held in part: computed over all 2,904 rows by the host, and says so', async () => {
+    // The .csv.gz editor of the test before holds its first 1,000 rows; its Summary asks the extension host,
+    // which runs DuckDB over the whole file (issue 28: statistics over every row, not the rows held).
+    const frame = await editorFrame(page, '.measnb-table.mt-fill .mt-truncated');
+    await frame.locator('.mt-view-summary').first().click();
+    const note = await eventually(async () => {
+      const t = await frame.locator('.mt-summary-note').first().textContent();
+      return /over all 2,904 rows/.test(String(t)) && t;
+    }, 'the Summary note naming all the rows of the file');
+    console.log(`      summary note: ${note}`);
+    assert.match(note, /DuckDB over the whole file/);
+    assert.doesNotMatch(note, /first 1,000 rows/);
+    await frame.locator('.mt-summary .mt-body .mt-row:not([hidden])').first().waitFor({ timeout: 30_000 });
+    console.log(`      screenshot: ${await screenshot(page, 'table-editor-summary-all-rows')}`);
+  });
+
   it('a malformed .parquet file shows why it could not be read', async () => {
     await explorerMenu(page, 'broken.parquet', 'Open as Measurements Table');
     const frame = await editorFrame(page, '.mt-panel-error');

@@ -6,7 +6,7 @@ import { HOUR_MS } from '../time/duration';
 import { daysFromCivil, daysInMonth } from '../time/iso';
 import { civilFromDays, UTC, weekdayOfDay } from '../time/zone';
 import { type AqiCategory, type AqiPollutant, concentrationCategory } from './aqi';
-import { MIN_HOURS_PER_DAY, meanByPeriod } from './stats';
+import { MIN_HOURS_PER_DAY, meanByPeriod, withoutNoise } from './stats';
 
 /** The local day (days since 1970-01-01 of the local date) an instant falls in. */
 export type DayOf = (ms: number) => number;
@@ -50,14 +50,6 @@ export function localDailyMeans(
   return [...days]
     .sort((a, b) => a[0] - b[0])
     .map(([day, [sum, n]]) => ({ day, mean: withoutNoise(sum / n), hours: n, valid: n >= minHours }));
-}
-
-/**
- * A mean without the floating-point noise of its sum (12 significant digits): 24 hours of 9.1 sum to a mean of
- * 9.099999999999996, which EPA's truncation would cut to 9.0 (Good) instead of 9.1 (Moderate).
- */
-function withoutNoise(mean: number): number {
-  return Number.isFinite(mean) ? Number(mean.toPrecision(12)) : mean;
 }
 
 export interface CalendarCell extends DayMean {

@@ -639,11 +639,23 @@ export function dailyMeans(
       addTo(days, zone.dayKey(times[i]), values[i]);
     }
     const means = new Map<number, number>();
-    for (const [day, [sum, n]] of days) means.set(day, sum / n);
+    for (const [day, [sum, n]] of days) means.set(day, withoutNoise(sum / n));
     return { means, incompleteDays: 0 };
   }
   const { means, incomplete } = daysFromHours(hourlyMeans(times, values, frequency === 'minute').means, zone);
   return { means, incompleteDays: incomplete };
+}
+
+/**
+ * A mean without the floating-point noise of its sum: 24 hours of 9.1 sum to a mean of 9.099999999999996, which
+ * EPA's truncation would cut to 9.0 (Good) instead of 9.1 (Moderate). The mean is snapped to 12 significant
+ * digits only when that moves it by noise (≤ 4e-14 of it, a few hundred units in the last place); a mean such as
+ * 144 / 19 = 7.578947368421052 keeps every digit (the regressions on daily means use them).
+ */
+export function withoutNoise(mean: number): number {
+  if (!Number.isFinite(mean)) return mean;
+  const snapped = Number(mean.toPrecision(12));
+  return Math.abs(snapped - mean) <= Math.abs(mean) * 4e-14 ? snapped : mean;
 }
 
 function addTo(sums: Map<number, [number, number]>, key: number, value: number): void {
@@ -664,7 +676,7 @@ export function daysFromHours(hours: ReadonlyMap<number, number>, zone: Zone = U
   const means = new Map<number, number>();
   let incomplete = 0;
   for (const [day, [sum, n]] of days) {
-    if (n >= minValidHours(zone, day)) means.set(day, sum / n);
+    if (n >= minValidHours(zone, day)) means.set(day, withoutNoise(sum / n));
     else incomplete++;
   }
   return { means, incomplete };

@@ -1,6 +1,7 @@
 // The contract between the renderer and the extension host: MIME type, output metadata, messages.
 // Platform-neutral (no DOM, no node): imported by the renderer, the extension's save handler and table panels.
 
+import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../api/types';
 import type { DayBoundary } from '../time/zone';
 export const RENDERER_ID = 'measnb.table-renderer';
 
@@ -70,7 +71,7 @@ export interface RestOfRows {
 
 export type SaveFormat = 'csv' | 'parquet' | 'json';
 
-export type RendererToHost = SaveToHost | RowsRequest | ChartChanged;
+export type RendererToHost = SaveToHost | RowsRequest | ChartChanged | SummaryRequest;
 
 /** The user chose another metric or "Lines by" in a cell's chart: the host keeps it in the cell's metadata. */
 export interface ChartChanged {
@@ -121,7 +122,8 @@ export type HostToRenderer =
   | { type: 'save-cancelled'; requestId: string }
   | { type: 'save-done'; requestId: string; path: string; rowCount: number }
   | { type: 'save-failed'; requestId: string; message: string }
-  | RowsReply;
+  | RowsReply
+  | SummaryReply;
 
 /** Chunk size for sending a table to the host (base64 text per message). */
 export const SAVE_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -145,3 +147,85 @@ export type HostToPanel =
   | { type: 'panel-info'; info: ResultInfo }
   | { type: 'panel-error'; message: string }
   | HostToRenderer;
+
+/**
+ * What the Summary view summarises, by column name (renderer/model/aq-views `summaryPlan`): the column that
+ * splits the rows into datasources, the time column, the result's frequency (periods with a value, expected
+ * periods) and each metric column with the column whose QC marks its values invalid (`assessment`: the value
+ * `invalid`; `flags`: a flag of severity I).
+ */
+export interface SummaryPlan {
+  groupColumn?: string;
+  timeColumn?: string;
+  frequency: OutputFrequency;
+  metrics: Array<{ column: string; qc?: { column: string; kind: 'assessment' | 'flags' } }>;
+}
+
+/** One datasource × metric of a full-data Summary, before rounding (null: no value, JSON has no NaN). */
+export interface SummaryCell {
+  group: string;
+  metric: string;
+  count: number;
+  /** Periods of the result's frequency with a value (the count without a time column). */
+  withValue: number;
+  min: number | null;
+  mean: number | null;
+  median: number | null;
+  p98: number | null;
+  max: number | null;
+  /** Rows whose QC marks the metric's value invalid. */
+  invalid: number;
+}
+
+/** The Summary of every row of a file or result, computed by the host (DuckDB): small, sent as JSON. */
+export interface FullSummary {
+  /** The rows the numbers cover: every row of the data. */
+  rows: number;
+  /** The first and last time (ms) of any row; null without times. */
+  from: number | null;
+  to: number | null;
+  cells: SummaryCell[];
+}
+
+/** The renderer asks for the Summary of all the rows of the data it holds part of (a file opened as a table). */
+export interface SummaryRequest {
+  type: 'summary-request';
+  requestId: string;
+  plan: SummaryPlan;
+}
+
+export type SummaryReply =
+  | { type: 'summary-result'; requestId: string; summary: FullSummary }
+  | { type: 'summary-failed'; requestId: string; message: string };
+
+/** Metric columns a Summary request may name (a wide result has a few hundred at most). */
+const MAX_SUMMARY_METRICS = 1000;
+
+/** A Summary plan from a message (hostile input): names of at most 300 characters, known kinds; else undefined. */
+export function summaryPlanOf(value: unknown): SummaryPlan | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const name = (s: unknown) => typeof s === 'string' && s.length > 0 && s.length <= 300;
+  const optional = (s: unknown) => s === undefined || name(s);
+  if (!optional(v.groupColumn) || !optional(v.timeColumn)) return undefined;
+  if (!(OUTPUT_FREQUENCIES as readonly unknown[]).includes(v.frequency)) return undefined;
+  if (!Array.isArray(v.metrics) || v.metrics.length > MAX_SUMMARY_METRICS) return undefined;
+  const metrics: SummaryPlan['metrics'] = [];
+  for (const m of v.metrics as unknown[]) {
+    const e = (m ?? {}) as Record<string, unknown>;
+    if (!name(e.column)) return undefined;
+    const qc = e.qc as Record<string, unknown> | undefined;
+    if (qc !== undefined && (!qc || !name(qc.column) || (qc.kind !== 'assessment' && qc.kind !== 'flags')))
+      return undefined;
+    metrics.push({
+      column: e.column as string,
+      ...(qc ? { qc: { column: qc.column as string, kind: qc.kind as 'assessment' | 'flags' } } : {}),
+    });
+  }
+  return {
+    groupColumn: v.groupColumn as string | undefined,
+    timeColumn: v.timeColumn as string | undefined,
+    frequency: v.frequency as OutputFrequency,
+    metrics,
+  };
+}

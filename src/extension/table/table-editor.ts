@@ -7,8 +7,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { TableFileError } from '../../core/api/errors';
 import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/io/limits';
-import type { ResultInfo } from '../../core/notebook/renderer-protocol';
+import type { ResultInfo, SummaryPlan } from '../../core/notebook/renderer-protocol';
 import { readTableFile, type TableFileRead } from '../../core/sql/file-read.node';
+import { fileSummary } from '../../core/sql/summary.node';
 import { formatOfName, notATableFile } from '../../core/table/file-format';
 import type { Table } from '../../core/table/table';
 import { settingsZone, withZone } from '../notebook/notebook-time-zone';
@@ -64,8 +65,10 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
     const name = path.basename(document.uri.path);
     // The tab says it is the table: the same file open as text beside it is a tab named by the file alone.
     panel.title = tableTabTitle(name);
-    const view = this.tables.attach(panel, name);
     const abort = new AbortController();
+    // The Summary of a file held in part: DuckDB over every row of it (core/sql/summary.node).
+    const summarize = (plan: SummaryPlan) => fileSummary(document.uri.fsPath, plan, { signal: abort.signal });
+    const view = this.tables.attach(panel, name, document.uri.scheme === 'file' ? { summarize } : {});
     let disposed = false;
     panel.onDidDispose(() => {
       disposed = true;

@@ -3,7 +3,15 @@
 // extension host like a notebook output.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostToPanel, PanelToHost, ResultInfo } from '../../core/notebook/renderer-protocol';
+import {
+  type FullSummary,
+  type HostToPanel,
+  type PanelToHost,
+  type ResultInfo,
+  type SummaryPlan,
+  type SummaryRequest,
+  summaryPlanOf,
+} from '../../core/notebook/renderer-protocol';
 import { writeParquet } from '../../core/table/parquet';
 import type { Table } from '../../core/table/table';
 import { encodeTable } from '../../core/table/wire';
@@ -32,6 +40,30 @@ export interface TableView extends ShownTable {
   fail(message: string): void;
 }
 
+interface AttachOptions {
+  /** The Summary of every row of the data shown in part (a file: DuckDB over the whole of it). */
+  summarize?: (plan: SummaryPlan) => Promise<FullSummary>;
+}
+
+/** Answers a page's summary-request: the plan checked (hostile input), the Summary of all rows, or why not. */
+async function answerSummary(
+  m: SummaryRequest,
+  summarize: AttachOptions['summarize'],
+  post: (message: HostToPanel) => void,
+): Promise<void> {
+  const requestId = String(m.requestId);
+  const plan = summaryPlanOf(m.plan);
+  if (!summarize || !plan) {
+    const message = summarize ? 'the request names no columns to summarise' : 'this table is not from a file';
+    return post({ type: 'summary-failed', requestId, message });
+  }
+  try {
+    post({ type: 'summary-result', requestId, summary: await summarize(plan) });
+  } catch (err) {
+    post({ type: 'summary-failed', requestId, message: (err as Error).message });
+  }
+}
+
 export class TablePanels {
   readonly open = new Set<vscode.WebviewPanel>();
 
@@ -52,7 +84,7 @@ export class TablePanels {
    * Loads the renderer page into a webview panel (one of ours or a custom editor's) and returns what
    * sends it a table.
    */
-  attach(panel: vscode.WebviewPanel, title: string): TableView {
+  attach(panel: vscode.WebviewPanel, title: string, options: AttachOptions = {}): TableView {
     const dist = this.dist();
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     this.open.add(panel);
@@ -85,6 +117,7 @@ export class TablePanels {
         } else if (m?.type === 'panel-shown')
           resolve({ view: m.view, rowCount: m.rowCount, columnCount: m.columnCount });
         else if (m?.type === 'panel-failed') reject(new Error(`The table panel failed: ${m.message}`));
+        else if (m?.type === 'summary-request') await answerSummary(m, options.summarize, post);
         else if (saver.handles(m)) await saver.handle(m, post);
       });
     });

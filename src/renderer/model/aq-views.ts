@@ -17,18 +17,20 @@ import {
   periodsWithValue,
   profile,
 } from '../../core/aq/stats';
+import type { FullSummary, SummaryPlan } from '../../core/notebook/renderer-protocol';
 import { DictBuilder } from '../../core/table/builders';
 import { groupRows, locationColumns, resultFrequency, seriesByGroup, seriesOf } from '../../core/table/collocation';
 import {
   type Column,
   type DictColumn,
   floatValues,
+  isNumeric,
   type NumericColumn,
   numberAt,
   type Table,
 } from '../../core/table/table';
 import { UTC, type Zone } from '../../core/time/zone';
-import { chartMetricColumns, chartTimeColumn } from './chart-series';
+import { chartGroupColumn, chartMetricColumns, chartTimeColumn } from './chart-series';
 
 export {
   type Collocation,
@@ -179,19 +181,73 @@ function summariseMetric(
   let invalid = 0;
   if (context.invalid) for (let i = 0; i < r.length; i++) if (context.invalid(r[i])) invalid++;
   const withValue = context.hasTime ? periodsWithValue(t, v, context.frequency) : d.count;
+  pushSummaryRow(out, group, column, { ...d, withValue, invalid }, context.expected);
+}
+
+/** A datasource × metric's numbers, as the Summary shows them (rounded: completeness 0.1 %, the rest 0.001). */
+function pushSummaryRow(
+  out: SummaryCols,
+  group: string,
+  column: Column,
+  d: ReturnType<typeof distribution> & { withValue: number; invalid: number },
+  expected: number,
+): void {
   out.datasource.push(group);
   out.metric.push(column.name);
   out.unit.push(unitOf(column));
   out.count.push(d.count);
-  out.expected.push(context.expected);
-  out.completeness.push(round(completenessPercent(withValue, context.expected), 1));
+  out.expected.push(expected);
+  out.completeness.push(round(completenessPercent(d.withValue, expected), 1));
   out.min.push(d.min);
   out.mean.push(round(d.mean, 3));
   out.median.push(round(d.median, 3));
   out.p98.push(round(d.p98, 3));
   out.max.push(d.max);
-  out.invalid.push(invalid);
+  out.invalid.push(d.invalid);
   out.note.push(d.count === 0 ? 'no data' : '');
+}
+
+/**
+ * What the Summary summarises, by column name, for the host to compute over every row of the data (core/sql
+ * summary.node): the same datasource, time and metric columns as `summaryTable`, each metric's QC column.
+ */
+export function summaryPlan(table: Table): SummaryPlan {
+  const siblings = qcSiblings(table);
+  const name = (i: number) => (i >= 0 ? table.columns[i].name : undefined);
+  const gi = chartGroupColumn(table);
+  const group = gi >= 0 && !isNumeric(table.columns[gi]) ? name(gi) : undefined;
+  return {
+    groupColumn: group,
+    timeColumn: name(chartTimeColumn(table)),
+    frequency: resultFrequency(table),
+    metrics: chartMetricColumns(table).map((m) => {
+      const a = siblings.assessment[m];
+      const f = siblings.flags[m];
+      const qc =
+        a >= 0
+          ? { column: name(a) as string, kind: 'assessment' as const }
+          : f >= 0
+            ? { column: name(f) as string, kind: 'flags' as const }
+            : undefined;
+      return qc ? { column: table.columns[m].name, qc } : { column: table.columns[m].name };
+    }),
+  };
+}
+
+/** The Summary table of the host's full-data numbers (`summaryPlan`'s metrics of `table`), laid out as `summaryTable`. */
+export function summaryFromFull(table: Table, full: FullSummary): Table {
+  const frequency = resultFrequency(table);
+  const expected = full.from === null || full.to === null ? 0 : expectedPeriods(full.from, full.to, frequency);
+  const byName = new Map(table.columns.map((c) => [c.name, c]));
+  const cols = emptySummaryCols();
+  const nan = (x: number | null) => (x === null ? Number.NaN : x);
+  for (const c of full.cells) {
+    const column = byName.get(c.metric);
+    if (!column) continue;
+    const d = { ...c, min: nan(c.min), mean: nan(c.mean), median: nan(c.median), p98: nan(c.p98), max: nan(c.max) };
+    pushSummaryRow(cols, c.group, column, d, expected);
+  }
+  return { columns: summaryColumns(cols), rowCount: cols.datasource.length };
 }
 
 /**

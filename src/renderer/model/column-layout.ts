@@ -47,6 +47,28 @@ export function representativeText(column: Column, rowCount: number, mode: TimeZ
   return texts[Math.min(texts.length - 1, Math.ceil(0.95 * texts.length) - 1)];
 }
 
+/**
+ * The text a time column must be wide enough for: its longest of the first `sample` values (a time is never cut,
+ * so a value with seconds among whole minutes counts), every digit as `digit`. Times are drawn with tabular
+ * digits (styles.css .mt-time), each as wide as the widest digit: measure them as that digit.
+ */
+export function timeWidthText(
+  column: Column,
+  rowCount: number,
+  mode: TimeZoneMode,
+  sample = 1000,
+  digit = '0',
+): string {
+  let longest = '';
+  for (let r = 0, seen = 0; r < rowCount && seen < sample; r++) {
+    const t = displayText(column, r, mode);
+    if (!t) continue;
+    seen++;
+    if (t.length > longest.length) longest = t;
+  }
+  return longest.replace(/[0-9]/g, digit);
+}
+
 /** A column's width in px from measured text widths: the representative value or the header, bounded. */
 export function fitWidth(valuePx: number, headerPx: number, column: Column): number {
   const padding = 14; // cell padding and border
@@ -58,6 +80,8 @@ export function fitWidth(valuePx: number, headerPx: number, column: Column): num
     column.kind === 'time' ? MAX_TIME_HEADER_PX : MAX_HEADER_PX,
   );
   const max = isNumeric(column) ? 240 : 420;
+  // A time is read whole: its value gets its measured width and a rounding pixel, whatever the header.
+  if (column.kind === 'time') return Math.ceil(Math.min(max, Math.max(56, valuePx + padding + 1, header)));
   return Math.round(Math.min(max, Math.max(56, valuePx + padding, header)));
 }
 

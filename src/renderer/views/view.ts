@@ -1,6 +1,7 @@
 // What a view beside Table and Chart is: one module per view under src/renderer/views/<name>.ts exports a
 // ViewDefinition; the table widget reads the registry (src/renderer/views/registry.ts) and offers each view
 // whose `applies` says so. docs/ARCHITECTURE.md: "add a view".
+import type { FullSummary, SummaryPlan } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import type { TimeZoneMode } from '../model/format';
 
@@ -23,6 +24,16 @@ export interface PanelContext {
   referenceSites?: readonly unknown[];
   /** Datasource names by id (ResultInfo.datasourceNames or a name column), for choices and hovers. */
   datasourceNames?: ReadonlyMap<string, string>;
+  /**
+   * The rows of the data the table holds: `held` (table.rowCount) of `total` (a file of which the table editor
+   * keeps the first rows, a progressive output whose rows are still arriving); equal when it holds them all.
+   */
+  coverage: () => { held: number; total: number };
+  /**
+   * The Summary of every row of the data, computed by the extension host (DuckDB over the whole file); undefined
+   * when the host cannot (no messaging, not a file).
+   */
+  fullSummary?: (plan: SummaryPlan) => Promise<FullSummary>;
   /** Shows a derived table with the table widget (sortable, filterable, copyable, savable). */
   nestedTable: (table: Table, title: string) => NestedTable;
 }

@@ -5,7 +5,7 @@ import type { Column, Table } from '../../core/table/table';
 import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
 import { categoryOf, unitOf } from '../model/aq-views';
-import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText } from '../model/column-layout';
+import { defaultColumnOrder, fitWidth, pinnedColumns, representativeText, timeWidthText } from '../model/column-layout';
 import { isRightAligned, type TimeZoneMode, zoneLabel } from '../model/format';
 
 /** The row number column. */
@@ -24,9 +24,22 @@ function textWidth(text: string, bold: boolean): number {
   return measureCtx.measureText(text).width;
 }
 
-/** Fits the column to its common values (95th percentile of the first 1,000) or its header and unit. */
+/** The digit drawn widest in the theme's font: a time's tabular digits are each this wide. */
+function widestDigit(): string {
+  let widest = '0';
+  for (const d of '123456789') if (textWidth(d, false) > textWidth(widest, false)) widest = d;
+  return widest;
+}
+
+/**
+ * Fits the column to its common values (95th percentile of the first 1,000; a time column to its longest, with
+ * tabular digits) or its header and unit.
+ */
 function fittedWidth(column: Column, table: Table, unit: string, chip: boolean): number {
-  const value = representativeText(column, table.rowCount, UTC);
+  const value =
+    column.kind === 'time'
+      ? timeWidthText(column, table.rowCount, UTC, 1000, widestDigit())
+      : representativeText(column, table.rowCount, UTC);
   return fitWidth(textWidth(value, false) + (chip ? 40 : 0), headerWidth(column, unit), column);
 }
 

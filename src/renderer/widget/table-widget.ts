@@ -1,6 +1,6 @@
 // The table output: a toolbar (filter, count, tabs, actions), notices, then the rows (grid.ts) or a view
 // (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
-import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
+import type { FullSummary, ResultInfo, SaveFormat, SummaryPlan } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
@@ -22,6 +22,8 @@ export interface TableWidgetOptions {
   save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
   /** Saves another table (a view's derived table, e.g. the Summary); undefined without messaging. */
   saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
+  /** The Summary of every row of the data (the host's DuckDB over the whole file); undefined when it cannot. */
+  summarize?: (plan: SummaryPlan) => Promise<FullSummary>;
   /** A view's own derived table: no view tabs, its columns in their own order. */
   plain?: boolean;
   /** Called when the user switches between the rows and the chart. */
@@ -126,6 +128,8 @@ export class TableWidget {
       timeZone: () => this.state.timeZone,
       referenceSites: Array.isArray(info?.referenceSites) ? info.referenceSites : undefined,
       datasourceNames: datasourceNameMap(this.table, info?.datasourceNames),
+      coverage: () => this.coverage(),
+      fullSummary: this.options.summarize,
       nestedTable: (table: Table, title: string) => {
         const save = this.options.saveTable;
         return new TableWidget(table, {
@@ -135,6 +139,14 @@ export class TableWidget {
         });
       },
     };
+  }
+
+  /** The rows held of the data's: a file's counted rows (truncated), a progressive output's total (rest). */
+  private coverage(): { held: number; total: number } {
+    const info = this.options.info;
+    const held = this.table.rowCount;
+    const total = Math.max(held, info?.truncated?.totalRows ?? 0, info?.rest?.totalRows ?? 0);
+    return { held, total: Number.isFinite(total) ? total : held };
   }
 
   /** After a tab is shown: the rows drawn when they are; the host told of the rows and the chart. */
@@ -179,6 +191,8 @@ export class TableWidget {
     for (const el of this.noticeEls) el.remove();
     this.loadingEl.before(...next);
     this.noticeEls = next;
+    // The rows counted (a file's total) change what a view covers: the open view says so.
+    this.views.drawShown();
   }
 
   private notices(): HTMLElement[] {

@@ -1,6 +1,7 @@
 // EPA evaluates PM2.5 sensors on 24-hour means, each valid only with ≥ 75 % of its hours (18 of 24): the daily
 // means, the pairing of a sensor with a reference on valid days, and which metrics the targets apply to.
 import assert from 'node:assert/strict';
+import { truncateTo } from '../../../../src/core/aq/aqi';
 import { isPm25Concentration } from '../../../../src/core/aq/metric-info';
 import { dailyMeans, MIN_HOURS_PER_DAY, ols, pairDaily } from '../../../../src/core/aq/stats';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
@@ -34,6 +35,24 @@ describe('core aq: 24-hour means with the 18-of-24 rule', () => {
     const { means, incompleteDays } = dailyMeans(s.times, s.values);
     assert.deepEqual([...means], [[DAY0, 10]]);
     assert.equal(incompleteDays, 1);
+  });
+
+  it('a mean carries no floating-point noise into EPA truncation (24 hours of 9.1 -> 9.1, not 9.0)', () => {
+    // Summing 9.1 twenty-four times in doubles and dividing by 24 gives 9.099999999999996; AirNow truncates the
+    // 24-hour PM2.5 mean to one decimal (EPA 2024 AQI rule, 40 CFR 58 App. G), so the noise would read 9.0 (Good).
+    const s = hours(0, 0, 24, () => 9.1);
+    assert.equal(s.values.reduce((a, b) => a + b, 0) / 24, 9.099999999999996);
+    const [mean] = dailyMeans(s.times, s.values).means.values();
+    assert.equal(mean, 9.1);
+    assert.equal(truncateTo(mean, 1), 9.1);
+    const daily = { times: [T0], values: [9.1] };
+    assert.equal([...dailyMeans(daily.times, daily.values, { frequency: 'day' }).means.values()][0], 9.1);
+    // Digits a mean really has are kept: 18 hours of 7 and one of 18 -> 144 / 19, not cut to 12 digits.
+    const real = join(
+      hours(1, 0, 18, () => 7),
+      hours(1, 18, 19, () => 18),
+    );
+    assert.deepEqual([...dailyMeans(real.times, real.values).means.values()], [144 / 19]);
   });
 
   it('minutes are averaged into their hour first; the day is the mean of its hourly means', () => {

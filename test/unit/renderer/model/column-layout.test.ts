@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import type { Column, DictColumn, Table } from '../../../../src/core/table/table';
-import { UTC } from '../../../../src/core/time/zone';
+import { UTC, zoneOf } from '../../../../src/core/time/zone';
 import {
   defaultColumnOrder,
   fitWidth,
@@ -11,6 +11,7 @@ import {
   MAX_TIME_HEADER_PX,
   pinnedColumns,
   representativeText,
+  timeWidthText,
 } from '../../../../src/renderer/model/column-layout';
 
 const text = (name: string, values: string[], kind: 'text' | 'identifier' = 'text'): DictColumn => {
@@ -100,5 +101,18 @@ describe('renderer column layout', () => {
     const time = { name: 'startOfPeriod', kind: 'time', values: new Float64Array(1) } as const;
     assert.equal(fitWidth(115, 200, time), 232);
     assert.equal(fitWidth(115, 400, time), MAX_TIME_HEADER_PX);
+  });
+
+  it('a time column is as wide as its longest value with tabular digits, never cut by a fitted metric table', () => {
+    // Whole hours, then one with seconds at row 2: the longest counts (not the 95th percentile of lengths).
+    const ms = [Date.UTC(2026, 10, 24, 18), Date.UTC(2026, 10, 24, 19), Date.UTC(2026, 10, 24, 20, 0, 30)];
+    const time = { name: 'startOfPeriod', kind: 'time', values: Float64Array.from(ms) } as const;
+    assert.equal(timeWidthText(time, 3, UTC), '0000-00-00 00:00:00');
+    assert.equal(timeWidthText(time, 2, UTC, 1000, '8'), '8888-88-88 88:88');
+    assert.equal(timeWidthText(time, 3, zoneOf('America/Denver'), 1000, '4'), '4444-44-44 44:44:44');
+    // Its width holds the measured value plus padding and a rounding pixel (never the value minus a fraction),
+    // even when the header is narrower: 2026-11-24 18:00 measured at 113.4 px gets 129, not 127.
+    assert.equal(fitWidth(113.4, 60, time), 129);
+    assert.ok(fitWidth(113.4, 60, time) >= 113.4 + 14);
   });
 });
