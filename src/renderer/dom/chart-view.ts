@@ -171,6 +171,23 @@ function thresholdHook(threshold: number | undefined, colour: string) {
   };
 }
 
+const LINE_WIDTH = 1.5;
+const FOCUSED_WIDTH = 3;
+
+/**
+ * Hovering near a line or over its legend entry focuses it: uPlot dims the other lines (focus.alpha); this
+ * widens the focused line and names it on the plot's root (data-focused, empty when none), for a test to read.
+ */
+function focusHook(u: uPlot, index: number | null, opts: uPlot.Series): void {
+  // uPlot passes the setSeries options ({ focus } or { show }) where its types say Series.
+  if ((opts as { focus?: boolean }).focus == null) return;
+  u.series.forEach((s, k) => {
+    if (k > 0 && s.width) s.width = k === index ? FOCUSED_WIDTH : LINE_WIDTH;
+  });
+  u.root.dataset.focused = index == null ? '' : String(u.series[index]?.label ?? '');
+  u.redraw(false);
+}
+
 export class ChartView {
   readonly element: HTMLElement;
   readonly select: HTMLSelectElement;
@@ -322,7 +339,11 @@ export class ChartView {
         cursor: { focus: { prox: 24 } },
         axes: [axis, themedAxis(this.element, unit || undefined)],
         series,
-        hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
+        hooks: {
+          drawClear: [bandsHook(bands)],
+          draw: [thresholdHook(threshold, errorColour)],
+          setSeries: [focusHook],
+        },
       },
       [data.xs, ...values] as uPlot.AlignedData,
       this.plotHost,
@@ -350,7 +371,7 @@ export class ChartView {
         label: s.label,
         stroke: styles.get(s.label)?.colour ?? colours[i],
         dash: styles.get(s.label)?.dash.slice(),
-        width: 1.5,
+        width: LINE_WIDTH,
         spanGaps: false,
         value: legendValue(s.values, unit),
       })),
