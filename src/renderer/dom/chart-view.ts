@@ -337,6 +337,9 @@ export class ChartView {
         // Hovering near a line (or its legend entry) dims the others.
         focus: { alpha: 0.25 },
         cursor: { focus: { prox: 24 } },
+        // A dashed line's legend marker is dashed too (uPlot draws every marker solid): with more lines than
+        // colours, the legend tells the lines of one colour apart.
+        legend: { markers: { dash: (u: uPlot, i: number) => (u.series[i].dash?.length ? 'dashed' : 'solid') } },
         axes: [axis, themedAxis(this.element, unit || undefined)],
         series,
         hooks: {
