@@ -6,7 +6,7 @@
 // color-difference formula: implementation notes, supplementary test data, and mathematical observations",
 // Color Res. Appl. 30(1) 21–30, Eq. (1)–(22); WCAG 2.1, relative luminance and contrast ratio.
 
-export type Lab = readonly [number, number, number];
+type Lab = readonly [number, number, number];
 
 /** [r, g, b] 0-1 of "#rrggbb"; throws on any other form (the palette is written as #rrggbb). */
 function hexRgb(hex: string): [number, number, number] {
@@ -29,7 +29,7 @@ function xyz(hex: string): [number, number, number] {
 }
 
 /** WCAG relative luminance (0 black – 1 white). */
-export function relativeLuminance(hex: string): number {
+function relativeLuminance(hex: string): number {
   return xyz(hex)[1];
 }
 
