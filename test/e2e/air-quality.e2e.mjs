@@ -3,7 +3,8 @@
 // one chart; air-quality.measnb, opened by Measurements: Open Example, shows every view on the first result in
 // the dark and the light theme (the chart, Exceedances and the map in High Contrast too), and the Summary and
 // Collocation numbers equal the model's on the rows the workbench saved in the file; the json-long pair pairs
-// PM2.5 on 24-hour means and names its datasources (the connection's names).
+// PM2.5 on 24-hour means and names its datasources (the connection's names); the NO2 chart's 15 lines each
+// have their own style, and hovering a legend entry emphasises its line (aq-wb-chart-no2-lines/-hover.png).
 // Screenshots: .artifacts/screenshots/aq-wb-<view>-<theme>.png (the output element only).
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -15,13 +16,13 @@ import {
   answer,
   e2eEnv,
   eventually,
-  notebookList,
+  findTable,
   openNotebook,
+  openView,
   runAll,
   runCommand,
-  SHOTS,
   screenshot,
-  tableFrames,
+  shotOf,
   useWorkbench,
 } from './workbench.mjs';
 
@@ -40,87 +41,6 @@ async function loadSavedModel() {
     external: ['@duckdb/node-api'],
   });
   return createRequire(import.meta.url)(out).savedModel;
-}
-
-const exactly = (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-
-/**
- * The rendered output table with every header of `has` and none of `hasNot`, scrolling the notebook until
- * its output is drawn. The locator names the table by its headers (not by its place among the outputs,
- * which changes as outputs are drawn); tables inside a view (Summary, ...) are not candidates.
- */
-async function findTable(page, { has, hasNot = [] }, what) {
-  const list = await notebookList(page);
-  let step = 0;
-  return eventually(
-    async () => {
-      for (const { frame } of await tableFrames(page)) {
-        let table = frame.locator('.measnb-table:not(.mt-panel .measnb-table)');
-        for (const n of has) table = table.filter({ has: frame.locator('.mt-hname', { hasText: exactly(n) }) });
-        for (const n of hasNot) table = table.filter({ hasNot: frame.locator('.mt-hname', { hasText: exactly(n) }) });
-        if ((await table.count()) > 0) return { frame, table: table.first() };
-      }
-      await page.mouse.move(list.x + 14, list.y + list.height / 2);
-      await page.mouse.wheel(0, ++step % 40 === 0 ? -40_000 : 500);
-      return undefined;
-    },
-    async () => {
-      const seen = [];
-      for (const { frame } of await tableFrames(page))
-        for (const t of await frame.locator('.measnb-table:not(.mt-panel .measnb-table)').all())
-          seen.push((await t.locator('.mt-hrow .mt-hname').allTextContents()).slice(0, 6).join(','));
-      return `${what} (tables drawn: ${seen.join(' | ')})`;
-    },
-    240,
-    500,
-  );
-}
-
-/** Scrolls the notebook (wheel over the list's left gutter) until `locator` starts just below the list's top. */
-async function revealTop(page, locator) {
-  const list = await notebookList(page);
-  let last;
-  for (let i = 0; i < 25; i++) {
-    const box = await locator.boundingBox();
-    if (!box) return;
-    const delta = Math.round(box.y - (list.y + 8));
-    if (Math.abs(delta) < 6 || box.y === last) return;
-    last = box.y;
-    await page.mouse.move(list.x + 14, list.y + list.height / 2);
-    await page.mouse.wheel(0, delta);
-    await page.waitForTimeout(250);
-  }
-}
-
-/**
- * Opens a view by its tab in the output (the Table tab goes back to the rows). Output webviews
- * sit under the workbench's cell list, which takes real pointer hits: the click is dispatched in the frame.
- */
-async function openView(page, table, name) {
-  await revealTop(page, table); // an output out of view is hidden by the workbench
-  const button = table.locator(`.mt-tabs .mt-view-${name}`).first();
-  if ((await button.getAttribute('aria-selected')) !== 'true') await button.dispatchEvent('click');
-  await eventually(async () => (await button.getAttribute('aria-selected')) === 'true', `the ${name} view open`, 50);
-}
-
-/**
- * A screenshot of the output as the user sees it: the page clipped to the output within the cell list (an
- * element screenshot would scroll the notebook's webview by itself and show the wrong place).
- */
-async function shotOf(page, locator, name) {
-  await revealTop(page, locator);
-  await page.waitForTimeout(300);
-  const list = await notebookList(page);
-  const box = await locator.boundingBox();
-  const x = Math.max(box.x - 4, list.x);
-  const y = Math.max(box.y - 4, list.y);
-  const right = Math.min(box.x + box.width + 4, list.x + list.width - 14); // not the list's scrollbar
-  const bottom = Math.min(box.y + box.height + 4, list.y + list.height);
-  if (right <= x || bottom <= y)
-    throw new Error(`${name}: the output is not in the notebook's view (${JSON.stringify({ box, list })})`);
-  const file = path.join(SHOTS, `aq-wb-${name}.png`);
-  await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
-  return file;
 }
 
 /** From any view back to the rows (the Table tab). */
@@ -253,6 +173,63 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
       await backToTable(table);
     }
     await screenshot(page, 'aq-wb-notebook-light');
+  });
+
+  it('air-quality.measnb: the NO2 chart draws a line per datasource in distinct colours; hovering a legend entry widens its line and dims the others', async () => {
+    await openNotebook(page, 'air-quality.measnb');
+    await runAll(page);
+    const { table } = await findTable(
+      page,
+      { has: ['pm2_5ConcMass24HourRollingMean.value'] },
+      'the first recent output (NowCast, 24-hour mean, NO2 with QC)',
+    );
+    await openView(page, table, 'chart');
+    const chart = table.locator(':scope > .mt-chart');
+    await chart.locator('canvas').first().waitFor({ timeout: 30_000 });
+    const no2 = await chart
+      .locator('.mt-metric option')
+      .evaluateAll((os) => os.find((o) => o.textContent.startsWith('no2Conc1HourMean.value'))?.value);
+    await chart.locator('.mt-metric').selectOption(no2);
+    await chart.locator('.mt-hide-invalid, .mt-chart-note').first().waitFor({ state: 'attached' });
+    await page.waitForTimeout(500);
+    // The legend's rows: the time (x) first, the lines, the QC-invalid marks last (when shown).
+    const rows = chart.locator('.u-legend .u-series');
+    const labels = await rows.locator('th .u-label').allTextContents();
+    const lines = labels.slice(1).filter((l) => l !== 'QC-invalid');
+    assert.ok(lines.length >= 12, `lines: ${lines.join(', ')}`);
+    // Each line's legend marker shows its colour and dash: 15 colours solid, then dashed ones (core/aq/line-styles).
+    const markers = await rows
+      .locator('th .u-marker')
+      .evaluateAll((ms) =>
+        ms.map((m) => `${getComputedStyle(m).borderTopColor} ${getComputedStyle(m).borderTopStyle}`),
+      );
+    const styles = markers.slice(1, 1 + lines.length);
+    assert.equal(new Set(styles).size, lines.length, `a style per line: ${styles.join(', ')}`);
+    // Styles are given over every datasource of the result (20), not only the lines with NO2 values: more than
+    // 15 datasources take dashed variants, and their legend markers are dashed.
+    assert.ok(
+      styles.some((m) => m.endsWith(' dashed')),
+      `dashed markers for the lines past 15 colours: ${styles.join(', ')}`,
+    );
+    console.log(`      ${lines.length} NO2 lines: ${await shotOf(page, table, 'chart-no2-lines')}`);
+
+    // Hover (uPlot's focus): the entry's row stays opaque, the others fade to focus.alpha 0.25, the line widens.
+    const k = 3;
+    await rows.nth(k).locator('th').dispatchEvent('mouseenter');
+    const plot = chart.locator('.uplot');
+    await eventually(async () => (await plot.getAttribute('data-focused')) === labels[k], 'the line focused', 50);
+    const opacities = await rows.evaluateAll((trs) => trs.map((tr) => tr.style.opacity));
+    assert.equal(opacities[k], '1', `the hovered entry: ${opacities.join(' ')}`);
+    const others = opacities.slice(1).filter((_, i) => i + 1 !== k);
+    assert.ok(
+      others.every((o) => o === '0.25'),
+      `the others dimmed: ${opacities.join(' ')}`,
+    );
+    console.log(`      hovering ${labels[k]}: ${await shotOf(page, table, 'chart-no2-hover')}`);
+    // Leaving the legend gives every line its colour back.
+    await chart.locator('.u-legend').dispatchEvent('mouseleave');
+    await eventually(async () => (await plot.getAttribute('data-focused')) === '', 'no line focused', 50);
+    assert.ok((await rows.evaluateAll((trs) => trs.map((tr) => tr.style.opacity))).every((o) => o === '1'));
   });
 
   it('air-quality.measnb: the json-long result knows its reference site from the connection (Collocation)', async () => {

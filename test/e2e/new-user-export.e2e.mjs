@@ -58,16 +58,21 @@ const SQL = [
 ];
 /** core/aq/line-styles LINE_COLOURS as the browser reports them (rgb). */
 const LINE_RGB = [
-  '#1f77b4',
-  '#17becf',
-  '#3f51b5',
-  '#00897b',
-  '#64b5f6',
-  '#546e7a',
-  '#0097a7',
-  '#7986cb',
-  '#4db6ac',
-  '#90a4ae',
+  '#3c69b4',
+  '#0f96ff',
+  '#8787ff',
+  '#1e96b4',
+  '#007878',
+  '#1ea596',
+  '#96785a',
+  '#b48700',
+  '#78690f',
+  '#87960f',
+  '#ff00c3',
+  '#b47896',
+  '#696969',
+  '#8787a5',
+  '#879687',
 ].map((h) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16)).join(', ')})`);
 
 /** The output table whose headers include `header`, scrolling the notebook until it is drawn. */

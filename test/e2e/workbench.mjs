@@ -66,10 +66,30 @@ export function frameWith(page, selector, what) {
   );
 }
 
-/** The output frames (webview iframes) that hold our tables. */
+/**
+ * Whether the webview frame is on screen: its outermost iframe overlaps the page's viewport. A notebook open in
+ * a tab that is not shown keeps its editor and output webview moved far off screen (see notebookList).
+ */
+async function frameOnScreen(page, frame) {
+  let top = frame;
+  while (top.parentFrame() && top.parentFrame() !== page.mainFrame()) top = top.parentFrame();
+  if (top === page.mainFrame()) return true;
+  const box = await top
+    .frameElement()
+    .then((el) => el.boundingBox())
+    .catch(() => null);
+  const view = page.viewportSize() ?? { width: 1e9, height: 1e9 };
+  return !!box && box.x + box.width > 0 && box.y + box.height > 0 && box.x < view.width && box.y < view.height;
+}
+
+/**
+ * The output frames (webview iframes) that hold our tables, of the notebook on screen only: the outputs of a
+ * notebook in a tab behind it (an earlier test's) are not candidates.
+ */
 export async function tableFrames(page) {
   const out = [];
   for (const f of page.frames()) {
+    if (!(await frameOnScreen(page, f))) continue;
     const n = await f
       .locator('.measnb-table')
       .count()
@@ -276,4 +296,85 @@ export async function pickMenuItem(page, item) {
     await item.hover().catch(() => undefined);
     await page.keyboard.press('Enter');
   }
+}
+
+const exactly = (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+/**
+ * The rendered output table with every header of `has` and none of `hasNot`, scrolling the notebook until
+ * its output is drawn. The locator names the table by its headers (not by its place among the outputs,
+ * which changes as outputs are drawn); tables inside a view (Summary, ...) are not candidates.
+ */
+export async function findTable(page, { has, hasNot = [] }, what) {
+  const list = await notebookList(page);
+  let step = 0;
+  return eventually(
+    async () => {
+      for (const { frame } of await tableFrames(page)) {
+        let table = frame.locator('.measnb-table:not(.mt-panel .measnb-table)');
+        for (const n of has) table = table.filter({ has: frame.locator('.mt-hname', { hasText: exactly(n) }) });
+        for (const n of hasNot) table = table.filter({ hasNot: frame.locator('.mt-hname', { hasText: exactly(n) }) });
+        if ((await table.count()) > 0) return { frame, table: table.first() };
+      }
+      await page.mouse.move(list.x + 14, list.y + list.height / 2);
+      await page.mouse.wheel(0, ++step % 40 === 0 ? -40_000 : 500);
+      return undefined;
+    },
+    async () => {
+      const seen = [];
+      for (const { frame } of await tableFrames(page))
+        for (const t of await frame.locator('.measnb-table:not(.mt-panel .measnb-table)').all())
+          seen.push((await t.locator('.mt-hrow .mt-hname').allTextContents()).slice(0, 6).join(','));
+      return `${what} (tables drawn: ${seen.join(' | ')})`;
+    },
+    240,
+    500,
+  );
+}
+
+/** Scrolls the notebook (wheel over the list's left gutter) until `locator` starts just below the list's top. */
+export async function revealTop(page, locator) {
+  const list = await notebookList(page);
+  let last;
+  for (let i = 0; i < 25; i++) {
+    const box = await locator.boundingBox();
+    if (!box) return;
+    const delta = Math.round(box.y - (list.y + 8));
+    if (Math.abs(delta) < 6 || box.y === last) return;
+    last = box.y;
+    await page.mouse.move(list.x + 14, list.y + list.height / 2);
+    await page.mouse.wheel(0, delta);
+    await page.waitForTimeout(250);
+  }
+}
+
+/**
+ * Opens a view by its tab in the output (the Table tab goes back to the rows). Output webviews
+ * sit under the workbench's cell list, which takes real pointer hits: the click is dispatched in the frame.
+ */
+export async function openView(page, table, name) {
+  await revealTop(page, table); // an output out of view is hidden by the workbench
+  const button = table.locator(`.mt-tabs .mt-view-${name}`).first();
+  if ((await button.getAttribute('aria-selected')) !== 'true') await button.dispatchEvent('click');
+  await eventually(async () => (await button.getAttribute('aria-selected')) === 'true', `the ${name} view open`, 50);
+}
+
+/**
+ * A screenshot of the output as the user sees it: the page clipped to the output within the cell list (an
+ * element screenshot would scroll the notebook's webview by itself and show the wrong place).
+ */
+export async function shotOf(page, locator, name) {
+  await revealTop(page, locator);
+  await page.waitForTimeout(300);
+  const list = await notebookList(page);
+  const box = await locator.boundingBox();
+  const x = Math.max(box.x - 4, list.x);
+  const y = Math.max(box.y - 4, list.y);
+  const right = Math.min(box.x + box.width + 4, list.x + list.width - 14); // not the list's scrollbar
+  const bottom = Math.min(box.y + box.height + 4, list.y + list.height);
+  if (right <= x || bottom <= y)
+    throw new Error(`${name}: the output is not in the notebook's view (${JSON.stringify({ box, list })})`);
+  const file = path.join(SHOTS, `aq-wb-${name}.png`);
+  await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
+  return file;
 }

@@ -1,22 +1,34 @@
 // One line style (colour and dash) per datasource, the same in every chart, view and export of a result:
 // each id hashes (FNV-1a) to a preferred colour; ids are placed in sorted order, a taken style moves to the
 // next free one (solid lines first, then the dashed variants), so up to LINE_COLOURS.length lines are solid
-// and distinct, and up to LINE_STYLE_COUNT lines differ by colour or dash. The colours are blues, cyans, teals
-// and blue-greys only: never the QC-invalid red nor an AQI band's hue (green, yellow, orange, red, purple,
-// maroon: core/aq/aqi.ts), so a line neither reads as "invalid" nor vanishes on a band behind it.
+// and distinct, and up to LINE_STYLE_COUNT lines differ by colour or dash.
+// The palette's rules, checked by test/unit/core/aq/line-styles.test.ts with core/aq/colour-difference:
+// - every pair of colours is at least 15 CIEDE2000 units apart (told apart at a glance, also as thin lines);
+// - every colour is at least 20 ΔE00 from each AQI band colour (core/aq/aqi.ts) and each theme's error red
+//   (the QC-invalid marks), and none is a green or a purple (CIELAB hue 110°-180° at chroma > 12, 300°-340° at
+//   chroma > 25): a line neither reads as "invalid" or as a band nor vanishes on a band behind it;
+// - every colour has a contrast of at least 3:1 (WCAG non-text) on white and on the dark themes' #1f1f1f, so
+//   one palette serves the light, dark and high-contrast themes and the exports.
+// Chosen by a max-min search over the sRGB colours that keep these rules: blues, teals, browns, olives, pinks
+// and greys.
 
-/** Mid-lightness blues, cyans and teals (hues 170°–240°) and two blue-greys: readable on light and dark themes. */
+/** Fifteen line colours (see the rules above). */
 export const LINE_COLOURS = [
-  '#1f77b4',
-  '#17becf',
-  '#3f51b5',
-  '#00897b',
-  '#64b5f6',
-  '#546e7a',
-  '#0097a7',
-  '#7986cb',
-  '#4db6ac',
-  '#90a4ae',
+  '#3c69b4',
+  '#0f96ff',
+  '#8787ff',
+  '#1e96b4',
+  '#007878',
+  '#1ea596',
+  '#96785a',
+  '#b48700',
+  '#78690f',
+  '#87960f',
+  '#ff00c3',
+  '#b47896',
+  '#696969',
+  '#8787a5',
+  '#879687',
 ] as const;
 
 /** Dash patterns (px on, px off) beyond the solid lines: [] is solid. */

@@ -171,6 +171,23 @@ function thresholdHook(threshold: number | undefined, colour: string) {
   };
 }
 
+const LINE_WIDTH = 1.5;
+const FOCUSED_WIDTH = 3;
+
+/**
+ * Hovering near a line or over its legend entry focuses it: uPlot dims the other lines (focus.alpha); this
+ * widens the focused line and names it on the plot's root (data-focused, empty when none), for a test to read.
+ */
+function focusHook(u: uPlot, index: number | null, opts: uPlot.Series): void {
+  // uPlot passes the setSeries options ({ focus } or { show }) where its types say Series.
+  if ((opts as { focus?: boolean }).focus == null) return;
+  u.series.forEach((s, k) => {
+    if (k > 0 && s.width) s.width = k === index ? FOCUSED_WIDTH : LINE_WIDTH;
+  });
+  u.root.dataset.focused = index == null ? '' : String(u.series[index]?.label ?? '');
+  u.redraw(false);
+}
+
 export class ChartView {
   readonly element: HTMLElement;
   readonly select: HTMLSelectElement;
@@ -320,9 +337,16 @@ export class ChartView {
         // Hovering near a line (or its legend entry) dims the others.
         focus: { alpha: 0.25 },
         cursor: { focus: { prox: 24 } },
+        // A dashed line's legend marker is dashed too (uPlot draws every marker solid): with more lines than
+        // colours, the legend tells the lines of one colour apart.
+        legend: { markers: { dash: (u: uPlot, i: number) => (u.series[i].dash?.length ? 'dashed' : 'solid') } },
         axes: [axis, themedAxis(this.element, unit || undefined)],
         series,
-        hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
+        hooks: {
+          drawClear: [bandsHook(bands)],
+          draw: [thresholdHook(threshold, errorColour)],
+          setSeries: [focusHook],
+        },
       },
       [data.xs, ...values] as uPlot.AlignedData,
       this.plotHost,
@@ -350,7 +374,7 @@ export class ChartView {
         label: s.label,
         stroke: styles.get(s.label)?.colour ?? colours[i],
         dash: styles.get(s.label)?.dash.slice(),
-        width: 1.5,
+        width: LINE_WIDTH,
         spanGaps: false,
         value: legendValue(s.values, unit),
       })),

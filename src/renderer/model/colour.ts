@@ -3,7 +3,7 @@
 // works for #rrggbb: an hsl() colour then becomes invalid and the canvas draws nothing (or white).
 
 import { LINE_COLOURS, type LineStyle, lineStyles } from '../../core/aq/line-styles';
-import { lineLabels } from '../../core/table/chart-columns';
+import { chartGroupColumn, lineLabels } from '../../core/table/chart-columns';
 import type { Table } from '../../core/table/table';
 
 /** [r, g, b] 0-255 of an hsl colour (h in degrees, s and l 0-1). */
@@ -61,4 +61,15 @@ export function lineColours(n: number): string[] {
  */
 export function tableLineStyles(table: Table, groupCol: number): Map<string, LineStyle> {
   return lineStyles(lineLabels(table, groupCol));
+}
+
+/**
+ * The colour of each group a view draws (Profiles: its datasources by the chart's default "Lines by" column):
+ * a datasource's chart colour (tableLineStyles), so it is the same line in every view; a group that is no
+ * value of that column (a difference line, "(all)") takes the palette's colour of its place.
+ */
+export function groupColours(table: Table, groups: readonly string[]): string[] {
+  const styles = tableLineStyles(table, chartGroupColumn(table));
+  const byPlace = lineColours(groups.length);
+  return groups.map((g, i) => styles.get(g)?.colour ?? byPlace[i]);
 }

@@ -6,7 +6,7 @@ import uPlot from 'uplot';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../../core/aq/bootstrap';
 import { BOOTSTRAP_MAX_VALUES, type ProfileBy, type ProfilePoint } from '../../core/aq/stats';
 import type { Zone } from '../../core/time/zone';
-import { palette, themedAxis } from '../dom/chart-view';
+import { themedAxis } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
 import { metricSelectFor } from '../dom/metric-select';
@@ -19,7 +19,7 @@ import {
   profiles,
   unitOf,
 } from '../model/aq-views';
-import { withAlpha } from '../model/colour';
+import { groupColours, withAlpha } from '../model/colour';
 import { isTimeSeries } from '../model/table-shape';
 import { zoneText } from '../model/view-zone';
 import type { Panel, PanelContext, ViewDefinition } from './view';
@@ -207,7 +207,10 @@ class ProfilesPanel implements Panel {
     band: Band,
     raw?: GroupProfiles,
   ): uPlot {
-    const colours = palette(this.element, all.length);
+    const colours = groupColours(
+      this.ctx.table,
+      all.map((g) => g.group),
+    );
     const series: uPlot.Series[] = [{ label: PANELS[by].title }];
     const data: Array<Array<number | null>> = [];
     const bands: uPlot.Band[] = [];

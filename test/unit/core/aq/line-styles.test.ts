@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
 import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
+import { colourDifference, contrastRatio, hexToLab } from '../../../../src/core/aq/colour-difference';
 import { idHash, LINE_COLOURS, LINE_STYLE_COUNT, lineStyles } from '../../../../src/core/aq/line-styles';
 
-/** Hue in degrees and saturation (HSL) of #rrggbb. */
-function hueSat(hex: string): [number, number] {
-  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255);
-  const max = Math.max(r, g, b);
-  const min = Math.min(r, g, b);
-  const d = max - min;
-  const l = (max + min) / 2;
-  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
-  if (d === 0) return [0, 0];
-  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
-  return [(h * 60 + 360) % 360, s];
+/** CIELAB hue angle (degrees) and chroma. */
+function hueChroma(hex: string): [number, number] {
+  const [, a, b] = hexToLab(hex);
+  return [((Math.atan2(b, a) * 180) / Math.PI + 360) % 360, Math.hypot(a, b)];
 }
-const hueGap = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
+/** The QC-invalid marks' colour: --vscode-errorForeground of Dark+ (the fallback), Dark/Light Modern, Light+, HC. */
+const ERROR_REDS = ['#f14c4c', '#f85149', '#a1260d', '#f48771', '#b5200d'];
 const ids = (n: number) =>
   Array.from({ length: n }, (_, i) => `D${(i * 7919).toString(36).toUpperCase().padStart(7, 'X')}`);
 
@@ -25,23 +20,47 @@ describe('line styles: one per datasource', () => {
     assert.equal(idHash('foobar'), 0xbf9cf968);
   });
 
-  it('never the QC-invalid red nor an AQI band hue: every colour ≥ 40° from each band colour (or grey)', () => {
-    const avoid = [...AQI_CATEGORIES.map((c) => c.colour), '#f14c4c'];
+  it('at least 15 line colours, every pair at least 15 ΔE00 (CIEDE2000) apart', () => {
+    assert.ok(LINE_COLOURS.length >= 15);
+    for (let i = 0; i < LINE_COLOURS.length; i++)
+      for (let j = i + 1; j < LINE_COLOURS.length; j++) {
+        const d = colourDifference(LINE_COLOURS[i], LINE_COLOURS[j]);
+        assert.ok(d >= 15, `${LINE_COLOURS[i]} vs ${LINE_COLOURS[j]}: ΔE00 ${d.toFixed(1)}`);
+      }
+  });
+
+  it('never the QC-invalid red nor an AQI band hue: every colour ≥ 20 ΔE00 from each, and no green or purple', () => {
+    const avoid = [...AQI_CATEGORIES.map((c) => c.colour), ...ERROR_REDS];
+    assert.equal(avoid.length, 11, 'six bands, five theme reds');
     for (const c of LINE_COLOURS) {
-      const [h, s] = hueSat(c);
-      if (s < 0.25) continue; // a blue-grey: no hue to confuse
-      for (const a of avoid) assert.ok(hueGap(h, hueSat(a)[0]) >= 40, `${c} (${h.toFixed(0)}°) vs ${a}`);
+      for (const a of avoid) {
+        const d = colourDifference(c, a);
+        assert.ok(d >= 20, `${c} vs ${a}: ΔE00 ${d.toFixed(1)}`);
+      }
+      // Green (Good's #00e400 is at 136°) and purple (Very Unhealthy's #8f3f97 at 327°) as families: a dark
+      // green is far from #00e400 but would still read as "Good" and sink into its band.
+      const [h, chroma] = hueChroma(c);
+      assert.ok(!(h > 110 && h < 180 && chroma > 12), `${c} is a green (${h.toFixed(0)}°, C ${chroma.toFixed(0)})`);
+      assert.ok(!(h > 300 && h < 340 && chroma > 25), `${c} is a purple (${h.toFixed(0)}°, C ${chroma.toFixed(0)})`);
     }
   });
 
-  it('15 to 18 datasources get distinct styles, solid lines for the first ten', () => {
-    for (const n of [10, 15, 18]) {
+  it('every colour readable on the light and the dark themes: contrast ≥ 3:1 (WCAG 1.4.11) on #ffffff, #1f1f1f and #000000', () => {
+    for (const c of LINE_COLOURS)
+      for (const bg of ['#ffffff', '#1f1f1f', '#000000']) {
+        const r = contrastRatio(c, bg);
+        assert.ok(r >= 3, `${c} on ${bg}: ${r.toFixed(2)}:1`);
+      }
+  });
+
+  it('15 to 45 datasources get distinct styles, solid lines for the first 15', () => {
+    for (const n of [15, 18, 45]) {
       const styles = lineStyles(ids(n));
       const keys = new Set([...styles.values()].map((s) => `${s.colour} ${s.dash.join(',')}`));
       assert.equal(keys.size, n, `${n} lines, ${n} styles`);
-      if (n === 10) assert.ok([...styles.values()].every((s) => s.dash.length === 0));
+      if (n === 15) assert.ok([...styles.values()].every((s) => s.dash.length === 0));
     }
-    assert.ok(LINE_STYLE_COUNT >= 18);
+    assert.equal(LINE_STYLE_COUNT, 45);
   });
 
   it('a datasource keeps its style when others are left out or the order changes', () => {

@@ -1,7 +1,9 @@
 // A band's fill with an alpha from any colour the palette or the theme gives (hex, rgb, hsl): never an invalid
 // string (an hsl() with "33" appended drew a white band in Profiles beyond the 6 theme colours).
 import assert from 'node:assert/strict';
-import { parseColour, withAlpha } from '../../../../src/renderer/model/colour';
+import { LINE_COLOURS } from '../../../../src/core/aq/line-styles';
+import type { Table } from '../../../../src/core/table/table';
+import { groupColours, parseColour, tableLineStyles, withAlpha } from '../../../../src/renderer/model/colour';
 
 describe('renderer colour: withAlpha', () => {
   it('hex forms: #rgb, #rgba, #rrggbb, #rrggbbaa', () => {
@@ -30,5 +32,34 @@ describe('renderer colour: withAlpha', () => {
     assert.equal(withAlpha('transparent', 0.2), 'rgba(128, 128, 128, 0.2)');
     assert.equal(withAlpha('#12345', 0.2), 'rgba(128, 128, 128, 0.2)');
     assert.equal(withAlpha('var(--x)', 0.2), 'rgba(128, 128, 128, 0.2)');
+  });
+});
+
+describe('renderer colour: a datasource has one colour in every view of a result', () => {
+  // Twenty datasources (more than the 15 colours), ten hours each: the chart's styles and Profiles' colours.
+  const ids = Array.from({ length: 20 }, (_, i) => `D${String(i * 7919).padStart(7, 'X')}`);
+  const n = ids.length * 10;
+  const table: Table = {
+    columns: [
+      { name: 'datasourceId', kind: 'identifier', dict: ids, codes: Int32Array.from({ length: n }, (_, r) => r % 20) },
+      {
+        name: 'time',
+        kind: 'time',
+        values: Float64Array.from({ length: n }, (_, r) => Math.floor(r / 20) * 3_600_000),
+      },
+      { name: 'no2Conc1HourMean', kind: 'number', values: Float64Array.from({ length: n }, (_, r) => r % 17) },
+    ],
+    rowCount: n,
+  };
+
+  it('Profiles draws each datasource in its chart colour, whichever datasources it shows and in which order', () => {
+    const chart = tableLineStyles(table, 0);
+    const shown = [ids[13], ids[2], ids[19], ids[7]]; // Profiles' first lines by name, any subset
+    assert.deepEqual(
+      groupColours(table, shown),
+      shown.map((id) => chart.get(id)!.colour),
+    );
+    // A line that is no datasource (a difference) takes the palette colour of its place.
+    assert.equal(groupColours(table, [ids[0], 'A − B'])[1], LINE_COLOURS[1]);
   });
 });
