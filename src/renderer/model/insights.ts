@@ -31,7 +31,7 @@ export interface InsightBin {
   label: string;
 }
 
-export interface InsightValue {
+interface InsightValue {
   text: string;
   count: number;
   filter: string;
@@ -52,7 +52,7 @@ export interface NumberInsight extends InsightBase {
   bins: InsightBin[];
 }
 
-export interface TimeInsight extends InsightBase {
+interface TimeInsight extends InsightBase {
   kind: 'time';
   min: number;
   max: number;
@@ -74,7 +74,7 @@ export function missingPercent(insight: ColumnInsight): number {
 }
 
 /** A round step (1, 2 or 5 × 10^k) near `span / target`. */
-export function niceStep(span: number, target = TARGET_BINS): number {
+function niceStep(span: number, target = TARGET_BINS): number {
   const raw = span / target;
   const power = 10 ** Math.floor(Math.log10(raw));
   const f = raw / power;
