@@ -49,8 +49,11 @@ async function outputTable(page) {
 
 /** The column index of the header whose (screen reader) name is `name`. */
 async function columnOf(table, name) {
-  const cell = table.locator('.mt-hcell', { has: table.locator('.mt-hname', { hasText: new RegExp(`^${name}$`) }) });
-  return Number(await cell.first().getAttribute('data-col'));
+  const col = await table
+    .locator('.mt-hrow .mt-hcell')
+    .evaluateAll((cells, n) => cells.find((c) => c.querySelector('.mt-hname')?.textContent === n)?.dataset.col, name);
+  assert.ok(col !== undefined, `a column ${name}`);
+  return Number(col);
 }
 
 /** "… : 24 rows (33 %)" → 24. */

@@ -34,7 +34,8 @@ export interface InsightBin {
 interface InsightValue {
   text: string;
   count: number;
-  filter: string;
+  /** `=text`; undefined for a value whose text is empty. */
+  filter?: string;
 }
 
 interface InsightBase {
@@ -162,8 +163,12 @@ class NumberSet {
   private keys = new Float64Array(1024);
   private used = new Uint8Array(1024);
   private mask = 1023;
+  /** The value added last: a run of equal values (sorted or repeated rows) skips the hashing. */
+  private last = Number.NaN;
 
   add(v: number): void {
+    if (v === this.last) return;
+    this.last = v;
     const { keys, used, mask } = this;
     let slot = slotOf(v, mask);
     while (used[slot] === 1 && keys[slot] !== v) slot = (slot + 1) & mask;
@@ -318,7 +323,13 @@ function valuesInsight(column: Exclude<Column, NumericColumn>, rows: number): Va
   let distinct = 0;
   for (let c = 0; c < counts.length; c++) if (counts[c]) distinct++;
   const text = (c: number) => (column.kind === 'qcFlags' ? formatFlags(column.dict[c]) : (column.dict as string[])[c]);
-  const top = topCodes(counts, TOP_VALUES).map((c) => ({ text: text(c), count: counts[c], filter: `=${text(c)}` }));
+  // A value whose text is empty (a QC flags list with no flag) is named; it has no filter of its own, as "="
+  // would show the missing cells too (they read alike).
+  const top = topCodes(counts, TOP_VALUES).map((c) => ({
+    text: text(c) || '(none)',
+    count: counts[c],
+    filter: text(c) ? `=${text(c)}` : undefined,
+  }));
   const shown = top.reduce((s, v) => s + v.count, 0);
   return { kind: 'values', rows: codes.length, missing, distinct, top, other: codes.length - missing - shown };
 }

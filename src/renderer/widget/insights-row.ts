@@ -59,7 +59,10 @@ function topValues(insight: ValuesInsight, onFilter: (text: string) => void): HT
   const box = h('div', { className: 'mt-itop' });
   for (const v of insight.top) {
     const share = percent(v.count, insight.rows);
-    const b = filterButton('mt-ival', v.filter, `${v.text}: ${fmt(v.count)} rows (${share})`, onFilter);
+    const label = `${v.text}: ${fmt(v.count)} rows (${share})`;
+    const b = v.filter
+      ? filterButton('mt-ival', v.filter, label, onFilter)
+      : h('span', { className: 'mt-ival', title: label, attrs: { 'aria-label': label } });
     b.style.setProperty('--mt-share', `${(100 * v.count) / Math.max(1, insight.rows)}%`);
     b.append(
       h('span', { className: 'mt-ival-text', text: v.text }),

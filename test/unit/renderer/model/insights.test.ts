@@ -57,6 +57,16 @@ describe('renderer column insights', () => {
     const tenths = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
     const floats = Float64Array.from([0.1, 0.2, 0.1 + 0.2, 0.3, 0.7, 1]);
     assert.deepEqual(binCounts(floats, tenths).counts, [0, 1, 1, 2, 0, 0, 0, 1, 0, 1]);
+    // One ulp below an edge and on it, where (v − e0) · bins / span lands in the wrong bin by itself:
+    // np.histogram([0.19999999999999998, 0.39999999999999997, 0.7999999999999999, 0.9999999999999999, -5e-324, 0.2, 0.4],
+    //   bins=[-0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.8, 1, 1.2]) and np.histogram([0.15, 0.3, 0.35, 0.44999999999999996,
+    //   0.5499999999999999], bins=[0.1, 0.15, …, 0.7])
+    const below = Float64Array.from([0.19999999999999998, 0.39999999999999997, 0.7999999999999999, 0.9999999999999999]);
+    const onEdges = Float64Array.from([...below, -5e-324, 0.2, 0.4]);
+    assert.deepEqual(binCounts(onEdges, roundEdges(-0.4, 1.2)).counts, [0, 1, 1, 2, 1, 1, 1, 0]);
+    const twentieths = Float64Array.from([0.15, 0.3, 0.35, 0.44999999999999996, 0.5499999999999999]);
+    assert.deepEqual(roundEdges(0.1, 0.7).length, 13);
+    assert.deepEqual(binCounts(twentieths, roundEdges(0.1, 0.7)).counts, [0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0]);
   });
 
   it("gives each bin the filter that shows exactly its rows (the filter grammar's a..<b, a..b, <a, >b)", () => {
@@ -123,6 +133,30 @@ describe('renderer column insights', () => {
     assert.equal(missingPercent(v), 20);
     assert.equal(v.distinct, 3, 'unused is in the dictionary but in no row');
     assert.equal(v.other, 0);
+  });
+
+  it('names a value whose text is empty (a QC flags list without flags), without a filter ("=" would take missing cells too)', () => {
+    const flags: Column = {
+      name: 'f',
+      kind: 'qcFlags',
+      dict: [[], ['QC.I.OOB.001']],
+      codes: Int32Array.from([0, 1, 0, -1]),
+    };
+    const table: Table = { rowCount: 4, columns: [flags] };
+    const v = columnInsights(table)[0] as ValuesInsight;
+    assert.deepEqual(
+      v.top.map((t) => [t.text, t.count, t.filter]),
+      [
+        ['(none)', 2, undefined],
+        ['QC.I.OOB.001', 1, '=QC.I.OOB.001'],
+      ],
+    );
+    for (const t of v.top.filter((x) => x.filter))
+      assert.equal(
+        filterRows(table, { global: '', columns: new Map([[0, t.filter as string]]) }, UTC).length,
+        t.count,
+        t.filter,
+      );
   });
 
   it('gives time columns their range, missing and distinct counts, and computes only the columns asked for', () => {
