@@ -101,47 +101,6 @@ export function roundEdges(lo: number, hi: number): number[] {
   return edges;
 }
 
-/** Counts values into the bins of round edges as numpy.histogram does ([a, b), the last [a, b]), with under/overflow. */
-class BinFinder {
-  private readonly edges: Float64Array;
-  private readonly counts: Float64Array;
-  private readonly perUnit: number;
-  private under = 0;
-  private over = 0;
-
-  constructor(edgeList: readonly number[]) {
-    this.edges = Float64Array.from(edgeList);
-    this.counts = new Float64Array(edgeList.length - 1);
-    this.perUnit = this.counts.length / (edgeList[edgeList.length - 1] - edgeList[0]);
-  }
-
-  /** A non-NaN value. */
-  add(v: number): void {
-    const { edges, counts } = this;
-    const n = counts.length;
-    if (v < edges[0]) this.under++;
-    else if (v > edges[n]) this.over++;
-    else {
-      // The bin by arithmetic, then set right against the edges themselves (round edges are not exact multiples).
-      let b = Math.min(n - 1, Math.floor((v - edges[0]) * this.perUnit));
-      if (v < edges[b]) b--;
-      else if (b < n - 1 && v >= edges[b + 1]) b++;
-      counts[b]++;
-    }
-  }
-
-  result(): { under: number; counts: number[]; over: number } {
-    return { under: this.under, counts: Array.from(this.counts), over: this.over };
-  }
-}
-
-/** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
-export function binCounts(values: Float64Array, edges: readonly number[]): ReturnType<BinFinder['result']> {
-  const bins = new BinFinder(edges);
-  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) bins.add(values[i]);
-  return bins.result();
-}
-
 /** A double's bits, for hashing (one scratch word pair). */
 const HASH_FLOAT = new Float64Array(1);
 const HASH_WORDS = new Uint32Array(HASH_FLOAT.buffer);
@@ -154,72 +113,75 @@ function slotOf(v: number, mask: number): number {
   return x & mask;
 }
 
-/**
- * A set of doubles: open addressing on their bits, starting small and doubling at half full (so a column of
- * few distinct values stays in cache); −0 and 0 are one value, as they compare equal. NaN is never added.
- */
-class NumberSet {
-  size = 0;
-  private keys = new Float64Array(1024);
-  private used = new Uint8Array(1024);
-  private mask = 1023;
-  /** The value added last: a run of equal values (sorted or repeated rows) skips the hashing. */
-  private last = Number.NaN;
-
-  add(v: number): void {
-    if (v === this.last) return;
-    this.last = v;
-    const { keys, used, mask } = this;
-    let slot = slotOf(v, mask);
-    while (used[slot] === 1 && keys[slot] !== v) slot = (slot + 1) & mask;
-    if (used[slot] === 1) return;
-    used[slot] = 1;
-    keys[slot] = v;
-    if (++this.size * 2 > keys.length) this.grow();
+/** A set's keys (open addressing) in a table twice the size (it was half full). */
+function grown(keys: Float64Array, used: Uint8Array): [Float64Array, Uint8Array] {
+  const size = keys.length * 2;
+  const next = new Float64Array(size);
+  const nextUsed = new Uint8Array(size);
+  for (let k = 0; k < keys.length; k++) {
+    if (!used[k]) continue;
+    let at = slotOf(keys[k], size - 1);
+    while (nextUsed[at]) at = (at + 1) & (size - 1);
+    nextUsed[at] = 1;
+    next[at] = keys[k];
   }
-
-  private grow(): void {
-    const { keys, used } = this;
-    this.keys = new Float64Array(keys.length * 2);
-    this.used = new Uint8Array(keys.length * 2);
-    this.mask = this.keys.length - 1;
-    for (let k = 0; k < keys.length; k++) {
-      if (!used[k]) continue;
-      let at = slotOf(keys[k], this.mask);
-      while (this.used[at]) at = (at + 1) & this.mask;
-      this.used[at] = 1;
-      this.keys[at] = keys[k];
-    }
-  }
+  return [next, nextUsed];
 }
 
-/** Distinct non-NaN values (−0 and 0 as one). */
-export function distinctNumbers(values: Float64Array): number {
-  const set = new NumberSet();
-  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) set.add(values[i]);
-  return set.size;
+/** The bin of v in [edges[0], edges[n]]: by arithmetic, then set right against the edges (round edges are not exact multiples). */
+function binOf(v: number, edges: Float64Array, perUnit: number): number {
+  const n = edges.length - 1;
+  let b = Math.min(n - 1, Math.floor((v - edges[0]) * perUnit));
+  if (v < edges[b]) b--;
+  else if (b < n - 1 && v >= edges[b + 1]) b++;
+  return b;
 }
 
 /**
- * One pass over a number column: how many values, their range and distinct count, and their counts in the
- * bins of `edgeList` (as binCounts).
+ * One pass over a number or time column: how many values (NaN left out), their range, their distinct count (an
+ * open-addressing set of their bits that starts small and doubles at half full, so few distinct values stay in
+ * cache; −0 and 0 as one; a run of equal values hashed once), and their counts in the bins of `edgeList` as
+ * numpy.histogram counts them ([a, b), the last [a, b]) with the values under and over the edges.
  */
-function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
-  const set = new NumberSet();
-  const bins = new BinFinder(edgeList);
-  let n = 0;
-  let min = Infinity;
-  let max = -Infinity;
+export function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
+  const edges = Float64Array.from(edgeList);
+  const bins = edges.length - 1;
+  const counts = new Float64Array(bins + 2); // then under, over
+  const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
+  let keys: Float64Array = new Float64Array(1024);
+  let used: Uint8Array = new Uint8Array(1024);
+  let mask = 1023;
+  let [n, min, max, distinct, last] = [0, Infinity, -Infinity, 0, Number.NaN];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (Number.isNaN(v)) continue;
     n++;
     if (v < min) min = v;
     if (v > max) max = v;
-    set.add(v);
-    bins.add(v);
+    counts[v < e0 ? bins : v > eN ? bins + 1 : binOf(v, edges, perUnit)]++;
+    if (v === last) continue;
+    last = v;
+    let slot = slotOf(v, mask);
+    while (used[slot] === 1 && keys[slot] !== v) slot = (slot + 1) & mask;
+    if (used[slot] === 1) continue;
+    used[slot] = 1;
+    keys[slot] = v;
+    if (++distinct * 2 <= keys.length) continue;
+    [keys, used] = grown(keys, used);
+    mask = keys.length - 1;
   }
-  return { n, min, max, distinct: set.size, counts: bins.result() };
+  const histogram = { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
+  return { n, min, max, distinct, histogram };
+}
+
+/** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
+export function binCounts(values: Float64Array, edges: readonly number[]): ReturnType<typeof scanNumbers>['histogram'] {
+  return scanNumbers(values, edges).histogram;
+}
+
+/** Distinct non-NaN values (−0 and 0 as one). */
+export function distinctNumbers(values: Float64Array): number {
+  return scanNumbers(values, [0, 1]).distinct;
 }
 
 /** Bins with their tooltips (numbers as cells show them) and filters (each edge's exact shortest text). */
@@ -283,30 +245,20 @@ function numberInsight(values: Float64Array, scratch: Float64Array): NumberInsig
   const base = { rows: values.length, missing: values.length - scan.n, distinct: scan.distinct };
   if (!scan.n) return { kind: 'number', ...base, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
   const edges = robust ?? roundEdges(scan.min, scan.max);
-  const counts = robust ? scan.counts : binCounts(values, edges);
+  const counts = robust ? scan.histogram : binCounts(values, edges);
   return { kind: 'number', ...base, min: scan.min, max: scan.max, edges, bins: binsOf(edges, counts) };
 }
 
 function timeInsight(values: Float64Array): TimeInsight {
-  let missing = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (Number.isNaN(v)) missing++;
-    else {
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
-  }
-  const empty = missing === values.length;
+  const scan = scanNumbers(values, [0, 1]);
+  const empty = !scan.n;
   return {
     kind: 'time',
     rows: values.length,
-    missing,
-    distinct: distinctNumbers(values),
-    min: empty ? Number.NaN : min,
-    max: empty ? Number.NaN : max,
+    missing: values.length - scan.n,
+    distinct: scan.distinct,
+    min: empty ? Number.NaN : scan.min,
+    max: empty ? Number.NaN : scan.max,
   };
 }
 
