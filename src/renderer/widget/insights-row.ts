@@ -81,8 +81,9 @@ function counts(insight: ColumnInsight, onFilter: (text: string) => void): HTMLE
   if (insight.missing)
     line.append(filterButton('mt-imissing', 'empty', `${missing} (${fmt(insight.missing)} rows)`, onFilter, missing));
   else line.append(h('span', { text: missing }));
-  line.append(h('span', { text: ` · ${fmt(insight.distinct)} distinct` }));
-  line.title = `${missingPercent(insight).toFixed(2)} % missing, ${fmt(insight.distinct)} distinct values`;
+  const distinct = `${insight.distinctCapped ? '≥ ' : ''}${fmt(insight.distinct)} distinct`;
+  line.append(h('span', { text: ` · ${distinct}` }));
+  line.title = `${missingPercent(insight).toFixed(2)} % missing, ${distinct} values${insight.distinctCapped ? ' (counted up to this many)' : ''}`;
   return line;
 }
 

@@ -6,6 +6,7 @@ import {
   binCounts,
   type ColumnInsight,
   columnInsights,
+  DISTINCT_LIMIT,
   distinctNumbers,
   missingPercent,
   type NumberInsight,
@@ -111,6 +112,12 @@ describe('renderer column insights', () => {
     assert.equal(distinctNumbers(Float64Array.from([1, 1, 2, Number.NaN, -0, 0, 1e300, 0.1 + 0.2, 0.3])), 6);
     const many = Float64Array.from({ length: 100_000 }, (_, i) => (i % 37_001) / 7);
     assert.equal(distinctNumbers(many), 37_001);
+    // Past DISTINCT_LIMIT the count stops there and says so (bounded time and memory).
+    const all = Float64Array.from({ length: DISTINCT_LIMIT + 5_000 }, (_, i) => i * 0.5);
+    assert.equal(distinctNumbers(all), DISTINCT_LIMIT);
+    const capped = one(num(Array.from(all))) as NumberInsight;
+    assert.deepEqual([capped.distinct, capped.distinctCapped], [DISTINCT_LIMIT, true]);
+    assert.equal((one(num([1, 2, 2])) as NumberInsight).distinctCapped, false);
   });
 
   it('gives text columns their top values with counts, missing % and distinct count', () => {
@@ -162,7 +169,15 @@ describe('renderer column insights', () => {
   it('gives time columns their range, missing and distinct counts, and computes only the columns asked for', () => {
     const time: Column = { name: 't', kind: 'time', values: Float64Array.from([3e12, Number.NaN, 1e12, 3e12]) };
     const t = one(time);
-    assert.deepEqual(t, { kind: 'time', rows: 4, missing: 1, distinct: 2, min: 1e12, max: 3e12 });
+    assert.deepEqual(t, {
+      kind: 'time',
+      rows: 4,
+      missing: 1,
+      distinct: 2,
+      distinctCapped: false,
+      min: 1e12,
+      max: 3e12,
+    });
     const both = columnInsights({ rowCount: 4, columns: [time, num([1, 2, 3, 4])] }, new Set([1]));
     assert.equal(both[0], undefined);
     assert.equal(both[1]?.kind, 'number');
