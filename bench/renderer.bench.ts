@@ -178,6 +178,8 @@ const VIEW_BUTTONS = {
   trend: '.mt-view-trend',
   collocation: '.mt-view-collocation',
   map: '.mt-view-map',
+  // Not a view: the toolbar's Insights (the strip under the headers, from every row), measured on, then off again.
+  insights: '.mt-insights-toggle',
 } as const;
 
 /** MEASNB_BENCH_VIEWS=calendar,trend measures only those views (and the Chart, the baseline). */
@@ -205,7 +207,7 @@ async function viewTimes(page: Page, runs: number) {
     for (const [name, selector] of Object.entries(VIEW_BUTTONS)) {
       if (ONLY_VIEWS && name !== 'chart' && !ONLY_VIEWS.includes(name)) continue;
       const ms = await openView(page, selector);
-      await openView(page, '.mt-view-table'); // back to the rows
+      await openView(page, name === 'insights' ? selector : '.mt-view-table'); // back to the rows (insights off)
       // The first round warms up (JIT).
       if (i > 0) times[name] = [...(times[name] ?? []), ms];
     }

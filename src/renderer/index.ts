@@ -79,6 +79,8 @@ function rememberChart(table: Table, info: ResultInfo | undefined, ctx: Renderer
 
 export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   const widgets = new Map<string, TableWidget>();
+  /** Outputs whose insights strip is shown (by output id: kept while the notebook's renderer lives). */
+  const insightsShown = new Set<string>();
   const saver = new SaveClient(ctx, encodeTable);
   const rows = new RowsClient(ctx);
   return {
@@ -106,6 +108,10 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
               saver.save(derived, rows, format, `${info?.title ?? 'measurements'} ${name}`)
           : undefined,
         onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
+        insights: {
+          shown: insightsShown.has(item.id),
+          remember: (shown) => (shown ? insightsShown.add(item.id) : insightsShown.delete(item.id)),
+        },
       });
       widgets.set(item.id, widget);
       if (assembler && info?.rest) {

@@ -22,6 +22,7 @@ import {
   runAll,
   runCommand,
   screenshot,
+  setColorTheme as setTheme,
   shotOf,
   useWorkbench,
 } from './workbench.mjs';
@@ -48,39 +49,6 @@ async function backToTable(table) {
   const tab = table.locator('.mt-tabs .mt-view-table').first();
   if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.dispatchEvent('click');
   await table.locator('.mt-viewport:not([hidden])').first().waitFor({ state: 'attached', timeout: 10_000 });
-}
-
-/** Picks a colour theme by its name in the theme picker and waits for the workbench to wear it. */
-async function setTheme(page, label) {
-  // The palette's first row for "Preferences: Color Theme" may be "Browse Color Themes in Marketplace"
-  // (Enter would take it): click the command, then the theme.
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill('>Preferences: Color Theme');
-  await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: /^Preferences: Color Theme/ })
-    .first()
-    .click({ timeout: 10_000 });
-  await eventually(async () => (await input.inputValue()) === '', 'the theme picker', 50);
-  await input.fill(label);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-  await row.waitFor({ state: 'visible', timeout: 10_000 });
-  await row.click();
-  const kind = /high contrast/i.test(label)
-    ? /light/i.test(label)
-      ? 'hc-light'
-      : 'hc-black'
-    : /dark/i.test(label)
-      ? 'vs-dark'
-      : 'vs';
-  await eventually(
-    async () => (await page.locator(`.monaco-workbench.${kind}`).count()) === 1,
-    `the ${label} theme`,
-    50,
-  );
-  await page.waitForTimeout(1500); // the output webviews take the new colours
 }
 
 describe('e2e: air-quality views on notebook outputs in the workbench', function () {

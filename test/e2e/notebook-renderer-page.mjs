@@ -233,7 +233,7 @@ export async function checkRendererPage(ROWS = 1_000_000) {
     assert.match(await metricFilter.getAttribute('class'), /\bmt-invalid\b/);
     assert.equal(
       await page.textContent('.mt-filter-problem'),
-      'Filter of pm2_5ConcMassIndividual.value: "abc" is not a number. This filter accepts: text, =exact, !not, empty, !empty, >5, <=5, 5..10',
+      'Filter of pm2_5ConcMassIndividual.value: "abc" is not a number. This filter accepts: text, =exact, !not, empty, !empty, >5, <=5, 5..10, 5..<10',
     );
     await page.screenshot({ path: path.join(SHOTS, 'renderer-invalid-filter.png') });
     await metricFilter.fill('>5');

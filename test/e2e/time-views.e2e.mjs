@@ -10,12 +10,12 @@ import path from 'node:path';
 import {
   e2eEnv,
   eventually,
-  notebookList,
   openNotebook,
+  outputShot,
   revealInNotebook,
   runAll,
   runCommand,
-  SHOTS,
+  setColorTheme as setTheme,
   tableFrames,
   useWorkbench,
 } from './workbench.mjs';
@@ -53,37 +53,8 @@ async function openView(page, table, name) {
   await eventually(async () => (await button.getAttribute('aria-selected')) === 'true', `the ${name} view open`, 50);
 }
 
-/** The output as the user sees it: the page clipped to the output within the cell list. */
-async function shotOf(page, locator, name) {
-  await revealInNotebook(page, locator);
-  await page.waitForTimeout(400);
-  const list = await notebookList(page);
-  const box = await locator.boundingBox();
-  const x = Math.max(box.x - 4, list.x);
-  const y = Math.max(box.y - 4, list.y);
-  const right = Math.min(box.x + box.width + 4, list.x + list.width - 14);
-  const bottom = Math.min(box.y + box.height + 4, list.y + list.height);
-  const file = path.join(SHOTS, `time-views-${name}.png`);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
-  return file;
-}
-
-async function setTheme(page, label) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill('>Preferences: Color Theme');
-  await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: /^Preferences: Color Theme/ })
-    .first()
-    .click({ timeout: 10_000 });
-  await eventually(async () => (await input.inputValue()) === '', 'the theme picker', 50);
-  await input.fill(label);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click({ timeout: 10_000 });
-  await page.waitForTimeout(800);
-}
+/** The output as the user sees it (workbench.mjs outputShot), as time-views-<name>.png. */
+const shotOf = (page, locator, name) => outputShot(page, locator, `time-views-${name}`);
 
 describe('e2e: Calendar, Trend and Profiles on two years of hourly PM2.5 (a report from the Local emulator)', function () {
   this.timeout(900_000);

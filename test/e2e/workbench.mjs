@@ -378,3 +378,52 @@ export async function shotOf(page, locator, name) {
   await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
   return file;
 }
+
+/** Picks a colour theme by its name in the theme picker and waits for the workbench to wear it. */
+export async function setColorTheme(page, label) {
+  // The palette's first row for "Preferences: Color Theme" may be "Browse Color Themes in Marketplace"
+  // (Enter would take it): click the command, then the theme.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill('>Preferences: Color Theme');
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: /^Preferences: Color Theme/ })
+    .first()
+    .click({ timeout: 10_000 });
+  await eventually(async () => (await input.inputValue()) === '', 'the theme picker', 50);
+  await input.fill(label);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+  const kind = /high contrast/i.test(label)
+    ? /light/i.test(label)
+      ? 'hc-light'
+      : 'hc-black'
+    : /dark/i.test(label)
+      ? 'vs-dark'
+      : 'vs';
+  await eventually(
+    async () => (await page.locator(`.monaco-workbench.${kind}`).count()) === 1,
+    `the ${label} theme`,
+    50,
+  );
+  await page.waitForTimeout(1500); // the output webviews take the new colours
+}
+
+/** The output as the user sees it: the page clipped to `locator` within the notebook's cell list, as <name>.png. */
+export async function outputShot(page, locator, name) {
+  await revealInNotebook(page, locator);
+  await page.waitForTimeout(400);
+  const list = await notebookList(page);
+  const box = await locator.boundingBox();
+  const x = Math.max(box.x - 4, list.x);
+  const y = Math.max(box.y - 4, list.y);
+  const right = Math.min(box.x + box.width + 4, list.x + list.width - 14);
+  const bottom = Math.min(box.y + box.height + 4, list.y + list.height);
+  const file = path.join(SHOTS, `${name}.png`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
+  return file;
+}

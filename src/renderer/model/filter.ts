@@ -1,7 +1,7 @@
 // Filters: a global text box (any cell contains the text) and per-column filters with a small syntax:
 //   text        cell contains text (case-insensitive)       =text   cell equals text
 //   !text       cell does not contain text                  empty / !empty
-//   >5 >=5 <5 <=5   numeric (or time) comparisons            5..10  inclusive range
+//   >5 >=5 <5 <=5   numeric (or time) comparisons            5..10  inclusive range   5..<10  10 excluded
 // Matching uses the displayed text (so what a user sees is what they filter), and works per dictionary
 // entry for text columns, so a million rows cost one pass over the integer codes.
 import { type Column, floatValues, isNumeric, type Table } from '../../core/table/table';
@@ -15,15 +15,16 @@ type ColumnFilter =
   | { kind: 'equals'; text: string }
   | { kind: 'empty'; negate: boolean }
   | { kind: 'compare'; op: '<' | '<=' | '>' | '>='; value: number }
-  | { kind: 'range'; min: number; max: number }
+  /** min ≤ v ≤ max, or min ≤ v < max when `openMax` (`a..<b`: a histogram bin, model/insights). */
+  | { kind: 'range'; min: number; max: number; openMax: boolean }
   /** Text that reads as a comparison or range whose operand is not a number (time): it matches no row. */
   | { kind: 'invalid'; message: string };
 
 /** What a column's filter accepts (its input's tooltip, and the hint of an invalid filter). */
 export function filterGrammar(column: Column): string {
-  if (column.kind === 'time') return 'text, =exact, !not, empty, !empty, >2026-11-21T10:00, <=2026-11-21, a..b';
+  if (column.kind === 'time') return 'text, =exact, !not, empty, !empty, >2026-11-21T10:00, <=2026-11-21, a..b, a..<b';
   return isNumeric(column)
-    ? 'text, =exact, !not, empty, !empty, >5, <=5, 5..10'
+    ? 'text, =exact, !not, empty, !empty, >5, <=5, 5..10, 5..<10'
     : 'text (contains), =exact, !not, empty, !empty';
 }
 
@@ -58,12 +59,12 @@ export function parseColumnFilter(text: string, column: Column): ColumnFilter | 
       if (value !== undefined) return { kind: 'compare', op: cmp[1] as '<' | '<=' | '>' | '>=', value };
       return invalidOperand([cmp[2]], column);
     }
-    const range = /^(.+?)\s*\.\.\s*(.+)$/.exec(t);
+    const range = /^(.+?)\s*\.\.(<?)\s*(.+)$/.exec(t);
     if (range) {
       const min = parseOperand(range[1], column);
-      const max = parseOperand(range[2], column);
-      if (min !== undefined && max !== undefined) return { kind: 'range', min, max };
-      return invalidOperand([range[1], range[2]], column);
+      const max = parseOperand(range[3], column);
+      if (min !== undefined && max !== undefined) return { kind: 'range', min, max, openMax: range[2] === '<' };
+      return invalidOperand([range[1], range[3]], column);
     }
   }
   if (t.startsWith('=')) return { kind: 'equals', text: t.slice(1).trim().toLowerCase() };
@@ -94,7 +95,7 @@ export function columnPredicate(column: Column, filter: ColumnFilter, mode: Time
     const v = floatValues(column);
     if (filter.kind === 'range') {
       const { min, max } = filter;
-      return (r) => v[r] >= min && v[r] <= max;
+      return filter.openMax ? (r) => v[r] >= min && v[r] < max : (r) => v[r] >= min && v[r] <= max;
     }
     const x = filter.value;
     switch (filter.op) {

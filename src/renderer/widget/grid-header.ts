@@ -77,8 +77,13 @@ export function headerRow(table: Table, cols: GridColumns, act: HeaderActions, c
   return row;
 }
 
-/** The filter row: one input per column. */
-export function filterRow(table: Table, cols: GridColumns, act: HeaderActions): HTMLElement {
+/** The filter row: one input per column; `inputs[col]` gets each column's input. */
+export function filterRow(
+  table: Table,
+  cols: GridColumns,
+  act: HeaderActions,
+  inputs: HTMLInputElement[],
+): HTMLElement {
   const row = h('div', { className: 'mt-row mt-frow' });
   row.appendChild(cols.makeCell(GUTTER, 'mt-cell mt-gutter'));
   for (const i of cols.order) {
@@ -103,6 +108,7 @@ export function filterRow(table: Table, cols: GridColumns, act: HeaderActions): 
       act.filter(i, input.value.trim() ? input.value : '');
     });
     cell.appendChild(input);
+    inputs[i] = input;
     row.appendChild(cell);
   }
   return row;

@@ -5,6 +5,7 @@ import { copyText } from '../dom/clipboard';
 import { h } from '../dom/h';
 import { categoryOf } from '../model/aq-views';
 import { displayText, type TimeZoneMode } from '../model/format';
+import type { ColumnInsight } from '../model/insights';
 import { markdownOfRows } from '../model/markdown-copy';
 import { qcAssessmentTone, qcInvalidLookup, statusTone } from '../model/qc';
 import {
@@ -20,6 +21,7 @@ import type { ViewState } from '../model/table-view';
 import { computeWindow, fittedViewportHeight, poolSize } from '../model/virtual-window';
 import { cellClass, type GridColumns, GUTTER } from './columns';
 import { filterRow, type HeaderActions, headerRow } from './grid-header';
+import { InsightsRow } from './insights-row';
 
 const ROW_HEIGHT = 22;
 const MAX_VIEWPORT_HEIGHT = 420;
@@ -41,6 +43,10 @@ export class Grid {
   private readonly rowsHost: HTMLElement;
   /** Header cells by column index. */
   private readonly headerCells: HTMLElement[] = [];
+  /** Filter inputs by column index. */
+  private readonly filterInputs: HTMLInputElement[] = [];
+  /** The insights strip, made when first shown. */
+  private insights?: InsightsRow;
   private readonly pool: HTMLElement[] = [];
   private readonly poolCells: HTMLElement[][] = [];
   private selection: Selection = emptySelection();
@@ -57,7 +63,7 @@ export class Grid {
     this.qcInvalid = qcInvalidLookup(ctx.table);
     this.header = h('div', { className: 'mt-header' }, [
       headerRow(ctx.table, cols, actions, this.headerCells),
-      filterRow(ctx.table, cols, actions),
+      filterRow(ctx.table, cols, actions, this.filterInputs),
     ]);
     this.rowsHost = h('div', { className: 'mt-rows' });
     this.body = h('div', { className: 'mt-body' }, [this.rowsHost]);
@@ -104,8 +110,33 @@ export class Grid {
       (cell.querySelector('.mt-sort') as HTMLElement).textContent =
         sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '';
     });
+    this.insights?.markFilters(this.ctx.state.filter.columns);
     this.fitHeight();
     this.draw();
+  }
+
+  /** Shows the insights strip under the headers with these insights, or hides it (undefined). */
+  showInsights(insights: readonly (ColumnInsight | undefined)[] | undefined, zone: TimeZoneMode): void {
+    if (insights && !this.insights) {
+      this.insights = new InsightsRow(this.ctx.table, this.cols, (col, text) => this.setFilter(col, text));
+      this.header.firstElementChild?.after(this.insights.element);
+    }
+    if (!this.insights) return;
+    this.insights.element.hidden = !insights;
+    if (insights) {
+      this.insights.fill(insights, zone);
+      this.insights.markFilters(this.ctx.state.filter.columns);
+    }
+    this.fitHeight();
+    this.draw();
+  }
+
+  /** Sets a column's filter as if typed in its box (checked, applied, shown there). */
+  setFilter(col: number, text: string): void {
+    const input = this.filterInputs[col];
+    if (!input) return;
+    input.value = text;
+    input.dispatchEvent(new Event('input'));
   }
 
   /** New rows in the table (a progressive output): QC lookups and the gutter follow. */

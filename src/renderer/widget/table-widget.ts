@@ -7,6 +7,7 @@ import { h } from '../dom/h';
 import { datasourceNameMap } from '../model/aq-views';
 import { filterProblems } from '../model/filter';
 import { resultZone, type TimeZoneMode } from '../model/format';
+import { type ColumnInsight, columnInsights } from '../model/insights';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { TABLE_TAB } from '../model/tabs';
 import { VIEWS } from '../views/registry';
@@ -26,6 +27,8 @@ export interface TableWidgetOptions {
   summarize?: (plan: SummaryPlan) => Promise<FullSummary>;
   /** A view's own derived table: no view tabs, its columns in their own order. */
   plain?: boolean;
+  /** Whether the insights strip starts shown, and where a new choice is remembered (per output). */
+  insights?: { shown: boolean; remember?: (shown: boolean) => void };
   /** Called when the user switches between the rows and the chart. */
   onViewChange?: (view: 'table' | 'chart') => void;
 }
@@ -53,12 +56,27 @@ export class TableWidget {
   });
   /** Rows still to come: the views are redrawn when the last ones are in, not per chunk. */
   private loading = false;
+  /** The rows of the result (more than the table holds when truncated or still loading). */
+  private resultRows: number;
+  /** The insights strip: shown or not, its numbers (computed when shown, again when all rows are in). */
+  private insightsShown = false;
+  private insights?: (ColumnInsight | undefined)[];
+  /** Says the insights cover fewer rows than the result has (hidden otherwise). */
+  private readonly insightsNote = h('div', {
+    className: 'mt-notice mt-insights-note',
+    attrs: { role: 'status', hidden: '' },
+  });
 
   constructor(
     private readonly table: Table,
     private readonly options: TableWidgetOptions = {},
   ) {
     this.zone = resultZone(options.info);
+    this.resultRows = Math.max(
+      table.rowCount,
+      options.info?.truncated?.totalRows ?? 0,
+      options.info?.rest?.totalRows ?? 0,
+    );
     this.state.timeZone = this.zone;
     this.viewRows = computeViewRows(table, this.state);
     this.element = h('div', { className: 'measnb-table' });
@@ -95,10 +113,23 @@ export class TableWidget {
       ...this.noticeEls,
       this.loadingEl,
       this.filterProblemEl,
+      this.insightsNote,
       this.grid.viewport,
     );
     this.columns.fitAll();
     this.refresh();
+    if (options.insights?.shown) this.setInsights(true);
+  }
+
+  /** Shows (computing them from every row the table holds) or hides the column insights. */
+  private setInsights(shown: boolean): void {
+    this.insightsShown = shown;
+    this.toolbar.setInsights(shown);
+    if (shown) this.insights = columnInsights(this.table);
+    this.grid.showInsights(shown ? this.insights : undefined, this.state.timeZone);
+    const held = this.table.rowCount;
+    this.insightsNote.hidden = !shown || held >= this.resultRows;
+    this.insightsNote.textContent = `Insights cover the ${fmt(held)} rows this table holds, of ${fmt(this.resultRows)} in the result${this.loading ? ' (more are loading: they follow when all are in)' : ''}.`;
   }
 
   private buildToolbar(): Toolbar {
@@ -110,6 +141,10 @@ export class TableWidget {
           this.refresh();
         },
         toggleTimeZone: () => this.toggleTimeZone(),
+        toggleInsights: () => {
+          this.setInsights(!this.insightsShown);
+          this.options.insights?.remember?.(this.insightsShown);
+        },
         copy: () => void this.grid.copy(),
         copyMarkdown: () => void this.grid.copyMarkdown(),
         save: save ? (format) => void this.save(save, format) : undefined,
@@ -161,6 +196,7 @@ export class TableWidget {
    */
   rowsArrived(loaded: number, total: number): void {
     this.loading = loaded < total;
+    this.resultRows = Math.max(this.resultRows, total);
     this.grid.rowsArrived(total);
     this.loadingEl.hidden = !this.loading;
     this.loadingEl.classList.remove('mt-truncated');
@@ -173,6 +209,7 @@ export class TableWidget {
       this.toolbar.relayout();
     }
     this.refresh(!this.loading);
+    if (this.insightsShown && !this.loading) this.setInsights(true);
   }
 
   /** A progressive output whose other rows cannot be had: the rows shown stay, and the notice says why. */
@@ -182,6 +219,7 @@ export class TableWidget {
     this.loadingEl.classList.add('mt-truncated');
     this.loadingEl.textContent = `Showing the first ${fmt(loaded)} of ${fmt(total)} rows: the other rows cannot be loaded (${why}). Sorting, filtering, the chart and the views cover these rows; run the cell again for all of them.`;
     this.refresh();
+    if (this.insightsShown) this.setInsights(true);
   }
 
   /** New result info (e.g. the row count of a file, known once the rest of it is counted): new notices. */
@@ -238,6 +276,7 @@ export class TableWidget {
     this.state.timeZone = this.state.timeZone.isUtc ? this.zone : UTC;
     this.toolbar.setTimeZone(this.state.timeZone, this.zone);
     this.columns.setTimeZone(this.state.timeZone);
+    if (this.insightsShown) this.grid.showInsights(this.insights, this.state.timeZone);
     // Text filters match what is shown, so a time filter follows the zone.
     this.refresh();
   }

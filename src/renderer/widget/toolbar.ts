@@ -11,6 +11,8 @@ const SAVE_LABELS: Record<SaveFormat, string> = { csv: 'CSV', parquet: 'Parquet'
 interface ToolbarActions {
   filter(text: string): void;
   toggleTimeZone(): void;
+  /** Shows or hides the insights strip under the headers. */
+  toggleInsights(): void;
   copy(): void;
   copyMarkdown(): void;
   /** Undefined without saving (no messaging). */
@@ -22,6 +24,7 @@ export class Toolbar {
   readonly count = h('span', { className: 'mt-count', attrs: { 'aria-live': 'polite' } });
   private readonly status = h('span', { className: 'mt-status', attrs: { role: 'status' } });
   private readonly timeButton: HTMLButtonElement;
+  private readonly insightsButton: HTMLButtonElement;
   private readonly overflow: OverflowMenu;
 
   /** `tabs` and `columns` come from the view host and the grid's columns. */
@@ -33,6 +36,13 @@ export class Toolbar {
     filter.addEventListener('input', () => act.filter(filter.value));
     this.timeButton = button('UTC', "Show times in UTC or in the notebook's time zone", () => act.toggleTimeZone());
     this.timeButton.classList.add('mt-tz');
+    this.insightsButton = button(
+      'Insights',
+      "Show each column's histogram or top values, missing share and distinct count under its header (click a bar or value to filter)",
+      () => act.toggleInsights(),
+    );
+    this.insightsButton.classList.add('mt-insights-toggle');
+    this.insightsButton.setAttribute('aria-pressed', 'false');
     const copy = button('Copy', 'Copy the selected rows as CSV with the header (Ctrl+C)', () => act.copy());
     copy.classList.add('mt-copy');
     const copyMd = button('Copy Markdown', 'Copy the selected rows (or the rows shown) as a Markdown table', () =>
@@ -42,6 +52,7 @@ export class Toolbar {
     const items: OverflowItem[] = [
       { element: tabs, priority: 90 },
       { element: this.timeButton, priority: 50 },
+      { element: this.insightsButton, priority: 45 },
       { element: columns, priority: 60 },
       { element: copy, priority: 40 },
       { element: copyMd, priority: 20 },
@@ -67,6 +78,10 @@ export class Toolbar {
   setTimeZone(shown: TimeZoneMode, notebook: TimeZoneMode): void {
     this.timeButton.textContent = zoneLabel(shown);
     this.timeButton.hidden = notebook.isUtc;
+  }
+
+  setInsights(shown: boolean): void {
+    this.insightsButton.setAttribute('aria-pressed', String(shown));
   }
 
   /** The tabs offered changed: fit the line again. */

@@ -87,7 +87,8 @@ describe('renderer filtering', () => {
   it('parses the per-column filter syntax', () => {
     const n = num('v', []);
     assert.deepEqual(parseColumnFilter('>= 5', n), { kind: 'compare', op: '>=', value: 5 });
-    assert.deepEqual(parseColumnFilter('2..4', n), { kind: 'range', min: 2, max: 4 });
+    assert.deepEqual(parseColumnFilter('2..4', n), { kind: 'range', min: 2, max: 4, openMax: false });
+    assert.deepEqual(parseColumnFilter('-2 ..< 4', n), { kind: 'range', min: -2, max: 4, openMax: true });
     assert.deepEqual(parseColumnFilter('!empty', n), { kind: 'empty', negate: true });
     assert.deepEqual(parseColumnFilter('=D1', ids('d', [], [])), { kind: 'equals', text: 'd1' });
     assert.deepEqual(parseColumnFilter('!d1', ids('d', [], [])), { kind: 'contains', text: 'd1', negate: true });
@@ -99,7 +100,7 @@ describe('renderer filtering', () => {
     const bad = parseColumnFilter('>abc', n);
     assert.deepEqual(bad, {
       kind: 'invalid',
-      message: '"abc" is not a number. This filter accepts: text, =exact, !not, empty, !empty, >5, <=5, 5..10',
+      message: '"abc" is not a number. This filter accepts: text, =exact, !not, empty, !empty, >5, <=5, 5..10, 5..<10',
     });
     assert.equal(parseColumnFilter('1..x', n)?.kind, 'invalid');
     assert.match(
@@ -127,6 +128,8 @@ describe('renderer filtering', () => {
       filterRows(t, { global: '', columns: new Map([[col, text]]) }, UTC).join(',');
     assert.equal(rows(1, '>2'), '0,3,4');
     assert.equal(rows(1, '2..3'), '0,3,5');
+    // A half-open range (a histogram bin of model/insights) leaves its upper edge out.
+    assert.equal(rows(1, '2..<3'), '5');
     assert.equal(rows(1, 'empty'), '1');
     assert.equal(rows(0, '=d1'), '2');
     assert.equal(rows(0, 'd1'), '1,2,5');

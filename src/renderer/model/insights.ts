@@ -1,0 +1,330 @@
+// Column insights (the strip under the headers, like Data Wrangler's "Quick Insights"): per column its missing
+// share, distinct count and range; for numbers a histogram whose bins span the 1st–99th percentile in a
+// round step, with an underflow and an overflow bin for what lies outside (so one outlier does not flatten
+// the rest); for text, status and QC columns the most frequent values. Each bin and value carries the column
+// filter (model/filter grammar) that shows exactly its rows. Computed from every row the table holds.
+import { quantilesInPlace } from '../../core/aq/stats';
+import { type Column, floatValues, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
+import { formatFlags, formatNumber } from './format';
+
+/** The histogram's bins between the 1st and 99th percentile aim at this many (a round step decides). */
+const TARGET_BINS = 12;
+/** The robust range: values below the first or above the second quantile go to the under/overflow bins. */
+const ROBUST_QUANTILES = [0.01, 0.99] as const;
+/**
+ * The percentiles come from at most this many rows (evenly spaced): exact up to it, close past it; the counts
+ * in the bins are always exact.
+ */
+const QUANTILE_SAMPLE = 65_536;
+/**
+ * Distinct numbers (and times) are counted up to this many: past it the count says "at least" and the rest of the
+ * column is not hashed (bounded time and memory, 2 MB of set, on a column of a million different values).
+ */
+export const DISTINCT_LIMIT = 100_000;
+/** Top values listed for a text column. */
+const TOP_VALUES = 3;
+
+export interface InsightBin {
+  /** 'under' holds x < lo, 'over' x > hi; a bin [lo, hi) (the last regular bin [lo, hi], as numpy.histogram). */
+  kind: 'under' | 'bin' | 'over';
+  lo: number;
+  hi: number;
+  count: number;
+  /** The column filter that shows exactly this bin's rows. */
+  filter: string;
+  /** "10 ≤ x < 12", "x < 0", … for the tooltip. */
+  label: string;
+}
+
+interface InsightValue {
+  text: string;
+  count: number;
+  /** `=text`; undefined for a value whose text is empty. */
+  filter?: string;
+}
+
+interface InsightBase {
+  rows: number;
+  missing: number;
+  /** Distinct values; for numbers and times counted up to DISTINCT_LIMIT (then `distinctCapped`). */
+  distinct: number;
+  distinctCapped?: boolean;
+}
+
+export interface NumberInsight extends InsightBase {
+  kind: 'number';
+  min: number;
+  max: number;
+  /** The regular bins' edges (empty when every value is missing). */
+  edges: number[];
+  bins: InsightBin[];
+}
+
+interface TimeInsight extends InsightBase {
+  kind: 'time';
+  min: number;
+  max: number;
+}
+
+export interface ValuesInsight extends InsightBase {
+  kind: 'values';
+  /** The most frequent values, most frequent first (ties: dictionary order). */
+  top: InsightValue[];
+  /** Rows with a value not in `top`. */
+  other: number;
+}
+
+export type ColumnInsight = NumberInsight | TimeInsight | ValuesInsight;
+
+/** Missing share in percent (0 for an empty table). */
+export function missingPercent(insight: ColumnInsight): number {
+  return insight.rows ? (100 * insight.missing) / insight.rows : 0;
+}
+
+/** A round step (1, 2 or 5 × 10^k) near `span / target`. */
+function niceStep(span: number, target = TARGET_BINS): number {
+  const raw = span / target;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / power;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
+}
+
+/** k·step as the double its shortest text reads back as (so an edge's filter text is the edge). */
+function edgeAt(k: number, step: number): number {
+  return Number((k * step).toPrecision(12));
+}
+
+/** Edges in a round step covering [lo, hi] (one bin around a single value). */
+export function roundEdges(lo: number, hi: number): number[] {
+  if (!(hi > lo)) {
+    const step = lo === 0 ? 1 : niceStep(Math.abs(lo), 10);
+    return [edgeAt(Math.floor(lo / step), step), edgeAt(Math.floor(lo / step) + 1, step)];
+  }
+  const step = niceStep(hi - lo);
+  const first = Math.floor(lo / step);
+  const last = Math.max(first + 1, Math.ceil(hi / step));
+  const edges: number[] = [];
+  for (let k = first; k <= last; k++) edges.push(edgeAt(k, step));
+  return edges;
+}
+
+/** A double's bits, for hashing (one scratch word pair). */
+const HASH_FLOAT = new Float64Array(1);
+const HASH_WORDS = new Uint32Array(HASH_FLOAT.buffer);
+
+/** A slot in a table of mask + 1 slots from a double's bits (+0 for −0, so both hash alike). */
+function slotOf(v: number, mask: number): number {
+  HASH_FLOAT[0] = v + 0;
+  let x = Math.imul(HASH_WORDS[0], 0x9e3779b1) ^ Math.imul(HASH_WORDS[1], 0x85ebca6b);
+  x ^= x >>> 15;
+  return x & mask;
+}
+
+/** A set's keys (open addressing) in a table twice the size (it was half full). */
+function grown(keys: Float64Array, used: Uint8Array): [Float64Array, Uint8Array] {
+  const size = keys.length * 2;
+  const next = new Float64Array(size);
+  const nextUsed = new Uint8Array(size);
+  for (let k = 0; k < keys.length; k++) {
+    if (!used[k]) continue;
+    let at = slotOf(keys[k], size - 1);
+    while (nextUsed[at]) at = (at + 1) & (size - 1);
+    nextUsed[at] = 1;
+    next[at] = keys[k];
+  }
+  return [next, nextUsed];
+}
+
+/** The bin of v in [edges[0], edges[n]]: by arithmetic, then set right against the edges (round edges are not exact multiples). */
+function binOf(v: number, edges: Float64Array, perUnit: number): number {
+  const n = edges.length - 1;
+  let b = Math.min(n - 1, Math.floor((v - edges[0]) * perUnit));
+  if (v < edges[b]) b--;
+  else if (b < n - 1 && v >= edges[b + 1]) b++;
+  return b;
+}
+
+/**
+ * One pass over a number or time column: how many values (NaN left out), their range, their distinct count (an
+ * open-addressing set of their bits that starts small and doubles at half full, so few distinct values stay in
+ * cache; −0 and 0 as one; a run of equal values hashed once), and their counts in the bins of `edgeList` as
+ * numpy.histogram counts them ([a, b), the last [a, b]) with the values under and over the edges.
+ */
+function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
+  const edges = Float64Array.from(edgeList);
+  const bins = edges.length - 1;
+  const counts = new Float64Array(bins + 2); // then under, over
+  const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
+  let keys: Float64Array = new Float64Array(1024);
+  let used: Uint8Array = new Uint8Array(1024);
+  let mask = 1023;
+  let [n, min, max, distinct, last] = [0, Infinity, -Infinity, 0, Number.NaN];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    counts[v < e0 ? bins : v > eN ? bins + 1 : binOf(v, edges, perUnit)]++;
+    if (v === last || distinct === DISTINCT_LIMIT) continue;
+    last = v;
+    let slot = slotOf(v, mask);
+    while (used[slot] === 1 && keys[slot] !== v) slot = (slot + 1) & mask;
+    if (used[slot] === 1) continue;
+    used[slot] = 1;
+    keys[slot] = v;
+    if (++distinct * 2 <= keys.length) continue;
+    [keys, used] = grown(keys, used);
+    mask = keys.length - 1;
+  }
+  const histogram = { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
+  return { n, min, max, distinct, distinctCapped: distinct === DISTINCT_LIMIT, histogram };
+}
+
+/** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
+export function binCounts(values: Float64Array, edges: readonly number[]): ReturnType<typeof scanNumbers>['histogram'] {
+  return scanNumbers(values, edges).histogram;
+}
+
+/** Distinct non-NaN values (−0 and 0 as one), up to DISTINCT_LIMIT. */
+export function distinctNumbers(values: Float64Array): number {
+  return scanNumbers(values, [0, 1]).distinct;
+}
+
+/** Bins with their tooltips (numbers as cells show them) and filters (each edge's exact shortest text). */
+function binsOf(edges: number[], counts: ReturnType<typeof binCounts>): InsightBin[] {
+  const f = formatNumber;
+  const s = String;
+  const last = edges.length - 2;
+  const bins: InsightBin[] = [];
+  const lo = edges[0];
+  const hi = edges[edges.length - 1];
+  if (counts.under)
+    bins.push({
+      kind: 'under',
+      lo: -Infinity,
+      hi: lo,
+      count: counts.under,
+      filter: `<${s(lo)}`,
+      label: `x < ${f(lo)}`,
+    });
+  counts.counts.forEach((count, i) => {
+    const [a, b] = [edges[i], edges[i + 1]];
+    const closed = i === last;
+    bins.push({
+      kind: 'bin',
+      lo: a,
+      hi: b,
+      count,
+      filter: closed ? `${s(a)}..${s(b)}` : `${s(a)}..<${s(b)}`,
+      label: closed ? `${f(a)} ≤ x ≤ ${f(b)}` : `${f(a)} ≤ x < ${f(b)}`,
+    });
+  });
+  if (counts.over)
+    bins.push({ kind: 'over', lo: hi, hi: Infinity, count: counts.over, filter: `>${s(hi)}`, label: `x > ${f(hi)}` });
+  return bins;
+}
+
+/**
+ * The values whose percentiles set the bins, into `scratch`: all of them up to QUANTILE_SAMPLE rows, else
+ * every k-th row (evenly spaced, the same rows each time); returns how many (NaN left out).
+ */
+function robustSample(values: Float64Array, scratch: Float64Array): number {
+  const stride = Math.max(1, Math.ceil(values.length / QUANTILE_SAMPLE));
+  let n = 0;
+  for (let i = 0; i < values.length; i += stride) {
+    const v = values[i];
+    if (!Number.isNaN(v)) scratch[n++] = v;
+  }
+  return n;
+}
+
+/**
+ * A number column's insight (its values, NaN empty); `scratch` (≥ QUANTILE_SAMPLE long) is reused between
+ * columns. The bins come from the sample's percentiles, so one pass counts everything; a column whose sample
+ * has no spread (or no value) is binned over its range, in a second pass.
+ */
+function numberInsight(values: Float64Array, scratch: Float64Array): NumberInsight {
+  const sampled = robustSample(values, scratch);
+  const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
+  const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
+  const scan = scanNumbers(values, robust ?? [0, 1]);
+  const base = {
+    rows: values.length,
+    missing: values.length - scan.n,
+    distinct: scan.distinct,
+    distinctCapped: scan.distinctCapped,
+  };
+  if (!scan.n) return { kind: 'number', ...base, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+  const edges = robust ?? roundEdges(scan.min, scan.max);
+  const counts = robust ? scan.histogram : binCounts(values, edges);
+  return { kind: 'number', ...base, min: scan.min, max: scan.max, edges, bins: binsOf(edges, counts) };
+}
+
+function timeInsight(values: Float64Array): TimeInsight {
+  const scan = scanNumbers(values, [0, 1]);
+  const empty = !scan.n;
+  return {
+    kind: 'time',
+    rows: values.length,
+    missing: values.length - scan.n,
+    distinct: scan.distinct,
+    distinctCapped: scan.distinctCapped,
+    min: empty ? Number.NaN : scan.min,
+    max: empty ? Number.NaN : scan.max,
+  };
+}
+
+/** A dictionary column's insight: counts per code, the top values, each with its `=value` filter. */
+function valuesInsight(column: Exclude<Column, NumericColumn>, rows: number): ValuesInsight {
+  const counts = new Float64Array(column.dict.length);
+  const codes = column.codes.subarray(0, rows);
+  let missing = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i];
+    if (c < 0) missing++;
+    else counts[c]++;
+  }
+  let distinct = 0;
+  for (let c = 0; c < counts.length; c++) if (counts[c]) distinct++;
+  const text = (c: number) => (column.kind === 'qcFlags' ? formatFlags(column.dict[c]) : (column.dict as string[])[c]);
+  // A value whose text is empty (a QC flags list with no flag) is named; it has no filter of its own, as "="
+  // would show the missing cells too (they read alike).
+  const top = topCodes(counts, TOP_VALUES).map((c) => ({
+    text: text(c) || '(none)',
+    count: counts[c],
+    filter: text(c) ? `=${text(c)}` : undefined,
+  }));
+  const shown = top.reduce((s, v) => s + v.count, 0);
+  return { kind: 'values', rows: codes.length, missing, distinct, top, other: codes.length - missing - shown };
+}
+
+/** The codes of the k largest counts (> 0), largest first, ties in code order. */
+function topCodes(counts: Float64Array, k: number): number[] {
+  const top: number[] = [];
+  for (let c = 0; c < counts.length; c++) {
+    if (!counts[c]) continue;
+    let at = top.length;
+    while (at > 0 && counts[top[at - 1]] < counts[c]) at--;
+    if (at < k) {
+      top.splice(at, 0, c);
+      if (top.length > k) top.pop();
+    }
+  }
+  return top;
+}
+
+/**
+ * Insights of every column from the table's rows (a growing table's arrays may be longer than its rowCount).
+ * `only`: the columns to compute (others undefined), e.g. the ones shown.
+ */
+export function columnInsights(table: Table, only?: ReadonlySet<number>): (ColumnInsight | undefined)[] {
+  const rows = table.rowCount;
+  const scratch = new Float64Array(Math.min(rows, QUANTILE_SAMPLE));
+  return table.columns.map((c, i) => {
+    if (only && !only.has(i)) return undefined;
+    if (c.kind === 'time') return timeInsight(c.values.subarray(0, rows));
+    if (isNumeric(c)) return numberInsight(floatValues(c).subarray(0, rows), scratch);
+    return valuesInsight(c, rows);
+  });
+}

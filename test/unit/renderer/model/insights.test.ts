@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import type { Column, Table } from '../../../../src/core/table/table';
+import { UTC } from '../../../../src/core/time/zone';
+import { filterRows } from '../../../../src/renderer/model/filter';
+import {
+  binCounts,
+  type ColumnInsight,
+  columnInsights,
+  DISTINCT_LIMIT,
+  distinctNumbers,
+  missingPercent,
+  type NumberInsight,
+  roundEdges,
+  type ValuesInsight,
+} from '../../../../src/renderer/model/insights';
+
+const num = (values: number[]): Column => ({ name: 'v', kind: 'number', values: Float64Array.from(values) });
+const one = (column: Column, rowCount = (column as { values: Float64Array }).values.length): ColumnInsight =>
+  columnInsights({ rowCount, columns: [column] })[0] as ColumnInsight;
+
+/** 1,000 values spread over [-20, 80) (times `scale`), one high outlier (1e6) and one low (-500). */
+function outlierData(scale: number): number[] {
+  const v: number[] = [];
+  for (let i = 0; i < 1000; i++) v.push((((i * 7919) % 1000) / 10 - 20) * scale);
+  return [...v, 1e6, -500];
+}
+
+describe('renderer column insights', () => {
+  // Expected values from python3 + numpy 2.4.6 on the same data (the generator above, written out in python):
+  //   p = np.percentile(a, [1, 99]); counts = np.histogram(a, bins=edges)[0]; (a < edges[0]).sum(); (a > edges[-1]).sum()
+  //   len(np.unique(a))
+  it('bins over the 1st–99th percentile in a round step, the outliers in their own bins (numpy.histogram)', () => {
+    const a = one(num(outlierData(1))) as NumberInsight;
+    // np.percentile: [-19.099, 78.999] -> step 10 (98.098 / 12 = 8.2, rounded up to 10)
+    assert.deepEqual(a.edges, [-20, -10, 0, 10, 20, 30, 40, 50, 60, 70, 80]);
+    assert.deepEqual(
+      a.bins.map((b) => [b.kind, b.count]),
+      [['under', 1], ...Array.from({ length: 10 }, () => ['bin', 100]), ['over', 1]],
+    );
+    assert.equal(a.min, -500);
+    assert.equal(a.max, 1e6);
+    assert.equal(a.distinct, 1002);
+    const b = one(num(outlierData(0.013))) as NumberInsight;
+    // np.percentile: [-0.248287, 1.026987] -> step 0.2
+    assert.deepEqual(b.edges, [-0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.8, 1, 1.2]);
+    assert.deepEqual(
+      b.bins.map((x) => x.count),
+      [1, 47, 153, 154, 154, 154, 154, 154, 30, 1],
+    );
+  });
+
+  it('counts as numpy.histogram does: bins [a, b), the last [a, b]; values on float edges', () => {
+    // np.histogram(list(range(21)) + [20, 2, 4, -1, 21], bins=range(0, 21, 2)): under (< 0) 1, over (> 20) 1
+    const ints = Float64Array.from([...Array.from({ length: 21 }, (_, i) => i), 20, 2, 4, -1, 21, Number.NaN]);
+    const edges = Array.from({ length: 11 }, (_, i) => 2 * i);
+    assert.deepEqual(binCounts(ints, edges), { under: 1, counts: [2, 3, 3, 2, 2, 2, 2, 2, 2, 4], over: 1 });
+    // np.histogram([0.1, 0.2, 0.30000000000000004, 0.3, 0.7, 1.0], bins=[0, 0.1, …, 1.0])
+    const tenths = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+    const floats = Float64Array.from([0.1, 0.2, 0.1 + 0.2, 0.3, 0.7, 1]);
+    assert.deepEqual(binCounts(floats, tenths).counts, [0, 1, 1, 2, 0, 0, 0, 1, 0, 1]);
+    // One ulp below an edge and on it, where (v − e0) · bins / span lands in the wrong bin by itself:
+    // np.histogram([0.19999999999999998, 0.39999999999999997, 0.7999999999999999, 0.9999999999999999, -5e-324, 0.2, 0.4],
+    //   bins=[-0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.8, 1, 1.2]) and np.histogram([0.15, 0.3, 0.35, 0.44999999999999996,
+    //   0.5499999999999999], bins=[0.1, 0.15, …, 0.7])
+    const below = Float64Array.from([0.19999999999999998, 0.39999999999999997, 0.7999999999999999, 0.9999999999999999]);
+    const onEdges = Float64Array.from([...below, -5e-324, 0.2, 0.4]);
+    assert.deepEqual(binCounts(onEdges, roundEdges(-0.4, 1.2)).counts, [0, 1, 1, 2, 1, 1, 1, 0]);
+    const twentieths = Float64Array.from([0.15, 0.3, 0.35, 0.44999999999999996, 0.5499999999999999]);
+    assert.deepEqual(roundEdges(0.1, 0.7).length, 13);
+    assert.deepEqual(binCounts(twentieths, roundEdges(0.1, 0.7)).counts, [0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0]);
+  });
+
+  it("gives each bin the filter that shows exactly its rows (the filter grammar's a..<b, a..b, <a, >b)", () => {
+    const values = outlierData(0.013);
+    const table: Table = { rowCount: values.length, columns: [num(values)] };
+    const a = columnInsights(table)[0] as NumberInsight;
+    assert.deepEqual(
+      a.bins.map((b) => b.filter),
+      [
+        '<-0.4',
+        '-0.4..<-0.2',
+        '-0.2..<0',
+        '0..<0.2',
+        '0.2..<0.4',
+        '0.4..<0.6',
+        '0.6..<0.8',
+        '0.8..<1',
+        '1..1.2',
+        '>1.2',
+      ],
+    );
+    for (const bin of a.bins) {
+      const rows = filterRows(table, { global: '', columns: new Map([[0, bin.filter]]) }, UTC);
+      assert.equal(rows.length, bin.count, bin.filter);
+    }
+  });
+
+  it('keeps round edges exact and gives one bin to a single value', () => {
+    assert.deepEqual(roundEdges(0.1, 0.7), [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]);
+    assert.deepEqual(roundEdges(5, 5), [5, 5.5]);
+    assert.deepEqual(roundEdges(0, 0), [0, 1]);
+    const constant = one(num([7, 7, Number.NaN, 7])) as NumberInsight;
+    assert.deepEqual(constant.edges, [7, 8]);
+    assert.deepEqual(
+      constant.bins.map((b) => b.count),
+      [3],
+    );
+    assert.equal(constant.distinct, 1);
+  });
+
+  it('counts distinct numbers as len(numpy.unique(a[~numpy.isnan(a)])) does (-0 and 0 as one)', () => {
+    assert.equal(distinctNumbers(Float64Array.from([1, 1, 2, Number.NaN, -0, 0, 1e300, 0.1 + 0.2, 0.3])), 6);
+    const many = Float64Array.from({ length: 100_000 }, (_, i) => (i % 37_001) / 7);
+    assert.equal(distinctNumbers(many), 37_001);
+    // Past DISTINCT_LIMIT the count stops there and says so (bounded time and memory).
+    const all = Float64Array.from({ length: DISTINCT_LIMIT + 5_000 }, (_, i) => i * 0.5);
+    assert.equal(distinctNumbers(all), DISTINCT_LIMIT);
+    const capped = one(num(Array.from(all))) as NumberInsight;
+    assert.deepEqual([capped.distinct, capped.distinctCapped], [DISTINCT_LIMIT, true]);
+    assert.equal((one(num([1, 2, 2])) as NumberInsight).distinctCapped, false);
+  });
+
+  it('gives text columns their top values with counts, missing % and distinct count', () => {
+    const status: Column = {
+      name: 's',
+      kind: 'status',
+      dict: ['valid', 'invalid', 'unused', 'suspect'],
+      codes: Int32Array.from([0, 0, 1, 0, -1, 3, 3, 1, 0, -1, 0, 0]),
+    };
+    const v = one(status, 10) as ValuesInsight; // the last two codes are past rowCount (a growing table)
+    assert.deepEqual(
+      v.top.map((t) => [t.text, t.count, t.filter]),
+      [
+        ['valid', 4, '=valid'],
+        ['invalid', 2, '=invalid'],
+        ['suspect', 2, '=suspect'],
+      ],
+    );
+    assert.equal(v.missing, 2);
+    assert.equal(missingPercent(v), 20);
+    assert.equal(v.distinct, 3, 'unused is in the dictionary but in no row');
+    assert.equal(v.other, 0);
+  });
+
+  it('names a value whose text is empty (a QC flags list without flags), without a filter ("=" would take missing cells too)', () => {
+    const flags: Column = {
+      name: 'f',
+      kind: 'qcFlags',
+      dict: [[], ['QC.I.OOB.001']],
+      codes: Int32Array.from([0, 1, 0, -1]),
+    };
+    const table: Table = { rowCount: 4, columns: [flags] };
+    const v = columnInsights(table)[0] as ValuesInsight;
+    assert.deepEqual(
+      v.top.map((t) => [t.text, t.count, t.filter]),
+      [
+        ['(none)', 2, undefined],
+        ['QC.I.OOB.001', 1, '=QC.I.OOB.001'],
+      ],
+    );
+    for (const t of v.top.filter((x) => x.filter))
+      assert.equal(
+        filterRows(table, { global: '', columns: new Map([[0, t.filter as string]]) }, UTC).length,
+        t.count,
+        t.filter,
+      );
+  });
+
+  it('gives time columns their range, missing and distinct counts, and computes only the columns asked for', () => {
+    const time: Column = { name: 't', kind: 'time', values: Float64Array.from([3e12, Number.NaN, 1e12, 3e12]) };
+    const t = one(time);
+    assert.deepEqual(t, {
+      kind: 'time',
+      rows: 4,
+      missing: 1,
+      distinct: 2,
+      distinctCapped: false,
+      min: 1e12,
+      max: 3e12,
+    });
+    const both = columnInsights({ rowCount: 4, columns: [time, num([1, 2, 3, 4])] }, new Set([1]));
+    assert.equal(both[0], undefined);
+    assert.equal(both[1]?.kind, 'number');
+  });
+});
