@@ -37,6 +37,7 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
         info,
         fill: true,
         save: (format, rows) => saver.save(table, rows, format, info.title ?? m.title),
+        saveImage: (format, bytes, name) => saver.saveImage(format, bytes, `${info.title ?? m.title} ${name}`),
       });
       api.postMessage({
         type: 'panel-shown',

@@ -1,6 +1,6 @@
 // The table output: a toolbar (filter, count, tabs, actions), notices, then the rows (grid.ts) or a view
 // (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
-import type { ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
+import type { ImageFormat, ResultInfo, SaveFormat } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
@@ -22,6 +22,8 @@ export interface TableWidgetOptions {
   save?: (format: SaveFormat, rows: Uint32Array) => Promise<string>;
   /** Saves another table (a view's derived table, e.g. the Summary); undefined without messaging. */
   saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
+  /** Saves a view's image (PNG or SVG bytes) through the host; undefined without messaging. */
+  saveImage?: (format: ImageFormat, bytes: Uint8Array, name: string) => Promise<string>;
   /** A view's own derived table: no view tabs, its columns in their own order. */
   plain?: boolean;
   /** Called when the user switches between the rows and the chart. */
@@ -84,6 +86,7 @@ export class TableWidget {
       rowsView: this.grid.viewport,
       context: () => this.panelContext(),
       onShow: (name) => this.shown(name),
+      image: { save: options.saveImage, status: (text) => this.setStatus(text) },
     });
     this.toolbar = this.buildToolbar();
     this.toolbar.setTimeZone(this.zone, this.zone);

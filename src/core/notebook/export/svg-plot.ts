@@ -69,6 +69,12 @@ export function timeTicks(x0: number, x1: number, max = 8): number[] {
   return out.length ? out : [x0];
 }
 
+/** The data's time range as the chart's subtitle: "2026-11-25 00:00 – 2026-11-26 23:00 UTC". */
+export function timeRangeText(x0: number, x1: number): string {
+  const [a, b] = [isoParts(x0), isoParts(x1)];
+  return `${a[0]} ${a[1]} – ${b[0]} ${b[1]} UTC`;
+}
+
 /** ISO 8601 UTC parts of a time: ["2026-11-25", "14:00"]. */
 function isoParts(ms: number): [string, string] {
   const iso = new Date(ms).toISOString();
@@ -134,6 +140,14 @@ function extent(series: PlotSeries[]): [number, number, number, number] {
   return [x0, x1 > x0 ? x1 : x0 + HOUR_MS, y0, y1];
 }
 
+/** The first and last time of the data (the x extent pads a single time to an hour). */
+function timeSpan(series: PlotSeries[]): [number, number] {
+  let [x0, x1] = [Infinity, -Infinity];
+  for (const s of series)
+    if (s.points.length) [x0, x1] = [Math.min(x0, s.points[0][0]), Math.max(x1, s.points[s.points.length - 1][0])];
+  return [x0, x1];
+}
+
 /** Lines over time: every series drawn and named in the legend; time in UTC, ISO dates and 24-hour times. */
 export function svgTimeChart(spec: TimeChartSpec): string {
   const width = spec.width ?? 760;
@@ -141,6 +155,7 @@ export function svgTimeChart(spec: TimeChartSpec): string {
   const perRow = Math.max(1, Math.floor((width - PAD.left) / LEGEND_COLUMN));
   const height = PAD.top + plotH + PAD.bottom + Math.ceil(spec.series.length / perRow) * LEGEND_ROW + 6;
   const [x0, x1, lo, hi] = extent(spec.series);
+  const [first, last] = timeSpan(spec.series);
   const { ticks, step } = niceTicks(lo, hi);
   const [y0, y1] = [ticks[0], ticks[ticks.length - 1]];
   const [left, right, top, bottom] = [PAD.left, width - PAD.right, PAD.top, PAD.top + plotH];
@@ -149,6 +164,7 @@ export function svgTimeChart(spec: TimeChartSpec): string {
   const out = [
     svgOpen(width, height, spec.title),
     `<text x="${left}" y="16" font-weight="bold">${escapeXml(spec.title)}</text>`,
+    `<text x="${right}" y="16" text-anchor="end" class="time-range">${timeRangeText(first, last)}</text>`,
     ...valueAxis(ticks, step, py, left, right, spec.yLabel),
   ];
   let lastDay = '';
