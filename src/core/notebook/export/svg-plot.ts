@@ -18,6 +18,8 @@ interface TimeChartSpec {
   /** The value axis' label, e.g. the unit. */
   yLabel: string;
   series: PlotSeries[];
+  /** Lines of text under the legend (e.g. a trend's statistics). */
+  notes?: string[];
   width?: number;
 }
 
@@ -29,6 +31,8 @@ interface ScatterSpec {
   y: ArrayLike<number>;
   /** The fitted line y = slope·x + intercept, drawn with the 1:1 line. */
   fit?: { slope: number; intercept: number };
+  /** The time of each point (ms): the data's time range is said under the legend. */
+  times?: ArrayLike<number>;
   size?: number;
 }
 
@@ -140,6 +144,19 @@ function extent(series: PlotSeries[]): [number, number, number, number] {
   return [x0, x1 > x0 ? x1 : x0 + HOUR_MS, y0, y1];
 }
 
+/** Text in lines of at most `max` characters, broken at spaces (a longer word stays whole). */
+export function wrapText(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return line ? [...lines, line] : lines;
+}
+
 /** The first and last time of the data (the x extent pads a single time to an hour). */
 function timeSpan(series: PlotSeries[]): [number, number] {
   let [x0, x1] = [Infinity, -Infinity];
@@ -153,7 +170,10 @@ export function svgTimeChart(spec: TimeChartSpec): string {
   const width = spec.width ?? 760;
   const plotH = 260;
   const perRow = Math.max(1, Math.floor((width - PAD.left) / LEGEND_COLUMN));
-  const height = PAD.top + plotH + PAD.bottom + Math.ceil(spec.series.length / perRow) * LEGEND_ROW + 6;
+  const legendRows = Math.ceil(spec.series.length / perRow);
+  // About 6 px a character at 11 px sans-serif: notes wrap at the plot's width.
+  const notes = (spec.notes ?? []).flatMap((n) => wrapText(n, Math.floor((width - PAD.left - PAD.right) / 6)));
+  const height = PAD.top + plotH + PAD.bottom + (legendRows + notes.length) * LEGEND_ROW + 6;
   const [x0, x1, lo, hi] = extent(spec.series);
   const [first, last] = timeSpan(spec.series);
   const { ticks, step } = niceTicks(lo, hi);
@@ -185,7 +205,10 @@ export function svgTimeChart(spec: TimeChartSpec): string {
       `<path d="${d}" fill="none" stroke="${s.style.colour}" stroke-width="1.5"${dashAttr(s.style)}><title>${escapeXml(s.label)}</title></path>`,
     );
   }
-  out.push(...legend(spec.series, bottom + PAD.bottom + 4, width), '</svg>');
+  out.push(...legend(spec.series, bottom + PAD.bottom + 4, width));
+  const notesTop = bottom + PAD.bottom + 4 + legendRows * LEGEND_ROW;
+  out.push(...notes.map((n, k) => `<text x="${left}" y="${notesTop + k * LEGEND_ROW}">${escapeXml(n)}</text>`));
+  out.push('</svg>');
   return out.join('\n');
 }
 
@@ -201,7 +224,31 @@ function fitSegment(fit: { slope: number; intercept: number }, v0: number, v1: n
   return xa < xb ? [xa, m * xa + b, xb, m * xb + b] : undefined;
 }
 
-/** A square scatter with equal scales on both axes, the 1:1 line (dashed grey) and the fitted line. */
+/** The scatter's key (points, the fitted line, 1:1) and the data's time range, one line each under the plot. */
+function scatterKey(spec: ScatterSpec, n: number, top: number): string[] {
+  const x = PAD.left;
+  const row = (k: number) => top + k * LEGEND_ROW;
+  const fitText = spec.fit
+    ? `fit y = ${Number(spec.fit.slope.toPrecision(4))}·x ${spec.fit.intercept < 0 ? '−' : '+'} ${Number(Math.abs(spec.fit.intercept).toPrecision(4))}`
+    : '';
+  const out = [
+    `<circle cx="${x + 11}" cy="${row(0) - 4}" r="2.2" fill="#1f77b4"/><text x="${x + 28}" y="${row(0)}">${n} pairs</text>`,
+    `<line x1="${x}" y1="${row(1) - 4}" x2="${x + 22}" y2="${row(1) - 4}" stroke="#999" stroke-dasharray="4 3"/><text x="${x + 28}" y="${row(1)}">1:1</text>`,
+  ];
+  if (fitText)
+    out.push(
+      `<line x1="${x}" y1="${row(2) - 4}" x2="${x + 22}" y2="${row(2) - 4}" stroke="#3f51b5" stroke-width="1.5"/><text x="${x + 28}" y="${row(2)}">${escapeXml(fitText)}</text>`,
+    );
+  const t = spec.times;
+  if (t?.length) {
+    let [t0, t1] = [Infinity, -Infinity];
+    for (let i = 0; i < t.length; i++) [t0, t1] = [Math.min(t0, t[i]), Math.max(t1, t[i])];
+    out.push(`<text x="${x}" y="${row(out.length)}" class="time-range">${timeRangeText(t0, t1)}</text>`);
+  }
+  return out;
+}
+
+/** A square scatter with equal scales on both axes, the 1:1 line (dashed grey), the fitted line and their key. */
 export function svgScatter(spec: ScatterSpec): string {
   const size = spec.size ?? 360;
   const n = Math.min(spec.x.length, spec.y.length);
@@ -214,8 +261,9 @@ export function svgScatter(spec: ScatterSpec): string {
   const side = size - PAD.left - PAD.right;
   const px = (v: number) => left + ((v - v0) / (v1 - v0)) * side;
   const py = (v: number) => top + side - ((v - v0) / (v1 - v0)) * side;
+  const key = scatterKey(spec, n, top + side + PAD.bottom + 8);
   const out = [
-    svgOpen(size, top + side + PAD.bottom, spec.title),
+    svgOpen(size, top + side + PAD.bottom + key.length * LEGEND_ROW + 6, spec.title),
     `<text x="${left}" y="16" font-weight="bold">${escapeXml(spec.title)}</text>`,
     ...valueAxis(ticks, step, py, left, left + side, spec.yLabel),
     ...ticks.map(
@@ -234,6 +282,7 @@ export function svgScatter(spec: ScatterSpec): string {
     out.push(
       `<line x1="${px(seg[0]).toFixed(1)}" y1="${py(seg[1]).toFixed(1)}" x2="${px(seg[2]).toFixed(1)}" y2="${py(seg[3]).toFixed(1)}" stroke="#3f51b5" stroke-width="1.5"><title>fit</title></line>`,
     );
+  out.push(...key);
   out.push('</svg>');
   return out.join('\n');
 }

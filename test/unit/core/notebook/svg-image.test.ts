@@ -2,9 +2,11 @@
 // (PNG is rasterised from it). Well-formed XML (parsed strictly by sax), with a title, the unit, a legend entry per
 // line and the data's time range; every text from the data escaped. And the host's check of an image's bytes.
 import assert from 'node:assert/strict';
+import { trend } from '../../../../src/core/aq/trend';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
-import { timeRangeText } from '../../../../src/core/notebook/export/svg-plot';
+import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebook/export/svg-plot';
+import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
 import { imageProblem, MAX_IMAGE_BYTES } from '../../../../src/core/notebook/renderer-protocol';
 import type { Column, Table } from '../../../../src/core/table/table';
 import { allElements, parseXml, type XmlElement } from '../../../support/core/xml';
@@ -89,5 +91,63 @@ describe('the host’s check of an image it is sent to save', () => {
     assert.equal(imageProblem('svg', enc('<html><script>')), 'not an SVG image');
     assert.match(imageProblem('exe', png) ?? '', /unknown image format/);
     assert.match(imageProblem('png', new Uint8Array(MAX_IMAGE_BYTES + 1)) ?? '', /over 32 MiB/);
+  });
+});
+
+describe('the SVG images of the Trend and the Collocation scatter', () => {
+  it('Trend: monthly means and the Theil–Sen line, the unit, a legend, the months’ range and the statistics', () => {
+    // 24 monthly means rising exactly 0.1 a month from 2025-01 (month 660): Theil–Sen's slope is 1.2 a year
+    // (every pairwise slope is 0.1 per month; Sen 1968, the median of pairwise slopes).
+    const months = Array.from({ length: 24 }, (_, i) => ({ month: 660 + i, mean: 10 + 0.1 * i, n: 720 }));
+    const result = trend(months);
+    assert.ok(result.ok);
+    assert.ok(Math.abs(result.fit.slope - 1.2) < 1e-9, `slope ${result.fit.slope}`);
+    const notes = [`Slope ${result.fit.slope.toFixed(2)} µg/m³ per year ${'and a long explanation '.repeat(8)}`];
+    const svg = parseXml(svgTrend(months, result, { title: `pm at ${HOSTILE}`, unit: 'µg/m³', notes }));
+    const all = texts(svg);
+    assert.ok(all.includes(`pm at ${HOSTILE}`), 'the title, escaped and read back');
+    assert.ok(all.includes('µg/m³'), 'the unit');
+    assert.ok(all.includes('2025-01-01 00:00 – 2026-12-01 00:00 UTC'), 'the first and last month');
+    assert.ok(all.includes('monthly mean') && all.includes('Theil–Sen line'), 'the legend');
+    assert.ok(
+      all.some((t) => t.startsWith('Slope 1.20 µg/m³ per year')),
+      'the statistics',
+    );
+    const paths = allElements(svg).filter((e) => e.name === 'path');
+    assert.equal(paths.length, 2);
+    assert.equal((paths[1].attributes.d.match(/[ML]/g) ?? []).length, 2, 'the trend line from first to last month');
+  });
+
+  it('Trend with too few months: the means and the reason, no line', () => {
+    const months = Array.from({ length: 5 }, (_, i) => ({ month: 660 + i, mean: 10, n: 720 }));
+    const result = trend(months);
+    assert.ok(!result.ok);
+    const svg = parseXml(svgTrend(months, result, { title: 't', unit: '', notes: [result.reason] }));
+    assert.equal(allElements(svg).filter((e) => e.name === 'path').length, 1);
+    assert.ok(texts(svg).includes(result.reason));
+  });
+
+  it('notes wrap at the drawing’s width, at spaces', () => {
+    assert.deepEqual(wrapText('aa bb cc dd', 5), ['aa bb', 'cc dd']);
+    assert.deepEqual(wrapText('averylongword b', 5), ['averylongword', 'b']);
+  });
+
+  it('Scatter: a key of the pairs, 1:1 and the fitted line, the pairs’ time range, labels escaped', () => {
+    const svg = parseXml(
+      svgScatter({
+        title: 'pm: sensor vs reference',
+        xLabel: `reference ${HOSTILE} [µg/m³]`,
+        yLabel: 'sensor D1 [µg/m³]',
+        x: [1, 2, 3],
+        y: [3, 5, 7],
+        fit: { slope: 2, intercept: 1 },
+        times: [T0 + 2 * HOUR, T0, T0 + HOUR],
+      }),
+    );
+    const all = texts(svg);
+    for (const t of ['3 pairs', '1:1', 'fit y = 2·x + 1', '2026-11-25 00:00 – 2026-11-25 02:00 UTC'])
+      assert.ok(all.includes(t), `${t} in ${all.join(' | ')}`);
+    assert.ok(all.includes(`reference ${HOSTILE} [µg/m³]`));
+    assert.equal(allElements(svg).filter((e) => e.name === 'circle').length, 3 + 1, 'the points and the key’s');
   });
 });
