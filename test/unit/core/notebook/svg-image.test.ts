@@ -2,13 +2,17 @@
 // (PNG is rasterised from it). Well-formed XML (parsed strictly by sax), with a title, the unit, a legend entry per
 // line and the data's time range; every text from the data escaped. And the host's check of an image's bytes.
 import assert from 'node:assert/strict';
+import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
+import { calendarYear } from '../../../../src/core/aq/calendar';
 import { trend } from '../../../../src/core/aq/trend';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
+import { svgCalendar } from '../../../../src/core/notebook/export/svg-calendar';
 import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
 import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebook/export/svg-plot';
 import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
 import { imageProblem, MAX_IMAGE_BYTES } from '../../../../src/core/notebook/renderer-protocol';
 import type { Column, Table } from '../../../../src/core/table/table';
+import { daysFromCivil } from '../../../../src/core/time/iso';
 import { allElements, parseXml, type XmlElement } from '../../../support/core/xml';
 
 const HOSTILE = `<script>alert("&'")</script>`;
@@ -149,5 +153,33 @@ describe('the SVG images of the Trend and the Collocation scatter', () => {
       assert.ok(all.includes(t), `${t} in ${all.join(' | ')}`);
     assert.ok(all.includes(`reference ${HOSTILE} [µg/m³]`));
     assert.equal(allElements(svg).filter((e) => e.name === 'circle').length, 3 + 1, 'the points and the key’s');
+  });
+});
+
+describe('the SVG image of the Calendar', () => {
+  it('a year of month grids: each day its mean and category letters (not colour alone), invalid days marked, a key', () => {
+    const d0 = daysFromCivil(2026, 1, 1);
+    const days = [
+      { day: d0, mean: 5, hours: 24, valid: true },
+      // 40 µg/m³ over 24 hours: Unhealthy for Sensitive Groups (EPA 2024 PM2.5 breakpoints, 35.5–55.4).
+      { day: d0 + 1, mean: 40, hours: 24, valid: true },
+      { day: d0 + 2, mean: 12, hours: 10, valid: false },
+    ];
+    const months = calendarYear(days, 2026, 'pm2_5');
+    const title = `pm2_5 at ${HOSTILE}, 2026`;
+    const svg = parseXml(svgCalendar(months, { title, unit: 'µg/m³', zone: 'UTC', categorised: true }));
+    const all = texts(svg);
+    for (const t of [title, '5.0', 'G', '40.0', 'USG', '(12.0)', '10 h', 'January 2026', 'December 2026'])
+      assert.ok(all.includes(t), `${t} in the drawing`);
+    assert.ok(all.includes('2026-01-01 – 2026-01-03 (days in UTC)'), 'the days’ range and zone');
+    assert.ok(all.includes('Daily means [µg/m³], valid with ≥ 18 of 24 hours'), 'the unit');
+    for (const c of AQI_CATEGORIES) assert.ok(all.includes(c.name), `${c.name} in the key`);
+    const usg = AQI_CATEGORIES.find((c) => c.abbr === 'USG')!;
+    assert.ok(
+      allElements(svg).some(
+        (e) => e.name === 'rect' && e.attributes.fill === usg.colour && e.attributes.width === '30',
+      ),
+      'the day coloured by its category',
+    );
   });
 });
