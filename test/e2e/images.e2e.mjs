@@ -127,6 +127,31 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
     fs.copyFileSync(path.join(workspace, 'chart.png'), path.join(SHOTS, 'images-chart.png'));
     console.log(`      png: ${size.width}×${size.height}, ${path.join(SHOTS, 'images-chart.png')}`);
 
+    // The Calendar and the Trend draw theirs: SVG that parses, PNG at 2×; kept to be looked at.
+    for (const [view, expect] of [
+      ['calendar', ['October 2026', '2026-10-01 – 2026-10-07 (days in UTC)']],
+      ['trend', ['needs at least 12 monthly means']],
+    ]) {
+      await table.locator(`.mt-tabs .mt-view-${view}`).dispatchEvent('click');
+      await eventually(async () => !(await table.locator('.mt-image-bar').isHidden()), `${view}: Save image…`, 50);
+      const text = (await saveImage(page, table, 'mt-image-svg', path.join(workspace, `${view}.svg`))).toString('utf8');
+      const parsed = parseSvg(text).texts.map((t) => t.trim());
+      for (const e of expect)
+        assert.ok(
+          parsed.some((t) => t.includes(e)),
+          `${view}: ${e} in ${parsed.join(' | ')}`,
+        );
+      const viewPng = await saveImage(page, table, 'mt-image-png', path.join(workspace, `${view}.png`));
+      const root = parseSvg(text).root.attributes;
+      assert.deepEqual(pngSize(viewPng), { width: 2 * Number(root.width), height: 2 * Number(root.height) });
+      fs.copyFileSync(path.join(workspace, `${view}.png`), path.join(SHOTS, `images-${view}.png`));
+      console.log(`      ${view}: ${path.join(SHOTS, `images-${view}.png`)}`);
+    }
+    // Summary is a table: its rows are saved as CSV by its own table, no image offered.
+    await table.locator('.mt-tabs .mt-view-summary').dispatchEvent('click');
+    await eventually(async () => await table.locator('.mt-image-bar').isHidden(), 'no Save image… on Summary', 50);
+    await table.locator('.mt-tabs .mt-view-chart').dispatchEvent('click');
+
     // Copy image: the clipboard takes it, or the status says it refused and the PNG is offered to save.
     const status = table.locator('.mt-toolbar [role=status]').first();
     await status.evaluate((el) => {

@@ -11,6 +11,8 @@ export interface PlotSeries {
   /** [x, y] pairs, x ascending (epoch ms for a time chart). */
   points: Array<[number, number]>;
   style: LineStyle;
+  /** A mark at each point too (few points, e.g. monthly means). */
+  markers?: boolean;
 }
 
 interface TimeChartSpec {
@@ -144,6 +146,19 @@ function extent(series: PlotSeries[]): [number, number, number, number] {
   return [x0, x1 > x0 ? x1 : x0 + HOUR_MS, y0, y1];
 }
 
+/** A series' line (thinned to the plot's pixel columns) and, for a series with markers or one point, its points. */
+function seriesMarks(s: PlotSeries, px: (x: number) => number, py: (y: number) => number, width: number): string[] {
+  const pts = thin(s.points, px, width);
+  const d = pts.map(([x, y], k) => `${k ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
+  const out = [
+    `<path d="${d}" fill="none" stroke="${s.style.colour}" stroke-width="1.5"${dashAttr(s.style)}><title>${escapeXml(s.label)}</title></path>`,
+  ];
+  if (s.markers || s.points.length === 1)
+    for (const [x, y] of s.points)
+      out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${s.style.colour}"/>`);
+  return out;
+}
+
 /** Text in lines of at most `max` characters, broken at spaces (a longer word stays whole). */
 export function wrapText(text: string, max: number): string[] {
   const lines: string[] = [];
@@ -184,7 +199,6 @@ export function svgTimeChart(spec: TimeChartSpec): string {
   const out = [
     svgOpen(width, height, spec.title),
     `<text x="${left}" y="16" font-weight="bold">${escapeXml(spec.title)}</text>`,
-    `<text x="${right}" y="16" text-anchor="end" class="time-range">${timeRangeText(first, last)}</text>`,
     ...valueAxis(ticks, step, py, left, right, spec.yLabel),
   ];
   let lastDay = '';
@@ -196,15 +210,12 @@ export function svgTimeChart(spec: TimeChartSpec): string {
     if (day !== lastDay) out.push(`<text x="${x}" y="${bottom + 27}" text-anchor="middle">${day}</text>`);
     lastDay = day;
   }
-  out.push(`<text x="${right}" y="${bottom + 40}" text-anchor="end">time (UTC)</text>`);
+  // The data's time range on the time axis' line (a long title keeps the top line to itself).
+  out.push(
+    `<text x="${right}" y="${bottom + 40}" text-anchor="end">time (UTC), data <tspan class="time-range">${timeRangeText(first, last)}</tspan></text>`,
+  );
   out.push(`<rect x="${left}" y="${top}" width="${right - left}" height="${plotH}" fill="none" stroke="#888"/>`);
-  for (const s of spec.series) {
-    const pts = thin(s.points, px, right - left);
-    const d = pts.map(([x, y], k) => `${k ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
-    out.push(
-      `<path d="${d}" fill="none" stroke="${s.style.colour}" stroke-width="1.5"${dashAttr(s.style)}><title>${escapeXml(s.label)}</title></path>`,
-    );
-  }
+  for (const s of spec.series) out.push(...seriesMarks(s, px, py, right - left));
   out.push(...legend(spec.series, bottom + PAD.bottom + 4, width));
   const notesTop = bottom + PAD.bottom + 4 + legendRows * LEGEND_ROW;
   out.push(...notes.map((n, k) => `<text x="${left}" y="${notesTop + k * LEGEND_ROW}">${escapeXml(n)}</text>`));

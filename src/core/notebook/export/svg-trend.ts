@@ -27,6 +27,7 @@ export function svgTrend(months: readonly MonthMean[], result: TrendResult, o: T
       label: result.ok && result.deseasonalised ? 'monthly mean, deseasonalised' : 'monthly mean',
       points: times.map((t, i): [number, number] => [t, y[i]]),
       style: { colour: LINE_COLOURS[0], dash: [] },
+      markers: true,
     },
   ];
   if (result.ok) {

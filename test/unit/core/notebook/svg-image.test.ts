@@ -41,7 +41,7 @@ function pmTable(): Table {
 
 const texts = (svg: XmlElement) =>
   allElements(svg)
-    .filter((e) => e.name === 'text' || e.name === 'title')
+    .filter((e) => e.name === 'text' || e.name === 'tspan' || e.name === 'title')
     .map((e) => e.text);
 
 describe('the SVG image of a chart (export and Save image…)', () => {
