@@ -9,6 +9,7 @@ import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { svgCalendar } from '../../../../src/core/notebook/export/svg-calendar';
 import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
 import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebook/export/svg-plot';
+import { svgProfiles } from '../../../../src/core/notebook/export/svg-profiles';
 import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
 import { imageProblem, MAX_IMAGE_BYTES } from '../../../../src/core/notebook/renderer-protocol';
 import type { Column, Table } from '../../../../src/core/table/table';
@@ -181,5 +182,46 @@ describe('the SVG image of the Calendar', () => {
       ),
       'the day coloured by its category',
     );
+  });
+});
+
+describe('the SVG image of the Profiles', () => {
+  it('four panels: each line’s mean and band, the unit, a legend, the band and zone in words, the time range', () => {
+    const line = (label: string, colour: string, k: number, n: number) => ({
+      label,
+      style: { colour, dash: [] },
+      mean: Array.from({ length: n }, (_, i) => (i === 2 ? null : k + i)),
+      high: Array.from({ length: n }, (_, i) => (i === 2 ? null : k + i + 1)),
+      low: Array.from({ length: n }, (_, i) => (i === 2 ? null : k + i - 1)),
+    });
+    const panels = [168, 24, 12, 7].map((n, p) => ({
+      title: `panel ${p}`,
+      label: (x: number) => (x % 6 === 0 ? String(x) : ''),
+      lines: [line('D1', '#1f77b4', 5, n), line(HOSTILE, '#17becf', 10, n)],
+    }));
+    const out = svgProfiles({
+      title: 'pm: profiles',
+      unit: 'µg/m³',
+      subtitle: 'Hours, weekdays and months in UTC; band = interquartile range',
+      timeRange: [T0, T0 + 3 * HOUR],
+      panels,
+    });
+    const svg = parseXml(out);
+    const all = texts(svg);
+    for (const t of [
+      'pm: profiles',
+      'panel 0',
+      'panel 3',
+      'µg/m³',
+      'D1',
+      HOSTILE,
+      '2026-11-25 00:00 – 2026-11-25 03:00 UTC',
+    ])
+      assert.ok(all.includes(t), `${t} in the drawing`);
+    assert.ok(all.some((t) => t.startsWith('Hours, weekdays and months in UTC; band = interquartile range')));
+    const paths = allElements(svg).filter((e) => e.name === 'path');
+    assert.equal(paths.length, 8, 'a mean line per line and panel');
+    assert.equal((paths[0].attributes.d.match(/M/g) ?? []).length, 2, 'a gap where a value is missing');
+    assert.equal(allElements(svg).filter((e) => e.name === 'polygon').length, 16, 'the band both sides of the gap');
   });
 });
