@@ -74,6 +74,20 @@ function bandOf(line: ProfileLine, px: (i: number) => number, py: (v: number) =>
   return out;
 }
 
+/** The x labels that fit: a label is left out when it would touch the last one drawn (~7 px a character). */
+function xLabels(p: ProfilePanelSpec, n: number, px: (i: number) => number, y: number): string[] {
+  const out: string[] = [];
+  let lastRight = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const label = p.label(i);
+    const half = (label.length * 7) / 2 + 3;
+    if (!label || px(i) - half < lastRight) continue;
+    lastRight = px(i) + half;
+    out.push(`<text x="${px(i).toFixed(1)}" y="${y}" text-anchor="middle">${escapeXml(label)}</text>`);
+  }
+  return out;
+}
+
 /** One panel at (x, y) of the given size: title, value axis with the unit, x labels, each line's band and mean. */
 function panel(p: ProfilePanelSpec, unit: string, x: number, y: number, w: number, h: number): string[] {
   const n = Math.max(1, ...p.lines.map((l) => l.mean.length));
@@ -92,11 +106,7 @@ function panel(p: ProfilePanelSpec, unit: string, x: number, y: number, w: numbe
     `<text transform="translate(${x + 10} ${((top + bottom) / 2).toFixed(1)}) rotate(-90)" text-anchor="middle">${escapeXml(unit)}</text>`,
     `<rect x="${left}" y="${top}" width="${right - left}" height="${bottom - top}" fill="none" stroke="#888"/>`,
   );
-  for (let i = 0; i < n; i++) {
-    const label = p.label(i);
-    if (label)
-      out.push(`<text x="${px(i).toFixed(1)}" y="${bottom + 13}" text-anchor="middle">${escapeXml(label)}</text>`);
-  }
+  out.push(...xLabels(p, n, px, bottom + 13));
   for (const l of p.lines) out.push(...bandOf(l, px, py));
   for (const l of p.lines) {
     const dash = l.style.dash.length ? ` stroke-dasharray="${l.style.dash.join(' ')}"` : '';
@@ -119,7 +129,7 @@ function profileLegend(lines: ProfileLine[], top: number): string[] {
 
 export function svgProfiles(spec: ProfilesSpec): string {
   const [wide, ...small] = spec.panels;
-  const smallW = Math.floor((WIDTH - 12 - GAP * (small.length - 1)) / Math.max(1, small.length));
+  const smallW = Math.floor((WIDTH - 24 - GAP * (small.length - 1)) / Math.max(1, small.length));
   const legendTop = 44 + 220 + 12 + 200 + 16;
   const lines = wide?.lines ?? [];
   const height = legendTop + Math.ceil(lines.length / 4) * 16 + 8;
