@@ -127,11 +127,15 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
     fs.copyFileSync(path.join(workspace, 'chart.png'), path.join(SHOTS, 'images-chart.png'));
     console.log(`      png: ${size.width}×${size.height}, ${path.join(SHOTS, 'images-chart.png')}`);
 
-    // The Calendar, the Trend and the Profiles draw theirs: SVG that parses, PNG at 2×; kept to be looked at.
+    // The Calendar, the Trend, the Profiles and the Collocation draw theirs: SVG that parses, PNG at 2×; kept to be looked at.
     for (const [view, expect] of [
       ['calendar', ['October 2026', '2026-10-01 – 2026-10-07 (days in UTC)']],
       ['trend', ['needs at least 12 monthly means']],
       ['profiles', ['Hour of the week (Monday 00:00 first)', '2026-10-01 00:00 – 2026-10-07 23:00 UTC']],
+      [
+        'collocation',
+        ['Sensor vs reference, 24-hour averages (n = 7)', 'pm2_5ConcMass1HourMean.value [µg/m³]', '1:1', 'fit y = '],
+      ],
     ]) {
       await table.locator(`.mt-tabs .mt-view-${view}`).dispatchEvent('click');
       await eventually(async () => !(await table.locator('.mt-image-bar').isHidden()), `${view}: Save image…`, 50);

@@ -266,9 +266,10 @@ export function pairScatterSvg(
   names: { sensor: string; reference: string; unit: string; metric?: string },
   size?: number,
 ): string {
-  const u = names.unit ? ` [${names.unit}]` : '';
+  // The metric (when named) on the axes: a long name would not fit the square's title line.
+  const u = `${names.metric ? `, ${names.metric}` : ''}${names.unit ? ` [${names.unit}]` : ''}`;
   return svgScatter({
-    title: `${names.metric ? `${names.metric}: s` : 'S'}ensor vs reference, ${e.averaging === '1h' ? '1-hour' : '24-hour'} averages (n = ${e.fit.n})`,
+    title: `Sensor vs reference, ${e.averaging === '1h' ? '1-hour' : '24-hour'} averages (n = ${e.fit.n})`,
     xLabel: `reference ${names.reference}${u}`,
     yLabel: `sensor ${names.sensor}${u}`,
     x: e.reference,

@@ -5,7 +5,7 @@ import type { LineStyle } from '../../aq/line-styles';
 import { escapeXml } from './escape';
 import { niceTicks, timeRangeText } from './svg-plot';
 
-export interface ProfileLine {
+interface ProfileLine {
   label: string;
   style: LineStyle;
   /** Per x (0 … n − 1): the mean and the band's high and low; null where there is no value. */
@@ -94,7 +94,8 @@ function panel(p: ProfilePanelSpec, unit: string, x: number, y: number, w: numbe
   const values = p.lines.flatMap((l) => [...finite(l.mean), ...finite(l.high), ...finite(l.low)]);
   const { ticks } = niceTicks(values.length ? Math.min(...values) : 0, values.length ? Math.max(...values) : 1, 4);
   const [v0, v1] = [ticks[0], ticks[ticks.length - 1]];
-  const [left, top, right, bottom] = [x + AXIS, y + 18, x + w, y + h - 18];
+  // A right margin: the last x label is centred on the plot's edge.
+  const [left, top, right, bottom] = [x + AXIS, y + 18, x + w - 14, y + h - 18];
   const px = (i: number) => left + (n > 1 ? (i / (n - 1)) * (right - left) : (right - left) / 2);
   const py = (v: number) => bottom - ((v - v0) / (v1 - v0 || 1)) * (bottom - top);
   const out = [`<text x="${x}" y="${y + 10}" font-weight="bold">${escapeXml(p.title)}</text>`];
@@ -113,6 +114,12 @@ function panel(p: ProfilePanelSpec, unit: string, x: number, y: number, w: numbe
     out.push(
       `<path d="${pathOf(l.mean, px, py)}" fill="none" stroke="${l.style.colour}" stroke-width="1.5"${dash}><title>${escapeXml(l.label)}</title></path>`,
     );
+    // Few buckets (months, weekdays): a mark at each mean, so a lone value (one month of data) shows too.
+    if (n <= 12)
+      l.mean.forEach((v, i) => {
+        if (v !== null && Number.isFinite(v))
+          out.push(`<circle cx="${px(i).toFixed(1)}" cy="${py(v).toFixed(1)}" r="2.5" fill="${l.style.colour}"/>`);
+      });
   }
   return out;
 }
