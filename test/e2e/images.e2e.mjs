@@ -8,9 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sax from 'sax';
 import {
+  answer,
   answerFileDialog,
   e2eEnv,
   eventually,
+  frameWith,
   openNotebook,
   revealInNotebook,
   runAll,
@@ -175,5 +177,19 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
       await eventually(async () => fs.existsSync(copyTarget), 'the PNG saved instead of copied');
       assert.deepEqual(pngSize(fs.readFileSync(copyTarget)), size);
     }
+  });
+  it('a table panel (Run Recent Query) saves its Chart as PNG too: its page allows the data: image it rasterises', async () => {
+    await runCommand(page, 'Measurements: Run Recent Query', { timeoutMs: 90_000 });
+    await answer(page, 'All datasources', { expect: 'Datasources', keys: ['ArrowDown', 'Enter'] });
+    await answer(page, 'hour', { expect: 'outputFrequency' });
+    await answer(page, 'csv-wide', { expect: 'format' });
+    const frame = await frameWith(page, '.measnb-table.mt-fill .mt-count', 'the table panel');
+    const table = frame.locator('.measnb-table.mt-fill').first();
+    await table.locator('.mt-view-chart').first().dispatchEvent('click');
+    await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
+    const target = path.join(e2eEnv().workspace, 'panel-chart.png');
+    const size = pngSize(await saveImage(page, table, 'mt-image-png', target));
+    console.log(`      panel png: ${size.width}×${size.height}`);
+    assert.ok(size.width >= 1000 && size.height >= 400, 'a 2× drawing');
   });
 });
