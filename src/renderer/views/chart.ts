@@ -10,7 +10,7 @@ function chartImage(ctx: PanelContext, view: ChartView): ViewImage | undefined {
   const by = Number(view.linesBy.value);
   const metric = ctx.table.columns[view.metricColumn]?.name;
   const linesBy = by >= 0 ? ctx.table.columns[by]?.name : '';
-  const chart = svgChart(takeRows(ctx.table, ctx.rows()), { metric, linesBy });
+  const chart = svgChart(takeRows(ctx.table, ctx.rows()), { metric, linesBy }, true);
   return chart && { svg: chart.svg, name: `chart ${metric ?? ''}` };
 }
 

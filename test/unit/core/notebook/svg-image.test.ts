@@ -12,6 +12,7 @@ import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebo
 import { svgProfiles } from '../../../../src/core/notebook/export/svg-profiles';
 import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
 import { imageProblem, MAX_IMAGE_BYTES } from '../../../../src/core/notebook/renderer-protocol';
+import { MAX_CHART_LINES } from '../../../../src/core/table/chart-columns';
 import type { Column, Table } from '../../../../src/core/table/table';
 import { daysFromCivil } from '../../../../src/core/time/iso';
 import { allElements, parseXml, type XmlElement } from '../../../support/core/xml';
@@ -20,12 +21,12 @@ const HOSTILE = `<script>alert("&'")</script>`;
 const T0 = Date.UTC(2026, 10, 25, 0, 0, 0);
 const HOUR = 3_600_000;
 
-/** Three datasources (one named as hostile text), hourly PM2.5 for 4 hours from T0. */
-function pmTable(): Table {
-  const ids = ['D1', 'D2', HOSTILE];
-  const n = 12;
-  const codes = Int32Array.from({ length: n }, (_, r) => r % 3);
-  const time = Float64Array.from({ length: n }, (_, r) => T0 + Math.floor(r / 3) * HOUR);
+/** Three datasources (one named as hostile text; or `ids`), hourly PM2.5 for 4 hours from T0. */
+function pmTable(ids = ['D1', 'D2', HOSTILE]): Table {
+  const k = ids.length;
+  const n = 4 * k;
+  const codes = Int32Array.from({ length: n }, (_, r) => r % k);
+  const time = Float64Array.from({ length: n }, (_, r) => T0 + Math.floor(r / k) * HOUR);
   const pm = Float64Array.from({ length: n }, (_, r) => 5 + r);
   const columns: Column[] = [
     { name: 'datasourceId', kind: 'identifier', dict: ids, codes },
@@ -73,6 +74,17 @@ describe('the SVG image of a chart (export and Save image…)', () => {
     const svg = parseXml(chart.svg);
     assert.ok(!allElements(svg).some((e) => e.name === 'script'));
     assert.ok(texts(svg).includes(HOSTILE), 'the name reads back as written');
+  });
+
+  it('an image saved alone says which lines are not drawn (beyond MAX_CHART_LINES); the export prints it under it', () => {
+    const ids = Array.from({ length: MAX_CHART_LINES + 2 }, (_, i) => `D${String(i).padStart(2, '0')}`);
+    const alone = svgChart(pmTable(ids), undefined, true);
+    assert.ok(alone);
+    const note = `Not drawn (over ${MAX_CHART_LINES} lines): D40, D41.`;
+    assert.deepEqual(alone.notes.slice(1), [note]);
+    assert.ok(texts(parseXml(alone.svg)).includes(note), 'in the image');
+    const exported = svgChart(pmTable(ids));
+    assert.ok(exported && !texts(parseXml(exported.svg)).includes(note), 'the export prints its notes itself');
   });
 
   it('the time range is the data’s first and last time, ISO 8601 in UTC', () => {
