@@ -107,6 +107,9 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
           ? (derived, format, rows, name) =>
               saver.save(derived, rows, format, `${info?.title ?? 'measurements'} ${name}`)
           : undefined,
+        saveImage: saver.available
+          ? (format, bytes, name) => saver.saveImage(format, bytes, `${info?.title ?? 'measurements'} ${name}`)
+          : undefined,
         onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
         insights: {
           shown: insightsShown.has(item.id),

@@ -40,6 +40,7 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
         fill: true,
         save: (format, rows) => saver.save(table, rows, format, info.title ?? m.title),
         summarize: (plan) => summaries.request(plan),
+        saveImage: (format, bytes, name) => saver.saveImage(format, bytes, `${info.title ?? m.title} ${name}`),
       });
       api.postMessage({
         type: 'panel-shown',

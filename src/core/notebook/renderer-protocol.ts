@@ -71,7 +71,36 @@ export interface RestOfRows {
 
 export type SaveFormat = 'csv' | 'parquet' | 'json';
 
-export type RendererToHost = SaveToHost | RowsRequest | ChartChanged | SummaryRequest;
+export type RendererToHost = SaveToHost | RowsRequest | ChartChanged | SummaryRequest | ImageSave;
+
+/** The formats a view's image is saved in: PNG (rasterised from the SVG in the renderer) and the SVG itself. */
+export type ImageFormat = 'png' | 'svg';
+
+/**
+ * A view's image to save (the host shows a save dialog, then writes the bytes through the one writer): the
+ * file's bytes in base64 (renderer messaging crosses JSON), at most MAX_IMAGE_BYTES once decoded.
+ */
+export interface ImageSave {
+  type: 'image-save';
+  requestId: string;
+  format: ImageFormat;
+  suggestedName: string;
+  base64: string;
+}
+
+/** An image bigger than this is refused by the host (a 2× PNG of a view is well under 1 MiB). */
+export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Why these bytes are not an image of this format (PNG signature; an SVG document), else undefined. */
+export function imageProblem(format: unknown, bytes: Uint8Array): string | undefined {
+  if (format !== 'png' && format !== 'svg') return `unknown image format ${String(format).slice(0, 20)}`;
+  if (bytes.length > MAX_IMAGE_BYTES) return `the image is over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`;
+  if (format === 'png') return PNG_SIGNATURE.every((b, i) => bytes[i] === b) ? undefined : 'not a PNG image';
+  const head = new TextDecoder().decode(bytes.subarray(0, 200)).trimStart();
+  return head.startsWith('<svg') || head.startsWith('<?xml') ? undefined : 'not an SVG image';
+}
 
 /** The user chose another metric or "Lines by" in a cell's chart: the host keeps it in the cell's metadata. */
 export interface ChartChanged {
@@ -122,6 +151,7 @@ export type HostToRenderer =
   | { type: 'save-cancelled'; requestId: string }
   | { type: 'save-done'; requestId: string; path: string; rowCount: number }
   | { type: 'save-failed'; requestId: string; message: string }
+  | { type: 'image-saved'; requestId: string; path: string }
   | RowsReply
   | SummaryReply;
 

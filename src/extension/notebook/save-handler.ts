@@ -5,6 +5,9 @@
 import * as vscode from 'vscode';
 import {
   type HostToRenderer,
+  type ImageSave,
+  imageProblem,
+  MAX_IMAGE_BYTES,
   RENDERER_ID,
   type RowsReply,
   type RowsRequest,
@@ -57,12 +60,13 @@ export class SaveSession {
     private readonly folder: () => vscode.Uri | undefined,
   ) {}
 
-  /** Handles a save-* message; false for any other message. */
-  handles(m: { type?: unknown }): m is SaveToHost {
-    return m?.type === 'save-request' || m?.type === 'save-chunk';
+  /** Handles a save-* or image-save message; false for any other message. */
+  handles(m: { type?: unknown }): m is SaveToHost | ImageSave {
+    return m?.type === 'save-request' || m?.type === 'save-chunk' || m?.type === 'image-save';
   }
 
-  async handle(m: SaveToHost, reply: (message: HostToRenderer) => void): Promise<void> {
+  async handle(m: SaveToHost | ImageSave, reply: (message: HostToRenderer) => void): Promise<void> {
+    if (m.type === 'image-save') return this.saveImage(m, reply);
     try {
       if (m.type === 'save-request') {
         const format = FORMATS[m.format];
@@ -92,6 +96,39 @@ export class SaveSession {
       this.pending.delete(m.requestId);
       reply({ type: 'save-failed', requestId: m.requestId, message: (err as Error).message });
     }
+  }
+
+  private saveImage(m: ImageSave, reply: (message: HostToRenderer) => void): Promise<void> {
+    return saveImageTo(m, this.folder(), reply);
+  }
+}
+
+/** The host side of an image-save: the bytes checked (format, size), a save dialog, the one writer. */
+async function saveImageTo(
+  m: ImageSave,
+  folder: vscode.Uri | undefined,
+  reply: (message: HostToRenderer) => void,
+): Promise<void> {
+  const requestId = m.requestId;
+  try {
+    const text = typeof m.base64 === 'string' ? m.base64 : '';
+    // Bounded before decoding: base64 is 4 characters per 3 bytes.
+    if (text.length > Math.ceil(MAX_IMAGE_BYTES / 3) * 4)
+      throw new Error(`The image cannot be saved: it is over ${MAX_IMAGE_BYTES / 1024 / 1024} MiB.`);
+    const bytes = new Uint8Array(Buffer.from(text, 'base64'));
+    const problem = imageProblem(m.format, bytes);
+    if (problem) throw new Error(`The image cannot be saved: ${problem}.`);
+    const name = `${safeFileName(String(m.suggestedName))}.${m.format}`;
+    const target = await vscode.window.showSaveDialog({
+      title: `Save the image as ${m.format.toUpperCase()}`,
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: m.format === 'png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
+    });
+    if (!target) return reply({ type: 'save-cancelled', requestId });
+    await writeUri(target, bytes);
+    reply({ type: 'image-saved', requestId, path: target.scheme === 'file' ? target.fsPath : target.toString() });
+  } catch (err) {
+    reply({ type: 'save-failed', requestId, message: (err as Error).message });
   }
 }
 

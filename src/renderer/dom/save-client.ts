@@ -3,6 +3,7 @@
 
 import {
   type HostToRenderer,
+  type ImageFormat,
   type RendererToHost,
   SAVE_CHUNK_BYTES,
   type SaveFormat,
@@ -31,10 +32,29 @@ export class SaveClient {
     this.ctx.postMessage?.(message);
   }
 
+  /** Unique among the outputs sharing the host's channel: a random part, and this client's counter. */
+  private nextId(): string {
+    return `${Math.random().toString(36).slice(2, 10)}-${++this.seq}`;
+  }
+
+  /** A view's image (PNG or SVG bytes) to the host, which asks where and writes it; resolves with a status line. */
+  saveImage(format: ImageFormat, bytes: Uint8Array, suggestedName: string): Promise<string> {
+    const requestId = this.nextId();
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(requestId, (message) => {
+        if (message.type === 'save-send') return;
+        this.pending.delete(requestId);
+        if (message.type === 'image-saved') resolve(`Saved the image to ${message.path}`);
+        else if (message.type === 'save-cancelled') resolve('Save cancelled');
+        else if (message.type === 'save-failed') reject(new Error(message.message));
+      });
+      this.post({ type: 'image-save', requestId, format, suggestedName, base64: bytesToBase64(bytes) });
+    });
+  }
+
   /** Resolves with a line for the status area: where it was saved, or that it was cancelled. */
   save(table: Table, rows: Uint32Array, format: SaveFormat, suggestedName: string): Promise<string> {
-    // Unique among the outputs sharing the host's channel: a random part, and this client's counter.
-    const requestId = `${Math.random().toString(36).slice(2, 10)}-${++this.seq}`;
+    const requestId = this.nextId();
     return new Promise<string>((resolve, reject) => {
       this.pending.set(requestId, (message) => {
         switch (message.type) {

@@ -12,13 +12,14 @@ import {
 } from '../../core/aq/calendar';
 import { dailyMeanPollutant } from '../../core/aq/metric-info';
 import { MIN_HOURS_PER_DAY } from '../../core/aq/stats';
+import { svgCalendar } from '../../core/notebook/export/svg-calendar';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
 import { metricSelectFor, preferDailyPm } from '../dom/metric-select';
 import { groupRows, seriesByGroup, unitOf } from '../model/aq-views';
 import { isTimeSeries } from '../model/table-shape';
 import { zoneText } from '../model/view-zone';
-import type { Panel, PanelContext, ViewDefinition } from './view';
+import type { Panel, PanelContext, ViewDefinition, ViewImage } from './view';
 
 const MONTHS = [
   'January',
@@ -118,6 +119,15 @@ class CalendarPanel implements Panel {
   private readonly year = h('select', { className: 'mt-cal-year', attrs: { 'aria-label': 'Year' } });
   private readonly note = h('div', { className: 'mt-status mt-cal-note' });
   private readonly grids = h('div', { className: 'mt-cal-years' });
+  /** What was drawn last, for the image. */
+  private drawn?: {
+    metric: string;
+    days: Array<{ group: string; days: DayMean[] }>;
+    year: number;
+    pollutant: 'pm2_5' | 'pm10' | undefined;
+    unit: string;
+    zone: string;
+  };
 
   constructor(private readonly ctx: PanelContext) {
     this.metric = metricSelectFor(ctx.table, 'mt-metric mt-cal-metric');
@@ -171,6 +181,7 @@ class CalendarPanel implements Panel {
     const pollutant = dailyMeanPollutant(column.metric);
     const unit = unitOf(column);
     for (const d of days) this.grids.appendChild(this.yearGrid(d.group, d.days, year, pollutant, unit));
+    this.drawn = { metric: column.name, days, year, pollutant, unit, zone: zoneText(zone) };
     this.grids.appendChild(calendarLegend(pollutant !== undefined));
     const categories = pollutant
       ? `coloured by the AQI category of the daily mean (EPA 24-hour ${pollutant === 'pm2_5' ? 'PM2.5' : 'PM10'} breakpoints)`
@@ -222,6 +233,19 @@ class CalendarPanel implements Panel {
         months.map((m) => monthGrid(m, unit)),
       ),
     ]);
+  }
+
+  /** The year of the first datasource drawn (the one chosen), as twelve month grids. */
+  image(): ViewImage | undefined {
+    const d = this.drawn;
+    const first = d?.days.find((g) => g.days.length);
+    if (!d || !first || Number.isNaN(d.year)) return undefined;
+    const name = this.ctx.datasourceNames?.get(first.group);
+    const others = d.days.length > 1 ? ` (the first of ${d.days.length} datasources; choose one to draw another)` : '';
+    const title = `${d.metric} at ${first.group}${name ? ` ${name}` : ''}, ${d.year}${others}`;
+    const months = calendarYear(first.days, d.year, d.pollutant);
+    const svg = svgCalendar(months, { title, unit: d.unit, zone: d.zone, categorised: d.pollutant !== undefined });
+    return { svg, name: `calendar ${first.group} ${d.year}` };
   }
 
   destroy(): void {}

@@ -10,6 +10,7 @@ import {
   precisionTargets,
 } from '../../core/aq/evaluation';
 import type { TargetCheck } from '../../core/aq/stats';
+import { pairScatterSvg } from '../../core/notebook/export/evaluation-report';
 import { palette, themedAxis, themeVar } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
@@ -28,7 +29,7 @@ import {
 } from '../model/aq-views';
 import { formatNumber, formatTime, type TimeZoneMode, zoneLabel } from '../model/format';
 import { datasourceCount, isTimeSeries } from '../model/table-shape';
-import type { Panel, PanelContext, ViewDefinition } from './view';
+import type { Panel, PanelContext, ViewDefinition, ViewImage } from './view';
 
 function fmt(v: number, digits = 3): string {
   return Number.isNaN(v) ? '—' : formatNumber(Math.round(v * 10 ** digits) / 10 ** digits);
@@ -346,6 +347,20 @@ class CollocationPanel implements Panel {
       [xs, ys, xs.map((x) => fit.slope * x + fit.intercept), xs] as uPlot.AlignedData,
       this.plotHost,
     );
+  }
+
+  /** The scatter drawn (the averaging shown), as the evaluation report draws it. */
+  image(): ViewImage | undefined {
+    const e = this.last?.[this.scatterOf.value === '1h' ? 'hour' : 'day'];
+    if (!e || e.fit.n < 2 || !this.plot) return undefined;
+    const metric = this.ctx.table.columns[Number(this.metric.value)];
+    const names = {
+      sensor: this.sensor.value,
+      reference: this.reference.value,
+      unit: unitOf(metric),
+      metric: metric?.name,
+    };
+    return { svg: pairScatterSvg(e, names, 480), name: `collocation ${names.sensor} ${names.reference}` };
   }
 
   destroy(): void {

@@ -4,7 +4,11 @@
 // metrics: A, B and B − A with the interval of the difference).
 import uPlot from 'uplot';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../../core/aq/bootstrap';
+import { lineStyles } from '../../core/aq/line-styles';
 import { BOOTSTRAP_MAX_VALUES, type ProfileBy, type ProfilePoint } from '../../core/aq/stats';
+import { type ProfilePanelSpec, svgProfiles } from '../../core/notebook/export/svg-profiles';
+import { chartTimeColumn } from '../../core/table/chart-columns';
+import { type NumericColumn, numberAt, type Table } from '../../core/table/table';
 import type { Zone } from '../../core/time/zone';
 import { themedAxis } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
@@ -22,7 +26,7 @@ import {
 import { groupColours, withAlpha } from '../model/colour';
 import { isTimeSeries } from '../model/table-shape';
 import { zoneText } from '../model/view-zone';
-import type { Panel, PanelContext, ViewDefinition } from './view';
+import type { Panel, PanelContext, ViewDefinition, ViewImage } from './view';
 
 /** Lines per profile chart (the first datasources by name): more would not be readable. */
 const MAX_PROFILE_LINES = 12;
@@ -56,6 +60,19 @@ function lineData(points: ProfilePoint[], band: Band, scale: number): Array<Arra
   ];
 }
 
+/** The first and last time of the rows (ms), undefined without a time column or times. */
+function rowsTimeRange(table: Table, rows: Uint32Array): [number, number] | undefined {
+  const t = chartTimeColumn(table);
+  if (t < 0) return undefined;
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const r of rows) {
+    const v = numberAt(table.columns[t] as NumericColumn, r);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : undefined;
+}
+
 function choice(select: HTMLSelectElement, options: Array<[string, string]>): void {
   for (const [value, text] of options) {
     const opt = h('option', { text });
@@ -80,6 +97,15 @@ class ProfilesPanel implements Panel {
   private readonly hosts = new Map<ProfileBy, HTMLElement>();
   private readonly note = h('div', { className: 'mt-status mt-profiles-note' });
   private plots: uPlot[] = [];
+  /** What was drawn last, for the image. */
+  private drawn?: {
+    metric: string;
+    lines: GroupProfiles[];
+    unit: string;
+    band: Band;
+    raw?: GroupProfiles;
+    zone: string;
+  };
 
   constructor(private readonly ctx: PanelContext) {
     this.select = metricSelectFor(ctx.table, 'mt-metric mt-profile-metric');
@@ -187,6 +213,14 @@ class ProfilesPanel implements Panel {
       this.plots.push(
         this.profilePlot(by, this.hosts.get(by)!, lines, unit, band, normalise ? diff?.difference : undefined),
       );
+    this.drawn = {
+      metric: this.ctx.table.columns[col].name,
+      lines,
+      unit,
+      band,
+      raw: normalise ? diff?.difference : undefined,
+      zone: zoneText(zone),
+    };
     const bandText =
       band === 'ci'
         ? `band = 95 % confidence interval of the mean (percentile bootstrap, ${BOOTSTRAP_RESAMPLES} seeded resamples; above ${BOOTSTRAP_MAX_VALUES.toLocaleString('en-US')} values the normal interval it tends to)`
@@ -253,6 +287,31 @@ class ProfilesPanel implements Panel {
       if (i >= first && (i - first) % 3 !== 0) row.style.display = 'none';
     });
     return plot;
+  }
+
+  /** The four panels drawn (each line's mean and band), as one drawing. */
+  image(): ViewImage | undefined {
+    const d = this.drawn;
+    if (!d?.lines.length) return undefined;
+    const styles = lineStyles(d.lines.map((g) => g.group));
+    const normalising = d.unit === 'ratio to the mean';
+    const panels: ProfilePanelSpec[] = PROFILE_PANELS.map((by) => ({
+      title: PANELS[by].title,
+      label: PANELS[by].label,
+      lines: d.lines.map((g) => {
+        const [mean, high, low] = lineData(g[by], d.band, normalising && g !== d.raw ? g.mean : 1);
+        return { label: g.group, style: styles.get(g.group)!, mean, high, low };
+      }),
+    }));
+    const band = d.band === 'ci' ? '95 % confidence interval of the mean (bootstrap)' : 'interquartile range';
+    const svg = svgProfiles({
+      title: `${d.metric}: profiles`,
+      unit: d.unit,
+      subtitle: `Hours, weekdays and months in ${d.zone}; band = ${band}${normalising ? '; each line divided by its mean' : ''}`,
+      timeRange: rowsTimeRange(this.ctx.table, this.ctx.rows()),
+      panels,
+    });
+    return { svg, name: `profiles ${d.metric}` };
   }
 
   destroy(): void {

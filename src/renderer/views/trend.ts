@@ -3,8 +3,7 @@
 // caveats (a short series, autocorrelated residuals). Fewer than 12 monthly means: it says so and draws no line.
 import uPlot from 'uplot';
 import { MIN_TREND_MONTHS, type MonthMean, monthlyMeans, type TrendResult, trend } from '../../core/aq/trend';
-import { DAY_MS } from '../../core/time/duration';
-import { daysFromCivil } from '../../core/time/iso';
+import { monthStartMs, svgTrend } from '../../core/notebook/export/svg-trend';
 import { palette, themedAxis } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
 import { h } from '../dom/h';
@@ -13,12 +12,11 @@ import { groupRows, seriesByGroup, unitOf } from '../model/aq-views';
 import { formatNumber } from '../model/format';
 import { isTimeSeries } from '../model/table-shape';
 import { zoneText } from '../model/view-zone';
-import type { Panel, PanelContext, ViewDefinition } from './view';
+import type { Panel, PanelContext, ViewDefinition, ViewImage } from './view';
 
 /** A month index (months since 1970-01) as the instant (s, uPlot's unit) of the 1st at 00:00 UTC. */
 function monthSeconds(month: number): number {
-  const year = 1970 + Math.floor(month / 12);
-  return (daysFromCivil(year, (((month % 12) + 12) % 12) + 1, 1) * DAY_MS) / 1000;
+  return monthStartMs(month) / 1000;
 }
 
 function monthText(month: number): string {
@@ -37,20 +35,23 @@ function pText(p: number): string {
   return p < 0.001 ? 'p < 0.001' : `p = ${num(p, 2)}`;
 }
 
-/** The statistics under the chart, one line each. */
-function trendStats(result: Extract<TrendResult, { ok: true }>, unit: string): HTMLElement {
+/** The statistics under the chart (and in its image), one line each. */
+function trendLines(result: Extract<TrendResult, { ok: true }>, unit: string): string[] {
   const { fit, test, months } = result;
   const u = unit ? ` ${unit}` : '';
-  const lines = [
+  return [
     `Slope ${num(fit.slope)}${u} per year, 95 % confidence interval ${num(fit.low)} to ${num(fit.high)}${u} per year (Theil–Sen; Sen's rank-based interval, as scipy.stats.theilslopes; openair bootstraps it).`,
     `${pText(test.p)} (Mann–Kendall, two-sided, ties corrected; Kendall's S = ${test.s}).`,
     `${months.length} monthly means, ${monthText(months[0].month)} to ${monthText(months[months.length - 1].month)}${result.deseasonalised ? ', deseasonalised (each calendar month’s mean removed, the level kept)' : ''}.`,
     ...result.notes,
   ];
+}
+
+function trendStats(result: Extract<TrendResult, { ok: true }>, unit: string): HTMLElement {
   return h(
     'ul',
     { className: 'mt-trend-stats' },
-    lines.map((text) => h('li', { text })),
+    trendLines(result, unit).map((text) => h('li', { text })),
   );
 }
 
@@ -71,6 +72,7 @@ class TrendPanel implements Panel {
   private plot?: uPlot;
   /** The last result (the e2e reads the numbers shown against it). */
   last?: TrendResult;
+  private lastMonths: readonly MonthMean[] = [];
 
   constructor(private readonly ctx: PanelContext) {
     this.metric = metricSelectFor(ctx.table, 'mt-metric mt-trend-metric');
@@ -115,6 +117,7 @@ class TrendPanel implements Panel {
     const months = s ? monthlyMeans(s.times, s.values, (ms) => zone.dayKey(ms)) : [];
     const result = trend(months, this.deseason.checked);
     this.last = result;
+    this.lastMonths = months;
     const unit = unitOf(this.ctx.table.columns[col]);
     this.note.textContent = `Monthly means (all values of the month) of ${this.datasource.value}, months in ${zoneText(zone)}; computed from the ${this.ctx.rows().length.toLocaleString('en-US')} rows shown in ${Math.round(performance.now() - t0)} ms.`;
     if (months.length) this.plot = this.chart(months, result, unit);
@@ -153,6 +156,18 @@ class TrendPanel implements Panel {
       [xs, y, line] as uPlot.AlignedData,
       this.plotHost,
     );
+  }
+
+  /** The monthly means and the trend line drawn, with the statistics (or the reason there is no trend). */
+  image(): ViewImage | undefined {
+    const result = this.last;
+    if (!result || !this.lastMonths.length) return undefined;
+    const metric = this.ctx.table.columns[Number(this.metric.value)];
+    const unit = unitOf(metric);
+    const ds = this.datasource.value;
+    const notes = result.ok ? trendLines(result, unit) : [result.reason];
+    const title = `${metric?.name ?? ''} at ${ds}: monthly means and Theil–Sen trend`;
+    return { svg: svgTrend(this.lastMonths, result, { title, unit, notes }), name: `trend ${ds}` };
   }
 
   destroy(): void {

@@ -38,11 +38,26 @@ export interface PanelContext {
   nestedTable: (table: Table, title: string) => NestedTable;
 }
 
+/**
+ * A view's drawing as a standalone SVG document (every text escaped; a title, the units, a legend and the data's
+ * time range in it), and the file name it is offered under. The view host saves it as SVG, rasterises it to PNG
+ * and copies it; the notebook's HTML export draws the chart with the same builder (core/notebook/export).
+ */
+export interface ViewImage {
+  svg: string;
+  name: string;
+}
+
 /** A view's drawing: made once when first opened, drawn again when the rows change. */
 export interface Panel {
   readonly element: HTMLElement;
   draw(): void;
   destroy(): void;
+  /**
+   * What the view shows now (its choices, the rows shown) as an image; undefined when there is nothing drawn.
+   * Views without it (the tables: Summary, Exceedances) offer their rows as CSV through their table instead.
+   */
+  image?(): ViewImage | undefined;
 }
 
 /** One view: its name (a stable id, lower case), its tab title and tooltip, when it applies, its panel. */

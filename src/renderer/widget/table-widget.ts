@@ -1,6 +1,6 @@
 // The table output: a toolbar (filter, count, tabs, actions), notices, then the rows (grid.ts) or a view
 // (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
-import type { FullSummary, ResultInfo, SaveFormat, SummaryPlan } from '../../core/notebook/renderer-protocol';
+import type { FullSummary, ImageFormat, ResultInfo, SaveFormat, SummaryPlan } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
@@ -25,6 +25,8 @@ export interface TableWidgetOptions {
   saveTable?: (table: Table, format: SaveFormat, rows: Uint32Array, name: string) => Promise<string>;
   /** The Summary of every row of the data (the host's DuckDB over the whole file); undefined when it cannot. */
   summarize?: (plan: SummaryPlan) => Promise<FullSummary>;
+  /** Saves a view's image (PNG or SVG bytes) through the host; undefined without messaging. */
+  saveImage?: (format: ImageFormat, bytes: Uint8Array, name: string) => Promise<string>;
   /** A view's own derived table: no view tabs, its columns in their own order. */
   plain?: boolean;
   /** Whether the insights strip starts shown, and where a new choice is remembered (per output). */
@@ -104,6 +106,7 @@ export class TableWidget {
       rowsView: this.grid.viewport,
       context: () => this.panelContext(),
       onShow: (name) => this.shown(name),
+      image: { save: options.saveImage, status: (text) => this.setStatus(text) },
     });
     this.toolbar = this.buildToolbar();
     this.toolbar.setTimeZone(this.zone, this.zone);

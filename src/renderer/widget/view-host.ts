@@ -4,6 +4,7 @@ import type { Table } from '../../core/table/table';
 import { h } from '../dom/h';
 import { keptTab, offeredTabs, TABLE_TAB } from '../model/tabs';
 import type { Panel, PanelContext, ViewDefinition } from '../views/view';
+import { type ImageActions, ImageBar } from './image-bar';
 
 interface ViewHostOptions {
   table: Table;
@@ -17,6 +18,8 @@ interface ViewHostOptions {
   context: () => PanelContext;
   /** Called after a tab is shown (the rows are redrawn by the widget). */
   onShow: (name: string) => void;
+  /** Saving a view's image (views/view.ts `image`) and the status line. */
+  image: ImageActions;
 }
 
 export class ViewHost {
@@ -25,8 +28,11 @@ export class ViewHost {
   private readonly buttons = new Map<string, HTMLButtonElement>();
   private readonly panels = new Map<string, Panel>();
   private current = TABLE_TAB;
+  /** "Save image…" above the view shown, when it draws one. */
+  private readonly imageBar: ImageBar;
 
   constructor(private readonly o: ViewHostOptions) {
+    this.imageBar = new ImageBar(o.image);
     this.tabs = h('span', { className: 'mt-tabs', attrs: { role: 'tablist', 'aria-label': 'Views' } });
     const all = [{ name: TABLE_TAB, title: 'Table', tooltip: 'The rows: sort, filter, select, copy' }, ...o.views];
     for (const v of all) {
@@ -66,6 +72,7 @@ export class ViewHost {
     for (const [n, p] of this.panels) p.element.hidden = n !== name;
     for (const [n, b] of this.buttons) b.setAttribute('aria-selected', String(n === name));
     panel?.draw();
+    this.imageBar.setPanel(panel);
     this.o.onShow(name);
   }
 
@@ -81,6 +88,7 @@ export class ViewHost {
     if (!view) return undefined;
     p = view.create(this.o.context());
     p.element.hidden = true;
+    if (!this.imageBar.element.isConnected) this.o.container.appendChild(this.imageBar.element);
     this.o.container.appendChild(p.element);
     this.panels.set(name, p);
     return p;

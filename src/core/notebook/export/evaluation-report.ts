@@ -257,9 +257,31 @@ function reportDetails(report: EvaluationReport): Array<[string, string]> {
   ];
 }
 
+/**
+ * A sensor's averages against a reference's as a scatter (equal axes, the 1:1 and OLS lines, the unit on both
+ * axes, the pairs' time range): the report's scatter and the Collocation view's image.
+ */
+export function pairScatterSvg(
+  e: PairEvaluation,
+  names: { sensor: string; reference: string; unit: string; metric?: string },
+  size?: number,
+): string {
+  // The metric (when named) on the axes: a long name would not fit the square's title line.
+  const u = `${names.metric ? `, ${names.metric}` : ''}${names.unit ? ` [${names.unit}]` : ''}`;
+  return svgScatter({
+    title: `Sensor vs reference, ${e.averaging === '1h' ? '1-hour' : '24-hour'} averages (n = ${e.fit.n})`,
+    xLabel: `reference ${names.reference}${u}`,
+    yLabel: `sensor ${names.sensor}${u}`,
+    x: e.reference,
+    y: e.sensor,
+    fit: e.fit,
+    times: e.times,
+    size,
+  });
+}
+
 /** The charts: a scatter and a time series (sensor and reference) of each averaging with ≥ 2 pairs. */
 function reportCharts(report: EvaluationReport): Array<{ title: string; svg: string }> {
-  const u = report.unit ? ` [${report.unit}]` : '';
   const styles = lineStyles([report.sensor, report.reference]);
   const out: Array<{ title: string; svg: string }> = [];
   for (const [side, label] of [
@@ -269,17 +291,7 @@ function reportCharts(report: EvaluationReport): Array<{ title: string; svg: str
     const e = report.result[side];
     if (e.fit.n < 2) continue;
     const title = `${label} averages`;
-    out.push({
-      title: `Scatter, ${title}`,
-      svg: svgScatter({
-        title: `Sensor vs reference, ${title} (n = ${e.fit.n})`,
-        xLabel: `reference ${report.reference}${u}`,
-        yLabel: `sensor ${report.sensor}${u}`,
-        x: e.reference,
-        y: e.sensor,
-        fit: e.fit,
-      }),
-    });
+    out.push({ title: `Scatter, ${title}`, svg: pairScatterSvg(e, report) });
     const points = (v: Float64Array) => Array.from(v, (y, i): [number, number] => [e.times[i], y]);
     out.push({
       title: `Time series, ${title}`,

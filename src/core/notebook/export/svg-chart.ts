@@ -57,8 +57,11 @@ function linesOf(table: Table, time: NumericColumn, metric: NumericColumn, group
   return lines;
 }
 
-/** The chart as an `<svg>` with its notes, or undefined when the table has no time axis or no metric. */
-export function svgChart(table: Table, choice?: ChartChoice): ExportChart | undefined {
+/**
+ * The chart as an `<svg>` with its notes, or undefined when the table has no time axis or no metric. `notesInside`:
+ * the notes are drawn under the legend too (an image saved alone; an export prints them under the chart).
+ */
+export function svgChart(table: Table, choice?: ChartChoice, notesInside = false): ExportChart | undefined {
   const t = chartTimeColumn(table);
   const { metric: m, group: g } = chartColumns(table, choice);
   if (t < 0 || m < 0 || table.rowCount === 0) return undefined;
@@ -79,6 +82,11 @@ export function svgChart(table: Table, choice?: ChartChoice): ExportChart | unde
   const notes = [`${metric.name}${unit ? ` [${unit}]` : ''}${by}: ${drawn.length} of ${keys.length} lines drawn.`];
   if (keys.length > drawn.length)
     notes.push(`Not drawn (over ${MAX_CHART_LINES} lines): ${keys.slice(MAX_CHART_LINES).join(', ')}.`);
-  const svg = svgTimeChart({ title: metric.name, yLabel: unit || metric.name, series });
+  const svg = svgTimeChart({
+    title: metric.name,
+    yLabel: unit || metric.name,
+    series,
+    notes: notesInside && keys.length > drawn.length ? notes : undefined,
+  });
   return { svg, notes };
 }

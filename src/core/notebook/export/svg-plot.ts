@@ -11,6 +11,8 @@ export interface PlotSeries {
   /** [x, y] pairs, x ascending (epoch ms for a time chart). */
   points: Array<[number, number]>;
   style: LineStyle;
+  /** A mark at each point too (few points, e.g. monthly means). */
+  markers?: boolean;
 }
 
 interface TimeChartSpec {
@@ -18,6 +20,8 @@ interface TimeChartSpec {
   /** The value axis' label, e.g. the unit. */
   yLabel: string;
   series: PlotSeries[];
+  /** Lines of text under the legend (e.g. a trend's statistics). */
+  notes?: string[];
   width?: number;
 }
 
@@ -29,6 +33,8 @@ interface ScatterSpec {
   y: ArrayLike<number>;
   /** The fitted line y = slope·x + intercept, drawn with the 1:1 line. */
   fit?: { slope: number; intercept: number };
+  /** The time of each point (ms): the data's time range is said under the legend. */
+  times?: ArrayLike<number>;
   size?: number;
 }
 
@@ -67,6 +73,12 @@ export function timeTicks(x0: number, x1: number, max = 8): number[] {
   const out: number[] = [];
   for (let t = Math.ceil(x0 / step) * step; t <= x1; t += step) out.push(t);
   return out.length ? out : [x0];
+}
+
+/** The data's time range as the chart's subtitle: "2026-11-25 00:00 – 2026-11-26 23:00 UTC". */
+export function timeRangeText(x0: number, x1: number): string {
+  const [a, b] = [isoParts(x0), isoParts(x1)];
+  return `${a[0]} ${a[1]} – ${b[0]} ${b[1]} UTC`;
 }
 
 /** ISO 8601 UTC parts of a time: ["2026-11-25", "14:00"]. */
@@ -134,13 +146,51 @@ function extent(series: PlotSeries[]): [number, number, number, number] {
   return [x0, x1 > x0 ? x1 : x0 + HOUR_MS, y0, y1];
 }
 
+/** A series' line (thinned to the plot's pixel columns) and, for a series with markers or one point, its points. */
+function seriesMarks(s: PlotSeries, px: (x: number) => number, py: (y: number) => number, width: number): string[] {
+  const pts = thin(s.points, px, width);
+  const d = pts.map(([x, y], k) => `${k ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
+  const out = [
+    `<path d="${d}" fill="none" stroke="${s.style.colour}" stroke-width="1.5"${dashAttr(s.style)}><title>${escapeXml(s.label)}</title></path>`,
+  ];
+  if (s.markers || s.points.length === 1)
+    for (const [x, y] of s.points)
+      out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${s.style.colour}"/>`);
+  return out;
+}
+
+/** Text in lines of at most `max` characters, broken at spaces (a longer word stays whole). */
+export function wrapText(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return line ? [...lines, line] : lines;
+}
+
+/** The first and last time of the data (the x extent pads a single time to an hour). */
+function timeSpan(series: PlotSeries[]): [number, number] {
+  let [x0, x1] = [Infinity, -Infinity];
+  for (const s of series)
+    if (s.points.length) [x0, x1] = [Math.min(x0, s.points[0][0]), Math.max(x1, s.points[s.points.length - 1][0])];
+  return [x0, x1];
+}
+
 /** Lines over time: every series drawn and named in the legend; time in UTC, ISO dates and 24-hour times. */
 export function svgTimeChart(spec: TimeChartSpec): string {
   const width = spec.width ?? 760;
   const plotH = 260;
   const perRow = Math.max(1, Math.floor((width - PAD.left) / LEGEND_COLUMN));
-  const height = PAD.top + plotH + PAD.bottom + Math.ceil(spec.series.length / perRow) * LEGEND_ROW + 6;
+  const legendRows = Math.ceil(spec.series.length / perRow);
+  // About 6 px a character at 11 px sans-serif: notes wrap at the plot's width.
+  const notes = (spec.notes ?? []).flatMap((n) => wrapText(n, Math.floor((width - PAD.left - PAD.right) / 6)));
+  const height = PAD.top + plotH + PAD.bottom + (legendRows + notes.length) * LEGEND_ROW + 6;
   const [x0, x1, lo, hi] = extent(spec.series);
+  const [first, last] = timeSpan(spec.series);
   const { ticks, step } = niceTicks(lo, hi);
   const [y0, y1] = [ticks[0], ticks[ticks.length - 1]];
   const [left, right, top, bottom] = [PAD.left, width - PAD.right, PAD.top, PAD.top + plotH];
@@ -160,16 +210,16 @@ export function svgTimeChart(spec: TimeChartSpec): string {
     if (day !== lastDay) out.push(`<text x="${x}" y="${bottom + 27}" text-anchor="middle">${day}</text>`);
     lastDay = day;
   }
-  out.push(`<text x="${right}" y="${bottom + 40}" text-anchor="end">time (UTC)</text>`);
+  // The data's time range on the time axis' line (a long title keeps the top line to itself).
+  out.push(
+    `<text x="${right}" y="${bottom + 40}" text-anchor="end">time (UTC), data <tspan class="time-range">${timeRangeText(first, last)}</tspan></text>`,
+  );
   out.push(`<rect x="${left}" y="${top}" width="${right - left}" height="${plotH}" fill="none" stroke="#888"/>`);
-  for (const s of spec.series) {
-    const pts = thin(s.points, px, right - left);
-    const d = pts.map(([x, y], k) => `${k ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
-    out.push(
-      `<path d="${d}" fill="none" stroke="${s.style.colour}" stroke-width="1.5"${dashAttr(s.style)}><title>${escapeXml(s.label)}</title></path>`,
-    );
-  }
-  out.push(...legend(spec.series, bottom + PAD.bottom + 4, width), '</svg>');
+  for (const s of spec.series) out.push(...seriesMarks(s, px, py, right - left));
+  out.push(...legend(spec.series, bottom + PAD.bottom + 4, width));
+  const notesTop = bottom + PAD.bottom + 4 + legendRows * LEGEND_ROW;
+  out.push(...notes.map((n, k) => `<text x="${left}" y="${notesTop + k * LEGEND_ROW}">${escapeXml(n)}</text>`));
+  out.push('</svg>');
   return out.join('\n');
 }
 
@@ -185,7 +235,31 @@ function fitSegment(fit: { slope: number; intercept: number }, v0: number, v1: n
   return xa < xb ? [xa, m * xa + b, xb, m * xb + b] : undefined;
 }
 
-/** A square scatter with equal scales on both axes, the 1:1 line (dashed grey) and the fitted line. */
+/** The scatter's key (points, the fitted line, 1:1) and the data's time range, one line each under the plot. */
+function scatterKey(spec: ScatterSpec, n: number, top: number): string[] {
+  const x = PAD.left;
+  const row = (k: number) => top + k * LEGEND_ROW;
+  const fitText = spec.fit
+    ? `fit y = ${Number(spec.fit.slope.toPrecision(4))}·x ${spec.fit.intercept < 0 ? '−' : '+'} ${Number(Math.abs(spec.fit.intercept).toPrecision(4))}`
+    : '';
+  const out = [
+    `<circle cx="${x + 11}" cy="${row(0) - 4}" r="2.2" fill="#1f77b4"/><text x="${x + 28}" y="${row(0)}">${n} pairs</text>`,
+    `<line x1="${x}" y1="${row(1) - 4}" x2="${x + 22}" y2="${row(1) - 4}" stroke="#999" stroke-dasharray="4 3"/><text x="${x + 28}" y="${row(1)}">1:1</text>`,
+  ];
+  if (fitText)
+    out.push(
+      `<line x1="${x}" y1="${row(2) - 4}" x2="${x + 22}" y2="${row(2) - 4}" stroke="#3f51b5" stroke-width="1.5"/><text x="${x + 28}" y="${row(2)}">${escapeXml(fitText)}</text>`,
+    );
+  const t = spec.times;
+  if (t?.length) {
+    let [t0, t1] = [Infinity, -Infinity];
+    for (let i = 0; i < t.length; i++) [t0, t1] = [Math.min(t0, t[i]), Math.max(t1, t[i])];
+    out.push(`<text x="${x}" y="${row(out.length)}" class="time-range">${timeRangeText(t0, t1)}</text>`);
+  }
+  return out;
+}
+
+/** A square scatter with equal scales on both axes, the 1:1 line (dashed grey), the fitted line and their key. */
 export function svgScatter(spec: ScatterSpec): string {
   const size = spec.size ?? 360;
   const n = Math.min(spec.x.length, spec.y.length);
@@ -198,8 +272,9 @@ export function svgScatter(spec: ScatterSpec): string {
   const side = size - PAD.left - PAD.right;
   const px = (v: number) => left + ((v - v0) / (v1 - v0)) * side;
   const py = (v: number) => top + side - ((v - v0) / (v1 - v0)) * side;
+  const key = scatterKey(spec, n, top + side + PAD.bottom + 8);
   const out = [
-    svgOpen(size, top + side + PAD.bottom, spec.title),
+    svgOpen(size, top + side + PAD.bottom + key.length * LEGEND_ROW + 6, spec.title),
     `<text x="${left}" y="16" font-weight="bold">${escapeXml(spec.title)}</text>`,
     ...valueAxis(ticks, step, py, left, left + side, spec.yLabel),
     ...ticks.map(
@@ -218,6 +293,7 @@ export function svgScatter(spec: ScatterSpec): string {
     out.push(
       `<line x1="${px(seg[0]).toFixed(1)}" y1="${py(seg[1]).toFixed(1)}" x2="${px(seg[2]).toFixed(1)}" y2="${py(seg[3]).toFixed(1)}" stroke="#3f51b5" stroke-width="1.5"><title>fit</title></line>`,
     );
+  out.push(...key);
   out.push('</svg>');
   return out.join('\n');
 }

@@ -1,0 +1,195 @@
+// Images of a view in the browser workbench: a week of hourly PM2.5 for 3 datasources from the built-in Local
+// emulator, its Chart saved as SVG and as PNG through "Save image…" (the host's save dialog, the one writer), and
+// copied as an image. The SVG must parse strictly (sax) and carry the title, the unit, a legend entry per
+// datasource and the data's time range; the PNG must have PNG's signature and 2× the SVG's size (its IHDR).
+// The PNG is kept in .artifacts/screenshots/images-chart.png to be looked at.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import sax from 'sax';
+import {
+  answer,
+  answerFileDialog,
+  e2eEnv,
+  eventually,
+  frameWith,
+  openNotebook,
+  revealInNotebook,
+  runAll,
+  runCommand,
+  SHOTS,
+  screenshot,
+  tableFrames,
+  useWorkbench,
+} from './workbench.mjs';
+
+const CELL = [
+  'report datasource-measurements',
+  'datasourceIds: DCZZDK8X, D789SKH9, D26E6AK4',
+  'outputFrequency: hour',
+  'startTime: 2026-10-01',
+  'endTime: 2026-10-08',
+  'metricSelect: only pm2_5ConcMass1HourMean',
+];
+const ROWS = '504 rows';
+
+/** The SVG's root attributes and every text (element content), parsed strictly: throws when not well-formed. */
+function parseSvg(text) {
+  const parser = sax.parser(true);
+  const out = { root: undefined, texts: [], elements: [] };
+  parser.onerror = (e) => {
+    throw e;
+  };
+  parser.onopentag = (tag) => {
+    out.root ??= tag;
+    out.elements.push(tag.name);
+  };
+  parser.ontext = (t) => out.texts.push(t);
+  parser.write(text).close();
+  return out;
+}
+
+/** A PNG's width and height from its IHDR chunk (PNG spec §11.2.2), after checking its signature (§5.2). */
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+async function reportTable(page) {
+  return eventually(
+    async () => {
+      for (const { frame } of await tableFrames(page)) {
+        const t = frame.locator('.measnb-table:not(.mt-panel .measnb-table)').first();
+        if ((await t.count()) && (await t.locator('.mt-count').first().textContent()) === ROWS) return t;
+      }
+      return undefined;
+    },
+    `the report output with ${ROWS}`,
+    600,
+    400,
+  );
+}
+
+/** Clicks one of Save image…'s items and answers the save dialog with `target`. */
+async function saveImage(page, table, item, target) {
+  fs.rmSync(target, { force: true });
+  await table.locator('.mt-image-menu').dispatchEvent('click');
+  await table.locator(`.mt-image-actions .${item}`).dispatchEvent('click');
+  await answerFileDialog(page, target);
+  await eventually(async () => fs.existsSync(target), `the saved ${path.basename(target)}`);
+  const status = table.locator('.mt-toolbar [role=status]').first();
+  await eventually(async () => /Saved the image to/.test(await status.textContent()), 'the saved status', 50);
+  return fs.readFileSync(target);
+}
+
+describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function () {
+  this.timeout(600_000);
+  let page;
+  useWorkbench(async (p) => {
+    page = p;
+    const nb = {
+      measnb: 1,
+      metadata: { connection: 'Local emulator' },
+      cells: [{ kind: 'code', language: 'measq', source: CELL, outputs: [] }],
+    };
+    fs.writeFileSync(path.join(e2eEnv().workspace, 'images.measnb'), JSON.stringify(nb, null, 2));
+    await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
+    await page.keyboard.press('Escape');
+  });
+
+  it('saves the Chart as SVG and PNG (the same drawing, 2× pixels) and copies it', async () => {
+    await openNotebook(page, 'images.measnb');
+    await runAll(page);
+    const table = await reportTable(page);
+    await revealInNotebook(page, table);
+    assert.equal(await table.locator('.mt-image-bar').isHidden(), true, 'no image control on the Table tab');
+    await table.locator('.mt-tabs .mt-view-chart').dispatchEvent('click');
+    await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
+    console.log(`      screenshot: ${await screenshot(page, 'images-chart-view')}`);
+
+    const { workspace } = e2eEnv();
+    const svgText = (await saveImage(page, table, 'mt-image-svg', path.join(workspace, 'chart.svg'))).toString('utf8');
+    const svg = parseSvg(svgText);
+    assert.equal(svg.root.name, 'svg');
+    assert.ok(!svg.elements.includes('script'), 'no script');
+    const texts = svg.texts.map((t) => t.trim());
+    assert.ok(texts.includes('pm2_5ConcMass1HourMean.value'), 'the title names the metric');
+    assert.ok(texts.includes('µg/m³'), 'the unit');
+    assert.ok(texts.includes('2026-10-01 00:00 – 2026-10-07 23:00 UTC'), `the time range in ${texts.join(' | ')}`);
+    for (const id of ['DCZZDK8X', 'D789SKH9', 'D26E6AK4']) assert.ok(texts.includes(id), `${id} in the legend`);
+
+    const png = await saveImage(page, table, 'mt-image-png', path.join(workspace, 'chart.png'));
+    const size = pngSize(png);
+    assert.deepEqual(size, {
+      width: 2 * Number(svg.root.attributes.width),
+      height: 2 * Number(svg.root.attributes.height),
+    });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    fs.copyFileSync(path.join(workspace, 'chart.png'), path.join(SHOTS, 'images-chart.png'));
+    console.log(`      png: ${size.width}×${size.height}, ${path.join(SHOTS, 'images-chart.png')}`);
+
+    // The Calendar, the Trend, the Profiles and the Collocation draw theirs: SVG that parses, PNG at 2×; kept to be looked at.
+    for (const [view, expect] of [
+      ['calendar', ['October 2026', '2026-10-01 – 2026-10-07 (days in UTC)']],
+      ['trend', ['needs at least 12 monthly means']],
+      ['profiles', ['Hour of the week (Monday 00:00 first)', '2026-10-01 00:00 – 2026-10-07 23:00 UTC']],
+      [
+        'collocation',
+        ['Sensor vs reference, 24-hour averages (n = 7)', 'pm2_5ConcMass1HourMean.value [µg/m³]', '1:1', 'fit y = '],
+      ],
+    ]) {
+      await table.locator(`.mt-tabs .mt-view-${view}`).dispatchEvent('click');
+      await eventually(async () => !(await table.locator('.mt-image-bar').isHidden()), `${view}: Save image…`, 50);
+      const text = (await saveImage(page, table, 'mt-image-svg', path.join(workspace, `${view}.svg`))).toString('utf8');
+      const parsed = parseSvg(text).texts.map((t) => t.trim());
+      for (const e of expect)
+        assert.ok(
+          parsed.some((t) => t.includes(e)),
+          `${view}: ${e} in ${parsed.join(' | ')}`,
+        );
+      const viewPng = await saveImage(page, table, 'mt-image-png', path.join(workspace, `${view}.png`));
+      const root = parseSvg(text).root.attributes;
+      assert.deepEqual(pngSize(viewPng), { width: 2 * Number(root.width), height: 2 * Number(root.height) });
+      fs.copyFileSync(path.join(workspace, `${view}.png`), path.join(SHOTS, `images-${view}.png`));
+      console.log(`      ${view}: ${path.join(SHOTS, `images-${view}.png`)}`);
+    }
+    // Summary is a table: its rows are saved as CSV by its own table, no image offered.
+    await table.locator('.mt-tabs .mt-view-summary').dispatchEvent('click');
+    await eventually(async () => await table.locator('.mt-image-bar').isHidden(), 'no Save image… on Summary', 50);
+    await table.locator('.mt-tabs .mt-view-chart').dispatchEvent('click');
+
+    // Copy image: the clipboard takes it, or the status says it refused and the PNG is offered to save.
+    const status = table.locator('.mt-toolbar [role=status]').first();
+    await status.evaluate((el) => {
+      el.textContent = '';
+    });
+    await table.locator('.mt-image-menu').dispatchEvent('click');
+    await table.locator('.mt-image-actions .mt-image-copy').dispatchEvent('click');
+    const said = await eventually(async () => {
+      const t = await status.textContent();
+      return /Copied the image|clipboard refused/.test(t) ? t : undefined;
+    }, 'the copy status');
+    console.log(`      copy: ${said}`);
+    if (/refused/.test(said)) {
+      const copyTarget = path.join(workspace, 'copy.png');
+      await answerFileDialog(page, copyTarget);
+      await eventually(async () => fs.existsSync(copyTarget), 'the PNG saved instead of copied');
+      assert.deepEqual(pngSize(fs.readFileSync(copyTarget)), size);
+    }
+  });
+  it('a table panel (Run Recent Query) saves its Chart as PNG too: its page allows the data: image it rasterises', async () => {
+    await runCommand(page, 'Measurements: Run Recent Query', { timeoutMs: 90_000 });
+    await answer(page, 'All datasources', { expect: 'Datasources', keys: ['ArrowDown', 'Enter'] });
+    await answer(page, 'hour', { expect: 'outputFrequency' });
+    await answer(page, 'csv-wide', { expect: 'format' });
+    const frame = await frameWith(page, '.measnb-table.mt-fill .mt-count', 'the table panel');
+    const table = frame.locator('.measnb-table.mt-fill').first();
+    await table.locator('.mt-view-chart').first().dispatchEvent('click');
+    await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
+    const target = path.join(e2eEnv().workspace, 'panel-chart.png');
+    const size = pngSize(await saveImage(page, table, 'mt-image-png', target));
+    console.log(`      panel png: ${size.width}×${size.height}`);
+    assert.ok(size.width >= 1000 && size.height >= 400, 'a 2× drawing');
+  });
+});

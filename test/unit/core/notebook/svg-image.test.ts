@@ -1,0 +1,239 @@
+// The SVG drawing of a chart: the one builder behind the notebook's HTML export and the renderer's "Save image…"
+// (PNG is rasterised from it). Well-formed XML (parsed strictly by sax), with a title, the unit, a legend entry per
+// line and the data's time range; every text from the data escaped. And the host's check of an image's bytes.
+import assert from 'node:assert/strict';
+import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
+import { calendarYear } from '../../../../src/core/aq/calendar';
+import { trend } from '../../../../src/core/aq/trend';
+import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
+import { svgCalendar } from '../../../../src/core/notebook/export/svg-calendar';
+import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
+import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebook/export/svg-plot';
+import { svgProfiles } from '../../../../src/core/notebook/export/svg-profiles';
+import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
+import { imageProblem, MAX_IMAGE_BYTES } from '../../../../src/core/notebook/renderer-protocol';
+import { MAX_CHART_LINES } from '../../../../src/core/table/chart-columns';
+import type { Column, Table } from '../../../../src/core/table/table';
+import { daysFromCivil } from '../../../../src/core/time/iso';
+import { allElements, parseXml, type XmlElement } from '../../../support/core/xml';
+
+const HOSTILE = `<script>alert("&'")</script>`;
+const T0 = Date.UTC(2026, 10, 25, 0, 0, 0);
+const HOUR = 3_600_000;
+
+/** Three datasources (one named as hostile text; or `ids`), hourly PM2.5 for 4 hours from T0. */
+function pmTable(ids = ['D1', 'D2', HOSTILE]): Table {
+  const k = ids.length;
+  const n = 4 * k;
+  const codes = Int32Array.from({ length: n }, (_, r) => r % k);
+  const time = Float64Array.from({ length: n }, (_, r) => T0 + Math.floor(r / k) * HOUR);
+  const pm = Float64Array.from({ length: n }, (_, r) => 5 + r);
+  const columns: Column[] = [
+    { name: 'datasourceId', kind: 'identifier', dict: ids, codes },
+    { name: 'time', kind: 'time', values: time },
+    {
+      name: 'pm2_5ConcMassIndividual.value',
+      kind: 'number',
+      values: pm,
+      metric: parseCanonicalLabel('pm2_5ConcMassIndividual.value'),
+    },
+  ];
+  return { columns, rowCount: n };
+}
+
+const texts = (svg: XmlElement) =>
+  allElements(svg)
+    .filter((e) => e.name === 'text' || e.name === 'tspan' || e.name === 'title')
+    .map((e) => e.text);
+
+describe('the SVG image of a chart (export and Save image…)', () => {
+  it('is well-formed XML with a title, the unit, a legend entry per line and the time range', () => {
+    const chart = svgChart(pmTable());
+    assert.ok(chart);
+    const svg = parseXml(chart.svg);
+    assert.equal(svg.name, 'svg');
+    assert.equal(svg.attributes.xmlns, 'http://www.w3.org/2000/svg');
+    assert.ok(Number(svg.attributes.width) > 0 && Number(svg.attributes.height) > 0, 'a size for the PNG');
+    const all = texts(svg);
+    assert.ok(all.includes('pm2_5ConcMassIndividual.value'), 'the title names the metric');
+    assert.ok(all.includes('µg/m³'), 'the unit on the value axis (core/aq/metric-info)');
+    // The first and last hours of the data, in UTC: T0 and T0 + 3 h.
+    assert.ok(all.includes('2026-11-25 00:00 – 2026-11-25 03:00 UTC'), `the time range in: ${all.join(' | ')}`);
+    const legend = allElements(svg).filter((e) => e.name === 'g');
+    assert.deepEqual(
+      legend.map((g) => g.children.find((c) => c.name === 'title')?.text).sort(),
+      ['D1', 'D2', HOSTILE].sort(),
+      'one legend entry per datasource',
+    );
+  });
+
+  it('escapes every text from the data: a datasource named <script>… is text, never an element', () => {
+    const chart = svgChart(pmTable());
+    assert.ok(chart);
+    assert.ok(!chart.svg.includes('<script'), 'no markup from the data');
+    const svg = parseXml(chart.svg);
+    assert.ok(!allElements(svg).some((e) => e.name === 'script'));
+    assert.ok(texts(svg).includes(HOSTILE), 'the name reads back as written');
+  });
+
+  it('an image saved alone says which lines are not drawn (beyond MAX_CHART_LINES); the export prints it under it', () => {
+    const ids = Array.from({ length: MAX_CHART_LINES + 2 }, (_, i) => `D${String(i).padStart(2, '0')}`);
+    const alone = svgChart(pmTable(ids), undefined, true);
+    assert.ok(alone);
+    const note = `Not drawn (over ${MAX_CHART_LINES} lines): D40, D41.`;
+    assert.deepEqual(alone.notes.slice(1), [note]);
+    assert.ok(texts(parseXml(alone.svg)).includes(note), 'in the image');
+    const exported = svgChart(pmTable(ids));
+    assert.ok(exported && !texts(parseXml(exported.svg)).includes(note), 'the export prints its notes itself');
+  });
+
+  it('the time range is the data’s first and last time, ISO 8601 in UTC', () => {
+    assert.equal(timeRangeText(T0, T0 + 26 * HOUR + 30 * 60_000), '2026-11-25 00:00 – 2026-11-26 02:30 UTC');
+  });
+});
+
+describe('the host’s check of an image it is sent to save', () => {
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const enc = (s: string) => new TextEncoder().encode(s);
+
+  it('accepts a PNG (its 8-byte signature, PNG spec §5.2) and an SVG document', () => {
+    assert.equal(imageProblem('png', png), undefined);
+    assert.equal(imageProblem('svg', enc('<svg xmlns="http://www.w3.org/2000/svg"></svg>')), undefined);
+    assert.equal(imageProblem('svg', enc('<?xml version="1.0"?>\n<svg/>')), undefined);
+  });
+
+  it('refuses other bytes, other formats and images over the bound', () => {
+    assert.equal(imageProblem('png', enc('<svg/>')), 'not a PNG image');
+    assert.equal(imageProblem('svg', png), 'not an SVG image');
+    assert.equal(imageProblem('svg', enc('<html><script>')), 'not an SVG image');
+    assert.match(imageProblem('exe', png) ?? '', /unknown image format/);
+    assert.match(imageProblem('png', new Uint8Array(MAX_IMAGE_BYTES + 1)) ?? '', /over 32 MiB/);
+  });
+});
+
+describe('the SVG images of the Trend and the Collocation scatter', () => {
+  it('Trend: monthly means and the Theil–Sen line, the unit, a legend, the months’ range and the statistics', () => {
+    // 24 monthly means rising exactly 0.1 a month from 2025-01 (month 660): Theil–Sen's slope is 1.2 a year
+    // (every pairwise slope is 0.1 per month; Sen 1968, the median of pairwise slopes).
+    const months = Array.from({ length: 24 }, (_, i) => ({ month: 660 + i, mean: 10 + 0.1 * i, n: 720 }));
+    const result = trend(months);
+    assert.ok(result.ok);
+    assert.ok(Math.abs(result.fit.slope - 1.2) < 1e-9, `slope ${result.fit.slope}`);
+    const notes = [`Slope ${result.fit.slope.toFixed(2)} µg/m³ per year ${'and a long explanation '.repeat(8)}`];
+    const svg = parseXml(svgTrend(months, result, { title: `pm at ${HOSTILE}`, unit: 'µg/m³', notes }));
+    const all = texts(svg);
+    assert.ok(all.includes(`pm at ${HOSTILE}`), 'the title, escaped and read back');
+    assert.ok(all.includes('µg/m³'), 'the unit');
+    assert.ok(all.includes('2025-01-01 00:00 – 2026-12-01 00:00 UTC'), 'the first and last month');
+    assert.ok(all.includes('monthly mean') && all.includes('Theil–Sen line'), 'the legend');
+    assert.ok(
+      all.some((t) => t.startsWith('Slope 1.20 µg/m³ per year')),
+      'the statistics',
+    );
+    const paths = allElements(svg).filter((e) => e.name === 'path');
+    assert.equal(paths.length, 2);
+    assert.equal((paths[1].attributes.d.match(/[ML]/g) ?? []).length, 2, 'the trend line from first to last month');
+  });
+
+  it('Trend with too few months: the means and the reason, no line', () => {
+    const months = Array.from({ length: 5 }, (_, i) => ({ month: 660 + i, mean: 10, n: 720 }));
+    const result = trend(months);
+    assert.ok(!result.ok);
+    const svg = parseXml(svgTrend(months, result, { title: 't', unit: '', notes: [result.reason] }));
+    assert.equal(allElements(svg).filter((e) => e.name === 'path').length, 1);
+    assert.ok(texts(svg).includes(result.reason));
+  });
+
+  it('notes wrap at the drawing’s width, at spaces', () => {
+    assert.deepEqual(wrapText('aa bb cc dd', 5), ['aa bb', 'cc dd']);
+    assert.deepEqual(wrapText('averylongword b', 5), ['averylongword', 'b']);
+  });
+
+  it('Scatter: a key of the pairs, 1:1 and the fitted line, the pairs’ time range, labels escaped', () => {
+    const svg = parseXml(
+      svgScatter({
+        title: 'pm: sensor vs reference',
+        xLabel: `reference ${HOSTILE} [µg/m³]`,
+        yLabel: 'sensor D1 [µg/m³]',
+        x: [1, 2, 3],
+        y: [3, 5, 7],
+        fit: { slope: 2, intercept: 1 },
+        times: [T0 + 2 * HOUR, T0, T0 + HOUR],
+      }),
+    );
+    const all = texts(svg);
+    for (const t of ['3 pairs', '1:1', 'fit y = 2·x + 1', '2026-11-25 00:00 – 2026-11-25 02:00 UTC'])
+      assert.ok(all.includes(t), `${t} in ${all.join(' | ')}`);
+    assert.ok(all.includes(`reference ${HOSTILE} [µg/m³]`));
+    assert.equal(allElements(svg).filter((e) => e.name === 'circle').length, 3 + 1, 'the points and the key’s');
+  });
+});
+
+describe('the SVG image of the Calendar', () => {
+  it('a year of month grids: each day its mean and category letters (not colour alone), invalid days marked, a key', () => {
+    const d0 = daysFromCivil(2026, 1, 1);
+    const days = [
+      { day: d0, mean: 5, hours: 24, valid: true },
+      // 40 µg/m³ over 24 hours: Unhealthy for Sensitive Groups (EPA 2024 PM2.5 breakpoints, 35.5–55.4).
+      { day: d0 + 1, mean: 40, hours: 24, valid: true },
+      { day: d0 + 2, mean: 12, hours: 10, valid: false },
+    ];
+    const months = calendarYear(days, 2026, 'pm2_5');
+    const title = `pm2_5 at ${HOSTILE}, 2026`;
+    const svg = parseXml(svgCalendar(months, { title, unit: 'µg/m³', zone: 'UTC', categorised: true }));
+    const all = texts(svg);
+    for (const t of [title, '5.0', 'G', '40.0', 'USG', '(12.0)', '10 h', 'January 2026', 'December 2026'])
+      assert.ok(all.includes(t), `${t} in the drawing`);
+    assert.ok(all.includes('2026-01-01 – 2026-01-03 (days in UTC)'), 'the days’ range and zone');
+    assert.ok(all.includes('Daily means [µg/m³], valid with ≥ 18 of 24 hours'), 'the unit');
+    for (const c of AQI_CATEGORIES) assert.ok(all.includes(c.name), `${c.name} in the key`);
+    const usg = AQI_CATEGORIES.find((c) => c.abbr === 'USG')!;
+    assert.ok(
+      allElements(svg).some(
+        (e) => e.name === 'rect' && e.attributes.fill === usg.colour && e.attributes.width === '30',
+      ),
+      'the day coloured by its category',
+    );
+  });
+});
+
+describe('the SVG image of the Profiles', () => {
+  it('four panels: each line’s mean and band, the unit, a legend, the band and zone in words, the time range', () => {
+    const line = (label: string, colour: string, k: number, n: number) => ({
+      label,
+      style: { colour, dash: [] },
+      mean: Array.from({ length: n }, (_, i) => (i === 2 ? null : k + i)),
+      high: Array.from({ length: n }, (_, i) => (i === 2 ? null : k + i + 1)),
+      low: Array.from({ length: n }, (_, i) => (i === 2 ? null : k + i - 1)),
+    });
+    const panels = [168, 24, 12, 7].map((n, p) => ({
+      title: `panel ${p}`,
+      label: (x: number) => (x % 6 === 0 ? String(x) : ''),
+      lines: [line('D1', '#1f77b4', 5, n), line(HOSTILE, '#17becf', 10, n)],
+    }));
+    const out = svgProfiles({
+      title: 'pm: profiles',
+      unit: 'µg/m³',
+      subtitle: 'Hours, weekdays and months in UTC; band = interquartile range',
+      timeRange: [T0, T0 + 3 * HOUR],
+      panels,
+    });
+    const svg = parseXml(out);
+    const all = texts(svg);
+    for (const t of [
+      'pm: profiles',
+      'panel 0',
+      'panel 3',
+      'µg/m³',
+      'D1',
+      HOSTILE,
+      '2026-11-25 00:00 – 2026-11-25 03:00 UTC',
+    ])
+      assert.ok(all.includes(t), `${t} in the drawing`);
+    assert.ok(all.some((t) => t.startsWith('Hours, weekdays and months in UTC; band = interquartile range')));
+    const paths = allElements(svg).filter((e) => e.name === 'path');
+    assert.equal(paths.length, 8, 'a mean line per line and panel');
+    assert.equal((paths[0].attributes.d.match(/M/g) ?? []).length, 2, 'a gap where a value is missing');
+    assert.equal(allElements(svg).filter((e) => e.name === 'polygon').length, 16, 'the band both sides of the gap');
+  });
+});
