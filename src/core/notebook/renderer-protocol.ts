@@ -1,6 +1,7 @@
 // The contract between the renderer and the extension host: MIME type, output metadata, messages.
 // Platform-neutral (no DOM, no node): imported by the renderer, the extension's save handler and table panels.
 
+import { type ResamplePeriod, resamplePeriodOf } from '../aq/resample';
 import type { DayBoundary } from '../time/zone';
 export const RENDERER_ID = 'measnb.table-renderer';
 
@@ -48,6 +49,8 @@ export interface ResultInfo {
 export interface ChartChoice {
   metric?: string;
   linesBy?: string;
+  /** Raw values, or hourly / daily means in the notebook's zone (core/aq/resample); absent = raw. */
+  resample?: ResamplePeriod;
 }
 
 /** A chart choice read from a file or a message: strings of at most 200 characters; anything else dropped. */
@@ -58,7 +61,8 @@ export function chartChoiceOf(value: unknown): ChartChoice | undefined {
   const out: ChartChoice = {};
   if (ok(v.metric)) out.metric = v.metric;
   if (ok(v.linesBy)) out.linesBy = v.linesBy;
-  return out.metric !== undefined || out.linesBy !== undefined ? out : undefined;
+  if (v.resample !== undefined && resamplePeriodOf(v.resample) !== 'raw') out.resample = resamplePeriodOf(v.resample);
+  return out.metric !== undefined || out.linesBy !== undefined || out.resample !== undefined ? out : undefined;
 }
 
 /** The rows of a progressive output that are not in its item: `key` names the result to the host. */

@@ -5,6 +5,7 @@
 import uPlot from 'uplot';
 import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
 import { metricScale } from '../../core/aq/metric-info';
+import { periodStarter, resamplePeriodOf } from '../../core/aq/resample';
 
 import { columnIndexOf, type Table } from '../../core/table/table';
 import { resultFrequency, unitOf } from '../model/aq-views';
@@ -25,6 +26,7 @@ import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLab
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { h } from './h';
+import { resampleNote, resampleSelect } from './resample-select';
 
 /** Colours for `n` lines by position: the line palette (never the QC-invalid red nor an AQI band's hue). */
 export function palette(_el: HTMLElement, n: number): string[] {
@@ -176,6 +178,8 @@ export class ChartView {
   readonly select: HTMLSelectElement;
   /** The column whose values split the lines (a datasource by default; -1: one line). */
   readonly linesBy: HTMLSelectElement;
+  /** Raw values, or hourly / daily means in the view's zone. */
+  readonly resample: HTMLSelectElement;
   private readonly note: HTMLElement;
   private readonly plotHost: HTMLElement;
   private readonly legend: HTMLElement;
@@ -226,6 +230,11 @@ export class ChartView {
       this.remember();
       this.draw();
     });
+    this.resample = resampleSelect(memory?.choice?.resample);
+    this.resample.addEventListener('change', () => {
+      this.remember();
+      this.draw();
+    });
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
@@ -235,6 +244,8 @@ export class ChartView {
         this.select,
         h('label', { text: 'Lines by ' }),
         this.linesBy,
+        h('label', { text: 'Resample ' }),
+        this.resample,
         toggle,
         this.note,
       ]),
@@ -278,7 +289,12 @@ export class ChartView {
   private remember(): void {
     const by = Number(this.linesBy.value);
     const metric = this.table.columns[this.metricColumn]?.name;
-    chartMemory(this.table)?.remember?.({ metric, linesBy: by >= 0 ? this.table.columns[by].name : '' });
+    const resample = resamplePeriodOf(this.resample.value);
+    chartMemory(this.table)?.remember?.({
+      metric,
+      linesBy: by >= 0 ? this.table.columns[by].name : '',
+      ...(resample === 'raw' ? {} : { resample }),
+    });
   }
 
   get metricColumn(): number {
@@ -297,14 +313,17 @@ export class ChartView {
       return;
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
+    const period = resamplePeriodOf(this.resample.value);
     const data = buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
       invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
       hideInvalid: this.hideInvalid.checked,
+      periodStart: period === 'raw' ? undefined : periodStarter(period, this.timeZone()),
     });
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
-    this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}`;
+    const means = resampleNote(period, this.timeZone());
+    this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
     const threshold = this.options.threshold?.();
