@@ -465,6 +465,14 @@ export async function checkLocalTimes() {
     const legend = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
     assert.match(legend, /hour starting \(America\/Denver\)/);
     await page.screenshot({ path: path.join(SHOTS, 'local-times-chart.png') });
+    // Resampled to daily means in the notebook's zone, from the rows held (no new query).
+    await page.selectOption('.mt-chart .mt-resample', 'day');
+    await page.waitForFunction(() => /daily means/.test(document.querySelector('.mt-chart-note')?.textContent ?? ''));
+    assert.match(await page.textContent('.mt-chart-note'), /; daily means in local time \(America\/Denver\)$/);
+    await page.waitForSelector('.mt-plot canvas');
+    assert.match(await page.$eval('.mt-chart .u-legend', (l) => l.textContent), /day starting \(America\/Denver\)/);
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-daily.png') });
+    await page.selectOption('.mt-chart .mt-resample', 'raw');
     // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
     await page.click('.mt-view-exceedances');
     await page.waitForSelector('.mt-exceedances .mt-hcell');

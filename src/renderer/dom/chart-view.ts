@@ -297,6 +297,12 @@ export class ChartView {
     });
   }
 
+  /** The time axis's title: the result's frequency, or the resampled period's ("day starting (zone)"). */
+  private timeTitle(zone: TimeZoneMode): string {
+    const period = resamplePeriodOf(this.resample.value);
+    return timeAxisTitle(period === 'raw' ? resultFrequency(this.table) : period, zone);
+  }
+
   get metricColumn(): number {
     return Number(this.select.value);
   }
@@ -329,7 +335,7 @@ export class ChartView {
     const threshold = this.options.threshold?.();
     const { series, values } = this.seriesOf(data, unit);
     const zone = this.timeZone();
-    const { tzDate, axis } = timeAxis(this.element, zone, timeAxisTitle(resultFrequency(this.table), zone));
+    const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     this.plot = new uPlot(
       {
@@ -362,7 +368,7 @@ export class ChartView {
     const zone = this.timeZone();
     const series: uPlot.Series[] = [
       {
-        label: timeAxisTitle(resultFrequency(this.table), zone),
+        label: this.timeTitle(zone),
         value: (_u, v, _s, idx) => (idx == null ? 'latest (hover for a time)' : timeText(v, zone)),
       },
       ...data.series.map((s, i) => ({
