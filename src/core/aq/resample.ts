@@ -26,7 +26,7 @@ export function periodStarter(period: ResamplePeriod, zone: Zone): (ms: number) 
   return (ms) => ms;
 }
 
-export interface Resampled {
+interface Resampled {
   /** Period starts (ms), ascending; only periods with at least one value. */
   starts: Float64Array;
   means: Float64Array;
