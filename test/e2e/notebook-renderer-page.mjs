@@ -473,6 +473,24 @@ export async function checkLocalTimes() {
     assert.match(await page.$eval('.mt-chart .u-legend', (l) => l.textContent), /day starting \(America\/Denver\)/);
     await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-daily.png') });
     await page.selectOption('.mt-chart .mt-resample', 'raw');
+    // Three metrics stacked: two more panels under the first, each with its unit, the cursor synced.
+    const metrics = await page.$$eval('.mt-chart .mt-metric option', (os) => os.map((o) => o.textContent));
+    const pick = (re) => metrics.find((m) => re.test(m)) ?? metrics[1];
+    await page.selectOption('.mt-chart .mt-metric', { label: pick(/^pm2_5/) });
+    await page.selectOption('.mt-chart .mt-metric-extra-0', { label: pick(/^no2/) });
+    await page.selectOption('.mt-chart .mt-metric-extra-1', { label: pick(/^temperature/) });
+    await page.waitForFunction(() => document.querySelectorAll('.mt-chart .mt-panel canvas').length === 2);
+    const titles = await page.$$eval('.mt-chart .mt-panel-title', (ts) => ts.map((t) => t.textContent));
+    assert.deepEqual(titles, [pick(/^no2/), pick(/^temperature/)]);
+    const box = await page.locator('.mt-chart .mt-plot .u-over').first().boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const cursors = await page.$$eval('.mt-chart .u-cursor-x', (cs) => cs.map((c) => c.style.transform));
+    assert.equal(cursors.length, 3);
+    assert.ok(
+      cursors.every((c) => c && c === cursors[0]),
+      `cursor synced: ${cursors.join(' | ')}`,
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-stacked.png'), fullPage: true });
     // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
     await page.click('.mt-view-exceedances');
     await page.waitForSelector('.mt-exceedances .mt-hcell');

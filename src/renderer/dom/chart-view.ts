@@ -25,6 +25,7 @@ import { lineColours, tableLineStyles } from '../model/colour';
 import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
+import { extraMetricSelect, MAX_PANELS, panelTitle, sharedRange, sharedXScale } from './chart-panels';
 import { h } from './h';
 import { resampleNote, resampleSelect } from './resample-select';
 
@@ -173,6 +174,8 @@ function thresholdHook(threshold: number | undefined, colour: string) {
   };
 }
 
+let syncCount = 0;
+
 export class ChartView {
   readonly element: HTMLElement;
   readonly select: HTMLSelectElement;
@@ -180,6 +183,11 @@ export class ChartView {
   readonly linesBy: HTMLSelectElement;
   /** Raw values, or hourly / daily means in the view's zone. */
   readonly resample: HTMLSelectElement;
+  /** Up to two more metrics, each in a panel under the first (value -1: none). */
+  readonly extras: HTMLSelectElement[];
+  private readonly panelsHost: HTMLElement;
+  private extraPlots: uPlot[] = [];
+  private readonly syncKey = `mt-chart-${++syncCount}`;
   private readonly note: HTMLElement;
   private readonly plotHost: HTMLElement;
   private readonly legend: HTMLElement;
@@ -235,6 +243,15 @@ export class ChartView {
       this.remember();
       this.draw();
     });
+    this.extras = Array.from({ length: MAX_PANELS - 1 }, (_, k) =>
+      extraMetricSelect(table, this.metricCols, k, memory?.choice?.also?.[k]),
+    );
+    for (const extra of this.extras)
+      extra.addEventListener('change', () => {
+        this.remember();
+        this.draw();
+      });
+    this.panelsHost = h('div', { className: 'mt-panels' });
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
@@ -242,6 +259,8 @@ export class ChartView {
       h('div', { className: 'mt-toolbar' }, [
         h('label', { text: 'Metric ' }),
         this.select,
+        h('label', { text: 'and ' }),
+        ...this.extras,
         h('label', { text: 'Lines by ' }),
         this.linesBy,
         h('label', { text: 'Resample ' }),
@@ -250,6 +269,7 @@ export class ChartView {
         this.note,
       ]),
       this.plotHost,
+      this.panelsHost,
       this.legend,
     ]);
     // Redraw at the new size when the container changes (sidebar or panel resized, window resized).
@@ -278,6 +298,7 @@ export class ChartView {
     if (!plot || this.element.hidden) return;
     const size = this.size();
     plot.setSize(size);
+    for (const p of this.extraPlots) p.setSize({ width: size.width, height: p.height });
     if (!this.element.closest('.mt-fill')) return;
     requestAnimationFrame(() => {
       const over = this.plotHost.scrollHeight - this.plotHost.clientHeight;
@@ -290,10 +311,12 @@ export class ChartView {
     const by = Number(this.linesBy.value);
     const metric = this.table.columns[this.metricColumn]?.name;
     const resample = resamplePeriodOf(this.resample.value);
+    const also = this.extraColumns(this.metricColumn).map((c) => this.table.columns[c].name);
     chartMemory(this.table)?.remember?.({
       metric,
       linesBy: by >= 0 ? this.table.columns[by].name : '',
       ...(resample === 'raw' ? {} : { resample }),
+      ...(also.length ? { also } : {}),
     });
   }
 
@@ -307,9 +330,55 @@ export class ChartView {
     return Number(this.select.value);
   }
 
+  /** The chosen extra metrics: distinct, not the first one. */
+  private extraColumns(metricCol: number): number[] {
+    const cols = this.extras.map((e) => Number(e.value)).filter((c) => c >= 0 && c !== metricCol);
+    return [...new Set(cols)];
+  }
+
+  /** A metric's lines with the view's "Lines by", QC toggle and resampling. */
+  private dataOf(metricCol: number, timeCol: number): ChartData {
+    const period = resamplePeriodOf(this.resample.value);
+    return buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
+      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
+      hideInvalid: this.hideInvalid.checked,
+      periodStart: period === 'raw' ? undefined : periodStarter(period, this.timeZone()),
+    });
+  }
+
+  /** The extra metrics' panels under the first: own unit and y axis, the shared time range, cursor synced. */
+  private drawPanels(cols: number[], datas: ChartData[], range: [number, number] | undefined): void {
+    const zone = this.timeZone();
+    cols.forEach((col, k) => {
+      const unit = unitOf(this.table.columns[col]);
+      const { series, values } = this.seriesOf(datas[k], unit);
+      const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
+      const host = h('div', { className: 'mt-plot mt-panel-plot' });
+      this.panelsHost.append(h('div', { className: 'mt-panel' }, [panelTitle(this.table, col), host]));
+      const plot = new uPlot(
+        {
+          width: this.size().width,
+          height: 200,
+          tzDate,
+          scales: { x: sharedXScale(range) },
+          cursor: { sync: { key: this.syncKey } },
+          legend: { show: false },
+          axes: [axis, themedAxis(this.element, unit || undefined)],
+          series,
+        },
+        [datas[k].xs, ...values] as uPlot.AlignedData,
+        host,
+      );
+      this.extraPlots.push(plot);
+    });
+  }
+
   draw(): void {
     this.plot?.destroy();
     this.plot = undefined;
+    for (const p of this.extraPlots) p.destroy();
+    this.extraPlots = [];
+    this.panelsHost.textContent = '';
     this.plotHost.textContent = '';
     this.legend.textContent = '';
     const timeCol = chartTimeColumn(this.table);
@@ -320,11 +389,10 @@ export class ChartView {
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
     const period = resamplePeriodOf(this.resample.value);
-    const data = buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
-      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
-      hideInvalid: this.hideInvalid.checked,
-      periodStart: period === 'raw' ? undefined : periodStarter(period, this.timeZone()),
-    });
+    const data = this.dataOf(metricCol, timeCol);
+    const extraCols = this.extraColumns(metricCol);
+    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol));
+    const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
@@ -341,10 +409,10 @@ export class ChartView {
       {
         ...this.size(),
         tzDate,
-        scales: { x: { time: true } },
-        // Hovering near a line (or its legend entry) dims the others.
+        scales: { x: sharedXScale(range) },
+        // Hovering near a line (or its legend entry) dims the others; the cursor moves in every panel.
         focus: { alpha: 0.25 },
-        cursor: { focus: { prox: 24 } },
+        cursor: { focus: { prox: 24 }, sync: { key: this.syncKey } },
         axes: [axis, themedAxis(this.element, unit || undefined)],
         series,
         hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
@@ -352,6 +420,7 @@ export class ChartView {
       [data.xs, ...values] as uPlot.AlignedData,
       this.plotHost,
     );
+    this.drawPanels(extraCols, extraDatas, range);
     this.legend.append(...this.legendItems(bands, threshold, unit, hasQc));
     this.fit();
   }
@@ -463,5 +532,6 @@ export class ChartView {
     this.resize?.disconnect();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.plot?.destroy();
+    for (const p of this.extraPlots) p.destroy();
   }
 }

@@ -10,4 +10,11 @@ describe('core notebook chart choice', () => {
     assert.equal(chartChoiceOf({ resample: 'weekly' }), undefined);
     assert.equal(chartChoiceOf({ resample: { toString: () => 'day' } }), undefined);
   });
+
+  it('keeps up to two more metrics for the stacked panels, as names', () => {
+    assert.deepEqual(chartChoiceOf({ also: ['no2', 'temp'] }), { also: ['no2', 'temp'] });
+    assert.equal(chartChoiceOf({ also: ['a', 'b', 'c'] }), undefined);
+    assert.equal(chartChoiceOf({ also: [1] }), undefined);
+    assert.equal(chartChoiceOf({ also: [] }), undefined);
+  });
 });
