@@ -491,6 +491,13 @@ export async function checkLocalTimes() {
       `cursor synced: ${cursors.join(' | ')}`,
     );
     await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-stacked.png'), fullPage: true });
+    // Two metrics in one panel: the second's lines on a right axis, no panels under it.
+    await page.selectOption('.mt-chart .mt-metric-extra-1', '-1');
+    await page.check('.mt-chart .mt-two-axes');
+    await page.waitForFunction(() => document.querySelectorAll('.mt-chart .mt-panel').length === 0);
+    const legend2 = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
+    assert.ok(legend2.includes(` · ${pick(/^no2/).split(' [')[0]}`), legend2);
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-two-axes.png'), fullPage: true });
     // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
     await page.click('.mt-view-exceedances');
     await page.waitForSelector('.mt-exceedances .mt-hcell');

@@ -59,3 +59,29 @@ export function panelTitle(table: Table, col: number): HTMLElement {
     text: unit ? `${table.columns[col].name} [${unit}]` : table.columns[col].name,
   });
 }
+
+/** The distinct times of both charts, ascending. */
+export function unionTimes(a: ChartData, b: ChartData): number[] {
+  return [...new Set([...a.xs, ...b.xs])].sort((x, y) => x - y);
+}
+
+/** A chart's lines (and QC-invalid marks) placed on other times (a superset of its own), null where it has none. */
+export function realign(data: ChartData, xs: number[]): ChartData {
+  const at = new Map<number, number>();
+  xs.forEach((x, i) => {
+    at.set(x, i);
+  });
+  const place = (values: Array<number | null>) => {
+    const out = new Array<number | null>(xs.length).fill(null);
+    data.xs.forEach((x, i) => {
+      out[at.get(x)!] = values[i];
+    });
+    return out;
+  };
+  return {
+    ...data,
+    xs,
+    series: data.series.map((s) => ({ label: s.label, values: place(s.values) })),
+    invalid: data.invalid?.map(place),
+  };
+}

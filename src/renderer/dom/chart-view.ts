@@ -25,7 +25,15 @@ import { lineColours, tableLineStyles } from '../model/colour';
 import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
-import { extraMetricSelect, MAX_PANELS, panelTitle, sharedRange, sharedXScale } from './chart-panels';
+import {
+  extraMetricSelect,
+  MAX_PANELS,
+  panelTitle,
+  realign,
+  sharedRange,
+  sharedXScale,
+  unionTimes,
+} from './chart-panels';
 import { h } from './h';
 import { resampleNote, resampleSelect } from './resample-select';
 
@@ -186,6 +194,8 @@ export class ChartView {
   /** Up to two more metrics, each in a panel under the first (value -1: none). */
   readonly extras: HTMLSelectElement[];
   private readonly panelsHost: HTMLElement;
+  /** With one more metric: both in one panel, its axis on the right. */
+  readonly twoAxes: HTMLInputElement;
   private extraPlots: uPlot[] = [];
   private readonly syncKey = `mt-chart-${++syncCount}`;
   private readonly note: HTMLElement;
@@ -252,6 +262,8 @@ export class ChartView {
         this.draw();
       });
     this.panelsHost = h('div', { className: 'mt-panels' });
+    this.twoAxes = h('input', { className: 'mt-two-axes', attrs: { type: 'checkbox' } });
+    this.twoAxes.addEventListener('change', () => this.draw());
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
@@ -261,6 +273,10 @@ export class ChartView {
         this.select,
         h('label', { text: 'and ' }),
         ...this.extras,
+        h('label', { className: 'mt-two-axes-toggle', title: 'Two metrics in one panel, the second on a right axis' }, [
+          this.twoAxes,
+          h('span', { text: ' Left/right axes' }),
+        ]),
         h('label', { text: 'Lines by ' }),
         this.linesBy,
         h('label', { text: 'Resample ' }),
@@ -346,6 +362,25 @@ export class ChartView {
     });
   }
 
+  /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
+  private pairedSeries(first: ChartData, second: ChartData, unit: string, col: number) {
+    const xs = unionTimes(first, second);
+    const a = this.seriesOf(realign(first, xs), unit);
+    const unit2 = unitOf(this.table.columns[col]);
+    const b = this.seriesOf(realign(second, xs), unit2);
+    const name = this.table.columns[col].name;
+    const right = b.series
+      .slice(1)
+      .map((s) => ({ ...s, scale: 'y2', dash: [2, 3], label: `${s.label} · ${name}` }) as uPlot.Series);
+    const axis: uPlot.Axis = {
+      ...themedAxis(this.element, unit2 || name),
+      scale: 'y2',
+      side: 1,
+      grid: { show: false },
+    };
+    return { series: [...a.series, ...right], values: [...a.values, ...b.values], axes: [axis] };
+  }
+
   /** The extra metrics' panels under the first: own unit and y axis, the shared time range, cursor synced. */
   private drawPanels(cols: number[], datas: ChartData[], range: [number, number] | undefined): void {
     const zone = this.timeZone();
@@ -401,7 +436,11 @@ export class ChartView {
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
     const threshold = this.options.threshold?.();
-    const { series, values } = this.seriesOf(data, unit);
+    this.twoAxes.parentElement!.hidden = extraCols.length !== 1;
+    const paired = this.twoAxes.checked && extraCols.length === 1;
+    const { series, values, axes } = paired
+      ? this.pairedSeries(data, extraDatas[0], unit, extraCols[0])
+      : { ...this.seriesOf(data, unit), axes: [] };
     const zone = this.timeZone();
     const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
@@ -413,14 +452,14 @@ export class ChartView {
         // Hovering near a line (or its legend entry) dims the others; the cursor moves in every panel.
         focus: { alpha: 0.25 },
         cursor: { focus: { prox: 24 }, sync: { key: this.syncKey } },
-        axes: [axis, themedAxis(this.element, unit || undefined)],
+        axes: [axis, themedAxis(this.element, unit || undefined), ...axes],
         series,
         hooks: { drawClear: [bandsHook(bands)], draw: [thresholdHook(threshold, errorColour)] },
       },
-      [data.xs, ...values] as uPlot.AlignedData,
+      [paired ? unionTimes(data, extraDatas[0]) : data.xs, ...values] as uPlot.AlignedData,
       this.plotHost,
     );
-    this.drawPanels(extraCols, extraDatas, range);
+    if (!paired) this.drawPanels(extraCols, extraDatas, range);
     this.legend.append(...this.legendItems(bands, threshold, unit, hasQc));
     this.fit();
   }
