@@ -4,7 +4,7 @@ import { checkLocalTimes } from './notebook-renderer-page.mjs';
 
 describe('e2e: local times', function () {
   this.timeout(300_000);
-  it('a table and chart in America/Denver: ISO 24-hour times, the zone named once, a UTC toggle, hour-starting axis', async () => {
+  it('a table and chart in America/Denver: ISO 24-hour times, the zone named once, a UTC toggle, hour-starting axis, daily means, three metrics stacked with the cursor synced', async () => {
     await checkLocalTimes();
   });
 });

@@ -465,6 +465,39 @@ export async function checkLocalTimes() {
     const legend = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
     assert.match(legend, /hour starting \(America\/Denver\)/);
     await page.screenshot({ path: path.join(SHOTS, 'local-times-chart.png') });
+    // Resampled to daily means in the notebook's zone, from the rows held (no new query).
+    await page.selectOption('.mt-chart .mt-resample', 'day');
+    await page.waitForFunction(() => /daily means/.test(document.querySelector('.mt-chart-note')?.textContent ?? ''));
+    assert.match(await page.textContent('.mt-chart-note'), /; daily means in local time \(America\/Denver\)$/);
+    await page.waitForSelector('.mt-plot canvas');
+    assert.match(await page.$eval('.mt-chart .u-legend', (l) => l.textContent), /day starting \(America\/Denver\)/);
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-daily.png') });
+    await page.selectOption('.mt-chart .mt-resample', 'raw');
+    // Three metrics stacked: two more panels under the first, each with its unit, the cursor synced.
+    const metrics = await page.$$eval('.mt-chart .mt-metric option', (os) => os.map((o) => o.textContent));
+    const pick = (re) => metrics.find((m) => re.test(m)) ?? metrics[1];
+    await page.selectOption('.mt-chart .mt-metric', { label: pick(/^pm2_5/) });
+    await page.selectOption('.mt-chart .mt-metric-extra-0', { label: pick(/^no2/) });
+    await page.selectOption('.mt-chart .mt-metric-extra-1', { label: pick(/^temperature/) });
+    await page.waitForFunction(() => document.querySelectorAll('.mt-chart .mt-panel canvas').length === 2);
+    const titles = await page.$$eval('.mt-chart .mt-panel-title', (ts) => ts.map((t) => t.textContent));
+    assert.deepEqual(titles, [pick(/^no2/), pick(/^temperature/)]);
+    const box = await page.locator('.mt-chart .mt-plot .u-over').first().boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const cursors = await page.$$eval('.mt-chart .u-cursor-x', (cs) => cs.map((c) => c.style.transform));
+    assert.equal(cursors.length, 3);
+    assert.ok(
+      cursors.every((c) => c && c === cursors[0]),
+      `cursor synced: ${cursors.join(' | ')}`,
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-stacked.png'), fullPage: true });
+    // Two metrics in one panel: the second's lines on a right axis, no panels under it.
+    await page.selectOption('.mt-chart .mt-metric-extra-1', '-1');
+    await page.check('.mt-chart .mt-two-axes');
+    await page.waitForFunction(() => document.querySelectorAll('.mt-chart .mt-panel').length === 0);
+    const legend2 = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
+    assert.ok(legend2.includes(` · ${pick(/^no2/).split(' [')[0]}`), legend2);
+    await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-two-axes.png'), fullPage: true });
     // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
     await page.click('.mt-view-exceedances');
     await page.waitForSelector('.mt-exceedances .mt-hcell');

@@ -2,6 +2,7 @@
 // Platform-neutral (no DOM, no node): imported by the renderer, the extension's save handler and table panels.
 
 import { OUTPUT_FREQUENCIES, type OutputFrequency } from '../api/types';
+import { type ResamplePeriod, resamplePeriodOf } from '../aq/resample';
 import type { DayBoundary } from '../time/zone';
 export const RENDERER_ID = 'measnb.table-renderer';
 
@@ -49,6 +50,10 @@ export interface ResultInfo {
 export interface ChartChoice {
   metric?: string;
   linesBy?: string;
+  /** Raw values, or hourly / daily means in the notebook's zone (core/aq/resample); absent = raw. */
+  resample?: ResamplePeriod;
+  /** Up to two more metrics drawn in panels under the first, by column name. */
+  also?: string[];
 }
 
 /** A chart choice read from a file or a message: strings of at most 200 characters; anything else dropped. */
@@ -59,7 +64,9 @@ export function chartChoiceOf(value: unknown): ChartChoice | undefined {
   const out: ChartChoice = {};
   if (ok(v.metric)) out.metric = v.metric;
   if (ok(v.linesBy)) out.linesBy = v.linesBy;
-  return out.metric !== undefined || out.linesBy !== undefined ? out : undefined;
+  if (Array.isArray(v.also) && v.also.length && v.also.length <= 2 && v.also.every(ok)) out.also = v.also;
+  if (v.resample !== undefined && resamplePeriodOf(v.resample) !== 'raw') out.resample = resamplePeriodOf(v.resample);
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** The rows of a progressive output that are not in its item: `key` names the result to the host. */

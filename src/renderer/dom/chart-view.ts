@@ -5,6 +5,7 @@
 import uPlot from 'uplot';
 import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
 import { metricScale } from '../../core/aq/metric-info';
+import { periodStarter, resamplePeriodOf } from '../../core/aq/resample';
 
 import { columnIndexOf, type Table } from '../../core/table/table';
 import { resultFrequency, unitOf } from '../model/aq-views';
@@ -24,7 +25,17 @@ import { lineColours, tableLineStyles } from '../model/colour';
 import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
+import {
+  extraMetricSelect,
+  MAX_PANELS,
+  panelTitle,
+  realign,
+  sharedRange,
+  sharedXScale,
+  unionTimes,
+} from './chart-panels';
 import { h } from './h';
+import { resampleNote, resampleSelect } from './resample-select';
 
 /** Colours for `n` lines by position: the line palette (never the QC-invalid red nor an AQI band's hue). */
 export function palette(_el: HTMLElement, n: number): string[] {
@@ -188,11 +199,22 @@ function focusHook(u: uPlot, index: number | null, opts: uPlot.Series): void {
   u.redraw(false);
 }
 
+let syncCount = 0;
+
 export class ChartView {
   readonly element: HTMLElement;
   readonly select: HTMLSelectElement;
   /** The column whose values split the lines (a datasource by default; -1: one line). */
   readonly linesBy: HTMLSelectElement;
+  /** Raw values, or hourly / daily means in the view's zone. */
+  readonly resample: HTMLSelectElement;
+  /** Up to two more metrics, each in a panel under the first (value -1: none). */
+  readonly extras: HTMLSelectElement[];
+  private readonly panelsHost: HTMLElement;
+  /** With one more metric: both in one panel, its axis on the right. */
+  readonly twoAxes: HTMLInputElement;
+  private extraPlots: uPlot[] = [];
+  private readonly syncKey = `mt-chart-${++syncCount}`;
   private readonly note: HTMLElement;
   private readonly plotHost: HTMLElement;
   private readonly legend: HTMLElement;
@@ -243,6 +265,22 @@ export class ChartView {
       this.remember();
       this.draw();
     });
+    this.resample = resampleSelect(memory?.choice?.resample);
+    this.resample.addEventListener('change', () => {
+      this.remember();
+      this.draw();
+    });
+    this.extras = Array.from({ length: MAX_PANELS - 1 }, (_, k) =>
+      extraMetricSelect(table, this.metricCols, k, memory?.choice?.also?.[k]),
+    );
+    for (const extra of this.extras)
+      extra.addEventListener('change', () => {
+        this.remember();
+        this.draw();
+      });
+    this.panelsHost = h('div', { className: 'mt-panels' });
+    this.twoAxes = h('input', { className: 'mt-two-axes', attrs: { type: 'checkbox' } });
+    this.twoAxes.addEventListener('change', () => this.draw());
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
@@ -250,12 +288,21 @@ export class ChartView {
       h('div', { className: 'mt-toolbar' }, [
         h('label', { text: 'Metric ' }),
         this.select,
+        h('label', { text: 'and ' }),
+        ...this.extras,
+        h('label', { className: 'mt-two-axes-toggle', title: 'Two metrics in one panel, the second on a right axis' }, [
+          this.twoAxes,
+          h('span', { text: ' Left/right axes' }),
+        ]),
         h('label', { text: 'Lines by ' }),
         this.linesBy,
+        h('label', { text: 'Resample ' }),
+        this.resample,
         toggle,
         this.note,
       ]),
       this.plotHost,
+      this.panelsHost,
       this.legend,
     ]);
     // Redraw at the new size when the container changes (sidebar or panel resized, window resized).
@@ -284,6 +331,7 @@ export class ChartView {
     if (!plot || this.element.hidden) return;
     const size = this.size();
     plot.setSize(size);
+    for (const p of this.extraPlots) p.setSize({ width: size.width, height: p.height });
     if (!this.element.closest('.mt-fill')) return;
     requestAnimationFrame(() => {
       const over = this.plotHost.scrollHeight - this.plotHost.clientHeight;
@@ -295,16 +343,94 @@ export class ChartView {
   private remember(): void {
     const by = Number(this.linesBy.value);
     const metric = this.table.columns[this.metricColumn]?.name;
-    chartMemory(this.table)?.remember?.({ metric, linesBy: by >= 0 ? this.table.columns[by].name : '' });
+    const resample = resamplePeriodOf(this.resample.value);
+    const also = this.extraColumns(this.metricColumn).map((c) => this.table.columns[c].name);
+    chartMemory(this.table)?.remember?.({
+      metric,
+      linesBy: by >= 0 ? this.table.columns[by].name : '',
+      ...(resample === 'raw' ? {} : { resample }),
+      ...(also.length ? { also } : {}),
+    });
+  }
+
+  /** The time axis's title: the result's frequency, or the resampled period's ("day starting (zone)"). */
+  private timeTitle(zone: TimeZoneMode): string {
+    const period = resamplePeriodOf(this.resample.value);
+    return timeAxisTitle(period === 'raw' ? resultFrequency(this.table) : period, zone);
   }
 
   get metricColumn(): number {
     return Number(this.select.value);
   }
 
+  /** The chosen extra metrics: distinct, not the first one. */
+  private extraColumns(metricCol: number): number[] {
+    const cols = this.extras.map((e) => Number(e.value)).filter((c) => c >= 0 && c !== metricCol);
+    return [...new Set(cols)];
+  }
+
+  /** A metric's lines with the view's "Lines by", QC toggle and resampling. */
+  private dataOf(metricCol: number, timeCol: number): ChartData {
+    const period = resamplePeriodOf(this.resample.value);
+    return buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
+      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
+      hideInvalid: this.hideInvalid.checked,
+      periodStart: period === 'raw' ? undefined : periodStarter(period, this.timeZone()),
+    });
+  }
+
+  /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
+  private pairedSeries(first: ChartData, second: ChartData, unit: string, col: number) {
+    const xs = unionTimes(first, second);
+    const a = this.seriesOf(realign(first, xs), unit);
+    const unit2 = unitOf(this.table.columns[col]);
+    const b = this.seriesOf(realign(second, xs), unit2);
+    const name = this.table.columns[col].name;
+    const right = b.series
+      .slice(1)
+      .map((s) => ({ ...s, scale: 'y2', dash: [2, 3], label: `${s.label} · ${name}` }) as uPlot.Series);
+    const axis: uPlot.Axis = {
+      ...themedAxis(this.element, unit2 || name),
+      scale: 'y2',
+      side: 1,
+      grid: { show: false },
+    };
+    return { series: [...a.series, ...right], values: [...a.values, ...b.values], axes: [axis] };
+  }
+
+  /** The extra metrics' panels under the first: own unit and y axis, the shared time range, cursor synced. */
+  private drawPanels(cols: number[], datas: ChartData[], range: [number, number] | undefined): void {
+    const zone = this.timeZone();
+    cols.forEach((col, k) => {
+      const unit = unitOf(this.table.columns[col]);
+      const { series, values } = this.seriesOf(datas[k], unit);
+      const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
+      const host = h('div', { className: 'mt-plot mt-panel-plot' });
+      this.panelsHost.append(h('div', { className: 'mt-panel' }, [panelTitle(this.table, col), host]));
+      const plot = new uPlot(
+        {
+          width: this.size().width,
+          height: 200,
+          tzDate,
+          scales: { x: sharedXScale(range) },
+          cursor: { sync: { key: this.syncKey } },
+          legend: { show: false },
+          axes: [axis, themedAxis(this.element, unit || undefined)],
+          series,
+        },
+        [datas[k].xs, ...values] as uPlot.AlignedData,
+        host,
+      );
+      this.extraPlots.push(plot);
+    });
+  }
+
   draw(): void {
     this.plot?.destroy();
     this.plot = undefined;
+    for (const p of this.extraPlots) p.destroy();
+    this.extraPlots = [];
+    this.panelsHost.textContent = '';
     this.plotHost.textContent = '';
     this.legend.textContent = '';
     const timeCol = chartTimeColumn(this.table);
@@ -314,33 +440,39 @@ export class ChartView {
       return;
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
-    const data = buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
-      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
-      hideInvalid: this.hideInvalid.checked,
-    });
+    const period = resamplePeriodOf(this.resample.value);
+    const data = this.dataOf(metricCol, timeCol);
+    const extraCols = this.extraColumns(metricCol);
+    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol));
+    const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
-    this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}`;
+    const means = resampleNote(period, this.timeZone());
+    this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
     const threshold = this.options.threshold?.();
-    const { series, values } = this.seriesOf(data, unit);
+    this.twoAxes.parentElement!.hidden = extraCols.length !== 1;
+    const paired = this.twoAxes.checked && extraCols.length === 1;
+    const { series, values, axes } = paired
+      ? this.pairedSeries(data, extraDatas[0], unit, extraCols[0])
+      : { ...this.seriesOf(data, unit), axes: [] };
     const zone = this.timeZone();
-    const { tzDate, axis } = timeAxis(this.element, zone, timeAxisTitle(resultFrequency(this.table), zone));
+    const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     this.plot = new uPlot(
       {
         ...this.size(),
         tzDate,
-        scales: { x: { time: true } },
-        // Hovering near a line (or its legend entry) dims the others.
+        scales: { x: sharedXScale(range) },
+        // Hovering near a line (or its legend entry) dims the others; the cursor moves in every panel.
         focus: { alpha: 0.25 },
-        cursor: { focus: { prox: 24 } },
+        cursor: { focus: { prox: 24 }, sync: { key: this.syncKey } },
         // A dashed line's legend marker is dashed too (uPlot draws every marker solid): with more lines than
         // colours, the legend tells the lines of one colour apart.
         legend: { markers: { dash: (u: uPlot, i: number) => (u.series[i].dash?.length ? 'dashed' : 'solid') } },
-        axes: [axis, themedAxis(this.element, unit || undefined)],
+        axes: [axis, themedAxis(this.element, unit || undefined), ...axes],
         series,
         hooks: {
           drawClear: [bandsHook(bands)],
@@ -348,9 +480,10 @@ export class ChartView {
           setSeries: [focusHook],
         },
       },
-      [data.xs, ...values] as uPlot.AlignedData,
+      [paired ? unionTimes(data, extraDatas[0]) : data.xs, ...values] as uPlot.AlignedData,
       this.plotHost,
     );
+    if (!paired) this.drawPanels(extraCols, extraDatas, range);
     this.legend.append(...this.legendItems(bands, threshold, unit, hasQc));
     this.fit();
   }
@@ -367,7 +500,7 @@ export class ChartView {
     const zone = this.timeZone();
     const series: uPlot.Series[] = [
       {
-        label: timeAxisTitle(resultFrequency(this.table), zone),
+        label: this.timeTitle(zone),
         value: (_u, v, _s, idx) => (idx == null ? 'latest (hover for a time)' : timeText(v, zone)),
       },
       ...data.series.map((s, i) => ({
@@ -462,5 +595,6 @@ export class ChartView {
     this.resize?.disconnect();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.plot?.destroy();
+    for (const p of this.extraPlots) p.destroy();
   }
 }

@@ -30,6 +30,11 @@ interface ChartQcOptions {
   invalid: (row: number) => boolean;
   /** Leave invalid values out of the lines (and of the marks). */
   hideInvalid: boolean;
+  /**
+   * Resampling (core/aq/resample's periodStarter): each time becomes its period's start, and a line's value at a
+   * period is the mean of its values there (a mark shows the mean where any of them is QC-invalid).
+   */
+  periodStart?: (ms: number) => number;
 }
 
 /** Each row's line: index into the returned labels (distinct group labels), by dictionary code. */
@@ -84,7 +89,7 @@ function keptPoints(
   let invalidCount = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    const t = numberAt(time, r);
+    const t = qc?.periodStart ? qc.periodStart(numberAt(time, r)) : numberAt(time, r);
     if (Number.isNaN(t) || isEmptyAt(metric, r)) continue;
     const bad = qc?.invalid(r) === true;
     if (bad) {
@@ -100,6 +105,45 @@ function keptPoints(
     points++;
   }
   return { kept, keptTimes, line, invalid, pointsPerLine, points, invalidCount };
+}
+
+/**
+ * Pass 2: the drawn lines' values by time slot: a later row at the same time wins, or, resampled (`mean`),
+ * the mean of the values in the slot; invalid marks where a slot holds a QC-invalid value.
+ */
+function lineValues(
+  p: ReturnType<typeof keptPoints>,
+  metric: NumericColumn,
+  seriesOf: Int32Array,
+  lines: number,
+  slot: Map<number, number>,
+  mean: boolean,
+) {
+  const values = Array.from({ length: lines }, () => new Array<number | null>(slot.size).fill(null));
+  const invalidValues = Array.from({ length: lines }, () => new Array<number | null>(slot.size).fill(null));
+  const counts = mean ? Array.from({ length: lines }, () => new Uint32Array(slot.size)) : [];
+  for (let i = 0; i < p.points; i++) {
+    const k = seriesOf[p.line[i]];
+    if (k < 0) continue;
+    const x = slot.get(p.keptTimes[i])!;
+    const v = numberAt(metric, p.kept[i]);
+    if (mean) {
+      counts[k][x]++;
+      values[k][x] = (values[k][x] ?? 0) + v;
+    } else values[k][x] = v;
+    if (p.invalid[i]) invalidValues[k][x] = v;
+  }
+  if (mean) {
+    for (let k = 0; k < lines; k++) {
+      const line = values[k];
+      for (let x = 0; x < line.length; x++) {
+        if (line[x] === null) continue;
+        line[x] = (line[x] as number) / counts[k][x];
+        if (invalidValues[k][x] !== null) invalidValues[k][x] = line[x];
+      }
+    }
+  }
+  return { values, invalidValues };
 }
 
 export function buildChartData(
@@ -129,17 +173,7 @@ export function buildChartData(
   drawn.forEach((g, k) => {
     seriesOf[g] = k;
   });
-  const values = drawn.map(() => new Array<number | null>(xsMs.length).fill(null));
-  const invalidValues = drawn.map(() => new Array<number | null>(xsMs.length).fill(null));
-  // Pass 2: the drawn lines' values by time slot (a later row at the same time wins, as before).
-  for (let i = 0; i < p.points; i++) {
-    const k = seriesOf[p.line[i]];
-    if (k < 0) continue;
-    const x = slot.get(p.keptTimes[i])!;
-    const v = numberAt(metric, p.kept[i]);
-    values[k][x] = v;
-    if (p.invalid[i]) invalidValues[k][x] = v;
-  }
+  const { values, invalidValues } = lineValues(p, metric, seriesOf, drawn.length, slot, !!qc?.periodStart);
   return {
     xs: Array.from(xsMs, (t) => t / 1000),
     series: drawn.map((g, k) => ({ label: labels[g], values: values[k] })),

@@ -1,0 +1,27 @@
+// Two metrics in one panel: both charts placed on their union times, null where a chart has no value.
+import assert from 'node:assert/strict';
+import { realign, sharedRange, unionTimes } from '../../../../src/renderer/dom/chart-panels';
+import type { ChartData } from '../../../../src/renderer/model/chart-series';
+
+const chart = (xs: number[], values: Array<number | null>, invalid?: Array<number | null>): ChartData => ({
+  xs,
+  series: [{ label: 'D1', values }],
+  omittedSeries: 0,
+  points: values.length,
+  invalid: invalid ? [invalid] : undefined,
+  invalidCount: 0,
+});
+
+describe('renderer chart panels', () => {
+  it('places each chart on the union of times, and the panels share the outer range', () => {
+    const a = chart([10, 30], [1, 3], [null, 3]);
+    const b = chart([20, 30, 40], [2, 4, 6]);
+    const xs = unionTimes(a, b);
+    assert.deepEqual(xs, [10, 20, 30, 40]);
+    assert.deepEqual(realign(a, xs).series[0].values, [1, null, 3, null]);
+    assert.deepEqual(realign(a, xs).invalid, [[null, null, 3, null]]);
+    assert.deepEqual(realign(b, xs).series[0].values, [null, 2, 4, 6]);
+    assert.deepEqual(sharedRange([a, b, chart([], [])]), [10, 40]);
+    assert.equal(sharedRange([chart([], [])]), undefined);
+  });
+});
