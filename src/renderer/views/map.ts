@@ -21,7 +21,9 @@ import {
   degreeText,
   fitView,
   graticule,
+  placeLabels,
   scaleBar,
+  spotLabel,
   type ViewBox,
 } from '../model/map-geometry';
 import { hasCoordinates } from '../model/table-shape';
@@ -338,27 +340,29 @@ class MapPanel implements Panel {
     return clusters;
   }
 
-  /** Labels never overlap each other or a marker: right of the marker, else left, else none (hover names it). */
+  /** Datasource names (ids where unnamed) that fit without overlapping a marker or another label (placeLabels). */
   private paintLabels(ctx: CanvasRenderingContext2D, fg: string, font: string): void {
     ctx.fillStyle = fg;
     ctx.font = `11px ${font}`;
-    const reach = (m: Cluster) => (m.items.length > 1 ? 16 : 12);
-    const taken: Box[] = this.clusters.map((m) => ({
-      x: m.x - reach(m),
-      y: m.y - reach(m),
-      w: 2 * reach(m),
-      h: 2 * reach(m),
-    }));
-    for (const m of this.clusters) {
-      const text = m.items.map((p) => p.group).join(' + ');
-      const w = ctx.measureText(text).width;
-      const off = reach(m) + 2;
-      const at = freeSpot(taken, [
-        { x: m.x + off, y: m.y - 7, w, h: 13 },
-        { x: m.x - off - w, y: m.y - 7, w, h: 13 },
-      ]);
-      if (at) ctx.fillText(text, at.x, at.y + 10);
-    }
+    const texts = this.clusters.map((m) =>
+      spotLabel(
+        m.items.map((p) => p.group),
+        this.ctx.datasourceNames,
+      ),
+    );
+    const spots = placeLabels(
+      this.clusters.map((m, i) => ({
+        x: m.x,
+        y: m.y,
+        reach: m.items.length > 1 ? 16 : 12,
+        w: ctx.measureText(texts[i]).width,
+      })),
+      this.width,
+      this.height,
+    );
+    spots.forEach((at, i) => {
+      if (at) ctx.fillText(texts[i], at.x, at.y + 10);
+    });
   }
 
   private nearest(x: number, y: number): Cluster | undefined {
@@ -459,22 +463,6 @@ class MapPanel implements Panel {
     this.resize?.disconnect();
     if (this.frame) cancelAnimationFrame(this.frame);
   }
-}
-
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** The first of `choices` that overlaps none of `taken` (then taken too). */
-function freeSpot(taken: Box[], choices: Box[]): Box | undefined {
-  const free = choices.find(
-    (b) => !taken.some((t) => b.x < t.x + t.w && t.x < b.x + b.w && b.y < t.y + t.h && t.y < b.y + b.h),
-  );
-  if (free) taken.push(free);
-  return free;
 }
 
 export const mapView: ViewDefinition = {
