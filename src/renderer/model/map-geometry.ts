@@ -165,3 +165,24 @@ export function placeLabels(
 export function spotLabel(ids: readonly string[], names?: ReadonlyMap<string, string>): string {
   return ids.map((id) => names?.get(id) || id).join(' + ');
 }
+
+/** The view scale (pixels per degree of longitude) from which the Map draws state / province boundaries. */
+export const ADMIN1_MIN_SCALE = 20;
+
+/**
+ * Polylines of [lon, lat] from the generated admin-1 asset's encoding (scripts/map-admin1.mjs): each line is
+ * integers in hundredths of a degree, the first point absolute, the others as differences from the one before.
+ */
+export function decodeLines(lines: ReadonlyArray<readonly number[]>): LonLat[][] {
+  return lines.map((line) => {
+    const out: LonLat[] = [];
+    let lon = 0;
+    let lat = 0;
+    for (let i = 0; i + 1 < line.length; i += 2) {
+      lon += line[i];
+      lat += line[i + 1];
+      out.push([lon / 100, lat / 100]);
+    }
+    return out;
+  });
+}

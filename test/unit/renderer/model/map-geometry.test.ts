@@ -5,10 +5,12 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
 import { distanceKm } from '../../../../src/core/aq/evaluation';
+import admin1 from '../../../../src/renderer/assets/admin1-50m.json';
 import { locationColumns } from '../../../../src/renderer/model/aq-views';
 import {
   antimeridianRings,
   clusterMarkers,
+  decodeLines,
   degreeText,
   fitView,
   graticule,
@@ -109,6 +111,28 @@ describe('renderer map geometry', () => {
     }
     assert.ok(longest < 180, `longest edge ${longest}°`);
     assert.ok(crossing >= 3, `Fiji, Russia (two rings), Antarctica cross it: ${crossing}`);
+  });
+
+  it('admin-1 boundaries (the generated asset) decode to the places Natural Earth puts them, no stray line', () => {
+    assert.deepEqual(decodeLines([[-12000, 4200, 5, -3, -5, 3]]), [
+      [
+        [-120, 42],
+        [-119.95, 41.97],
+        [-120, 42],
+      ],
+    ]);
+    const lines = decodeLines(admin1.lines);
+    assert.deepEqual(admin1.countries, ['AUS', 'BRA', 'CAN', 'USA']);
+    const near = (lon: number, lat: number, tol = 0.06) =>
+      lines.some((l) => l.some(([x, y]) => Math.abs(x - lon) <= tol && Math.abs(y - lat) <= tol));
+    // Four Corners (Utah, Colorado, New Mexico, Arizona) at 109.045°W, 36.999°N (USGS); the California /
+    // Nevada / Oregon corner at 120.0°W, 42.0°N (the 42nd parallel, Adams-Onís line).
+    assert.ok(near(-109.05, 37.0), 'Four Corners');
+    assert.ok(near(-120.0, 42.0), 'CA/NV/OR');
+    // Nothing in the open Pacific or the Atlantic (a decoding slip drifts the points).
+    assert.ok(!near(-140, 30, 5) && !near(-40, 40, 5));
+    for (const l of lines)
+      for (let i = 1; i < l.length; i++) assert.ok(Math.abs(l[i][0] - l[i - 1][0]) < 180, 'no line across the map');
   });
 
   it('a result offers the Map only with locationLatitude and locationLongitude number columns', () => {
