@@ -124,7 +124,7 @@ export function clusterMarkers<T>(marks: ReadonlyArray<{ x: number; y: number; i
   return out;
 }
 
-export interface Box {
+interface Box {
   x: number;
   y: number;
   w: number;
