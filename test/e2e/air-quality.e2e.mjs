@@ -137,6 +137,7 @@ describe('e2e: air-quality views on notebook outputs in the workbench', function
         if (view === 'map') await checkMap(table, model);
         await page.waitForTimeout(600);
         console.log(`      ${await shotOf(page, table, `${view}-${theme}`)}`);
+        if (view === 'map' && theme === 'dark') console.log(`      ${await mapAtRegionScale(page, table)}`);
       }
       await backToTable(table);
     }
@@ -323,6 +324,18 @@ async function checkMap(table, model) {
     await table.locator('.mt-map canvas').getAttribute('aria-label'),
     /sharing a place: .*D789SKH9 \+ DCZZDK8X/,
   );
+}
+
+/** Wheeled out from the city to the region: the state boundaries (admin-1) are drawn; its picture. */
+async function mapAtRegionScale(page, table) {
+  const box = await table.locator('.mt-map canvas').first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 16; i++) {
+    await page.mouse.wheel(0, 100);
+    await page.waitForTimeout(60);
+  }
+  await page.waitForTimeout(600);
+  return shotOf(page, table, 'map-region-dark');
 }
 
 async function checkCollocation(table, model, sensor, reference) {

@@ -1,6 +1,8 @@
 // The Map view's geometry, without a canvas: the view fitted to the markers (with a minimum extent), the
 // graticule step, the scale bar, and markers at one spot gathered (a sensor at its reference site).
 
+import { distanceKm } from '../../core/aq/evaluation';
+
 export interface ViewBox {
   /** Centre. */
   lon: number;
@@ -98,9 +100,13 @@ export function degreeText(value: number, step: number, axis: 'lat' | 'lon'): st
   return `${Math.abs(v).toFixed(decimals)}°${hemi}`;
 }
 
-/** The scale bar: a nice distance (km) of at most `maxPx` pixels at the view's centre latitude, and its length. */
+/**
+ * The scale bar: a nice distance (km) of at most `maxPx` pixels at the view's centre latitude, and its length.
+ * Kilometres per pixel are the great-circle distance (core's haversine) across `maxPx` pixels along that
+ * latitude, so the bar shrinks with cos(latitude) as the map's east-west scale does.
+ */
 export function scaleBar(view: ViewBox, maxPx = 120): { km: number; px: number; text: string } {
-  const kmPerPx = (111.32 * Math.cos((view.lat * Math.PI) / 180)) / view.scale;
+  const kmPerPx = distanceKm({ lat: view.lat, lon: 0 }, { lat: view.lat, lon: maxPx / view.scale }) / maxPx;
   let km = niceStep((maxPx * kmPerPx) / 2);
   if (km / kmPerPx > maxPx) km /= 2;
   const text = km >= 1 ? `${km.toLocaleString('en-US')} km` : `${Math.round(km * 1000)} m`;
@@ -116,4 +122,67 @@ export function clusterMarkers<T>(marks: ReadonlyArray<{ x: number; y: number; i
     else out.push({ x: m.x, y: m.y, items: [m.item] });
   }
   return out;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * Greedy label placement: each marker (centre x, y, radius `reach`) in order gets its label (`w` wide, `h` tall)
+ * right of it, else left, else above, else below — the first spot that overlaps no marker, no label placed
+ * before it and stays inside the width × height canvas; else none (the hover names it). O(n²) in the markers,
+ * which are clusters of datasources (tens), not rows.
+ */
+export function placeLabels(
+  marks: ReadonlyArray<{ x: number; y: number; reach: number; w: number }>,
+  width: number,
+  height: number,
+  h = 13,
+): Array<Box | undefined> {
+  const taken: Box[] = marks.map((m) => ({ x: m.x - m.reach, y: m.y - m.reach, w: 2 * m.reach, h: 2 * m.reach }));
+  const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.w <= width && b.y + b.h <= height;
+  return marks.map((m) => {
+    const off = m.reach + 2;
+    const choices: Box[] = [
+      { x: m.x + off, y: m.y - h / 2, w: m.w, h },
+      { x: m.x - off - m.w, y: m.y - h / 2, w: m.w, h },
+      { x: m.x - m.w / 2, y: m.y - off - h, w: m.w, h },
+      { x: m.x - m.w / 2, y: m.y + off, w: m.w, h },
+    ];
+    const free = choices.find((b) => inside(b) && !taken.some((t) => overlaps(b, t)));
+    if (free) taken.push(free);
+    return free;
+  });
+}
+
+/** A spot's label: its datasources' names where known (else their ids), joined with " + ". */
+export function spotLabel(ids: readonly string[], names?: ReadonlyMap<string, string>): string {
+  return ids.map((id) => names?.get(id) || id).join(' + ');
+}
+
+/** The view scale (pixels per degree of longitude) from which the Map draws state / province boundaries. */
+export const ADMIN1_MIN_SCALE = 20;
+
+/**
+ * Polylines of [lon, lat] from the generated admin-1 asset's encoding (scripts/map-admin1.mjs): each line is
+ * integers in hundredths of a degree, the first point absolute, the others as differences from the one before.
+ */
+export function decodeLines(lines: ReadonlyArray<readonly number[]>): LonLat[][] {
+  return lines.map((line) => {
+    const out: LonLat[] = [];
+    let lon = 0;
+    let lat = 0;
+    for (let i = 0; i + 1 < line.length; i += 2) {
+      lon += line[i];
+      lat += line[i + 1];
+      out.push([lon / 100, lat / 100]);
+    }
+    return out;
+  });
 }

@@ -4,16 +4,21 @@ import assert from 'node:assert/strict';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
+import { distanceKm } from '../../../../src/core/aq/evaluation';
+import admin1 from '../../../../src/renderer/assets/admin1-50m.json';
 import { locationColumns } from '../../../../src/renderer/model/aq-views';
 import {
   antimeridianRings,
   clusterMarkers,
+  decodeLines,
   degreeText,
   fitView,
   graticule,
   MIN_SPAN_DEG,
   niceStep,
+  placeLabels,
   scaleBar,
+  spotLabel,
 } from '../../../../src/renderer/model/map-geometry';
 
 describe('renderer map geometry', () => {
@@ -108,6 +113,28 @@ describe('renderer map geometry', () => {
     assert.ok(crossing >= 3, `Fiji, Russia (two rings), Antarctica cross it: ${crossing}`);
   });
 
+  it('admin-1 boundaries (the generated asset) decode to the places Natural Earth puts them, no stray line', () => {
+    assert.deepEqual(decodeLines([[-12000, 4200, 5, -3, -5, 3]]), [
+      [
+        [-120, 42],
+        [-119.95, 41.97],
+        [-120, 42],
+      ],
+    ]);
+    const lines = decodeLines(admin1.lines);
+    assert.deepEqual(admin1.countries, ['AUS', 'BRA', 'CAN', 'USA']);
+    const near = (lon: number, lat: number, tol = 0.06) =>
+      lines.some((l) => l.some(([x, y]) => Math.abs(x - lon) <= tol && Math.abs(y - lat) <= tol));
+    // Four Corners (Utah, Colorado, New Mexico, Arizona) at 109.045°W, 36.999°N (USGS); the California /
+    // Nevada / Oregon corner at 120.0°W, 42.0°N (the 42nd parallel, Adams-Onís line).
+    assert.ok(near(-109.05, 37.0), 'Four Corners');
+    assert.ok(near(-120.0, 42.0), 'CA/NV/OR');
+    // Nothing in the open Pacific or the Atlantic (a decoding slip drifts the points).
+    assert.ok(!near(-140, 30, 5) && !near(-40, 40, 5));
+    for (const l of lines)
+      for (let i = 1; i < l.length; i++) assert.ok(Math.abs(l[i][0] - l[i - 1][0]) < 180, 'no line across the map');
+  });
+
   it('a result offers the Map only with locationLatitude and locationLongitude number columns', () => {
     const num = (name: string) => ({ name, kind: 'number' as const, values: Float64Array.of(1) });
     assert.equal(locationColumns({ rowCount: 1, columns: [num('avg_pm')] }), undefined);
@@ -128,13 +155,75 @@ describe('renderer map geometry', () => {
     assert.equal(degreeText(0, 1, 'lat'), '0°');
   });
 
-  it('the scale bar: a nice distance no longer than its room, true at the centre latitude', () => {
-    // At 60°N one degree of longitude is 111.32 · 0.5 = 55.66 km; at 100 px per degree, 0.5566 km per px.
+  it('the scale bar: a nice distance no longer than its room, true at the centre latitude (haversine)', () => {
+    // Expected values from python3 (math module): haversine on the mean radius 6371.0088 km (IUGG), as
+    // core's distanceKm. At 60°N, 120 px at 100 px per degree span 1.2° of longitude: 66.71613 km, so
+    // 0.5559678 km per px; the nice length at most 120 px is 50 km, 89.93327 px long.
     const bar = scaleBar({ lon: 0, lat: 60, scale: 100 }, 120);
     assert.equal(bar.km, 50);
-    assert.ok(Math.abs(bar.px - 50 / 0.5566) < 1e-6);
+    assert.ok(Math.abs(bar.px - 89.93326917) < 1e-6, String(bar.px));
     assert.equal(bar.text, '50 km');
-    assert.equal(scaleBar({ lon: 0, lat: 0, scale: 100_000 }, 120).text, '100 m'); // 0.0011 km per px: 100 m is 90 px
+    // At the equator the same scale gives 1.2° = 133.434 km: 100 km is 89.93 px (cos 0 = 1 vs cos 60° = 0.5).
+    assert.equal(scaleBar({ lon: 0, lat: 0, scale: 100 }, 120).km, 100);
+    // 100,000 px per degree at the equator: 120 px = 0.1334341 km, so 100 m is 89.93204 px.
+    const small = scaleBar({ lon: 0, lat: 0, scale: 100_000 }, 120);
+    assert.equal(small.text, '100 m');
+    assert.ok(Math.abs(small.px - 89.93203637) < 1e-6, String(small.px));
+    // City scale over San Francisco (37.7749°N), 2000 px per degree: 0.0439456 km per px; 5 km is 113.78 px.
+    const city = scaleBar({ lon: -122.4194, lat: 37.7749, scale: 2000 }, 120);
+    assert.equal(city.text, '5 km');
+    assert.ok(Math.abs(city.px - 5 / 0.0439455980179535) < 1e-6, String(city.px));
+    // The bar's two ends, unprojected along the centre latitude, are bar.km apart by the haversine.
+    const ends = distanceKm({ lat: 37.7749, lon: -122.4194 }, { lat: 37.7749, lon: -122.4194 + city.px / 2000 });
+    assert.ok(Math.abs(ends - 5) < 1e-3, String(ends));
+  });
+
+  it('labels: right of the marker, else left, above, below; never over a marker, a label or the edge', () => {
+    // Two markers 40 px apart on one row: the first label (30 px) goes right, the second's right spot is free.
+    const two = placeLabels(
+      [
+        { x: 100, y: 100, reach: 12, w: 30 },
+        { x: 160, y: 100, reach: 12, w: 30 },
+      ],
+      400,
+      300,
+    );
+    assert.deepEqual(two[0], { x: 114, y: 93.5, w: 30, h: 13 });
+    assert.deepEqual(two[1], { x: 174, y: 93.5, w: 30, h: 13 });
+    // A 60 px label would run into the second marker (148..172): it goes left instead.
+    const wide = placeLabels(
+      [
+        { x: 100, y: 100, reach: 12, w: 60 },
+        { x: 160, y: 100, reach: 12, w: 30 },
+      ],
+      400,
+      300,
+    );
+    assert.deepEqual(wide[0], { x: 26, y: 93.5, w: 60, h: 13 });
+    // At the right edge the label goes left; hemmed in on every side it is left out (the hover names it).
+    assert.equal(placeLabels([{ x: 390, y: 100, reach: 9, w: 30 }], 400, 300)[0]?.x, 390 - 11 - 30);
+    const crowd = [0, 1, 2, 3, 4].map((i) => ({
+      x: 100 + (i % 3) * 22,
+      y: 100 + Math.floor(i / 3) * 22,
+      reach: 9,
+      w: 80,
+    }));
+    const spots = placeLabels([{ x: 122, y: 111, reach: 9, w: 80 }, ...crowd], 400, 300);
+    // No two placed labels overlap, and none overlaps a marker.
+    const placed = spots.filter((b) => b !== undefined);
+    for (const [i, a] of placed.entries())
+      for (const b of placed.slice(i + 1))
+        assert.ok(!(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h), 'labels overlap');
+    assert.ok(
+      spots.some((b) => b === undefined),
+      'a hemmed-in label is left out',
+    );
+  });
+
+  it("a spot is labelled with its datasources' names where known, else their ids", () => {
+    const names = new Map([['ref-1', 'Oakland West']]);
+    assert.equal(spotLabel(['ref-1', 'sensor-9'], names), 'Oakland West + sensor-9');
+    assert.equal(spotLabel(['sensor-9']), 'sensor-9');
   });
 
   it('markers within 4 px share a cluster (both listed), others stay apart', () => {
