@@ -1,6 +1,12 @@
 // The table output: a toolbar (filter, count, tabs, actions), notices, then the rows (grid.ts) or a view
 // (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
-import type { FullSummary, ImageFormat, ResultInfo, SaveFormat, SummaryPlan } from '../../core/notebook/renderer-protocol';
+import type {
+  FullSummary,
+  ImageFormat,
+  ResultInfo,
+  SaveFormat,
+  SummaryPlan,
+} from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import { UTC } from '../../core/time/zone';
 import { h } from '../dom/h';
