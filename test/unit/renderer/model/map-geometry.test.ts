@@ -5,7 +5,7 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
 import { distanceKm } from '../../../../src/core/aq/evaluation';
-import admin1 from '../../../../src/renderer/assets/admin1-50m.json';
+import admin1 from '../../../../src/renderer/model/admin1-50m.json';
 import { locationColumns } from '../../../../src/renderer/model/aq-views';
 import {
   antimeridianRings,
