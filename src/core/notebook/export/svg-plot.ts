@@ -38,7 +38,7 @@ interface ScatterSpec {
   size?: number;
 }
 
-const PAD = { left: 64, right: 16, top: 28, bottom: 44 };
+const PAD = { left: 64, right: 16, top: 28, bottom: 56 }; // bottom: ticks, dates and the time-range line above the legend
 const LEGEND_COLUMN = 176;
 const LEGEND_ROW = 16;
 
