@@ -131,6 +131,24 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
     }
   });
 
+  it('checks every file a wide glob matches, the link out among hundreds of files as much as the first', async () => {
+    // The link check resolves globbed files in batches (an archive's glob matches thousands): the one link
+    // out is the last of 600 files, past the first batch, in a folder of its own.
+    const wide = join(nb, 'wide');
+    try {
+      for (let d = 0; d < 600; d++) {
+        await mkdir(join(wide, `p=${String(d).padStart(3, '0')}`), { recursive: true });
+        if (d < 599) await writeFile(join(wide, `p=${String(d).padStart(3, '0')}`, 'x.csv'), 'k,v\na,1\n');
+      }
+      await symlink(join(root, 'secret.csv'), join(wide, 'p=599', 'x.csv'));
+      await refused("FROM read_csv('wide/*/x.csv')", /^"[^"]*p=599[/\\]x\.csv" is a link to a file outside/);
+      await rm(join(wide, 'p=599', 'x.csv'));
+      assert.equal((await query("SELECT count(*) AS n FROM read_csv('wide/*/x.csv')")).rowCount, 1);
+    } finally {
+      await rm(wide, { recursive: true, force: true });
+    }
+  });
+
   it('runs the read forms: WITH, DESCRIBE, SUMMARIZE, EXPLAIN', async () => {
     session.hold('pm', { kind: 'files', files: [join(nb, 'data.csv')], format: 'csv' });
     assert.deepEqual(texts(await query('WITH x AS (SELECT k FROM pm) SELECT count(*) FROM x')), [['2']]);
