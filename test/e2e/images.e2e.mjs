@@ -21,6 +21,7 @@ import {
   screenshot,
   tableFrames,
   useWorkbench,
+  writeOneCellNotebook,
 } from './workbench.mjs';
 
 const CELL = [
@@ -88,14 +89,7 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
   let page;
   useWorkbench(async (p) => {
     page = p;
-    const nb = {
-      measnb: 1,
-      metadata: { connection: 'Local emulator' },
-      cells: [{ kind: 'code', language: 'measq', source: CELL, outputs: [] }],
-    };
-    fs.writeFileSync(path.join(e2eEnv().workspace, 'images.measnb'), JSON.stringify(nb, null, 2));
-    await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
-    await page.keyboard.press('Escape');
+    await writeOneCellNotebook(page, 'images.measnb', CELL);
   });
 
   it('saves the Chart as SVG and PNG (the same drawing, 2× pixels) and copies it', async () => {

@@ -5,18 +5,15 @@
 // histogram bin of the NowCast clicked: its box says the bin's range and the count is the bin's. Dark, light and
 // High Contrast. Screenshots: .artifacts/screenshots/insights-<what>-<theme>.png (the output, clipped).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import {
-  e2eEnv,
   eventually,
   openNotebook,
   outputShot,
   runAll,
-  runCommand,
   setColorTheme,
   tableFrames,
   useWorkbench,
+  writeOneCellNotebook,
 } from './workbench.mjs';
 
 const CELL = [
@@ -76,14 +73,7 @@ describe('e2e: column insights in the workbench', function () {
   let page;
   useWorkbench(async (p) => {
     page = p;
-    const nb = {
-      measnb: 1,
-      metadata: { connection: 'Local emulator' },
-      cells: [{ kind: 'code', language: 'measq', source: CELL, outputs: [] }],
-    };
-    fs.writeFileSync(path.join(e2eEnv().workspace, 'insights.measnb'), JSON.stringify(nb, null, 2));
-    await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
-    await page.keyboard.press('Escape');
+    await writeOneCellNotebook(page, 'insights.measnb', CELL);
   });
 
   it('shows histograms and top values under the headers; a click on a value or a bin filters to its rows', async () => {

@@ -5,19 +5,16 @@
 // scipy.stats.theilslopes and kendalltau(method='asymptotic'); the emulator's history is the same on every run).
 // Screenshots: .artifacts/screenshots/time-views-<view>-<theme>.png (the output, clipped to the notebook).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import {
-  e2eEnv,
   eventually,
   openNotebook,
   outputShot,
   revealInNotebook,
   runAll,
-  runCommand,
   setColorTheme as setTheme,
   tableFrames,
   useWorkbench,
+  writeOneCellNotebook,
 } from './workbench.mjs';
 
 const CELL = [
@@ -61,14 +58,7 @@ describe('e2e: Calendar, Trend and Profiles on two years of hourly PM2.5 (a repo
   let page;
   useWorkbench(async (p) => {
     page = p;
-    const nb = {
-      measnb: 1,
-      metadata: { connection: 'Local emulator' },
-      cells: [{ kind: 'code', language: 'measq', source: CELL, outputs: [] }],
-    };
-    fs.writeFileSync(path.join(e2eEnv().workspace, 'time-views.measnb'), JSON.stringify(nb, null, 2));
-    await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
-    await page.keyboard.press('Escape');
+    await writeOneCellNotebook(page, 'time-views.measnb', CELL);
   });
 
   it('Calendar colours each valid day with its category and letters; Trend matches scipy; Profiles draws four panels and a difference', async () => {

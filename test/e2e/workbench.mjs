@@ -427,3 +427,18 @@ export async function outputShot(page, locator, name) {
   await page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
   return file;
 }
+
+/**
+ * Writes a notebook of one measq cell on the Local emulator into the e2e workspace as `name`, and lets the
+ * extension activate (Select Notebook Connection, dismissed) before it is opened.
+ */
+export async function writeOneCellNotebook(page, name, source) {
+  const nb = {
+    measnb: 1,
+    metadata: { connection: 'Local emulator' },
+    cells: [{ kind: 'code', language: 'measq', source, outputs: [] }],
+  };
+  fs.writeFileSync(path.join(e2eEnv().workspace, name), JSON.stringify(nb, null, 2));
+  await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
+  await page.keyboard.press('Escape');
+}
