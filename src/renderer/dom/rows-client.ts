@@ -6,43 +6,36 @@ import type { Table } from '../../core/table/table';
 import { decodeTable } from '../../core/table/wire';
 import { base64ToBytes } from '../../core/text/base64';
 import type { RendererContext } from '../renderer-api';
+import { HostRequests } from './host-requests';
 
 /** A request the host has not answered in this long fails (the rows shown stay). */
 const REPLY_TIMEOUT_MS = 180_000;
 
 export class RowsClient {
-  private readonly pending = new Map<string, (message: RowsReply) => void>();
-  private seq = 0;
+  private readonly requests: HostRequests<RowsReply>;
 
-  constructor(private readonly ctx: RendererContext<HostToRenderer>) {
-    ctx.onDidReceiveMessage?.((m) => {
-      if (m?.type === 'rows-chunk' || m?.type === 'rows-unavailable') this.pending.get(m.requestId)?.(m);
-    });
+  constructor(ctx: RendererContext<HostToRenderer>) {
+    this.requests = new HostRequests<RowsReply>(
+      ctx,
+      ['rows-chunk', 'rows-unavailable'],
+      'r',
+      REPLY_TIMEOUT_MS,
+      () => new RowsUnavailable('the extension did not answer'),
+    );
   }
 
   get available(): boolean {
-    return !!this.ctx.postMessage && !!this.ctx.onDidReceiveMessage;
+    return this.requests.available;
   }
 
   /** Rows [start, start + maxRows) of the result `key` (fewer at its end). */
   fetch(key: string, start: number, maxRows: number): Promise<Table> {
-    const requestId = `${Math.random().toString(36).slice(2, 10)}-r${++this.seq}`;
-    return new Promise<Table>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(new RowsUnavailable('the extension did not answer'));
-      }, REPLY_TIMEOUT_MS);
-      this.pending.set(requestId, (m) => {
-        clearTimeout(timer);
-        this.pending.delete(requestId);
-        if (m.type === 'rows-unavailable') return reject(new RowsUnavailable(m.message));
-        try {
-          resolve(decodeTable(base64ToBytes(m.base64)));
-        } catch (err) {
-          reject(err);
-        }
-      });
-      this.ctx.postMessage?.({ type: 'rows-request', requestId, key, start, maxRows } satisfies RowsRequest);
-    });
+    return this.requests.ask(
+      (requestId) => ({ type: 'rows-request', requestId, key, start, maxRows }) satisfies RowsRequest,
+      (m) => {
+        if (m.type === 'rows-unavailable') throw new RowsUnavailable(m.message);
+        return decodeTable(base64ToBytes(m.base64));
+      },
+    );
   }
 }

@@ -8,40 +8,37 @@ import type {
   SummaryRequest,
 } from '../../core/notebook/renderer-protocol';
 import type { RendererContext } from '../renderer-api';
+import { HostRequests } from './host-requests';
 
 /** A Summary the host has not answered in this long fails (the Summary of the rows held stays). */
 const REPLY_TIMEOUT_MS = 600_000;
 
 export class SummaryClient {
-  private readonly pending = new Map<string, (message: SummaryReply) => void>();
-  private seq = 0;
+  private readonly requests: HostRequests<SummaryReply>;
 
-  constructor(private readonly ctx: RendererContext<HostToRenderer>) {
-    ctx.onDidReceiveMessage?.((m) => {
-      if (m?.type === 'summary-result' || m?.type === 'summary-failed') this.pending.get(m.requestId)?.(m);
-    });
+  constructor(ctx: RendererContext<HostToRenderer>) {
+    this.requests = new HostRequests<SummaryReply>(
+      ctx,
+      ['summary-result', 'summary-failed'],
+      's',
+      REPLY_TIMEOUT_MS,
+      () => new Error('the extension did not answer'),
+    );
   }
 
   get available(): boolean {
-    return !!this.ctx.postMessage && !!this.ctx.onDidReceiveMessage;
+    return this.requests.available;
   }
 
   /** The Summary of all the rows, by the plan's columns. */
   request(plan: SummaryPlan): Promise<FullSummary> {
-    const requestId = `${Math.random().toString(36).slice(2, 10)}-s${++this.seq}`;
-    return new Promise<FullSummary>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(new Error('the extension did not answer'));
-      }, REPLY_TIMEOUT_MS);
-      this.pending.set(requestId, (m) => {
-        clearTimeout(timer);
-        this.pending.delete(requestId);
-        if (m.type === 'summary-failed') reject(new Error(m.message));
-        else if (!m.summary || !Array.isArray(m.summary.cells)) reject(new Error('the extension sent no summary'));
-        else resolve(m.summary);
-      });
-      this.ctx.postMessage?.({ type: 'summary-request', requestId, plan } satisfies SummaryRequest);
-    });
+    return this.requests.ask(
+      (requestId) => ({ type: 'summary-request', requestId, plan }) satisfies SummaryRequest,
+      (m) => {
+        if (m.type === 'summary-failed') throw new Error(m.message);
+        if (!m.summary || !Array.isArray(m.summary.cells)) throw new Error('the extension sent no summary');
+        return m.summary;
+      },
+    );
   }
 }
