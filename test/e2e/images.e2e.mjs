@@ -19,7 +19,7 @@ import {
   runCommand,
   SHOTS,
   screenshot,
-  tableFrames,
+  tableWithCount,
   useWorkbench,
   writeOneCellNotebook,
 } from './workbench.mjs';
@@ -57,19 +57,8 @@ function pngSize(bytes) {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-async function reportTable(page) {
-  return eventually(
-    async () => {
-      for (const { frame } of await tableFrames(page)) {
-        const t = frame.locator('.measnb-table:not(.mt-panel .measnb-table)').first();
-        if ((await t.count()) && (await t.locator('.mt-count').first().textContent()) === ROWS) return t;
-      }
-      return undefined;
-    },
-    `the report output with ${ROWS}`,
-    600,
-    400,
-  );
+function reportTable(page) {
+  return tableWithCount(page, ROWS, 600);
 }
 
 /** Clicks one of Save image…'s items and answers the save dialog with `target`. */

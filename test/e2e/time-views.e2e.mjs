@@ -12,7 +12,7 @@ import {
   revealInNotebook,
   runAll,
   setColorTheme as setTheme,
-  tableFrames,
+  tableWithCount,
   useWorkbench,
   writeOneCellNotebook,
 } from './workbench.mjs';
@@ -27,19 +27,8 @@ const CELL = [
 ];
 
 /** The report's output table (its frame and locator), once drawn with all its rows. */
-async function reportTable(page) {
-  return eventually(
-    async () => {
-      for (const { frame } of await tableFrames(page)) {
-        const t = frame.locator('.measnb-table:not(.mt-panel .measnb-table)').first();
-        if ((await t.count()) && (await t.locator('.mt-count').first().textContent()) === '52,560 rows') return t;
-      }
-      return undefined;
-    },
-    'the report output with 52,560 rows',
-    900,
-    400,
-  );
+function reportTable(page) {
+  return tableWithCount(page, '52,560 rows', 900);
 }
 
 /** Opens a view by its tab (dispatched in the frame: the cell list above the webview takes real pointer hits). */

@@ -442,3 +442,19 @@ export async function writeOneCellNotebook(page, name, source) {
   await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
   await page.keyboard.press('Escape');
 }
+
+/** The output table (not a view's own) whose count reads `rows` (e.g. '52,560 rows'), polled `tries` times. */
+export function tableWithCount(page, rows, tries) {
+  return eventually(
+    async () => {
+      for (const { frame } of await tableFrames(page)) {
+        const t = frame.locator('.measnb-table:not(.mt-panel .measnb-table)').first();
+        if ((await t.count()) && (await t.locator('.mt-count').first().textContent()) === rows) return t;
+      }
+      return undefined;
+    },
+    `the report output with ${rows}`,
+    tries,
+    400,
+  );
+}
