@@ -13,7 +13,7 @@ const MAX_DATASOURCE_TAGS = 50;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An id as a client may use it: a non-empty string, bounded, without control characters or spaces. */
-function isUsableId(v: unknown): v is string {
+export function isUsableId(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_DATASOURCE_ID_LENGTH && !/[\s\p{Cc}]/u.test(v);
 }
 

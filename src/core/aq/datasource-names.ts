@@ -3,6 +3,7 @@
 // and the Collocation choices). Bounded: only ids of the result, at most MAX_NAMES names of MAX_NAME_LENGTH.
 import { referenceSites } from '../api/datasource-directory';
 import type { DatasourceInfo } from '../api/types';
+import { connectionStyleSlots } from './line-styles';
 
 const MAX_NAMES = 5000;
 export const MAX_NAME_LENGTH = 80;
@@ -30,17 +31,23 @@ export function datasourceNames(
 }
 
 /**
- * The ResultInfo fields from the connection's datasources: names always; reference sites only when the
- * result has no sourceType column of its own (json-long, sql results).
+ * The ResultInfo fields from the connection's datasources: names and line style slots (from the whole list, so a
+ * datasource has one style in every result) always; reference sites only when the result has no sourceType
+ * column of its own (json-long, sql results).
  */
 export function resultDatasourceInfo(
   datasources: readonly DatasourceInfo[],
   ids: readonly string[],
   hasSourceType: boolean,
-): { referenceSites?: string[]; datasourceNames?: Record<string, string> } {
+): { referenceSites?: string[]; datasourceNames?: Record<string, string>; datasourceStyles?: Record<string, number> } {
   const names = datasourceNames(datasources, ids);
+  const styles = connectionStyleSlots(
+    datasources.map((d) => d.datasourceId),
+    ids,
+  );
   return {
     ...(hasSourceType ? {} : { referenceSites: referenceSites(datasources, ids) }),
     ...(Object.keys(names).length ? { datasourceNames: names } : {}),
+    ...(Object.keys(styles).length ? { datasourceStyles: styles } : {}),
   };
 }

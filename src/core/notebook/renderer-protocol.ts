@@ -28,6 +28,12 @@ export interface ResultInfo {
    */
   datasourceNames?: Record<string, string>;
   /**
+   * Each datasource's line style slot (core/aq/line-styles `connectionStyleSlots`: the connection's whole sorted
+   * datasource list placed, only ids of the rows), so a datasource has one colour in every result of the notebook.
+   * Read from a saved notebook too: the renderer and exports use it only when valid (`styleSlotsOf`), else as without.
+   */
+  datasourceStyles?: Record<string, number>;
+  /**
    * Set when the output item holds only the result's first rows (a progressive output): the renderer shows
    * them at once and asks the host for the rest (rows-request) under this opaque key.
    */

@@ -4,6 +4,7 @@
 // a toggle, with their count; a legend of QC flag codes and statuses; an optional threshold line.
 import uPlot from 'uplot';
 import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
+import type { StyleSlots } from '../../core/aq/line-styles';
 import { metricScale } from '../../core/aq/metric-info';
 import { periodStarter, resamplePeriodOf } from '../../core/aq/resample';
 
@@ -77,6 +78,8 @@ interface ChartViewOptions {
   onMetricChange?: (col: number) => void;
   /** Called when the user hides or shows the QC-invalid values. */
   onQcToggle?: () => void;
+  /** The connection's line style slots (PanelContext.styleSlots): a datasource's colour in every result. */
+  styleSlots?: StyleSlots;
 }
 
 /**
@@ -494,7 +497,7 @@ export class ChartView {
    */
   private seriesOf(data: ChartData, unit: string): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
     const colours = palette(this.element, data.series.length);
-    const styles = tableLineStyles(this.table, Number(this.linesBy.value));
+    const styles = tableLineStyles(this.table, Number(this.linesBy.value), this.options.styleSlots);
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
     const zone = this.timeZone();

@@ -2,7 +2,7 @@
 // #rrggbb, #rrggbbaa, rgb()/rgba() and hsl()/hsla() (comma or space syntax). Appending "33" to a colour only
 // works for #rrggbb: an hsl() colour then becomes invalid and the canvas draws nothing (or white).
 
-import { LINE_COLOURS, type LineStyle, lineStyles } from '../../core/aq/line-styles';
+import { LINE_COLOURS, type LineStyle, lineStyles, type StyleSlots } from '../../core/aq/line-styles';
 import { chartGroupColumn, lineLabels } from '../../core/table/chart-columns';
 import type { Table } from '../../core/table/table';
 
@@ -57,19 +57,25 @@ export function lineColours(n: number): string[] {
 
 /**
  * Each datasource's line style, the same in every chart and view of a result and in its exports: over every
- * value of the "Lines by" column in the rows (not only the lines drawn), so hiding lines keeps the others'.
+ * value of the "Lines by" column in the rows (not only the lines drawn), so hiding lines keeps the others'; with
+ * the connection's slots (ResultInfo.datasourceStyles, checked), the same in every result of the notebook.
  */
-export function tableLineStyles(table: Table, groupCol: number): Map<string, LineStyle> {
-  return lineStyles(lineLabels(table, groupCol));
+export function tableLineStyles(table: Table, groupCol: number, known?: StyleSlots): Map<string, LineStyle> {
+  return lineStyles(lineLabels(table, groupCol), known);
 }
 
 /**
- * The colour of each group a view draws (Profiles: its datasources by the chart's default "Lines by" column):
- * a datasource's chart colour (tableLineStyles), so it is the same line in every view; a group that is no
- * value of that column (a difference line, "(all)") takes the palette's colour of its place.
+ * The style of each group a view draws (Profiles: its datasources by the chart's default "Lines by" column):
+ * a datasource's chart style (tableLineStyles), so it is the same line in every view and its image; a group that
+ * is no value of that column (a difference line, "(all)") takes the palette's colour of its place, solid.
  */
-export function groupColours(table: Table, groups: readonly string[]): string[] {
-  const styles = tableLineStyles(table, chartGroupColumn(table));
+export function groupStyles(table: Table, groups: readonly string[], known?: StyleSlots): LineStyle[] {
+  const styles = tableLineStyles(table, chartGroupColumn(table), known);
   const byPlace = lineColours(groups.length);
-  return groups.map((g, i) => styles.get(g)?.colour ?? byPlace[i]);
+  return groups.map((g, i) => styles.get(g) ?? { colour: byPlace[i], dash: [] });
+}
+
+/** The colour of each group a view draws (groupStyles). */
+export function groupColours(table: Table, groups: readonly string[], known?: StyleSlots): string[] {
+  return groupStyles(table, groups, known).map((s) => s.colour);
 }

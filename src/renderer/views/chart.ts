@@ -10,7 +10,7 @@ function chartImage(ctx: PanelContext, view: ChartView): ViewImage | undefined {
   const by = Number(view.linesBy.value);
   const metric = ctx.table.columns[view.metricColumn]?.name;
   const linesBy = by >= 0 ? ctx.table.columns[by]?.name : '';
-  const chart = svgChart(takeRows(ctx.table, ctx.rows()), { metric, linesBy }, true);
+  const chart = svgChart(takeRows(ctx.table, ctx.rows()), { metric, linesBy }, true, ctx.styleSlots);
   return chart && { svg: chart.svg, name: `chart ${metric ?? ''}` };
 }
 
@@ -20,7 +20,7 @@ export const chartView: ViewDefinition = {
   tooltip: 'A metric over time, one line per datasource',
   applies: isTimeSeries,
   create: (ctx) => {
-    const view = new ChartView(ctx.table, ctx.rows, ctx.timeZone);
+    const view = new ChartView(ctx.table, ctx.rows, ctx.timeZone, { styleSlots: ctx.styleSlots });
     return Object.assign(view, { image: () => chartImage(ctx, view) });
   },
 };

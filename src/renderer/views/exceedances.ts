@@ -97,6 +97,7 @@ class ExceedancesPanel implements Panel {
     this.chart = new ChartView(ctx.table, ctx.rows, ctx.timeZone, {
       threshold: () => this.threshold(),
       metricCol: Number(initial.value),
+      styleSlots: ctx.styleSlots,
       onMetricChange: (col) => {
         this.setDefaultThreshold(col);
         this.drawTable();

@@ -4,7 +4,6 @@
 // metrics: A, B and B − A with the interval of the difference).
 import uPlot from 'uplot';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../../core/aq/bootstrap';
-import { lineStyles } from '../../core/aq/line-styles';
 import { BOOTSTRAP_MAX_VALUES, type ProfileBy, type ProfilePoint } from '../../core/aq/stats';
 import { type ProfilePanelSpec, svgProfiles } from '../../core/notebook/export/svg-profiles';
 import { chartTimeColumn } from '../../core/table/chart-columns';
@@ -23,7 +22,7 @@ import {
   profiles,
   unitOf,
 } from '../model/aq-views';
-import { groupColours, withAlpha } from '../model/colour';
+import { groupColours, groupStyles, withAlpha } from '../model/colour';
 import { isTimeSeries } from '../model/table-shape';
 import { zoneText } from '../model/view-zone';
 import type { Panel, PanelContext, ViewDefinition, ViewImage } from './view';
@@ -244,6 +243,7 @@ class ProfilesPanel implements Panel {
     const colours = groupColours(
       this.ctx.table,
       all.map((g) => g.group),
+      this.ctx.styleSlots,
     );
     const series: uPlot.Series[] = [{ label: PANELS[by].title }];
     const data: Array<Array<number | null>> = [];
@@ -293,14 +293,18 @@ class ProfilesPanel implements Panel {
   image(): ViewImage | undefined {
     const d = this.drawn;
     if (!d?.lines.length) return undefined;
-    const styles = lineStyles(d.lines.map((g) => g.group));
+    const styles = groupStyles(
+      this.ctx.table,
+      d.lines.map((g) => g.group),
+      this.ctx.styleSlots,
+    );
     const normalising = d.unit === 'ratio to the mean';
     const panels: ProfilePanelSpec[] = PROFILE_PANELS.map((by) => ({
       title: PANELS[by].title,
       label: PANELS[by].label,
-      lines: d.lines.map((g) => {
+      lines: d.lines.map((g, i) => {
         const [mean, high, low] = lineData(g[by], d.band, normalising && g !== d.raw ? g.mean : 1);
-        return { label: g.group, style: styles.get(g.group)!, mean, high, low };
+        return { label: g.group, style: styles[i], mean, high, low };
       }),
     }));
     const band = d.band === 'ci' ? '95 % confidence interval of the mean (bootstrap)' : 'interquartile range';

@@ -1,6 +1,7 @@
 // What a view beside Table and Chart is: one module per view under src/renderer/views/<name>.ts exports a
 // ViewDefinition; the table widget reads the registry (src/renderer/views/registry.ts) and offers each view
 // whose `applies` says so. docs/ARCHITECTURE.md: "add a view".
+import type { StyleSlots } from '../../core/aq/line-styles';
 import type { FullSummary, SummaryPlan } from '../../core/notebook/renderer-protocol';
 import type { Table } from '../../core/table/table';
 import type { TimeZoneMode } from '../model/format';
@@ -24,6 +25,8 @@ export interface PanelContext {
   referenceSites?: readonly unknown[];
   /** Datasource names by id (ResultInfo.datasourceNames or a name column), for choices and hovers. */
   datasourceNames?: ReadonlyMap<string, string>;
+  /** Each datasource's line style slot from the connection (ResultInfo.datasourceStyles, checked): its colour in every result. */
+  styleSlots?: StyleSlots;
   /**
    * The rows of the data the table holds: `held` (table.rowCount) of `total` (a file of which the table editor
    * keeps the first rows, a progressive output whose rows are still arriving); equal when it holds them all.

@@ -1,5 +1,6 @@
 // The table output: a toolbar (filter, count, tabs, actions), notices, then the rows (grid.ts) or a view
 // (view-host.ts over the registry of views, src/renderer/views/registry.ts). Every value is set as textContent.
+import { styleSlotsOf } from '../../core/aq/line-styles';
 import type {
   FullSummary,
   ImageFormat,
@@ -172,6 +173,7 @@ export class TableWidget {
       timeZone: () => this.state.timeZone,
       referenceSites: Array.isArray(info?.referenceSites) ? info.referenceSites : undefined,
       datasourceNames: datasourceNameMap(this.table, info?.datasourceNames),
+      styleSlots: styleSlotsOf(info?.datasourceStyles),
       coverage: () => this.coverage(),
       fullSummary: this.options.summarize,
       nestedTable: (table: Table, title: string) => {

@@ -1,20 +1,22 @@
 // What an exporter needs of a saved output, whatever its MIME types: a table (decoded from the
 // renderer's wire format), an error, a summary of a result too big to keep, or plain text.
 
+import { type StyleSlots, styleSlotsOf } from '../../aq/line-styles';
 import type { Table } from '../../table/table';
 import { decodeTable } from '../../table/wire';
 import { itemText, MIME, type NotebookOutput } from '../model';
 
 type OutputView =
-  | { kind: 'table'; table: Table; title?: string; notes: string[] }
+  | { kind: 'table'; table: Table; title?: string; notes: string[]; styles?: StyleSlots }
   | { kind: 'error'; name: string; message: string }
   | { kind: 'text'; text: string; mime: string };
 
-function measnbInfo(output: NotebookOutput): { title?: string; notes: string[] } {
-  const info = output.metadata?.measnb as { title?: unknown; notes?: unknown } | undefined;
+function measnbInfo(output: NotebookOutput): { title?: string; notes: string[]; styles?: StyleSlots } {
+  const info = output.metadata?.measnb as { title?: unknown; notes?: unknown; datasourceStyles?: unknown } | undefined;
   const title = typeof info?.title === 'string' ? info.title : undefined;
   const notes = Array.isArray(info?.notes) ? info.notes.filter((n): n is string => typeof n === 'string') : [];
-  return { title, notes };
+  // The line styles the output's chart used (the connection's slots), when they are valid.
+  return { title, notes, styles: styleSlotsOf(info?.datasourceStyles) };
 }
 
 /** The best view of one output; never throws on a damaged item (it becomes a text note). */

@@ -2,7 +2,7 @@
 // chosen metric (the cell's chart choice, else the chart's first metric, as the renderer starts), one line per
 // value of the "Lines by" column in the same style as in the notebook (core/aq/line-styles), every line in the
 // legend (beyond MAX_CHART_LINES, as the renderer, the rest is named in a note), the unit on the axis.
-import { lineStyles } from '../../aq/line-styles';
+import { lineStyles, type StyleSlots } from '../../aq/line-styles';
 import { metricUnit } from '../../aq/metric-info';
 import {
   chartGroupColumn,
@@ -59,9 +59,15 @@ function linesOf(table: Table, time: NumericColumn, metric: NumericColumn, group
 
 /**
  * The chart as an `<svg>` with its notes, or undefined when the table has no time axis or no metric. `notesInside`:
- * the notes are drawn under the legend too (an image saved alone; an export prints them under the chart).
+ * the notes are drawn under the legend too (an image saved alone; an export prints them under the chart). `known`:
+ * the connection's line style slots (ResultInfo.datasourceStyles, checked), as the output's chart uses them.
  */
-export function svgChart(table: Table, choice?: ChartChoice, notesInside = false): ExportChart | undefined {
+export function svgChart(
+  table: Table,
+  choice?: ChartChoice,
+  notesInside = false,
+  known?: StyleSlots,
+): ExportChart | undefined {
   const t = chartTimeColumn(table);
   const { metric: m, group: g } = chartColumns(table, choice);
   if (t < 0 || m < 0 || table.rowCount === 0) return undefined;
@@ -70,7 +76,7 @@ export function svgChart(table: Table, choice?: ChartChoice, notesInside = false
   const lines = linesOf(table, table.columns[t] as NumericColumn, metric, group);
   if (lines.size === 0) return undefined;
   const keys = [...lines.keys()].sort();
-  const styles = lineStyles(group ? lineLabels(table, g) : [metric.name]);
+  const styles = lineStyles(group ? lineLabels(table, g) : [metric.name], known);
   const drawn = keys.slice(0, MAX_CHART_LINES);
   const series: PlotSeries[] = drawn.map((k) => ({
     label: k,

@@ -24,13 +24,17 @@ describe('core aq: datasource names for the renderer', () => {
     assert.deepEqual(Object.keys(datasourceNames(list, ['D1', 'R1'], 1)), ['D1'], 'bounded in count');
   });
 
-  it('reference sites only without a sourceType column; names either way', () => {
+  it('reference sites only without a sourceType column; names and line style slots either way', () => {
+    // Slots over the whole list D1, R1, X9: each its FNV-1a colour (idHash % 15: D1 0, R1 10, X9 free too).
+    const datasourceStyles = { D1: 0, R1: 10 };
     assert.deepEqual(resultDatasourceInfo(list, ['D1', 'R1'], false), {
       referenceSites: ['R1'],
       datasourceNames: { D1: 'Roof', R1: 'City hall' },
+      datasourceStyles,
     });
     assert.deepEqual(resultDatasourceInfo(list, ['D1', 'R1'], true), {
       datasourceNames: { D1: 'Roof', R1: 'City hall' },
+      datasourceStyles,
     });
   });
 

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
 import { colourDifference, contrastRatio, hexToLab } from '../../../../src/core/aq/colour-difference';
-import { idHash, LINE_COLOURS, LINE_STYLE_COUNT, lineStyles } from '../../../../src/core/aq/line-styles';
+import {
+  connectionStyleSlots,
+  idHash,
+  LINE_COLOURS,
+  LINE_STYLE_COUNT,
+  lineStyles,
+  styleSlotsOf,
+} from '../../../../src/core/aq/line-styles';
+import { DEFAULT_SEED } from '../../../../src/emulator/index';
+import { buildWorld, DEMO_ORG } from '../../../../src/emulator/world';
 
 /** CIELAB hue angle (degrees) and chroma. */
 function hueChroma(hex: string): [number, number] {
@@ -71,5 +80,85 @@ describe('line styles: one per datasource', () => {
     // Alone, each datasource takes its hash's colour, solid.
     for (const id of all.slice(0, 5))
       assert.equal(lineStyles([id]).get(id)!.colour, LINE_COLOURS[idHash(id) % LINE_COLOURS.length]);
+  });
+
+  describe("across results: the connection's whole datasource list (ResultInfo.datasourceStyles)", () => {
+    // The emulator's 20 datasources of its demo org (default seed; ids do not depend on the anchor).
+    const all = buildWorld(DEFAULT_SEED, Date.UTC(2026, 0, 1), 20)
+      .orgs.get(DEMO_ORG)!
+      .datasources.map((d) => d.id);
+    const key = (s: { colour: string; dash: readonly number[] } | undefined) => `${s?.colour} ${s?.dash.join(',')}`;
+    const slotsFor = (ids: readonly string[]) => styleSlotsOf(connectionStyleSlots(all, ids));
+
+    it('a datasource has the same style alone, in any subset and in the whole list (without the slots many do not)', () => {
+      assert.equal(all.length, 20);
+      const full = lineStyles(all, slotsFor(all));
+      assert.equal(new Set([...full.values()].map(key)).size, 20, 'all 20 distinct');
+      const subsets = [
+        ...all.map((id) => [id]),
+        all.slice(0, 7),
+        all.slice(5, 17).reverse(),
+        all.filter((_, i) => i % 3),
+      ];
+      for (const ids of subsets) {
+        const styles = lineStyles(ids, slotsFor(ids));
+        for (const id of ids) assert.equal(key(styles.get(id)), key(full.get(id)), `${id} in [${ids.join(', ')}]`);
+      }
+      // The result's own list alone places a lone datasource on its hashed colour, solid: what moved before.
+      const moved = all.filter((id) => key(lineStyles([id]).get(id)) !== key(full.get(id)));
+      assert.ok(
+        moved.length >= 5,
+        `${moved.length} of 20 change style alone without the slots (12 with the default seed)`,
+      );
+    });
+
+    it('ids not in the connection take free styles, the known keep theirs; no slots is as before', () => {
+      const ids = [all[0], all[1], 'SQLONLY1', 'SQLONLY2'];
+      const slots = slotsFor(ids)!;
+      assert.deepEqual([...slots.keys()].sort(), [all[0], all[1]].sort(), 'only ids of the connection and result');
+      const styles = lineStyles(ids, slots);
+      const full = lineStyles(all, slotsFor(all));
+      for (const id of [all[0], all[1]]) assert.equal(key(styles.get(id)), key(full.get(id)));
+      assert.equal(new Set([...styles.values()].map(key)).size, 4, 'four distinct styles');
+      assert.deepEqual(lineStyles(ids, undefined), lineStyles(ids));
+      assert.deepEqual(lineStyles(ids, new Map()), lineStyles(ids));
+    });
+
+    it('more datasources than styles: the first in sorted order keeps a shared slot, the other moves', () => {
+      const big = ids(60);
+      const slots = styleSlotsOf(connectionStyleSlots(big, big))!;
+      const [a, b] = [...big]
+        .sort()
+        .filter((id, _, arr) => arr.some((o) => o !== id && slots.get(o) === slots.get(id)));
+      assert.ok(a && b, 'two ids share a slot among 60');
+      const both = lineStyles([a, b], slots);
+      assert.notEqual(key(both.get(a)), key(both.get(b)), 'a result never draws two lines alike');
+    });
+
+    it('slots read from a notebook file are checked: a bad object is ignored as a whole', () => {
+      const good = { [all[0]]: 3, [all[1]]: 44 };
+      assert.deepEqual(styleSlotsOf(good), new Map(Object.entries(good)));
+      // "__proto__" is a key like any other (fromEntries), and a usable id.
+      const proto = connectionStyleSlots(['__proto__', 'A'], ['__proto__']);
+      assert.ok(Object.hasOwn(proto, '__proto__'));
+      assert.equal(styleSlotsOf(proto)?.get('__proto__'), idHash('__proto__') % LINE_COLOURS.length);
+      for (const bad of [
+        null,
+        'x',
+        [1, 2],
+        { A: 45 },
+        { A: -1 },
+        { A: 1.5 },
+        { A: '3' },
+        { 'has space': 1 },
+        { '': 1 },
+        { ['x'.repeat(201)]: 1 },
+        { 'A\u0007': 1 },
+        Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`D${i}`, 0])),
+      ])
+        assert.equal(styleSlotsOf(bad), undefined, JSON.stringify(bad)?.slice(0, 60));
+      // A bad one falls back: styles as from the result's own list.
+      assert.deepEqual(lineStyles([all[0]], styleSlotsOf({ [all[0]]: 99 })), lineStyles([all[0]]));
+    });
   });
 });

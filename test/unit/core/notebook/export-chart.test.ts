@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { resultDatasourceInfo } from '../../../../src/core/aq/datasource-names';
+import { lineStyles } from '../../../../src/core/aq/line-styles';
 import { metricUnit } from '../../../../src/core/aq/metric-info';
 import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { codeCell, type Notebook } from '../../../../src/core/notebook';
@@ -89,6 +91,33 @@ describe('notebook export: the chart the output showed', () => {
     const both = legendNames(a).filter((id) => legendNames(b).includes(id));
     assert.ok(both.length >= 5, String(both.length));
     for (const id of both) assert.equal(style(a, id), style(b, id), id);
+  });
+
+  it("a datasource has the output's colour in every chart of the notebook (ResultInfo.datasourceStyles); bad ones fall back", async () => {
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const list = (await client.listDatasources(emu.org)).datasources;
+    const all = list.map((d) => d.datasourceId);
+    // One whose style alone (the result's own list) differs from its style among all of them.
+    const full = lineStyles(all);
+    const lone = all.find((id) => lineStyles([id]).get(id)!.colour !== full.get(id)!.colour)!;
+    assert.ok(lone, 'a datasource that changes colour alone without the connection list');
+    const cell = (ids: string[], info?: Record<string, unknown>) => {
+      const src = `recent\ndatasourceIds: ${ids.join(', ')}\noutputFrequency: hour\nmetricSelect: only pm2_5ConcMassNowcast\nstartTime: -24h`;
+      return runCell(src, { client, org: emu.org, now: new Date(emu.clock.now()) }).then((r) => {
+        const out = resultOutput(r);
+        const ds = r.table.columns.find((c) => c.name === 'datasourceId') as { dict: string[] };
+        const measnb = { ...(out.metadata?.measnb as object), ...(info ?? resultDatasourceInfo(list, ds.dict, true)) };
+        return codeCell(src, [{ ...out, metadata: { ...out.metadata, measnb } }]);
+      });
+    };
+    const strokeOf = (html: string, id: string, n: number) =>
+      [...html.matchAll(new RegExp(`<g><title>${id}</title><line [^>]*stroke="(#[0-9a-f]+)"`, 'g'))][n]?.[1];
+    const nb: Notebook = { metadata: {}, cells: [await cell(all), await cell([lone])] };
+    const html = exportNotebook(nb, 'html');
+    assert.equal(strokeOf(html, lone, 0), full.get(lone)!.colour, 'its colour among all');
+    assert.equal(strokeOf(html, lone, 1), full.get(lone)!.colour, 'the same colour alone');
+    const bad: Notebook = { metadata: {}, cells: [await cell([lone], { datasourceStyles: { [lone]: 'red' } })] };
+    assert.equal(strokeOf(exportNotebook(bad, 'html'), lone, 0), lineStyles([lone]).get(lone)!.colour, 'bad: own list');
   });
 });
 

@@ -1,9 +1,15 @@
 // A band's fill with an alpha from any colour the palette or the theme gives (hex, rgb, hsl): never an invalid
 // string (an hsl() with "33" appended drew a white band in Profiles beyond the 6 theme colours).
 import assert from 'node:assert/strict';
-import { LINE_COLOURS } from '../../../../src/core/aq/line-styles';
+import { connectionStyleSlots, LINE_COLOURS, styleSlotsOf } from '../../../../src/core/aq/line-styles';
 import type { Table } from '../../../../src/core/table/table';
-import { groupColours, parseColour, tableLineStyles, withAlpha } from '../../../../src/renderer/model/colour';
+import {
+  groupColours,
+  groupStyles,
+  parseColour,
+  tableLineStyles,
+  withAlpha,
+} from '../../../../src/renderer/model/colour';
 
 describe('renderer colour: withAlpha', () => {
   it('hex forms: #rgb, #rgba, #rrggbb, #rrggbbaa', () => {
@@ -61,5 +67,25 @@ describe('renderer colour: a datasource has one colour in every view of a result
     );
     // A line that is no datasource (a difference) takes the palette colour of its place.
     assert.equal(groupColours(table, [ids[0], 'A − B'])[1], LINE_COLOURS[1]);
+  });
+
+  it("with the connection's slots (ResultInfo.datasourceStyles), a datasource alone has its colour among all twenty", () => {
+    const slots = (shown: readonly string[]) => styleSlotsOf(connectionStyleSlots(ids, shown));
+    const full = tableLineStyles(table, 0, slots(ids));
+    const aloneTable = (id: string): Table => ({
+      columns: [
+        { name: 'datasourceId', kind: 'identifier', dict: [id], codes: new Int32Array(3) },
+        { name: 'time', kind: 'time', values: Float64Array.from([0, 1, 2]) },
+      ],
+      rowCount: 3,
+    });
+    let moved = 0;
+    for (const id of ids) {
+      const alone = aloneTable(id);
+      assert.deepEqual(tableLineStyles(alone, 0, slots([id])).get(id), full.get(id), id);
+      assert.deepEqual(groupStyles(alone, [id], slots([id]))[0], full.get(id), `${id} in Profiles`);
+      if (tableLineStyles(alone, 0).get(id)!.colour !== full.get(id)!.colour) moved++;
+    }
+    assert.ok(moved > 0, 'without the slots some change colour alone');
   });
 });
