@@ -432,11 +432,16 @@ export async function outputShot(page, locator, name) {
  * Writes a notebook of one measq cell on the Local emulator into the e2e workspace as `name`, and lets the
  * extension activate (Select Notebook Connection, dismissed) before it is opened.
  */
-export async function writeOneCellNotebook(page, name, source) {
+export function writeOneCellNotebook(page, name, source) {
+  return writeNotebook(page, name, [source]);
+}
+
+/** As writeOneCellNotebook, with a measq cell per source (each a string or a list of lines). */
+export async function writeNotebook(page, name, sources) {
   const nb = {
     measnb: 1,
     metadata: { connection: 'Local emulator' },
-    cells: [{ kind: 'code', language: 'measq', source, outputs: [] }],
+    cells: sources.map((source) => ({ kind: 'code', language: 'measq', source, outputs: [] })),
   };
   fs.writeFileSync(path.join(e2eEnv().workspace, name), JSON.stringify(nb, null, 2));
   await runCommand(page, 'Measurements: Select Notebook Connection', { timeoutMs: 90_000 });
