@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { connectionStyleSlots } from '../../src/core/aq/line-styles';
 import { MeasurementsClient } from '../../src/core/client/client.node';
 import { codeCell, MIME } from '../../src/core/notebook';
+import type { ResultInfo } from '../../src/core/notebook/renderer-protocol';
 import { timeColumn } from '../../src/core/run/index.node';
 import { tableOutput } from '../../src/core/run/outputs';
 import { tableToCsv } from '../../src/core/table/csv-export';
@@ -128,9 +130,16 @@ describe('notebook controller against the emulator', function () {
     );
     assert.ok(findColumn(table, 'pm2_5ConcMassNowcast'));
     assert.equal(metadata.rowCount, table.rowCount);
-    const info = metadata.measnb as { referenceSites?: string[]; datasourceNames?: Record<string, string> };
+    const info = metadata.measnb as ResultInfo;
     assert.equal(info.referenceSites, undefined, 'csv-wide has its sourceType column: not sent');
     assert.deepEqual(Object.keys(info.datasourceNames ?? {}).sort(), [ids[0], ids[1]].sort(), 'names of its ids only');
+    const all = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
+    assert.ok(all.length > 2);
+    assert.deepEqual(
+      info.datasourceStyles,
+      connectionStyleSlots(all, [ids[0], ids[1]]),
+      "line style slots from the connection's whole datasource list, of its ids only",
+    );
     const csv = nb.cellAt(0).outputs[0].items.find((i) => i.mime === MIME.csv);
     assert.ok(csv, 'a text/csv fallback item');
     assert.equal(new TextDecoder().decode(csv.data).trimEnd().split('\n').length, table.rowCount + 1);
