@@ -39,7 +39,7 @@ describe('measnb run --param and --export (built CLI against the emulator)', fun
       '--param',
       `site=${site}`,
       '--param',
-      'start=-2d',
+      'start=-3d',
       '--param',
       'threshold=0',
       '--out',
@@ -53,14 +53,15 @@ describe('measnb run --param and --export (built CLI against the emulator)', fun
       (nb.cells[i].outputs[0].metadata?.measnb as { notes: string[] } | undefined)?.notes ?? [];
     assert.match(
       notes(2)[0],
-      new RegExp(`^parameters: site=${site}, frequency=hour, start=-2d \\(.*Z\\), end=today \\(`),
+      new RegExp(`^parameters: site=${site}, frequency=hour, start=-3d \\(.*Z\\), end=today \\(`),
     );
     assert.deepEqual(notes(3)[0], 'parameters: threshold=0');
     const table = (i: number) => decodeTable(nb.cells[i].outputs[0].items.find((x) => x.mime === MIME.table)!.data);
     const report = table(2);
     const ids = report.columns.find((c) => c.name === 'datasourceId')!;
     assert.deepEqual(new Set(Array.from({ length: report.rowCount }, (_, row) => cellText(ids, row))), new Set([site]));
-    // threshold=0: every measured hour is over it (bound as a DOUBLE: > 0 compares numbers).
+    // start=-3d .. end=today holds two whole UTC days whatever the hour the test runs (with -2d, from 23:00 UTC
+    // on, the report held one day). threshold=0: every measured hour is over it (bound as a DOUBLE: > 0 compares numbers).
     const daily = table(3);
     const over = daily.columns.find((c) => c.name === 'hoursOver')!;
     assert.ok(
