@@ -1,8 +1,18 @@
 // The rows of progressive outputs (items holding only a result's first rows): the host answers the
 // renderer's rows-requests from the Table it still holds (the last few results), else from the cell's
-// full-result file (Parquet, result-store), read back once; when neither is there it says so.
+// full-result file (Parquet, result-store), read back once; when neither is there it says so. The Summary of
+// such an output's every row (summary-request) comes from the same places, computed by DuckDB
+// (core/sql/summary.node): the held result, else the file read in place.
 import * as vscode from 'vscode';
-import type { RestOfRows, RowsReply, RowsRequest } from '../../core/notebook/renderer-protocol';
+import {
+  type FullSummary,
+  notebookSummaryRequestOf,
+  type RestOfRows,
+  type RowsReply,
+  type RowsRequest,
+  type SummaryReply,
+} from '../../core/notebook/renderer-protocol';
+import { fileSummary, tableSummary } from '../../core/sql/summary.node';
 import { readParquet } from '../../core/table/parquet';
 import { sliceRows } from '../../core/table/row-chunks';
 import type { Table } from '../../core/table/table';
@@ -71,6 +81,47 @@ export class ProgressiveResults implements vscode.Disposable {
     }
   }
 
+  /**
+   * The reply to a summary-request from a renderer showing `notebook`: the Summary of every row of the result
+   * its key names (a key the host gave: held, or in an output of this notebook; never a path from the webview).
+   */
+  async summary(notebook: vscode.NotebookDocument, m: unknown): Promise<SummaryReply> {
+    const asked = notebookSummaryRequestOf(m);
+    const { requestId } = asked;
+    if ('refused' in asked) return { type: 'summary-failed', requestId, message: asked.refused };
+    try {
+      const summary = await this.summaryOf(notebook, asked.key, asked.plan);
+      if (summary) return { type: 'summary-result', requestId, summary };
+      const message =
+        'the result is neither in memory nor in its full-result file on this machine (run the cell again)';
+      return { type: 'summary-failed', requestId, message };
+    } catch (err) {
+      return { type: 'summary-failed', requestId, message: (err as Error).message };
+    }
+  }
+
+  private async summaryOf(
+    notebook: vscode.NotebookDocument,
+    key: string,
+    plan: Parameters<typeof tableSummary>[1],
+  ): Promise<FullSummary | undefined> {
+    const held = await this.held.get(key);
+    if (held) return tableSummary(held, plan);
+    const cell = this.cellOf(notebook, key);
+    const file = cell && this.fileOfCell(cell);
+    if (file?.scheme !== 'file') return undefined;
+    const exists = await vscode.workspace.fs.stat(file).then(
+      () => true,
+      () => false,
+    );
+    return exists ? fileSummary(file.fsPath, plan) : undefined;
+  }
+
+  /** The cell of `notebook` whose output has this key. */
+  private cellOf(notebook: vscode.NotebookDocument, key: string): vscode.NotebookCell | undefined {
+    return notebook.getCells().find((c) => c.outputs.some((o) => restKeyOf(o) === key));
+  }
+
   /** Keeps the newest `keep` results (a Map iterates oldest first). */
   private dropOldest(): void {
     while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
@@ -85,7 +136,7 @@ export class ProgressiveResults implements vscode.Disposable {
   private find(notebook: vscode.NotebookDocument, key: string): Promise<Table | undefined> {
     const held = this.held.get(key);
     if (held) return held;
-    const cell = notebook.getCells().find((c) => c.outputs.some((o) => restKeyOf(o) === key));
+    const cell = this.cellOf(notebook, key);
     const file = cell && this.fileOfCell(cell);
     if (!file) return Promise.resolve(undefined);
     const read = readBack(file);

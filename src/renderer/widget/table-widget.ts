@@ -186,11 +186,12 @@ export class TableWidget {
   }
 
   /** The rows held of the data's: a file's counted rows (truncated), a progressive output's total (rest). */
-  private coverage(): { held: number; total: number } {
+  private coverage(): ReturnType<PanelContext['coverage']> {
     const info = this.options.info;
     const held = this.table.rowCount;
     const total = Math.max(held, info?.truncated?.totalRows ?? 0, info?.rest?.totalRows ?? 0);
-    return { held, total: Number.isFinite(total) ? total : held };
+    const of = info?.rest ? 'result' : 'file';
+    return { held, total: Number.isFinite(total) ? total : held, loading: this.loading, of };
   }
 
   /** After a tab is shown: the rows drawn when they are; the host told of the rows and the chart. */
