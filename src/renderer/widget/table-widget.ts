@@ -211,7 +211,7 @@ export class TableWidget {
     this.loadingEl.hidden = !this.loading;
     this.loadingEl.classList.remove('mt-truncated');
     this.loadingEl.textContent = this.loading
-      ? `Loading rows ${fmt(loaded)} of ${fmt(total)}… Sorting, filtering, the chart and the views cover the ${fmt(loaded)} rows loaded so far.`
+      ? `Loading rows ${fmt(loaded)} of ${fmt(total)}… Sorting, filtering, the chart and the views cover the ${fmt(loaded)} rows loaded so far${this.options.summarize ? ' (the Summary with no filter on: every row, from the extension host)' : ''}.`
       : '';
     if (!this.loading) {
       this.setStatus(`All ${fmt(total)} rows loaded`);
