@@ -10,7 +10,7 @@ import type { NestedTable, Panel, PanelContext, ViewDefinition } from './view';
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** Which rows a Summary of the rows shown covers: all, the first held (some still loading), or those filtered. */
-function coverText(shown: number, held: number, total: number, loading?: boolean): string {
+export function coverText(shown: number, held: number, total: number, loading?: boolean): string {
   const part = loading
     ? `the first ${fmt(held)} rows loaded so far of ${fmt(total)} (more are arriving; the Summary is drawn again when all are in)`
     : `the first ${fmt(held)} rows held of ${fmt(total)}`;
