@@ -123,6 +123,8 @@ describe('progressive outputs: the head in the item, the rest through renderer m
       return summary;
     };
     const held = check(await ask(controller.progressive, key));
+    // Asked again (the view drawn again), the same computation answers: not a second scan of every row.
+    assert.equal(check(await ask(controller.progressive, key)), held);
     // A host that no longer holds the result reads the cell's full-result file in place (DuckDB), same numbers.
     await eventually(() => {
       const file = controller.results.fileOfCell(nb.cellAt(0));

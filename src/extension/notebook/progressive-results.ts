@@ -10,6 +10,7 @@ import {
   type RestOfRows,
   type RowsReply,
   type RowsRequest,
+  type SummaryPlan,
   type SummaryReply,
 } from '../../core/notebook/renderer-protocol';
 import { fileSummary, tableSummary } from '../../core/sql/summary.node';
@@ -17,6 +18,9 @@ import { readParquet } from '../../core/table/parquet';
 import { sliceRows } from '../../core/table/row-chunks';
 import type { Table } from '../../core/table/table';
 import { encodeTable } from '../../core/table/wire';
+
+/** Full-data Summaries kept (a few outputs' Summaries, each a small object). */
+const KEPT_SUMMARIES = 8;
 
 /** The most rows one reply carries, whatever a request asks for. */
 const MAX_ROWS_PER_REPLY = 1_000_000;
@@ -30,6 +34,8 @@ export function restKeyOf(output: vscode.NotebookCellOutput): string | undefined
 export class ProgressiveResults implements vscode.Disposable {
   /** Results by key, oldest first (a Map keeps insertion order); a file read back is a promise meanwhile. */
   private readonly held = new Map<string, Promise<Table | undefined>>();
+  /** Full-data Summaries by result key and plan, oldest first. */
+  private readonly summaries = new Map<string, Promise<FullSummary | undefined>>();
   private seq = 0;
   private readonly answered = new vscode.EventEmitter<{ request: RowsRequest; reply: RowsReply }>();
   /** Each rows-request answered (tests follow the renderer's requests so). */
@@ -90,7 +96,7 @@ export class ProgressiveResults implements vscode.Disposable {
     const { requestId } = asked;
     if ('refused' in asked) return { type: 'summary-failed', requestId, message: asked.refused };
     try {
-      const summary = await this.summaryOf(notebook, asked.key, asked.plan);
+      const summary = await this.summaryOnce(notebook, asked.key, asked.plan);
       if (summary) return { type: 'summary-result', requestId, summary };
       const message =
         'the result is neither in memory nor in its full-result file on this machine (run the cell again)';
@@ -100,10 +106,31 @@ export class ProgressiveResults implements vscode.Disposable {
     }
   }
 
+  /**
+   * One computation per result and plan (a view drawn again, a filter cleared, asks again): the last few kept;
+   * a failure is not kept.
+   */
+  private summaryOnce(
+    notebook: vscode.NotebookDocument,
+    key: string,
+    plan: SummaryPlan,
+  ): Promise<FullSummary | undefined> {
+    const id = `${key}\n${JSON.stringify(plan)}`;
+    let p = this.summaries.get(id);
+    if (!p) {
+      p = this.summaryOf(notebook, key, plan);
+      this.summaries.set(id, p);
+      while (this.summaries.size > KEPT_SUMMARIES) this.summaries.delete(this.summaries.keys().next().value as string);
+      const drop = () => this.summaries.get(id) === p && this.summaries.delete(id);
+      p.then((s) => s ?? drop(), drop);
+    }
+    return p;
+  }
+
   private async summaryOf(
     notebook: vscode.NotebookDocument,
     key: string,
-    plan: Parameters<typeof tableSummary>[1],
+    plan: SummaryPlan,
   ): Promise<FullSummary | undefined> {
     const held = await this.held.get(key);
     if (held) return tableSummary(held, plan);
@@ -129,6 +156,7 @@ export class ProgressiveResults implements vscode.Disposable {
 
   dispose(): void {
     this.held.clear();
+    this.summaries.clear();
     this.answered.dispose();
   }
 
