@@ -4,6 +4,7 @@ import {
   type ChartChanged,
   chartChoiceOf,
   type HostToRenderer,
+  type RestOfRows,
   type ResultInfo,
   ROWS_CHUNK_BYTES,
   type ViewChanged,
@@ -13,6 +14,7 @@ import type { Table } from '../core/table/table';
 import { decodeTable, encodeTable } from '../core/table/wire';
 import { RowsClient } from './dom/rows-client';
 import { SaveClient } from './dom/save-client';
+import { SummaryClient } from './dom/summary-client';
 
 import { setChartMemory } from './model/chart-choice';
 
@@ -27,8 +29,7 @@ function resultInfo(metadata: unknown): ResultInfo | undefined {
 }
 
 /** A progressive output's growing table (the head first), or undefined for an output that holds every row. */
-function assemblerFor(head: Table, info: ResultInfo | undefined): TableAssembler | undefined {
-  const rest = restOf(info?.rest, head.rowCount);
+function assemblerFor(head: Table, rest: RestOfRows | undefined): TableAssembler | undefined {
   if (!rest) return undefined;
   try {
     return new TableAssembler(head, rest.totalRows);
@@ -83,6 +84,7 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   const insightsShown = new Set<string>();
   const saver = new SaveClient(ctx, encodeTable);
   const rows = new RowsClient(ctx);
+  const summaries = new SummaryClient(ctx);
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement) {
       widgets.get(item.id)?.dispose();
@@ -95,7 +97,8 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         return;
       }
       const info = resultInfo(item.metadata);
-      const assembler = assemblerFor(table, info);
+      const rest = restOf(info?.rest, table.rowCount);
+      const assembler = assemblerFor(table, rest);
       if (assembler) table = assembler.table;
       rememberChart(table, info, ctx);
       const widget = mountTable(element, table, {
@@ -110,6 +113,8 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         saveImage: saver.available
           ? (format, bytes, name) => saver.saveImage(format, bytes, `${info?.title ?? 'measurements'} ${name}`)
           : undefined,
+        // A progressive output's Summary of every row: the host's, of the result its key names.
+        summarize: rest && summaries.available ? (plan) => summaries.request(plan, rest.key) : undefined,
         onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
         insights: {
           shown: insightsShown.has(item.id),
@@ -117,8 +122,8 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
         },
       });
       widgets.set(item.id, widget);
-      if (assembler && info?.rest) {
-        void loadInto(widget, assembler, info.rest.key, rows, () => widgets.get(item.id) !== widget, bytes.byteLength);
+      if (assembler && rest) {
+        void loadInto(widget, assembler, rest.key, rows, () => widgets.get(item.id) !== widget, bytes.byteLength);
       }
     },
     disposeOutputItem(id?: string) {

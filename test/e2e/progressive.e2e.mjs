@@ -2,7 +2,9 @@
 // (78 MB in the wire format, over measurements.notebook.outputHeadMB's default 1 MB) paints its first
 // rows from the output item, says "Loading rows N of M…" while the renderer fetches the rest from the
 // extension, and ends with every row (the row count and "All … rows loaded"); the last row scrolls into
-// view with its own values. Screenshots: .artifacts/screenshots/progressive-*.png.
+// view with its own values. Its Summary, opened while the rows still arrive, covers every row of the result
+// (the host's DuckDB over the result it holds), then is drawn again from the rows once all are in.
+// Screenshots: .artifacts/screenshots/progressive-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,12 +13,14 @@ import {
   e2eEnv,
   eventually,
   openNotebook,
+  openView,
   revealInNotebook,
   runAll,
   runCommand,
   screenshot,
   tableFrames,
   useWorkbench,
+  writeOneCellNotebook,
 } from './workbench.mjs';
 
 const ROWS = 500_000;
@@ -110,5 +114,80 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
     assert.ok(cells.includes(String(ROWS - 1)), `the last row's own values: ${cells.join(' | ')}`);
     assert.ok(cells.includes(`D${String((ROWS - 1) % 400).padStart(7, '0')}`));
     console.log(`      screenshot: ${await screenshot(page, 'progressive-done')}`);
+  });
+
+  it("its Summary, opened while rows still arrive, covers all the result's rows (the host's), then the rows'", async () => {
+    // 500,000 rows: two datasources (i even / odd), i = 0 … 499,999, and a 160-character text per row that makes
+    // the rows slow to arrive (it is no metric: the Summary's plan is time, datasourceId and i only).
+    // Over every row, D0 (the even i) has 250,000 rows and mean i = 249,999 (the mean of 0, 2, …, 499,998);
+    // the first rows held have a few thousand, of a mean far below.
+    await writeOneCellNotebook(page, 'progressive-summary.measnb', [
+      'sql',
+      'SELECT TIMESTAMPTZ \'2026-11-01 00:00:00+00\' + to_minutes(i) AS "time",',
+      "  'D' || CAST(i % 2 AS VARCHAR) AS datasourceId,",
+      '  CAST(i AS DOUBLE) AS i,',
+      "  repeat('x', 152) || lpad(CAST(i AS VARCHAR), 8, '0') AS note",
+      `FROM range(${ROWS}) AS t(i)`,
+    ]);
+    await openNotebook(page, 'progressive-summary.measnb');
+    await runAll(page);
+    const table = await eventually(
+      async () => {
+        for (const { frame } of await tableFrames(page))
+          for (const t of await frame.locator('.measnb-table:not(.mt-panel .measnb-table)').all())
+            if (await t.locator('.mt-hname', { hasText: /^note$/ }).count()) return t;
+        return undefined;
+      },
+      'the first rows painted',
+      1500,
+      200,
+    );
+    await openView(page, table, 'summary');
+    const note = () => table.locator('.mt-summary-note').first().textContent();
+    const first = await note();
+    console.log(`      summary note at first: ${first}`);
+    assert.match(first, /rows loaded so far of 500,000 \(more are arriving/);
+    const host = await eventually(
+      async () => {
+        const t = await note();
+        return /DuckDB over the whole result/.test(t) && t;
+      },
+      "the host's Summary of every row",
+      600,
+      100,
+    );
+    console.log(`      summary note from the host: ${host}`);
+    assert.match(
+      host,
+      /over all 500,000 rows \(DuckDB over the whole result, in the extension host; this view is still loading its rows\)/,
+    );
+    const d0 = await table
+      .locator('.mt-summary .mt-body .mt-row:not([hidden])')
+      .first()
+      .locator('.mt-cell')
+      .allTextContents();
+    console.log(`      first Summary row: ${d0.join(' | ')}`);
+    assert.ok(d0.includes('D0') && d0.includes('i'), d0.join(' | '));
+    assert.ok(d0.includes('250000'), `count 250,000: ${d0.join(' | ')}`);
+    assert.ok(d0.includes('249999'), `mean 249,999: ${d0.join(' | ')}`);
+    await revealInNotebook(page, table);
+    console.log(`      screenshot: ${await screenshot(page, 'progressive-summary-all-rows')}`);
+    // Once every row is in, the Summary is drawn again from them: the same numbers, "all 500,000 rows".
+    const local = await eventually(
+      async () => {
+        const t = await note();
+        return /^Per datasource × metric over all 500,000 rows;/.test(t) && t;
+      },
+      'the Summary drawn again from every row loaded',
+      3000,
+      300,
+    );
+    console.log(`      summary note when all rows are in: ${local}`);
+    const again = await table
+      .locator('.mt-summary .mt-body .mt-row:not([hidden])')
+      .first()
+      .locator('.mt-cell')
+      .allTextContents();
+    assert.deepEqual(again, d0);
   });
 });

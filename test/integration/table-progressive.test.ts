@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { codeCell, MIME } from '../../src/core/notebook';
-import type { RowsReply, RowsRequest } from '../../src/core/notebook/renderer-protocol';
+import type { RowsReply, RowsRequest, SummaryReply } from '../../src/core/notebook/renderer-protocol';
 import { readParquet } from '../../src/core/table/parquet';
 import { cellText, type Table } from '../../src/core/table/table';
 import { decodeTable } from '../../src/core/table/wire';
@@ -99,6 +99,52 @@ describe('progressive outputs: the head in the item, the rest through renderer m
       next = r.start + r.maxRows;
     }
     assert.ok(next >= ROWS);
+  });
+
+  it("answers a summary-request over every row of the output's result (held, else its file); refuses forged keys and paths", async () => {
+    // Issue 28: the Summary of an output holding the first rows covers all of them. Column i is 0 … ROWS − 1:
+    // over every row its mean is (ROWS − 1) / 2 = 59,999.5 (arithmetic series), over the head's rows it is
+    // (head − 1) / 2, far below.
+    const { controller } = host.a.notebooks;
+    const output = nb.cellAt(0).outputs[0];
+    const key = (output.metadata as { measnb: { rest: { key: string; headRows: number } } }).measnb.rest.key;
+    const headRows = (output.metadata as { measnb: { rest: { headRows: number } } }).measnb.rest.headRows;
+    const plan = { timeColumn: 'time', frequency: 'minute', metrics: [{ column: 'i' }, { column: 'm3' }] };
+    const ask = (p: ProgressiveResults, k: unknown) =>
+      p.summary(nb, { type: 'summary-request', requestId: 's1', key: k, plan });
+    const check = (reply: SummaryReply) => {
+      assert.equal(reply.type, 'summary-result', JSON.stringify(reply));
+      const { summary } = reply as Extract<SummaryReply, { type: 'summary-result' }>;
+      assert.equal(summary.rows, ROWS);
+      const i = summary.cells.find((c) => c.metric === 'i');
+      assert.deepEqual([i?.count, i?.withValue, i?.min, i?.max, i?.mean], [ROWS, ROWS, 0, ROWS - 1, (ROWS - 1) / 2]);
+      assert.ok((i?.mean ?? 0) - (headRows - 1) / 2 > 50_000, `held rows' mean ${(headRows - 1) / 2}`);
+      assert.equal(summary.to! - summary.from!, (ROWS - 1) * 60_000);
+      return summary;
+    };
+    const held = check(await ask(controller.progressive, key));
+    // Asked again (the view drawn again), the same computation answers: not a second scan of every row.
+    assert.equal(check(await ask(controller.progressive, key)), held);
+    // A host that no longer holds the result reads the cell's full-result file in place (DuckDB), same numbers.
+    await eventually(() => {
+      const file = controller.results.fileOfCell(nb.cellAt(0));
+      return !!file && fs.existsSync(file.fsPath);
+    }, 'the full-result file written');
+    const fresh = new ProgressiveResults((cell) => controller.results.fileOfCell(cell));
+    assert.equal(check(await ask(fresh, key)).cells.length, held.cells.length);
+    // A key of the right form that no output of this notebook has, a path, a full-result id: refused.
+    const forged = await ask(fresh, 'r1zzzzzzzz');
+    assert.equal(forged.type, 'summary-failed');
+    assert.match((forged as { message: string }).message, /neither in memory nor in its full-result file/);
+    const file = controller.results.fileOfCell(nb.cellAt(0))!;
+    for (const k of [file.fsPath, controller.results.idOf(file), file.toString()]) {
+      const refused = await ask(controller.progressive, k);
+      assert.deepEqual(refused, {
+        type: 'summary-failed',
+        requestId: 's1',
+        message: 'the request names no result of this notebook',
+      });
+    }
   });
 
   it('answers from the held result, and from the full-result file written after the hand-over', async () => {

@@ -230,16 +230,43 @@ export interface FullSummary {
   cells: SummaryCell[];
 }
 
-/** The renderer asks for the Summary of all the rows of the data it holds part of (a file opened as a table). */
+/**
+ * The renderer asks for the Summary of all the rows of the data it holds part of: a file opened as a table (its
+ * panel knows the file), or a notebook output, named by its `key` (RestOfRows.key: an id the host made, never a path).
+ */
 export interface SummaryRequest {
   type: 'summary-request';
   requestId: string;
   plan: SummaryPlan;
+  key?: string;
 }
 
 export type SummaryReply =
   | { type: 'summary-result'; requestId: string; summary: FullSummary }
   | { type: 'summary-failed'; requestId: string; message: string };
+
+/** The form of the keys the host gives progressive outputs (extension/notebook/progressive-results `hold`). */
+const REST_KEY = /^r[0-9a-z]{1,40}$/;
+
+/** Whether a value from a message has the form of a key the host gives results (no path, no other text). */
+export function isRestKey(value: unknown): value is string {
+  return typeof value === 'string' && REST_KEY.test(value);
+}
+
+/**
+ * A notebook output's summary-request checked (hostile input): its key of the host's form and its plan; else
+ * why not (the reply's message). Whether the host knows the key is the host's to say.
+ */
+export function notebookSummaryRequestOf(
+  m: unknown,
+): { requestId: string; key: string; plan: SummaryPlan } | { requestId: string; refused: string } {
+  const v = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
+  const requestId = String(v.requestId).slice(0, 100);
+  if (!isRestKey(v.key)) return { requestId, refused: 'the request names no result of this notebook' };
+  const plan = summaryPlanOf(v.plan);
+  if (!plan) return { requestId, refused: 'the request names no columns to summarise' };
+  return { requestId, key: v.key, plan };
+}
 
 /** Metric columns a Summary request may name (a wide result has a few hundred at most). */
 const MAX_SUMMARY_METRICS = 1000;

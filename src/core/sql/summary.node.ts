@@ -9,6 +9,7 @@ import { PERIOD_MS } from '../api/types';
 import type { FullSummary, SummaryCell, SummaryPlan } from '../notebook/renderer-protocol';
 import { cellText, isNumeric, numberAt, type Table } from '../table/table';
 import { quoteIdent } from '../text/sql-text';
+import { SqlEngine } from './engine.node';
 import { type RunSql, withFileEngine } from './statistics.node';
 
 /** The plan's columns, each checked to be a column of the data (names from a message are hostile input). */
@@ -117,4 +118,24 @@ export function fileSummary(
   options: { signal?: AbortSignal } = {},
 ): Promise<FullSummary> {
   return withFileEngine(file, (run, from) => summaryOf(run, from, plan), options);
+}
+
+/**
+ * The Summary of every row of a result held in memory (a progressive output's whole result, of which the
+ * renderer holds the first rows): only the plan's columns are put in a confined engine that reads no files.
+ */
+export async function tableSummary(table: Table, plan: SummaryPlan): Promise<FullSummary> {
+  checkColumns(
+    plan,
+    table.columns.map((c) => c.name),
+  );
+  const wanted = new Set([plan.groupColumn, plan.timeColumn, ...plan.metrics.flatMap((m) => [m.column, m.qc?.column])]);
+  const columns = table.columns.filter((c) => wanted.has(c.name));
+  const engine = await SqlEngine.open();
+  try {
+    await engine.putTable('result', { rowCount: table.rowCount, columns });
+    return await summaryOf((sql) => engine.query(sql), quoteIdent('result'), plan);
+  } finally {
+    engine.close();
+  }
 }

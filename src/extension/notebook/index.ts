@@ -67,7 +67,7 @@ export function registerNotebooks(
     new NotebookTimeZones((nb, zone) => controller.relabelOutputs(nb, zone)),
     controller,
     sql,
-    registerSaveHandler(writeParquet, (notebook, m) => controller.progressive.rows(notebook, m)),
+    registerSaveHandler(writeParquet, controller.progressive),
     registerChartChoice(),
     registerEvaluationExport(),
     ...registerNotebookCommands(connections, () => services.clock.now(), sqlCells),

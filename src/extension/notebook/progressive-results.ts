@@ -1,12 +1,26 @@
 // The rows of progressive outputs (items holding only a result's first rows): the host answers the
 // renderer's rows-requests from the Table it still holds (the last few results), else from the cell's
-// full-result file (Parquet, result-store), read back once; when neither is there it says so.
+// full-result file (Parquet, result-store), read back once; when neither is there it says so. The Summary of
+// such an output's every row (summary-request) comes from the same places, computed by DuckDB
+// (core/sql/summary.node): the held result, else the file read in place.
 import * as vscode from 'vscode';
-import type { RestOfRows, RowsReply, RowsRequest } from '../../core/notebook/renderer-protocol';
+import {
+  type FullSummary,
+  notebookSummaryRequestOf,
+  type RestOfRows,
+  type RowsReply,
+  type RowsRequest,
+  type SummaryPlan,
+  type SummaryReply,
+} from '../../core/notebook/renderer-protocol';
+import { fileSummary, tableSummary } from '../../core/sql/summary.node';
 import { readParquet } from '../../core/table/parquet';
 import { sliceRows } from '../../core/table/row-chunks';
 import type { Table } from '../../core/table/table';
 import { encodeTable } from '../../core/table/wire';
+
+/** Full-data Summaries kept (a few outputs' Summaries, each a small object). */
+const KEPT_SUMMARIES = 8;
 
 /** The most rows one reply carries, whatever a request asks for. */
 const MAX_ROWS_PER_REPLY = 1_000_000;
@@ -20,6 +34,8 @@ export function restKeyOf(output: vscode.NotebookCellOutput): string | undefined
 export class ProgressiveResults implements vscode.Disposable {
   /** Results by key, oldest first (a Map keeps insertion order); a file read back is a promise meanwhile. */
   private readonly held = new Map<string, Promise<Table | undefined>>();
+  /** Full-data Summaries by result key and plan, oldest first. */
+  private readonly summaries = new Map<string, Promise<FullSummary | undefined>>();
   private seq = 0;
   private readonly answered = new vscode.EventEmitter<{ request: RowsRequest; reply: RowsReply }>();
   /** Each rows-request answered (tests follow the renderer's requests so). */
@@ -71,6 +87,68 @@ export class ProgressiveResults implements vscode.Disposable {
     }
   }
 
+  /**
+   * The reply to a summary-request from a renderer showing `notebook`: the Summary of every row of the result
+   * its key names (a key the host gave: held, or in an output of this notebook; never a path from the webview).
+   */
+  async summary(notebook: vscode.NotebookDocument, m: unknown): Promise<SummaryReply> {
+    const asked = notebookSummaryRequestOf(m);
+    const { requestId } = asked;
+    if ('refused' in asked) return { type: 'summary-failed', requestId, message: asked.refused };
+    try {
+      const summary = await this.summaryOnce(notebook, asked.key, asked.plan);
+      if (summary) return { type: 'summary-result', requestId, summary };
+      const message =
+        'the result is neither in memory nor in its full-result file on this machine (run the cell again)';
+      return { type: 'summary-failed', requestId, message };
+    } catch (err) {
+      return { type: 'summary-failed', requestId, message: (err as Error).message };
+    }
+  }
+
+  /**
+   * One computation per result and plan (a view drawn again, a filter cleared, asks again): the last few kept;
+   * a failure is not kept.
+   */
+  private summaryOnce(
+    notebook: vscode.NotebookDocument,
+    key: string,
+    plan: SummaryPlan,
+  ): Promise<FullSummary | undefined> {
+    const id = `${key}\n${JSON.stringify(plan)}`;
+    let p = this.summaries.get(id);
+    if (!p) {
+      p = this.summaryOf(notebook, key, plan);
+      this.summaries.set(id, p);
+      while (this.summaries.size > KEPT_SUMMARIES) this.summaries.delete(this.summaries.keys().next().value as string);
+      const drop = () => this.summaries.get(id) === p && this.summaries.delete(id);
+      p.then((s) => s ?? drop(), drop);
+    }
+    return p;
+  }
+
+  private async summaryOf(
+    notebook: vscode.NotebookDocument,
+    key: string,
+    plan: SummaryPlan,
+  ): Promise<FullSummary | undefined> {
+    const held = await this.held.get(key);
+    if (held) return tableSummary(held, plan);
+    const cell = this.cellOf(notebook, key);
+    const file = cell && this.fileOfCell(cell);
+    if (file?.scheme !== 'file') return undefined;
+    const exists = await vscode.workspace.fs.stat(file).then(
+      () => true,
+      () => false,
+    );
+    return exists ? fileSummary(file.fsPath, plan) : undefined;
+  }
+
+  /** The cell of `notebook` whose output has this key. */
+  private cellOf(notebook: vscode.NotebookDocument, key: string): vscode.NotebookCell | undefined {
+    return notebook.getCells().find((c) => c.outputs.some((o) => restKeyOf(o) === key));
+  }
+
   /** Keeps the newest `keep` results (a Map iterates oldest first). */
   private dropOldest(): void {
     while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
@@ -78,6 +156,7 @@ export class ProgressiveResults implements vscode.Disposable {
 
   dispose(): void {
     this.held.clear();
+    this.summaries.clear();
     this.answered.dispose();
   }
 
@@ -85,7 +164,7 @@ export class ProgressiveResults implements vscode.Disposable {
   private find(notebook: vscode.NotebookDocument, key: string): Promise<Table | undefined> {
     const held = this.held.get(key);
     if (held) return held;
-    const cell = notebook.getCells().find((c) => c.outputs.some((o) => restKeyOf(o) === key));
+    const cell = this.cellOf(notebook, key);
     const file = cell && this.fileOfCell(cell);
     if (!file) return Promise.resolve(undefined);
     const read = readBack(file);

@@ -13,6 +13,7 @@ import {
   type RowsRequest,
   type SaveFormat,
   type SaveToHost,
+  type SummaryReply,
 } from '../../core/notebook/renderer-protocol';
 import { tableToCsv } from '../../core/table/csv-export';
 import { tableToJsonRecords } from '../../core/table/json-export';
@@ -137,16 +138,24 @@ export function defaultSaveFolder(near?: vscode.Uri): vscode.Uri | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri ?? (near ? vscode.Uri.joinPath(near, '..') : undefined);
 }
 
-/** Answers a progressive output's rows-request (extension/notebook/progressive-results). */
-type RowsHandler = (notebook: vscode.NotebookDocument, m: RowsRequest) => Promise<RowsReply>;
+/** Answers a progressive output's rows-request and summary-request (extension/notebook/progressive-results). */
+interface ResultRequests {
+  rows(notebook: vscode.NotebookDocument, m: RowsRequest): Promise<RowsReply>;
+  /** `m` as it came (checked there: the output's key, the plan). */
+  summary(notebook: vscode.NotebookDocument, m: unknown): Promise<SummaryReply>;
+}
 
-/** The notebook renderer's messages: saving, and the rows of progressive outputs. */
-export function registerSaveHandler(writeParquet: ParquetWriter, rows?: RowsHandler): vscode.Disposable {
+/** The notebook renderer's messages: saving, and the rows and the Summary of progressive outputs. */
+export function registerSaveHandler(writeParquet: ParquetWriter, results?: ResultRequests): vscode.Disposable {
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   const sessions = new WeakMap<vscode.NotebookEditor, SaveSession>();
   return messaging.onDidReceiveMessage(async ({ editor, message }) => {
-    if (rows && message?.type === 'rows-request') {
-      await messaging.postMessage(await rows(editor.notebook, message as RowsRequest), editor);
+    if (results && message?.type === 'rows-request') {
+      await messaging.postMessage(await results.rows(editor.notebook, message as RowsRequest), editor);
+      return;
+    }
+    if (results && message?.type === 'summary-request') {
+      await messaging.postMessage(await results.summary(editor.notebook, message), editor);
       return;
     }
     let session = sessions.get(editor);

@@ -1,5 +1,6 @@
 // Asks the extension host for the Summary of every row of the data the view holds part of (summary-request:
-// a file opened as a table keeps its first rows); the host computes it with DuckDB (core/sql/summary.node).
+// a file opened as a table keeps its first rows; a notebook output holds its result's first rows, named by its
+// key); the host computes it with DuckDB (core/sql/summary.node).
 import type {
   FullSummary,
   HostToRenderer,
@@ -30,10 +31,10 @@ export class SummaryClient {
     return this.requests.available;
   }
 
-  /** The Summary of all the rows, by the plan's columns. */
-  request(plan: SummaryPlan): Promise<FullSummary> {
+  /** The Summary of all the rows, by the plan's columns (of the result `key` names: a notebook output's). */
+  request(plan: SummaryPlan, key?: string): Promise<FullSummary> {
     return this.requests.ask(
-      (requestId) => ({ type: 'summary-request', requestId, plan }) satisfies SummaryRequest,
+      (requestId) => ({ type: 'summary-request', requestId, plan, ...(key ? { key } : {}) }) satisfies SummaryRequest,
       (m) => {
         if (m.type === 'summary-failed') throw new Error(m.message);
         if (!m.summary || !Array.isArray(m.summary.cells)) throw new Error('the extension sent no summary');

@@ -9,6 +9,15 @@ import type { NestedTable, Panel, PanelContext, ViewDefinition } from './view';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** Which rows a Summary of the rows shown covers: all, the first held (some still loading), or those filtered. */
+export function coverText(shown: number, held: number, total: number, loading?: boolean): string {
+  const part = loading
+    ? `the first ${fmt(held)} rows loaded so far of ${fmt(total)} (more are arriving; the Summary is drawn again when all are in)`
+    : `the first ${fmt(held)} rows held of ${fmt(total)}`;
+  if (shown < held) return `the ${fmt(shown)} rows shown (filtered)${held >= total ? '' : ` of ${part}`}`;
+  return held >= total ? `all ${fmt(held)} rows` : part;
+}
+
 class SummaryPanel implements Panel {
   readonly element: HTMLElement;
   private readonly note = h('div', { className: 'mt-status mt-summary-note' });
@@ -26,15 +35,9 @@ class SummaryPanel implements Panel {
     const t0 = performance.now();
     const rows = this.ctx.rows();
     this.show(summaryTable(this.ctx.table, rows));
-    const { held, total } = this.ctx.coverage();
-    const filtered = rows.length < held;
-    const whole = held >= total;
-    const covers = filtered
-      ? `the ${fmt(rows.length)} rows shown (filtered)${whole ? '' : ` of the first ${fmt(held)} rows held of ${fmt(total)}`}`
-      : whole
-        ? `all ${fmt(held)} rows`
-        : `the first ${fmt(held)} rows held of ${fmt(total)}`;
-    const asked = !filtered && !whole && this.ctx.fullSummary;
+    const { held, total, loading, of = 'file' } = this.ctx.coverage();
+    const covers = coverText(rows.length, held, total, loading);
+    const asked = rows.length >= held && held < total && this.ctx.fullSummary;
     this.setNote(covers, performance.now() - t0, asked ? ' Computing it over all rows in the extension host…' : '');
     const draw = ++this.draws;
     if (!asked || !this.ctx.fullSummary) return;
@@ -43,8 +46,9 @@ class SummaryPanel implements Panel {
       (full) => {
         if (draw !== this.draws) return;
         this.show(summaryFromFull(this.ctx.table, full));
+        const still = this.ctx.coverage().loading ? '; this view is still loading its rows' : '';
         this.setNote(
-          `all ${fmt(full.rows)} rows (DuckDB over the whole file, in the extension host)`,
+          `all ${fmt(full.rows)} rows (DuckDB over the whole ${of}, in the extension host${still})`,
           performance.now() - t1,
           '',
         );

@@ -29,12 +29,13 @@ export interface PanelContext {
   styleSlots?: StyleSlots;
   /**
    * The rows of the data the table holds: `held` (table.rowCount) of `total` (a file of which the table editor
-   * keeps the first rows, a progressive output whose rows are still arriving); equal when it holds them all.
+   * keeps the first rows, a progressive output whose rows are still arriving: `loading`, or could not all be
+   * had); equal when it holds them all. `of`: what the data is, a file or a notebook cell's result.
    */
-  coverage: () => { held: number; total: number };
+  coverage: () => { held: number; total: number; loading?: boolean; of?: 'file' | 'result' };
   /**
-   * The Summary of every row of the data, computed by the extension host (DuckDB over the whole file); undefined
-   * when the host cannot (no messaging, not a file).
+   * The Summary of every row of the data, computed by the extension host (DuckDB over the whole file, or over a
+   * notebook output's whole result); undefined when the host cannot (no messaging, neither).
    */
   fullSummary?: (plan: SummaryPlan) => Promise<FullSummary>;
   /** Shows a derived table with the table widget (sortable, filterable, copyable, savable). */

@@ -188,11 +188,12 @@ export class TableWidget {
   }
 
   /** The rows held of the data's: a file's counted rows (truncated), a progressive output's total (rest). */
-  private coverage(): { held: number; total: number } {
+  private coverage(): ReturnType<PanelContext['coverage']> {
     const info = this.options.info;
     const held = this.table.rowCount;
     const total = Math.max(held, info?.truncated?.totalRows ?? 0, info?.rest?.totalRows ?? 0);
-    return { held, total: Number.isFinite(total) ? total : held };
+    const of = info?.rest ? 'result' : 'file';
+    return { held, total: Number.isFinite(total) ? total : held, loading: this.loading, of };
   }
 
   /** After a tab is shown: the rows drawn when they are; the host told of the rows and the chart. */
@@ -212,7 +213,7 @@ export class TableWidget {
     this.loadingEl.hidden = !this.loading;
     this.loadingEl.classList.remove('mt-truncated');
     this.loadingEl.textContent = this.loading
-      ? `Loading rows ${fmt(loaded)} of ${fmt(total)}… Sorting, filtering, the chart and the views cover the ${fmt(loaded)} rows loaded so far.`
+      ? `Loading rows ${fmt(loaded)} of ${fmt(total)}… Sorting, filtering, the chart and the views cover the ${fmt(loaded)} rows loaded so far${this.options.summarize ? ' (the Summary with no filter on: every row, from the extension host)' : ''}.`
       : '';
     if (!this.loading) {
       this.setStatus(`All ${fmt(total)} rows loaded`);

@@ -10,8 +10,9 @@ import { StatisticsInputError } from '../../../../src/core/api/errors';
 import { mulberry32 } from '../../../../src/core/aq/bootstrap';
 import { summaryPlanOf } from '../../../../src/core/notebook/renderer-protocol';
 import { readTableFile } from '../../../../src/core/sql/file-read.node';
-import { fileSummary } from '../../../../src/core/sql/summary.node';
+import { fileSummary, tableSummary } from '../../../../src/core/sql/summary.node';
 import { writeParquet } from '../../../../src/core/table/parquet';
+import { sliceRows } from '../../../../src/core/table/row-chunks';
 import { type Column, cellText, floatValues, isNumeric, type Table } from '../../../../src/core/table/table';
 import { summaryFromFull, summaryPlan, summaryTable } from '../../../../src/renderer/model/aq-views';
 
@@ -120,6 +121,23 @@ describe('core sql summary: the Summary over every row of a file, by DuckDB', fu
     const expected = plain(summaryTable(whole, all(whole)));
     assert.deepEqual(plain(summaryFromFull(read.table, full)), expected);
     assert.notDeepEqual(plain(summaryTable(read.table, all(read.table))), expected);
+  });
+
+  it("a result held in memory (a notebook output's whole result): the same Summary as the renderer's over it", async () => {
+    const t = generated();
+    const full = await tableSummary(t, summaryPlan(t));
+    assert.equal(full.rows, t.rowCount);
+    const expected = plain(summaryTable(t, all(t)));
+    assert.deepEqual(plain(summaryFromFull(t, full)), expected);
+    // The output's item holds the first rows only: its plan, the numbers of every row of the result.
+    const head = sliceRows(t, 0, 100);
+    const fromHead = await tableSummary(t, summaryPlan(head));
+    assert.deepEqual(plain(summaryFromFull(head, fromHead)), expected);
+    assert.notDeepEqual(plain(summaryTable(head, all(head))), expected);
+    await assert.rejects(
+      tableSummary(t, { frequency: 'hour', metrics: [{ column: 'nope' }] }),
+      (e: Error) => e instanceof StatisticsInputError && /No column nope/.test(e.message),
+    );
   });
 
   it('median and p98 are Hyndman–Fan type 7: numpy.percentile on the same values', async () => {
