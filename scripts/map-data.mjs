@@ -95,8 +95,8 @@ function admin1() {
   });
 }
 
-/** Degrees (about 1.5 km): the 1:50m land simplified to keep the asset near 250 KB (a bay stays a bay). */
-const LAND_TOLERANCE = 0.015;
+/** Degrees (about 600 m, under the 1:50m data's own detail): the land simplified, the asset about 170 KB. */
+const LAND_TOLERANCE = 0.006;
 
 function land() {
   const landTopo = readJson('world-atlas/land-50m.json');
