@@ -21,11 +21,12 @@ import type { Panel, PanelContext, ViewDefinition, ViewImage } from './view';
 
 type Cluster = MapSpot<MapPoint>;
 
-/** The canvas's text alternative: how many datasources at how many places, and which share one. */
-function spotsText(datasources: number, clusters: Cluster[]): string {
-  const shared = clusters.filter((c) => c.items.length > 1).map((c) => c.items.map((p) => p.group).join(' + '));
+/** The canvas's text alternative: how many datasources at how many places, which share one, the towns named. */
+function spotsText(datasources: number, scene: MapScene<MapPoint>): string {
+  const shared = scene.spots.filter((c) => c.items.length > 1).map((c) => c.items.map((p) => p.group).join(' + '));
   const at = shared.length ? `; sharing a place: ${shared.join('; ')}` : '';
-  return `Map of ${datasources} datasources at ${clusters.length} places${at}`;
+  const towns = scene.places.length ? `; towns: ${scene.places.map((p) => p.name).join(', ')}` : '';
+  return `Map of ${datasources} datasources at ${scene.spots.length} places${at}${towns}`;
 }
 
 /** A legend key: the category's colour with its letters. */
@@ -180,6 +181,7 @@ class MapPanel implements Panel {
     this.paintPlaces(ctx, scene, muted, font);
     this.paintMarkers(ctx, scene.spots, fg, font);
     this.clusters = scene.spots;
+    this.canvas.setAttribute('aria-label', spotsText(this.points.length, scene));
     this.paintLabels(ctx, scene.spots, fg, font);
     this.paintScale(ctx, scene, fg, font);
   }
@@ -337,7 +339,6 @@ class MapPanel implements Panel {
     }
     ctx.textAlign = 'start';
     ctx.textBaseline = 'alphabetic';
-    this.canvas.setAttribute('aria-label', spotsText(this.points.length, clusters));
   }
 
   /** Datasource names (ids where unnamed) where they fit without overlapping a marker or another label. */

@@ -2,7 +2,7 @@
 // (PNG is rasterised from it). Well-formed XML (parsed strictly by sax), with a title, the unit, a legend entry per
 // line and the data's time range; every text from the data escaped. And the host's check of an image's bytes.
 import assert from 'node:assert/strict';
-import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
+import { AQI_CATEGORIES, type AqiCategory } from '../../../../src/core/aq/aqi';
 import { calendarYear } from '../../../../src/core/aq/calendar';
 import { mapScene } from '../../../../src/core/aq/map-scene';
 import { trend } from '../../../../src/core/aq/trend';
@@ -245,7 +245,7 @@ describe('the SVG image of the Map', () => {
   // sensor at its reference site), one named as hostile text.
   const usg = AQI_CATEGORIES.find((c) => c.abbr === 'USG')!;
   const good = AQI_CATEGORIES[0];
-  const marks = [
+  const marks: Array<{ lon: number; lat: number; item: { name: string; category?: AqiCategory } }> = [
     { lon: -122.27, lat: 37.8, item: { name: HOSTILE, category: usg } },
     { lon: -122.42, lat: 37.77, item: { name: 'SF ref', category: good } },
     { lon: -122.42, lat: 37.77, item: { name: 'SF sensor', category: undefined } },
