@@ -78,7 +78,7 @@ const land50 = memo(() => ({
 
 const admin1 = memo(() => decodeLines(admin1Data.lines).map(bounded));
 
-export interface Place {
+interface Place {
   name: string;
   lon: number;
   lat: number;
@@ -156,7 +156,7 @@ export interface MapScene<T> {
   scale: { x0: number; x1: number; y: number; text: string };
 }
 
-export interface SceneInput<T> {
+interface SceneInput<T> {
   view: ViewBox;
   width: number;
   height: number;

@@ -9,7 +9,7 @@
 import { AQI_CATEGORIES } from '../../core/aq/aqi';
 import { fitView, spotLabel, type ViewBox } from '../../core/aq/map-geometry';
 import { type MapScene, type MapSpot, mapScene, projection, type XY } from '../../core/aq/map-scene';
-import { svgMap } from '../../core/notebook/export/svg-map';
+import { MAP_CREDIT, svgMap } from '../../core/notebook/export/svg-map';
 import { rowsTimeRange } from '../../core/table/chart-columns';
 import { swatch, themeVar } from '../dom/chart-view';
 import { h } from '../dom/h';
@@ -69,6 +69,7 @@ class MapPanel implements Panel {
         categoryKey('transparent', '2', ''),
         h('span', { text: 'split: datasources at one spot' }),
       ]),
+      h('span', { className: 'mt-legend-item mt-map-credit', text: MAP_CREDIT }),
     ]);
     const frame = h('div', { className: 'mt-map-frame' }, [this.canvas, this.tip]);
     this.tip.hidden = true;

@@ -14,6 +14,9 @@ interface MapImage {
   timeRange?: [number, number];
 }
 
+/** Where the map's context comes from (GeoNames' CC BY licence asks for the credit where its places are shown). */
+export const MAP_CREDIT = 'Map: Natural Earth; places © GeoNames (CC BY)';
+
 const TOP = 46;
 const KEY_H = 40;
 const INK = '#222';
@@ -98,6 +101,7 @@ function mapKey(y: number): string[] {
   y += 20;
   item('#fff', INK, '', 'no category');
   item('#fff', INK, '2', 'split: datasources at one spot');
+  out.push(text(x + 12, y, MAP_CREDIT, ` font-size="9" fill="${MUTED}"`));
   return out;
 }
 

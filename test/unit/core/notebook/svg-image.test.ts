@@ -9,7 +9,7 @@ import { trend } from '../../../../src/core/aq/trend';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { svgCalendar } from '../../../../src/core/notebook/export/svg-calendar';
 import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
-import { svgMap } from '../../../../src/core/notebook/export/svg-map';
+import { MAP_CREDIT, svgMap } from '../../../../src/core/notebook/export/svg-map';
 import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebook/export/svg-plot';
 import { svgProfiles } from '../../../../src/core/notebook/export/svg-profiles';
 import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
@@ -280,6 +280,7 @@ describe('the SVG image of the Map', () => {
     assert.ok(!all.includes('Oakland') && !all.includes('San Francisco'), 'no place over a datasource');
     assert.ok(all.includes(scene.scale.text) && /\d+ k?m/.test(scene.scale.text), 'the scale bar');
     for (const c of AQI_CATEGORIES) assert.ok(all.includes(c.name), `${c.name} in the key`);
+    assert.ok(all.includes(MAP_CREDIT), 'GeoNames credited (CC BY)');
     const els = allElements(svg);
     assert.ok(
       els.some((e) => e.name === 'circle' && e.attributes.fill === usg.colour),
