@@ -324,9 +324,11 @@ async function checkMap(table, model) {
     await table.locator('.mt-map canvas').getAttribute('aria-label'),
     /sharing a place: .*D789SKH9 \+ DCZZDK8X/,
   );
+  // Towns (GeoNames places) are named around the datasources, clear of their markers and names.
+  assert.match(await table.locator('.mt-map canvas').getAttribute('aria-label'), /; towns: \S/);
 }
 
-/** Wheeled out from the city to the region: the state boundaries (admin-1) are drawn; its picture. */
+/** Wheeled out from the city to the region: the 1:50m coast, state boundaries (admin-1) and towns; its picture. */
 async function mapAtRegionScale(page, table) {
   const box = await table.locator('.mt-map canvas').first().boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -112,7 +112,7 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
     fs.copyFileSync(path.join(workspace, 'chart.png'), path.join(SHOTS, 'images-chart.png'));
     console.log(`      png: ${size.width}×${size.height}, ${path.join(SHOTS, 'images-chart.png')}`);
 
-    // The Calendar, the Trend, the Profiles and the Collocation draw theirs: SVG that parses, PNG at 2×; kept to be looked at.
+    // The Calendar, the Trend, the Profiles, the Collocation and the Map draw theirs: SVG that parses, PNG at 2×; kept to be looked at.
     for (const [view, expect] of [
       ['calendar', ['October 2026', '2026-10-01 – 2026-10-07 (days in UTC)']],
       ['trend', ['needs at least 12 monthly means']],
@@ -120,6 +120,16 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
       [
         'collocation',
         ['Sensor vs reference, 24-hour averages (n = 7)', 'pm2_5ConcMass1HourMean.value [µg/m³]', '1:1', 'fit y = '],
+      ],
+      // The Map: its markers' categories in letters, the datasources' names, towns, the scale bar, the key.
+      [
+        'map',
+        [
+          'Map of 3 datasources',
+          'data 2026-10-01 00:00 – 2026-10-07 23:00 UTC',
+          'Unhealthy for Sensitive Groups',
+          ' km',
+        ],
       ],
     ]) {
       await table.locator(`.mt-tabs .mt-view-${view}`).dispatchEvent('click');

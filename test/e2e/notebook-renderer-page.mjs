@@ -736,7 +736,18 @@ export async function checkAirQualityViews() {
       await page.waitForSelector('.mt-map canvas');
       const mapNote = await page.textContent('.mt-map-note');
       assert.match(mapNote, /^\d+ datasources, 1 moved/);
+      // City scale (the emulator's datasources are around San Francisco): the 1:50m coast, towns named clear of
+      // the datasources' markers and names (the canvas's text alternative lists them).
+      const cityLabel = await page.getAttribute('.mt-map canvas', 'aria-label');
+      assert.match(cityLabel, /; towns: .*(San Francisco|Oakland|Daly City)/, cityLabel);
       await shot('map');
+      // Zoomed out to the region (the Bay Area and Nevada): California's state line and more towns.
+      const mapBox = await page.locator('.mt-map canvas').boundingBox();
+      await page.mouse.move(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2);
+      for (let i = 0; i < 10; i++) await page.mouse.wheel(0, 100);
+      await page.waitForTimeout(300);
+      assert.match(await page.getAttribute('.mt-map canvas', 'aria-label'), /; towns: .*Sacramento/);
+      await shot('map-region');
       // Zoomed out to the whole world: no line across the map (rings over the antimeridian), no label past 90°.
       const canvas = page.locator('.mt-map canvas');
       const box = await canvas.boundingBox();

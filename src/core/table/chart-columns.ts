@@ -1,6 +1,6 @@
 // Which columns a chart of a result uses: the time axis, the column that splits lines (datasource),
 // and the metric columns worth drawing. One home for the renderer's chart and static exports.
-import { isNumeric, type Table } from './table';
+import { isNumeric, type NumericColumn, numberAt, type Table } from './table';
 
 const TIME_COLUMN_PREFERENCE = ['time', 'startOfPeriod'];
 const GROUP_COLUMN_PREFERENCE = ['datasourceId', 'nodeId', 'sourceId', 'refSiteId'];
@@ -64,4 +64,17 @@ export function lineLabels(table: Table, groupCol: number): string[] {
     if (used[c + 1]) out.push(typeof d === 'string' ? d : d.join(','));
   });
   return out;
+}
+
+/** The first and last time of the rows (ms), undefined without a time column or times. */
+export function rowsTimeRange(table: Table, rows: Uint32Array): [number, number] | undefined {
+  const t = chartTimeColumn(table);
+  if (t < 0) return undefined;
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const r of rows) {
+    const v = numberAt(table.columns[t] as NumericColumn, r);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : undefined;
 }

@@ -6,8 +6,7 @@ import uPlot from 'uplot';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../../core/aq/bootstrap';
 import { BOOTSTRAP_MAX_VALUES, type ProfileBy, type ProfilePoint } from '../../core/aq/stats';
 import { type ProfilePanelSpec, svgProfiles } from '../../core/notebook/export/svg-profiles';
-import { chartTimeColumn } from '../../core/table/chart-columns';
-import { type NumericColumn, numberAt, type Table } from '../../core/table/table';
+import { rowsTimeRange } from '../../core/table/chart-columns';
 import type { Zone } from '../../core/time/zone';
 import { themedAxis } from '../dom/chart-view';
 import { fillSelect } from '../dom/datasource-select';
@@ -57,19 +56,6 @@ function lineData(points: ProfilePoint[], band: Band, scale: number): Array<Arra
     points.map((p) => nn(band === 'ci' ? p.ciHigh : p.q75)),
     points.map((p) => nn(band === 'ci' ? p.ciLow : p.q25)),
   ];
-}
-
-/** The first and last time of the rows (ms), undefined without a time column or times. */
-function rowsTimeRange(table: Table, rows: Uint32Array): [number, number] | undefined {
-  const t = chartTimeColumn(table);
-  if (t < 0) return undefined;
-  let [lo, hi] = [Infinity, -Infinity];
-  for (const r of rows) {
-    const v = numberAt(table.columns[t] as NumericColumn, r);
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return lo <= hi ? [lo, hi] : undefined;
 }
 
 function choice(select: HTMLSelectElement, options: Array<[string, string]>): void {

@@ -2,12 +2,14 @@
 // (PNG is rasterised from it). Well-formed XML (parsed strictly by sax), with a title, the unit, a legend entry per
 // line and the data's time range; every text from the data escaped. And the host's check of an image's bytes.
 import assert from 'node:assert/strict';
-import { AQI_CATEGORIES } from '../../../../src/core/aq/aqi';
+import { AQI_CATEGORIES, type AqiCategory } from '../../../../src/core/aq/aqi';
 import { calendarYear } from '../../../../src/core/aq/calendar';
+import { mapScene } from '../../../../src/core/aq/map-scene';
 import { trend } from '../../../../src/core/aq/trend';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
 import { svgCalendar } from '../../../../src/core/notebook/export/svg-calendar';
 import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
+import { MAP_CREDIT, svgMap } from '../../../../src/core/notebook/export/svg-map';
 import { svgScatter, timeRangeText, wrapText } from '../../../../src/core/notebook/export/svg-plot';
 import { svgProfiles } from '../../../../src/core/notebook/export/svg-profiles';
 import { svgTrend } from '../../../../src/core/notebook/export/svg-trend';
@@ -235,5 +237,65 @@ describe('the SVG image of the Profiles', () => {
     assert.equal(paths.length, 8, 'a mean line per line and panel');
     assert.equal((paths[0].attributes.d.match(/M/g) ?? []).length, 2, 'a gap where a value is missing');
     assert.equal(allElements(svg).filter((e) => e.name === 'polygon').length, 16, 'the band both sides of the gap');
+  });
+});
+
+describe('the SVG image of the Map', () => {
+  // Three datasources at San Francisco Bay (the Map view's scene, core/aq/map-scene.ts): two at one spot (a
+  // sensor at its reference site), one named as hostile text.
+  const usg = AQI_CATEGORIES.find((c) => c.abbr === 'USG')!;
+  const good = AQI_CATEGORIES[0];
+  const marks: Array<{ lon: number; lat: number; item: { name: string; category?: AqiCategory } }> = [
+    { lon: -122.27, lat: 37.8, item: { name: HOSTILE, category: usg } },
+    { lon: -122.42, lat: 37.77, item: { name: 'SF ref', category: good } },
+    { lon: -122.42, lat: 37.77, item: { name: 'SF sensor', category: undefined } },
+  ];
+  const scene = mapScene({
+    view: { lon: -122.3, lat: 37.78, scale: 800 },
+    width: 760,
+    height: 420,
+    marks,
+    text: (items) => items.map((i) => i.name).join(' + '),
+    measure: (text, size) => text.length * size * 0.6,
+  });
+  const svgText = svgMap(scene, {
+    title: `Map of 3 datasources: ${HOSTILE}`,
+    subtitle: 'Markers: the latest pm2_5 [µg/m³] as its US EPA AQI category',
+    timeRange: [T0, T0 + 3 * HOUR],
+  });
+
+  it('well-formed: the land, the places, markers with their category letters (not colour alone), names, scale, key', () => {
+    const svg = parseXml(svgText);
+    const all = texts(svg);
+    for (const t of [
+      'USG',
+      'G',
+      HOSTILE,
+      'SF ref + SF sensor',
+      'Berkeley',
+      'data 2026-11-25 00:00 – 2026-11-25 03:00 UTC',
+    ])
+      assert.ok(all.includes(t), `${t} in: ${all.join(' | ')}`);
+    // Oakland and San Francisco are where the datasources are: their markers and names take the spot.
+    assert.ok(!all.includes('Oakland') && !all.includes('San Francisco'), 'no place over a datasource');
+    assert.ok(all.includes(scene.scale.text) && /\d+ k?m/.test(scene.scale.text), 'the scale bar');
+    for (const c of AQI_CATEGORIES) assert.ok(all.includes(c.name), `${c.name} in the key`);
+    assert.ok(all.includes(MAP_CREDIT), 'GeoNames credited (CC BY)');
+    const els = allElements(svg);
+    assert.ok(
+      els.some((e) => e.name === 'circle' && e.attributes.fill === usg.colour),
+      'the marker in its colour',
+    );
+    assert.equal(els.filter((e) => e.name === 'path' && e.attributes.d?.includes('A12 12')).length, 2, 'a split spot');
+    const land = els.find((e) => e.name === 'path' && e.attributes.fill === '#ececec');
+    assert.ok(land && land.attributes.d.length > 100, 'the 1:50m coast');
+    assert.ok(svgText.length < 300_000, `a city map stays small: ${svgText.length}`);
+  });
+
+  it('escapes every text: a datasource named <script>… is text, never an element', () => {
+    assert.ok(!svgText.includes('<script'), 'no markup from the data');
+    const svg = parseXml(svgText);
+    assert.ok(!allElements(svg).some((e) => e.name === 'script'));
+    assert.ok(texts(svg).includes(`Map of 3 datasources: ${HOSTILE}`));
   });
 });

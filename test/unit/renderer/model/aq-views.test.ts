@@ -10,6 +10,7 @@ import {
   datasourceLocations,
   differenceProfiles,
   exceedanceRows,
+  locationColumns,
   mapPoints,
   nearestReference,
   profiles,
@@ -349,5 +350,13 @@ describe('renderer aq views: model', () => {
     // A negative value (a sensor's offset) lowers both axes; empty values are left out; nothing gives [0, 1].
     assert.deepEqual(scatterRange([-2, 8], [Number.NaN, 18]), [-2, 18 + 0.05 * 20]);
     assert.deepEqual(scatterRange([], []), [0, 1]);
+  });
+
+  it('a result offers the Map only with locationLatitude and locationLongitude number columns', () => {
+    const num = (name: string) => ({ name, kind: 'number' as const, values: Float64Array.of(1) });
+    assert.equal(locationColumns({ rowCount: 1, columns: [num('avg_pm')] }), undefined);
+    assert.equal(locationColumns({ rowCount: 1, columns: [num('locationLatitude')] }), undefined);
+    const located = locationColumns({ rowCount: 1, columns: [num('locationLatitude'), num('locationLongitude')] });
+    assert.equal(located?.lon.name, 'locationLongitude');
   });
 });

@@ -5,12 +5,12 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
 import { distanceKm } from '../../../../src/core/aq/evaluation';
-import admin1 from '../../../../src/renderer/model/admin1-50m.json';
-import { locationColumns } from '../../../../src/renderer/model/aq-views';
+import admin1 from '../../../../src/core/aq/map-data/admin1-50m.json';
 import {
   antimeridianRings,
   clusterMarkers,
   decodeLines,
+  decodeValues,
   degreeText,
   fitView,
   graticule,
@@ -19,9 +19,9 @@ import {
   placeLabels,
   scaleBar,
   spotLabel,
-} from '../../../../src/renderer/model/map-geometry';
+} from '../../../../src/core/aq/map-geometry';
 
-describe('renderer map geometry', () => {
+describe('map geometry', () => {
   it('fits one spot to the minimum extent, not to a pin-prick', () => {
     const v = fitView([{ lat: 0, lon: 10 }], 800, 400);
     assert.equal(v.lon, 10);
@@ -113,8 +113,20 @@ describe('renderer map geometry', () => {
     assert.ok(crossing >= 3, `Fiji, Russia (two rings), Antarctica cross it: ${crossing}`);
   });
 
+  it("the assets' integers: the polyline algorithm's own worked example", () => {
+    // Google Maps Platform, "Encoded Polyline Algorithm Format": the points (38.5, -120.2), (40.7, -120.95),
+    // (43.252, -126.453) at 1e5 encode to "_p~iF~ps|U_ulLnnqC_mqNvxq`@" (the first point, then differences).
+    assert.deepEqual(
+      decodeValues('_p~iF~ps|U_ulLnnqC_mqNvxq`@'),
+      [3850000, -12020000, 220000, -75000, 255200, -550300],
+    );
+    // Its single-value example: -179.9832104 at 1e5 is "`~oia@".
+    assert.deepEqual(decodeValues('`~oia@'), [-17998321]);
+  });
+
   it('admin-1 boundaries (the generated asset) decode to the places Natural Earth puts them, no stray line', () => {
-    assert.deepEqual(decodeLines([[-12000, 4200, 5, -3, -5, 3]]), [
+    // -12000, 4200, 5, -3, -5, 3 in the polyline algorithm's characters (decodeValues, below).
+    assert.deepEqual(decodeLines(['~lVoeGIDHE']), [
       [
         [-120, 42],
         [-119.95, 41.97],
@@ -133,14 +145,6 @@ describe('renderer map geometry', () => {
     assert.ok(!near(-140, 30, 5) && !near(-40, 40, 5));
     for (const l of lines)
       for (let i = 1; i < l.length; i++) assert.ok(Math.abs(l[i][0] - l[i - 1][0]) < 180, 'no line across the map');
-  });
-
-  it('a result offers the Map only with locationLatitude and locationLongitude number columns', () => {
-    const num = (name: string) => ({ name, kind: 'number' as const, values: Float64Array.of(1) });
-    assert.equal(locationColumns({ rowCount: 1, columns: [num('avg_pm')] }), undefined);
-    assert.equal(locationColumns({ rowCount: 1, columns: [num('locationLatitude')] }), undefined);
-    const located = locationColumns({ rowCount: 1, columns: [num('locationLatitude'), num('locationLongitude')] });
-    assert.equal(located?.lon.name, 'locationLongitude');
   });
 
   it('degree labels with the hemisphere and the decimals the step needs', () => {

@@ -1,7 +1,8 @@
-// The Map view's geometry, without a canvas: the view fitted to the markers (with a minimum extent), the
-// graticule step, the scale bar, and markers at one spot gathered (a sensor at its reference site).
+// The Map's geometry, without a canvas (the Map view and its SVG image use it): the view fitted to the markers
+// (with a minimum extent), the graticule step, the scale bar, markers at one spot gathered (a sensor at its
+// reference site), labels placed without overlap, and which populated places a scale shows.
 
-import { distanceKm } from '../../core/aq/evaluation';
+import { distanceKm } from './evaluation';
 
 export interface ViewBox {
   /** Centre. */
@@ -124,7 +125,7 @@ export function clusterMarkers<T>(marks: ReadonlyArray<{ x: number; y: number; i
   return out;
 }
 
-interface Box {
+export interface Box {
   x: number;
   y: number;
   w: number;
@@ -133,32 +134,84 @@ interface Box {
 
 const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
+/** A label's spots around a point (radius `reach`): right of it, left, above, below. */
+function labelSpots(m: { x: number; y: number; reach: number; w: number }, h: number, sides = 4): Box[] {
+  const off = m.reach + 2;
+  return [
+    { x: m.x + off, y: m.y - h / 2, w: m.w, h },
+    { x: m.x - off - m.w, y: m.y - h / 2, w: m.w, h },
+    { x: m.x - m.w / 2, y: m.y - off - h, w: m.w, h },
+    { x: m.x - m.w / 2, y: m.y + off, w: m.w, h },
+  ].slice(0, sides);
+}
+
+/** The first box that stays inside the width × height canvas and overlaps none taken. */
+function firstFree(choices: Box[], taken: readonly Box[], width: number, height: number): Box | undefined {
+  const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.w <= width && b.y + b.h <= height;
+  return choices.find((b) => inside(b) && !taken.some((t) => overlaps(b, t)));
+}
+
+const markBox = (m: { x: number; y: number; reach: number }): Box => ({
+  x: m.x - m.reach,
+  y: m.y - m.reach,
+  w: 2 * m.reach,
+  h: 2 * m.reach,
+});
+
 /**
  * Greedy label placement: each marker (centre x, y, radius `reach`) in order gets its label (`w` wide, `h` tall)
  * right of it, else left, else above, else below — the first spot that overlaps no marker, no label placed
  * before it and stays inside the width × height canvas; else none (the hover names it). O(n²) in the markers,
- * which are clusters of datasources (tens), not rows.
+ * which are clusters of datasources (tens), not rows. `taken` gets the markers and the labels placed.
  */
 export function placeLabels(
   marks: ReadonlyArray<{ x: number; y: number; reach: number; w: number }>,
   width: number,
   height: number,
   h = 13,
+  taken: Box[] = [],
 ): Array<Box | undefined> {
-  const taken: Box[] = marks.map((m) => ({ x: m.x - m.reach, y: m.y - m.reach, w: 2 * m.reach, h: 2 * m.reach }));
-  const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.w <= width && b.y + b.h <= height;
+  taken.push(...marks.map(markBox));
   return marks.map((m) => {
-    const off = m.reach + 2;
-    const choices: Box[] = [
-      { x: m.x + off, y: m.y - h / 2, w: m.w, h },
-      { x: m.x - off - m.w, y: m.y - h / 2, w: m.w, h },
-      { x: m.x - m.w / 2, y: m.y - off - h, w: m.w, h },
-      { x: m.x - m.w / 2, y: m.y + off, w: m.w, h },
-    ];
-    const free = choices.find((b) => inside(b) && !taken.some((t) => overlaps(b, t)));
+    const free = firstFree(labelSpots(m, h), taken, width, height);
     if (free) taken.push(free);
     return free;
   });
+}
+
+/**
+ * Populated places around the datasources' markers and labels (`taken`, from placeLabels): in order (the most
+ * important first), a place is drawn only when its dot and its name (right of it, else left) both fit clear of
+ * everything taken before, so a place never covers a datasource, its label or another place. Returns the index
+ * of each place kept with its label's box; at most `max`.
+ */
+export function placePlaces(
+  places: ReadonlyArray<{ x: number; y: number; w: number }>,
+  taken: Box[],
+  width: number,
+  height: number,
+  max = 40,
+  h = 12,
+): Array<{ index: number; label: Box }> {
+  const kept: Array<{ index: number; label: Box }> = [];
+  for (let i = 0; i < places.length && kept.length < max; i++) {
+    const dot = markBox({ ...places[i], reach: 3 });
+    if (taken.some((t) => overlaps(dot, t))) continue;
+    const label = firstFree(labelSpots({ ...places[i], reach: 3 }, h, 2), taken, width, height);
+    if (!label) continue;
+    taken.push(dot, label);
+    kept.push({ index: i, label });
+  }
+  return kept;
+}
+
+/**
+ * The least important rank of populated place (scripts/map-data.mjs: 1 a capital or ≥ 5 M people … 6 ≥ 50,000)
+ * a view of `scale` pixels per degree of longitude draws: fewer places as it zooms out; none below 4 (the world);
+ * all from 600 (a metropolitan area, about 1.3° across 760 px).
+ */
+export function placeRankLimit(scale: number): number {
+  return [4, 12, 40, 100, 250, 600].filter((s) => scale >= s).length;
 }
 
 /** A spot's label: its datasources' names where known (else their ids), joined with " + ". */
@@ -170,11 +223,30 @@ export function spotLabel(ids: readonly string[], names?: ReadonlyMap<string, st
 export const ADMIN1_MIN_SCALE = 20;
 
 /**
- * Polylines of [lon, lat] from the generated admin-1 asset's encoding (scripts/map-admin1.mjs): each line is
- * integers in hundredths of a degree, the first point absolute, the others as differences from the one before.
+ * Integers from the map assets' text (scripts/map-data.mjs `polyline`, the polyline algorithm): 5 bits a
+ * character from "?" (63), 0x20 set on all but a number's last character, then zig-zag (even ≥ 0, odd < 0).
  */
-export function decodeLines(lines: ReadonlyArray<readonly number[]>): LonLat[][] {
-  return lines.map((line) => {
+export function decodeValues(text: string): number[] {
+  const out: number[] = [];
+  let [n, shift] = [0, 0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i) - 63;
+    n |= (c & 0x1f) << shift;
+    shift += 5;
+    if (c >= 0x20) continue;
+    out.push(n & 1 ? ~(n >>> 1) : n >>> 1);
+    [n, shift] = [0, 0];
+  }
+  return out;
+}
+
+/**
+ * Polylines of [lon, lat] from the generated assets' encoding (scripts/map-data.mjs): each line is integers in
+ * hundredths of a degree (decodeValues), the first point absolute, the others as differences from the one before.
+ */
+export function decodeLines(lines: readonly string[]): LonLat[][] {
+  return lines.map((text) => {
+    const line = decodeValues(text);
     const out: LonLat[] = [];
     let lon = 0;
     let lat = 0;
