@@ -3,18 +3,22 @@
 
 import type { Table } from '../../table/table';
 import { decodeTable } from '../../table/wire';
+import { type Zone, zoneOrUtc } from '../../time/zone';
 import { itemText, MIME, type NotebookOutput } from '../model';
 
 type OutputView =
-  | { kind: 'table'; table: Table; title?: string; notes: string[] }
+  | { kind: 'table'; table: Table; title?: string; notes: string[]; zone: Zone }
   | { kind: 'error'; name: string; message: string }
   | { kind: 'text'; text: string; mime: string };
 
-function measnbInfo(output: NotebookOutput): { title?: string; notes: string[] } {
-  const info = output.metadata?.measnb as { title?: unknown; notes?: unknown } | undefined;
+/** The output's title, notes and the zone its times are shown in (ResultInfo.timeZone; UTC when absent or bad). */
+function measnbInfo(output: NotebookOutput): { title?: string; notes: string[]; zone: Zone } {
+  const info = output.metadata?.measnb as { title?: unknown; notes?: unknown; timeZone?: unknown } | undefined;
   const title = typeof info?.title === 'string' ? info.title : undefined;
   const notes = Array.isArray(info?.notes) ? info.notes.filter((n): n is string => typeof n === 'string') : [];
-  return { title, notes };
+  const tz = info?.timeZone as { name?: unknown; dayBoundary?: unknown } | undefined;
+  const zone = tz && typeof tz === 'object' ? zoneOrUtc(tz.name, tz.dayBoundary) : zoneOrUtc('UTC');
+  return { title, notes, zone };
 }
 
 /** The best view of one output; never throws on a damaged item (it becomes a text note). */
