@@ -177,7 +177,7 @@ function legend(series: PlotSeries[], top: number, width: number): string[] {
   return series.map((s, i) => {
     const x = PAD.left + (i % perRow) * LEGEND_COLUMN;
     const y = top + Math.floor(i / perRow) * LEGEND_ROW;
-    const label = s.label.length > 26 ? `${s.label.slice(0, 25)}…` : s.label;
+    const label = s.label.length > 22 ? `${s.label.slice(0, 21)}…` : s.label;
     return `<g><title>${escapeXml(s.label)}</title><line x1="${x}" y1="${y - 4}" x2="${x + 22}" y2="${y - 4}" stroke="${s.style.colour}" stroke-width="2"${dashAttr(s.style)}/><text x="${x + 28}" y="${y}">${escapeXml(label)}</text></g>`;
   });
 }
