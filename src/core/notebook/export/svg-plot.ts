@@ -313,12 +313,17 @@ function panelMarks(panel: TimePanel, box: Box, px: (x: number) => number, ticks
 function timeAxisMarks(spec: PanelChartSpec, box: Box, px: (x: number) => number, ticks: number[], span: number[]) {
   const zone = spec.zone ?? UTC;
   const out: string[] = [];
+  // Ticks on local midnights only (a step of days) are labelled by their dates alone, as the on-screen chart.
+  const datesOnly = ticks.length > 1 && ticks.every((t) => formatInZone(t, zone, 'time') === '00:00');
   let lastDay = '';
   for (const t of ticks) {
     const [day, time] = [formatInZone(t, zone, 'date'), formatInZone(t, zone, 'time')];
-    const x = px(t).toFixed(1);
-    out.push(`<text x="${x}" y="${box.bottom + 15}" text-anchor="middle">${time}</text>`);
-    if (day !== lastDay) out.push(`<text x="${x}" y="${box.bottom + 27}" text-anchor="middle">${day}</text>`);
+    const x = px(t);
+    // A label at the plot's right edge ends there, inside the drawing.
+    const anchor = x > box.right - 32 ? 'end' : 'middle';
+    const at = `x="${x.toFixed(1)}" text-anchor="${anchor}"`;
+    if (!datesOnly) out.push(`<text ${at} y="${box.bottom + 15}">${time}</text>`);
+    if (day !== lastDay) out.push(`<text ${at} y="${box.bottom + (datesOnly ? 15 : 27)}">${day}</text>`);
     lastDay = day;
   }
   // The zone named once, with the data's time range (a long title keeps the top line to itself).

@@ -203,6 +203,12 @@ describe('the Chart image as the output shows it: zone, AQI bands, several metri
     assert.ok(all.includes(`${PM} (daily means)`), 'the title says they are means');
     assert.ok(all.includes('day starting (America/Denver), data '), 'days starting in the zone');
     assert.ok(all.includes('2026-11-24 00:00 – 2026-11-27 00:00'), 'the first and last local day');
+    const tenDays = svgChart(threeMetrics(240), { metric: PM, resample: 'day' }, { zone: zoneOf('America/Denver') });
+    const tenDayTexts = texts(parseXml(tenDays!.svg));
+    assert.ok(!tenDayTexts.some((t) => /^\d\d:\d\d$/.test(t)), 'ticks on local midnights: their dates alone');
+    assert.ok(tenDayTexts.includes('2026-11-27'), tenDayTexts.join(' | '));
+    const last = allElements(parseXml(denver!.svg)).filter((e) => e.name === 'text' && e.text === '2026-11-27');
+    assert.equal(last[0]?.attributes['text-anchor'], 'end', 'the last day’s label ends inside the drawing');
     const utc = svgChart(table, { metric: PM, resample: 'day' }, { zone: UTC });
     assert.deepEqual(pathPoints(parseXml(utc!.svg)), [3, 3], 'three UTC days');
     const hourly = svgChart(table, { metric: PM, resample: 'hour' }, { zone: zoneOf('America/Denver') });
