@@ -30,20 +30,21 @@ const CELL = [
   'outputFrequency: hour',
   'startTime: 2026-10-01',
   'endTime: 2026-10-08',
-  'metricSelect: only pm2_5ConcMass1HourMean',
+  'metricSelect: only pm2_5ConcMass1HourMean + no2Conc1HourMean',
 ];
 const ROWS = '504 rows';
 
 /** The SVG's root attributes and every text (element content), parsed strictly: throws when not well-formed. */
 function parseSvg(text) {
   const parser = sax.parser(true);
-  const out = { root: undefined, texts: [], elements: [] };
+  const out = { root: undefined, texts: [], elements: [], tags: [] };
   parser.onerror = (e) => {
     throw e;
   };
   parser.onopentag = (tag) => {
     out.root ??= tag;
     out.elements.push(tag.name);
+    out.tags.push(tag);
   };
   parser.ontext = (t) => out.texts.push(t);
   parser.write(text).close();
@@ -73,6 +74,36 @@ async function saveImage(page, table, item, target) {
   return fs.readFileSync(target);
 }
 
+/**
+ * The Chart with NO2 added under PM2.5 ("and": a second panel) and daily means: its saved SVG has both panels with
+ * their units and 7 daily points a line, and its PNG is kept (images-chart-stacked.png) to be looked at.
+ */
+async function stackedChartImage(page, table, workspace) {
+  await table.locator('.mt-metric-extra-0').selectOption({ label: 'no2Conc1HourMean.value [ppb]' });
+  await table.locator('.mt-resample').selectOption('day');
+  await eventually(async () => (await table.locator('.mt-panel-plot canvas').count()) > 0, 'the NO2 panel', 50);
+  const text = (await saveImage(page, table, 'mt-image-svg', path.join(workspace, 'stacked.svg'))).toString('utf8');
+  const svg = parseSvg(text);
+  const texts = svg.texts.map((t) => t.trim());
+  for (const t of [
+    'pm2_5ConcMass1HourMean.value [µg/m³]',
+    'no2Conc1HourMean.value [ppb]',
+    'pm2_5ConcMass1HourMean.value, no2Conc1HourMean.value (daily means)',
+    'day starting (UTC), data',
+  ])
+    assert.ok(texts.includes(t), `${t} in ${texts.join(' | ')}`);
+  const points = svg.tags.filter((t) => t.name === 'path').map((t) => (t.attributes.d.match(/[ML]/g) ?? []).length);
+  // 2026-10-01 to 2026-10-08 (end excluded) in UTC: 7 days; PM2.5 of 3 datasources, NO2 of the 2 that measure it.
+  assert.deepEqual(points, Array(5).fill(7), 'a daily mean per day, each line of each panel');
+  const png = await saveImage(page, table, 'mt-image-png', path.join(workspace, 'stacked.png'));
+  assert.deepEqual(pngSize(png), {
+    width: 2 * Number(svg.root.attributes.width),
+    height: 2 * Number(svg.root.attributes.height),
+  });
+  fs.copyFileSync(path.join(workspace, 'stacked.png'), path.join(SHOTS, 'images-chart-stacked.png'));
+  console.log(`      stacked: ${path.join(SHOTS, 'images-chart-stacked.png')}`);
+}
+
 describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function () {
   this.timeout(600_000);
   let page;
@@ -89,6 +120,8 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
     assert.equal(await table.locator('.mt-image-bar').isHidden(), true, 'no image control on the Table tab');
     await table.locator('.mt-tabs .mt-view-chart').dispatchEvent('click');
     await table.locator('.mt-chart canvas').first().waitFor({ timeout: 30_000 });
+    // The result has NO2 (first in its columns) and PM2.5: the chart on PM2.5, NO2 is added under it below.
+    await table.locator('.mt-chart .mt-metric').first().selectOption({ label: 'pm2_5ConcMass1HourMean.value [µg/m³]' });
     console.log(`      screenshot: ${await screenshot(page, 'images-chart-view')}`);
 
     const { workspace } = e2eEnv();
@@ -99,7 +132,8 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
     const texts = svg.texts.map((t) => t.trim());
     assert.ok(texts.includes('pm2_5ConcMass1HourMean.value'), 'the title names the metric');
     assert.ok(texts.includes('µg/m³'), 'the unit');
-    assert.ok(texts.includes('2026-10-01 00:00 – 2026-10-07 23:00 UTC'), `the time range in ${texts.join(' | ')}`);
+    assert.ok(texts.includes('2026-10-01 00:00 – 2026-10-07 23:00'), `the time range in ${texts.join(' | ')}`);
+    assert.ok(texts.includes('hour starting (UTC), data'), 'the zone named once, on the time axis');
     for (const id of ['DCZZDK8X', 'D789SKH9', 'D26E6AK4']) assert.ok(texts.includes(id), `${id} in the legend`);
 
     const png = await saveImage(page, table, 'mt-image-png', path.join(workspace, 'chart.png'));
@@ -170,6 +204,7 @@ describe('e2e: images of a view (Save image… PNG, SVG, Copy image)', function 
       await eventually(async () => fs.existsSync(copyTarget), 'the PNG saved instead of copied');
       assert.deepEqual(pngSize(fs.readFileSync(copyTarget)), size);
     }
+    await stackedChartImage(page, table, workspace);
   });
   it('a table panel (Run Recent Query) saves its Chart as PNG too: its page allows the data: image it rasterises', async () => {
     await runCommand(page, 'Measurements: Run Recent Query', { timeoutMs: 90_000 });

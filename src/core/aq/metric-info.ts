@@ -2,7 +2,7 @@
 // its values are a US EPA AQI, and whether its averaging has EPA breakpoints (a concentration chip).
 import type { MetricLabelParts } from '../metrics/labels';
 import { quantityInfo } from '../metrics/labels';
-import type { AqiPollutant } from './aqi';
+import { type AqiCategory, type AqiPollutant, categoryConcentrationBands, categoryIndexBands } from './aqi';
 
 const POLLUTANT_BY_QUANTITY: Record<string, AqiPollutant> = {
   pm2_5ConcMass: 'pm2_5',
@@ -43,6 +43,19 @@ export function metricScale(parts: MetricLabelParts | undefined): MetricScale | 
 export function pollutantOf(parts: MetricLabelParts | undefined): AqiPollutant | undefined {
   const q = parts && !parts.index ? quantityInfo(parts.quantity) : undefined;
   return q ? POLLUTANT_BY_QUANTITY[q.id] : undefined;
+}
+
+/**
+ * The AQI category bands to draw behind a metric's values (the on-screen chart and its image): the index bands
+ * for a US EPA AQI, the concentration bands for an averaging with EPA breakpoints, none for anything else.
+ */
+export function aqiBandsOf(
+  parts: MetricLabelParts | undefined,
+): Array<{ category: AqiCategory; from: number; to: number }> {
+  const scale = metricScale(parts);
+  if (scale?.kind === 'aqi') return categoryIndexBands();
+  if (scale?.kind === 'concentration') return categoryConcentrationBands(scale.pollutant);
+  return [];
 }
 
 /** The unit of a metric column, e.g. `µg/m³`, `AQI`; undefined when not known. */

@@ -60,6 +60,8 @@ export interface ChartChoice {
   resample?: ResamplePeriod;
   /** Up to two more metrics drawn in panels under the first, by column name. */
   also?: string[];
+  /** With one more metric: both in one panel, the second on a right axis (absent = stacked panels). */
+  twoAxes?: boolean;
 }
 
 /** A chart choice read from a file or a message: strings of at most 200 characters; anything else dropped. */
@@ -71,6 +73,7 @@ export function chartChoiceOf(value: unknown): ChartChoice | undefined {
   if (ok(v.metric)) out.metric = v.metric;
   if (ok(v.linesBy)) out.linesBy = v.linesBy;
   if (Array.isArray(v.also) && v.also.length && v.also.length <= 2 && v.also.every(ok)) out.also = v.also;
+  if (v.twoAxes === true) out.twoAxes = true;
   if (v.resample !== undefined && resamplePeriodOf(v.resample) !== 'raw') out.resample = resamplePeriodOf(v.resample);
   return Object.keys(out).length ? out : undefined;
 }

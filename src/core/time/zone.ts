@@ -324,6 +324,15 @@ export function formatInZone(ms: number, zone: Zone, part: 'both' | 'date' | 'ti
 }
 
 /**
+ * A time axis' title: what a time means, and its zone once: "time (UTC)" for instants (minutes), "hour
+ * starting (America/Denver)" / "day starting (…)" for hour and day periods (stamped at their start).
+ */
+export function timeAxisTitle(frequency: 'minute' | 'hour' | 'day', zone: Zone): string {
+  const what = frequency === 'hour' ? 'hour starting' : frequency === 'day' ? 'day starting' : 'time';
+  return `${what} (${zone.name})`;
+}
+
+/**
  * The zone named by hostile input (a saved notebook's metadata, an output's ResultInfo): `zoneOf` when the name
  * and boundary are good, else UTC with clock days (never the machine's zone).
  */

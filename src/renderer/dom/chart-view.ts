@@ -3,11 +3,10 @@
 // (colour plus name); QC-invalid values marked as hollow points in the theme's error colour, or hidden by
 // a toggle, with their count; a legend of QC flag codes and statuses; an optional threshold line.
 import uPlot from 'uplot';
-import { categoryConcentrationBands, categoryIndexBands } from '../../core/aq/aqi';
 import type { StyleSlots } from '../../core/aq/line-styles';
-import { metricScale } from '../../core/aq/metric-info';
+import { aqiBandsOf } from '../../core/aq/metric-info';
 import { periodStarter, resamplePeriodOf } from '../../core/aq/resample';
-
+import type { ChartChoice } from '../../core/notebook/renderer-protocol';
 import { columnIndexOf, type Table } from '../../core/table/table';
 import { resultFrequency, unitOf } from '../model/aq-views';
 import { chartMemory } from '../model/chart-choice';
@@ -63,10 +62,7 @@ export function themedAxis(el: HTMLElement, label?: string): uPlot.Axis {
 
 /** AQI category bands to draw behind a metric column's values (empty for metrics without EPA breakpoints). */
 function aqiBandsFor(table: Table, metricCol: number) {
-  const scale = metricScale(table.columns[metricCol]?.metric);
-  if (scale?.kind === 'aqi') return categoryIndexBands();
-  if (scale?.kind === 'concentration') return categoryConcentrationBands(scale.pollutant);
-  return [];
+  return aqiBandsOf(table.columns[metricCol]?.metric);
 }
 
 interface ChartViewOptions {
@@ -283,7 +279,11 @@ export class ChartView {
       });
     this.panelsHost = h('div', { className: 'mt-panels' });
     this.twoAxes = h('input', { className: 'mt-two-axes', attrs: { type: 'checkbox' } });
-    this.twoAxes.addEventListener('change', () => this.draw());
+    this.twoAxes.checked = memory?.choice?.twoAxes === true;
+    this.twoAxes.addEventListener('change', () => {
+      this.remember();
+      this.draw();
+    });
     this.note = h('span', { className: 'mt-status mt-chart-note' });
     this.plotHost = h('div', { className: 'mt-plot' });
     this.legend = h('div', { className: 'mt-chart-legend' });
@@ -342,18 +342,24 @@ export class ChartView {
     });
   }
 
-  /** Tells the notebook the chart's metric and "Lines by" (kept in the cell, drawn by its exports). */
-  private remember(): void {
+  /** What the chart shows, by column names: the cell keeps it and its exports and image draw it (svg-chart). */
+  choice(): ChartChoice {
     const by = Number(this.linesBy.value);
     const metric = this.table.columns[this.metricColumn]?.name;
     const resample = resamplePeriodOf(this.resample.value);
     const also = this.extraColumns(this.metricColumn).map((c) => this.table.columns[c].name);
-    chartMemory(this.table)?.remember?.({
+    return {
       metric,
       linesBy: by >= 0 ? this.table.columns[by].name : '',
       ...(resample === 'raw' ? {} : { resample }),
       ...(also.length ? { also } : {}),
-    });
+      ...(also.length === 1 && this.twoAxes.checked ? { twoAxes: true } : {}),
+    };
+  }
+
+  /** Tells the notebook the chart's choice (kept in the cell, drawn by its exports). */
+  private remember(): void {
+    chartMemory(this.table)?.remember?.(this.choice());
   }
 
   /** The time axis's title: the result's frequency, or the resampled period's ("day starting (zone)"). */

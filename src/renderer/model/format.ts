@@ -6,6 +6,9 @@ import type { ResultInfo } from '../../core/notebook/renderer-protocol';
 import { type Column, cellText, numberAt } from '../../core/table/table';
 import { formatInZone, type Zone, zoneOrUtc } from '../../core/time/zone';
 
+/** The time axis' title (core/time/zone: the renderer's chart and the exported images say it alike). */
+export { timeAxisTitle } from '../../core/time/zone';
+
 /** The zone times are shown in: UTC or the notebook's zone (core/time/zone). */
 export type TimeZoneMode = Zone;
 
@@ -78,13 +81,4 @@ export function timeTickLabels(splits: readonly number[], incrementSeconds: numb
     lastDate = date;
     return label;
   });
-}
-
-/**
- * The time axis' title: what a time means, and its zone once: "time (UTC)" for instants (minutes), "hour
- * starting (America/Denver)" / "day starting (…)" for the service's hour and day periods (stamped at their start).
- */
-export function timeAxisTitle(frequency: 'minute' | 'hour' | 'day', zone: TimeZoneMode): string {
-  const what = frequency === 'hour' ? 'hour starting' : frequency === 'day' ? 'day starting' : 'time';
-  return `${what} (${zoneLabel(zone)})`;
 }

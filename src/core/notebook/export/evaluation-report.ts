@@ -17,10 +17,10 @@ import {
   groupRows,
 } from '../../table/collocation';
 import { columnIndexOf, type Table } from '../../table/table';
-import { bytesToBase64 } from '../../text/base64';
 import { markdownInline, markdownTable as table } from '../../text/markdown';
 import type { Notebook } from '../model';
 import { escapeXml } from './escape';
+import { svgMarkdownImage } from './markdown';
 import { outputView } from './output-view';
 import { svgScatter, svgTimeChart } from './svg-plot';
 
@@ -377,9 +377,7 @@ export function evaluationReportMarkdown(report: EvaluationReport, title = 'Sens
   const header = pm
     ? ['Metric', '1-hour', '24-hour', 'EPA PM2.5 target', 'Met (1-hour)', 'Met (24-hour)']
     : ['Metric', '1-hour', '24-hour'];
-  const charts = reportCharts(report).map(
-    (c) => `![${markdownInline(c.title)}](data:image/svg+xml;base64,${bytesToBase64(new TextEncoder().encode(c.svg))})`,
-  );
+  const charts = reportCharts(report).map((c) => svgMarkdownImage(c.title, c.svg));
   return [
     `# ${markdownInline(title)}`,
     "_Laid out after EPA's sensor performance report template (EPA/600/R-20/280, appendix)._",

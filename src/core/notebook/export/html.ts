@@ -30,7 +30,7 @@ function tableHtml(
   const head = `<tr>${slice.header.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr>`;
   const body = slice.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeXml(v)}</td>`).join('')}</tr>`).join('\n');
   const note = sliceNote(slice);
-  const chart = svgChart(view.table, choice, false, view.styles);
+  const chart = svgChart(view.table, choice, { zone: view.zone, known: view.styles });
   return [
     view.title ? `<div class="title">${escapeXml(view.title)}</div>` : '',
     ...view.notes.map((n) => `<div class="note">${escapeXml(n)}</div>`),

@@ -30,7 +30,7 @@ function outputsOf(cell: NotebookCell, options: ExportOptions): unknown[] {
     const note = sliceNote(slice);
     const html = [
       view.title ? `<p><b>${escapeXml(view.title)}</b></p>` : '',
-      chartHtml(svgChart(view.table, chartChoiceOf(cell.metadata?.chart), false, view.styles)),
+      chartHtml(svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone, known: view.styles })),
       '<table>',
       `<thead><tr>${slice.header.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>`,
       `<tbody>${slice.rows.map((r) => `<tr>${r.map((v) => `<td>${escapeXml(v)}</td>`).join('')}</tr>`).join('')}</tbody>`,

@@ -1,11 +1,15 @@
 // A notebook with its results as Markdown: markdown cells as written but their raw HTML escaped (markdown-
 // cells), query cells in ```measq fences, tables as Markdown tables of their first rows with a note of the
-// total; every value from a result is text (core/text/markdown markdownInline).
+// total, and the chart the output showed as an SVG data image (svg-chart, as the HTML export draws it); every value
+// from a result is text (core/text/markdown markdownInline).
 
+import { bytesToBase64 } from '../../text/base64';
 import { markdownInline, markdownTable } from '../../text/markdown';
 import type { Notebook, NotebookCell } from '../model';
+import { chartChoiceOf } from '../renderer-protocol';
 import { markdownWithoutHtml } from './markdown-cells';
 import { outputView } from './output-view';
+import { svgChart } from './svg-chart';
 import { sliceNote, type TableSlice, tableSlice } from './table-slice';
 import type { ExportOptions } from './types';
 
@@ -13,6 +17,11 @@ import type { ExportOptions } from './types';
 function fence(text: string): string {
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
   return '`'.repeat(longest + 1);
+}
+
+/** An SVG drawing as a Markdown image (a data: URL: no file beside the document, nothing fetched). */
+export function svgMarkdownImage(alt: string, svg: string): string {
+  return `![${markdownInline(alt)}](data:image/svg+xml;base64,${bytesToBase64(new TextEncoder().encode(svg))})`;
 }
 
 function sliceMarkdown(slice: TableSlice): string {
@@ -30,6 +39,8 @@ function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
     if (view.kind === 'table') {
       if (view.title) parts.push(`**${markdownInline(view.title)}**`);
       for (const n of view.notes) parts.push(`> ${markdownInline(n)}`);
+      const chart = svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone });
+      if (chart) parts.push(svgMarkdownImage('chart', chart.svg), ...chart.notes.map((n) => `_${markdownInline(n)}_`));
       parts.push(sliceMarkdown(tableSlice(view.table, options.maxRows)));
     } else if (view.kind === 'error') {
       parts.push(`> **${markdownInline(view.name)}**: ${markdownInline(view.message)}`);

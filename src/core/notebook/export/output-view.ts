@@ -4,19 +4,25 @@
 import { type StyleSlots, styleSlotsOf } from '../../aq/line-styles';
 import type { Table } from '../../table/table';
 import { decodeTable } from '../../table/wire';
+import { type Zone, zoneOrUtc } from '../../time/zone';
 import { itemText, MIME, type NotebookOutput } from '../model';
 
 type OutputView =
-  | { kind: 'table'; table: Table; title?: string; notes: string[]; styles?: StyleSlots }
+  | { kind: 'table'; table: Table; title?: string; notes: string[]; zone: Zone; styles?: StyleSlots }
   | { kind: 'error'; name: string; message: string }
   | { kind: 'text'; text: string; mime: string };
 
-function measnbInfo(output: NotebookOutput): { title?: string; notes: string[]; styles?: StyleSlots } {
-  const info = output.metadata?.measnb as { title?: unknown; notes?: unknown; datasourceStyles?: unknown } | undefined;
+/** The output's title, notes, line styles and the zone its times are shown in (ResultInfo.timeZone; UTC when absent or bad). */
+function measnbInfo(output: NotebookOutput): { title?: string; notes: string[]; zone: Zone; styles?: StyleSlots } {
+  const info = output.metadata?.measnb as
+    | { title?: unknown; notes?: unknown; timeZone?: unknown; datasourceStyles?: unknown }
+    | undefined;
   const title = typeof info?.title === 'string' ? info.title : undefined;
   const notes = Array.isArray(info?.notes) ? info.notes.filter((n): n is string => typeof n === 'string') : [];
+  const tz = info?.timeZone as { name?: unknown; dayBoundary?: unknown } | undefined;
+  const zone = tz && typeof tz === 'object' ? zoneOrUtc(tz.name, tz.dayBoundary) : zoneOrUtc('UTC');
   // The line styles the output's chart used (the connection's slots), when they are valid.
-  return { title, notes, styles: styleSlotsOf(info?.datasourceStyles) };
+  return { title, notes, zone, styles: styleSlotsOf(info?.datasourceStyles) };
 }
 
 /** The best view of one output; never throws on a damaged item (it becomes a text note). */

@@ -1,9 +1,11 @@
-// Static SVG plots for exports (no script, nothing fetched, every text escaped): a time chart of lines
-// (one style per line, a legend of every line, ISO 24-hour UTC time ticks, nice value ticks, the unit on the
-// axis) and a scatter with equal axes, the 1:1 line and a fitted line. The notebook export's chart and the
-// sensor evaluation report both draw with these.
-import type { LineStyle } from '../../aq/line-styles';
+// Static SVG plots for exports and images (no script, nothing fetched, every text escaped): time charts of lines
+// (one style per line, a legend of every line, ISO 24-hour time ticks in a zone named once on the axis, nice value
+// ticks, the unit on each axis; stacked panels or a right axis, value bands such as the AQI categories named in
+// words) and a scatter with equal axes, the 1:1 line and a fitted line in the line palette's colours. The notebook
+// export's chart, the views' images and the sensor evaluation report all draw with these.
+import { LINE_COLOURS, type LineStyle } from '../../aq/line-styles';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../time/duration';
+import { formatInZone, timeAxisTitle, UTC, type Zone } from '../../time/zone';
 import { escapeXml } from './escape';
 
 export interface PlotSeries {
@@ -25,6 +27,39 @@ interface TimeChartSpec {
   width?: number;
 }
 
+/** A range of values behind a panel (an AQI category): drawn in its colour and named in words, never colour alone. */
+interface ValueBand {
+  from: number;
+  to: number;
+  colour: string;
+  label: string;
+}
+
+/** One panel of a time chart: its lines on a value axis, optional bands behind them and a second metric's axis. */
+export interface TimePanel {
+  /** Said above the panel when the chart has several (the metric and its unit). */
+  title?: string;
+  yLabel: string;
+  series: PlotSeries[];
+  bands?: ValueBand[];
+  /** A second metric in the same panel, on an axis on the right. */
+  right?: { yLabel: string; series: PlotSeries[] };
+}
+
+/** Panels stacked on one time axis, drawn in a zone. */
+interface PanelChartSpec {
+  title: string;
+  panels: TimePanel[];
+  notes?: string[];
+  width?: number;
+  /** The zone the time axis is drawn in (default UTC), named once in the axis' title. */
+  zone?: Zone;
+  /** What a time means (core/time/zone timeAxisTitle): an instant, or the start of an hour or a day. */
+  frequency?: 'minute' | 'hour' | 'day';
+  /** What the bands are, said before their key (e.g. "US EPA AQI"). */
+  bandsName?: string;
+}
+
 interface ScatterSpec {
   title: string;
   xLabel: string;
@@ -37,6 +72,9 @@ interface ScatterSpec {
   times?: ArrayLike<number>;
   size?: number;
 }
+
+/** The scatter's colours as the Collocation view draws them (core/aq/line-styles' palette by position). */
+const SCATTER_COLOURS = { points: LINE_COLOURS[0], fit: LINE_COLOURS[1] };
 
 const PAD = { left: 64, right: 16, top: 28, bottom: 56 }; // bottom: ticks, dates and the time-range line above the legend
 const LEGEND_COLUMN = 176;
@@ -67,24 +105,30 @@ const TIME_STEPS = [1, 5, 10, 15, 30]
     [1, 2, 7, 14, 28, 91, 182, 364].map((d) => d * DAY_MS),
   );
 
-/** Time ticks on whole UTC steps (minutes, hours, days), at most `max` of them. */
-export function timeTicks(x0: number, x1: number, max = 8): number[] {
+/**
+ * Time ticks on whole steps (minutes, hours, days) of the zone's clock, at most `max` of them: a 3-hour step
+ * falls on 00:00, 03:00, … local time, a day step on local midnights.
+ */
+export function timeTicks(x0: number, x1: number, max = 8, zone: Zone = UTC): number[] {
   const step = TIME_STEPS.find((s) => (x1 - x0) / s <= max) ?? (x1 - x0) / max;
+  const wall = (t: number) => t + zone.offsetMs(t);
+  const instant = (w: number) => w - zone.offsetMs(w - zone.offsetMs(w));
   const out: number[] = [];
-  for (let t = Math.ceil(x0 / step) * step; t <= x1; t += step) out.push(t);
+  for (let w = Math.ceil(wall(x0) / step) * step, k = 0; k < 4 * max + 4; w += step, k++) {
+    const t = instant(w);
+    if (!(t <= x1)) break;
+    if (t >= x0 && !(t <= out[out.length - 1])) out.push(t);
+  }
   return out.length ? out : [x0];
 }
 
-/** The data's time range as the chart's subtitle: "2026-11-25 00:00 – 2026-11-26 23:00 UTC". */
-export function timeRangeText(x0: number, x1: number): string {
-  const [a, b] = [isoParts(x0), isoParts(x1)];
-  return `${a[0]} ${a[1]} – ${b[0]} ${b[1]} UTC`;
-}
-
-/** ISO 8601 UTC parts of a time: ["2026-11-25", "14:00"]. */
-function isoParts(ms: number): [string, string] {
-  const iso = new Date(ms).toISOString();
-  return [iso.slice(0, 10), iso.slice(11, 16)];
+/**
+ * The data's time range as the chart's subtitle, in the one time format: "2026-11-25 00:00 – 2026-11-26 23:00 UTC"
+ * (`named`: the zone after it; an axis whose title names the zone leaves it out).
+ */
+export function timeRangeText(x0: number, x1: number, zone: Zone = UTC, named = true): string {
+  const text = `${formatInZone(x0, zone)} – ${formatInZone(x1, zone)}`;
+  return named ? `${text} ${zone.name}` : text;
 }
 
 /** Fewer points for a long series: per pixel column its first, lowest, highest and last point (in order). */
@@ -133,7 +177,7 @@ function legend(series: PlotSeries[], top: number, width: number): string[] {
   return series.map((s, i) => {
     const x = PAD.left + (i % perRow) * LEGEND_COLUMN;
     const y = top + Math.floor(i / perRow) * LEGEND_ROW;
-    const label = s.label.length > 26 ? `${s.label.slice(0, 25)}…` : s.label;
+    const label = s.label.length > 22 ? `${s.label.slice(0, 21)}…` : s.label;
     return `<g><title>${escapeXml(s.label)}</title><line x1="${x}" y1="${y - 4}" x2="${x + 22}" y2="${y - 4}" stroke="${s.style.colour}" stroke-width="2"${dashAttr(s.style)}/><text x="${x + 28}" y="${y}">${escapeXml(label)}</text></g>`;
   });
 }
@@ -182,45 +226,168 @@ function timeSpan(series: PlotSeries[]): [number, number] {
 
 /** Lines over time: every series drawn and named in the legend; time in UTC, ISO dates and 24-hour times. */
 export function svgTimeChart(spec: TimeChartSpec): string {
-  const width = spec.width ?? 760;
-  const plotH = 260;
-  const perRow = Math.max(1, Math.floor((width - PAD.left) / LEGEND_COLUMN));
-  const legendRows = Math.ceil(spec.series.length / perRow);
-  // About 6 px a character at 11 px sans-serif: notes wrap at the plot's width.
-  const notes = (spec.notes ?? []).flatMap((n) => wrapText(n, Math.floor((width - PAD.left - PAD.right) / 6)));
-  const height = PAD.top + plotH + PAD.bottom + (legendRows + notes.length) * LEGEND_ROW + 6;
-  const [x0, x1, lo, hi] = extent(spec.series);
-  const [first, last] = timeSpan(spec.series);
-  const { ticks, step } = niceTicks(lo, hi);
+  const { title, yLabel, series, notes, width } = spec;
+  return svgTimePanels({ title, notes, width, panels: [{ yLabel, series }] });
+}
+
+const PANEL_HEIGHT = 260;
+const STACKED_HEIGHT = 170;
+const PANEL_TITLE = 18;
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** The lowest and highest value of the series (0 and 1 when they have none). */
+function valueExtent(series: PlotSeries[]): [number, number] {
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const s of series) for (const [, y] of s.points) [lo, hi] = [Math.min(lo, y), Math.max(hi, y)];
+  return lo <= hi ? [lo, hi] : [0, 1];
+}
+
+/** A value scale over the series: nice ticks and the y pixel of a value in the box. */
+function valueScale(series: PlotSeries[], box: Box) {
+  const { ticks, step } = niceTicks(...valueExtent(series));
   const [y0, y1] = [ticks[0], ticks[ticks.length - 1]];
-  const [left, right, top, bottom] = [PAD.left, width - PAD.right, PAD.top, PAD.top + plotH];
-  const px = (x: number) => left + ((x - x0) / (x1 - x0)) * (right - left);
-  const py = (y: number) => bottom - ((y - y0) / (y1 - y0 || 1)) * (bottom - top);
+  const py = (y: number) => box.bottom - ((y - y0) / (y1 - y0 || 1)) * (box.bottom - box.top);
+  return { ticks, step, py, y0, y1 };
+}
+
+/** The bands inside the value range: a pale rect in the band's colour, its name at the right where it fits. */
+function bandMarks(bands: ValueBand[], box: Box, scale: ReturnType<typeof valueScale>): string[] {
+  const out: string[] = [];
+  for (const b of bands) {
+    const [lo, hi] = [Math.max(b.from, scale.y0), Math.min(b.to, scale.y1)];
+    if (!(hi > lo)) continue;
+    const [yTop, yBottom] = [scale.py(hi), scale.py(lo)];
+    out.push(
+      `<rect class="band" x="${box.left}" y="${yTop.toFixed(1)}" width="${box.right - box.left}" height="${(yBottom - yTop).toFixed(1)}" fill="${b.colour}" fill-opacity="0.2"><title>${escapeXml(`${b.label}: ${b.from}–${b.to}`)}</title></rect>`,
+    );
+    if (yBottom - yTop >= 11)
+      out.push(
+        `<text class="band-label" x="${box.right - 4}" y="${(yTop + 10).toFixed(1)}" text-anchor="end" font-size="9" fill="#444">${escapeXml(b.label)}</text>`,
+      );
+  }
+  return out;
+}
+
+/** A second value axis on the right of the box: tick labels and the rotated label at the drawing's edge. */
+function rightAxis(series: PlotSeries[], box: Box, label: string, width: number) {
+  const scale = valueScale(series, box);
+  const out = scale.ticks.map(
+    (v) =>
+      `<text x="${box.right + 4}" y="${(scale.py(v) + 4).toFixed(1)}" text-anchor="start">${tickText(v, scale.step)}</text>`,
+  );
+  const mid = (box.top + box.bottom) / 2;
+  out.push(
+    `<text transform="translate(${width - 8} ${mid.toFixed(1)}) rotate(90)" text-anchor="middle">${escapeXml(label)}</text>`,
+  );
+  return { scale, marks: out };
+}
+
+/** One panel: its bands, value axes, time tick marks, frame and lines. */
+function panelMarks(panel: TimePanel, box: Box, px: (x: number) => number, ticks: number[], width: number): string[] {
+  const scale = valueScale(panel.series, box);
   const out = [
-    svgOpen(width, height, spec.title),
-    `<text x="${left}" y="16" font-weight="bold">${escapeXml(spec.title)}</text>`,
-    ...valueAxis(ticks, step, py, left, right, spec.yLabel),
+    ...bandMarks(panel.bands ?? [], box, scale),
+    ...valueAxis(scale.ticks, scale.step, scale.py, box.left, box.right, panel.yLabel),
+    ...ticks.map(
+      (t) =>
+        `<line x1="${px(t).toFixed(1)}" y1="${box.bottom}" x2="${px(t).toFixed(1)}" y2="${box.bottom + 4}" stroke="#888"/>`,
+    ),
+    `<rect x="${box.left}" y="${box.top}" width="${box.right - box.left}" height="${box.bottom - box.top}" fill="none" stroke="#888"/>`,
   ];
+  for (const s of panel.series) out.push(...seriesMarks(s, px, scale.py, box.right - box.left));
+  if (panel.right) {
+    const right = rightAxis(panel.right.series, box, panel.right.yLabel, width);
+    out.push(...right.marks);
+    for (const s of panel.right.series) out.push(...seriesMarks(s, px, right.scale.py, box.right - box.left));
+  }
+  return out;
+}
+
+/** The time axis under the last panel: tick labels in the zone's clock (the date where it changes), its title. */
+function timeAxisMarks(spec: PanelChartSpec, box: Box, px: (x: number) => number, ticks: number[], span: number[]) {
+  const zone = spec.zone ?? UTC;
+  const out: string[] = [];
+  // Ticks on local midnights only (a step of days) are labelled by their dates alone, as the on-screen chart.
+  const datesOnly = ticks.length > 1 && ticks.every((t) => formatInZone(t, zone, 'time') === '00:00');
   let lastDay = '';
-  for (const t of timeTicks(x0, x1)) {
-    const [day, time] = isoParts(t);
-    const x = px(t).toFixed(1);
-    out.push(`<line x1="${x}" y1="${bottom}" x2="${x}" y2="${bottom + 4}" stroke="#888"/>`);
-    out.push(`<text x="${x}" y="${bottom + 15}" text-anchor="middle">${time}</text>`);
-    if (day !== lastDay) out.push(`<text x="${x}" y="${bottom + 27}" text-anchor="middle">${day}</text>`);
+  for (const t of ticks) {
+    const [day, time] = [formatInZone(t, zone, 'date'), formatInZone(t, zone, 'time')];
+    const x = px(t);
+    // A label at the plot's right edge ends there, inside the drawing.
+    const anchor = x > box.right - 32 ? 'end' : 'middle';
+    const at = `x="${x.toFixed(1)}" text-anchor="${anchor}"`;
+    if (!datesOnly) out.push(`<text ${at} y="${box.bottom + 15}">${time}</text>`);
+    if (day !== lastDay) out.push(`<text ${at} y="${box.bottom + (datesOnly ? 15 : 27)}">${day}</text>`);
     lastDay = day;
   }
-  // The data's time range on the time axis' line (a long title keeps the top line to itself).
+  // The zone named once, with the data's time range (a long title keeps the top line to itself).
+  const title = timeAxisTitle(spec.frequency ?? 'minute', zone);
   out.push(
-    `<text x="${right}" y="${bottom + 40}" text-anchor="end">time (UTC), data <tspan class="time-range">${timeRangeText(first, last)}</tspan></text>`,
+    `<text class="time-axis" x="${box.right}" y="${box.bottom + 40}" text-anchor="end">${escapeXml(title)}, data <tspan class="time-range">${timeRangeText(span[0], span[1], zone, false)}</tspan></text>`,
   );
-  out.push(`<rect x="${left}" y="${top}" width="${right - left}" height="${plotH}" fill="none" stroke="#888"/>`);
-  for (const s of spec.series) out.push(...seriesMarks(s, px, py, right - left));
-  out.push(...legend(spec.series, bottom + PAD.bottom + 4, width));
-  const notesTop = bottom + PAD.bottom + 4 + legendRows * LEGEND_ROW;
+  return out;
+}
+
+/** The key of the bands (each its colour and name) under the legend: a row of text, then the bands in columns. */
+function bandKey(spec: PanelChartSpec, top: number, width: number): string[] {
+  const bands = [...new Map(spec.panels.flatMap((p) => p.bands ?? []).map((b) => [b.label, b])).values()];
+  if (!bands.length) return [];
+  const perRow = Math.max(1, Math.floor((width - PAD.left) / LEGEND_COLUMN));
+  const out = [`<text x="${PAD.left}" y="${top}">${escapeXml(spec.bandsName ?? 'Bands')}:</text>`];
+  bands.forEach((b, i) => {
+    const x = PAD.left + (i % perRow) * LEGEND_COLUMN;
+    const y = top + (1 + Math.floor(i / perRow)) * LEGEND_ROW;
+    out.push(
+      `<g class="band-key"><rect x="${x}" y="${y - 9}" width="22" height="10" fill="${b.colour}" fill-opacity="0.35" stroke="#888"/><text x="${x + 28}" y="${y}">${escapeXml(b.label)}</text></g>`,
+    );
+  });
+  return out;
+}
+
+/**
+ * Panels stacked on one time axis (each its own value axis and unit, the first with an optional right axis), the
+ * time in the zone (ISO dates, 24-hour times, the zone named once), every line named once in the legend.
+ */
+export function svgTimePanels(spec: PanelChartSpec): string {
+  const width = spec.width ?? 760;
+  const stacked = spec.panels.length > 1;
+  const all = spec.panels.flatMap((p) => [...p.series, ...(p.right?.series ?? [])]);
+  const [x0, x1] = extent(all);
+  const [left, right] = [PAD.left, width - (spec.panels.some((p) => p.right) ? PAD.left : PAD.right)];
+  const px = (x: number) => left + ((x - x0) / (x1 - x0)) * (right - left);
+  const ticks = timeTicks(x0, x1, 8, spec.zone);
+  const out: string[] = [`<text x="${left}" y="16" font-weight="bold">${escapeXml(spec.title)}</text>`];
+  let top = PAD.top;
+  for (const panel of spec.panels) {
+    if (stacked && panel.title) {
+      out.push(`<text class="panel-title" x="${left}" y="${top + 12}">${escapeXml(panel.title)}</text>`);
+      top += PANEL_TITLE;
+    }
+    const box = { left, right, top, bottom: top + (stacked ? STACKED_HEIGHT : PANEL_HEIGHT) };
+    out.push(...panelMarks(panel, box, px, ticks, width));
+    top = box.bottom + (stacked ? 8 : 0);
+  }
+  const bottom = top - (stacked ? 8 : 0);
+  out.push(...timeAxisMarks(spec, { left, right, top: PAD.top, bottom }, px, ticks, timeSpan(all)));
+  const legendSeries = [...new Map(all.map((s) => [s.label, s])).values()];
+  const legendTop = bottom + PAD.bottom + 4;
+  const perRow = Math.max(1, Math.floor((width - PAD.left) / LEGEND_COLUMN));
+  const legendRows = Math.ceil(legendSeries.length / perRow);
+  const key = bandKey(spec, legendTop + legendRows * LEGEND_ROW, width);
+  const keyRows = key.length ? 1 + Math.ceil((key.length - 1) / perRow) : 0;
+  // About 6 px a character at 11 px sans-serif: notes wrap at the plot's width.
+  const notes = (spec.notes ?? []).flatMap((n) => wrapText(n, Math.floor((width - PAD.left - PAD.right) / 6)));
+  const notesTop = legendTop + (legendRows + keyRows) * LEGEND_ROW;
+  out.push(...legend(legendSeries, legendTop, width), ...key);
   out.push(...notes.map((n, k) => `<text x="${left}" y="${notesTop + k * LEGEND_ROW}">${escapeXml(n)}</text>`));
-  out.push('</svg>');
-  return out.join('\n');
+  const height = notesTop + notes.length * LEGEND_ROW + 2;
+  return [svgOpen(width, Math.ceil(height), spec.title), ...out, '</svg>'].join('\n');
 }
 
 /** The part of y = slope·x + intercept inside the square [v0, v1]², as [xa, ya, xb, yb]; undefined outside. */
@@ -238,17 +405,18 @@ function fitSegment(fit: { slope: number; intercept: number }, v0: number, v1: n
 /** The scatter's key (points, the fitted line, 1:1) and the data's time range, one line each under the plot. */
 function scatterKey(spec: ScatterSpec, n: number, top: number): string[] {
   const x = PAD.left;
+  const colours = SCATTER_COLOURS;
   const row = (k: number) => top + k * LEGEND_ROW;
   const fitText = spec.fit
     ? `fit y = ${Number(spec.fit.slope.toPrecision(4))}·x ${spec.fit.intercept < 0 ? '−' : '+'} ${Number(Math.abs(spec.fit.intercept).toPrecision(4))}`
     : '';
   const out = [
-    `<circle cx="${x + 11}" cy="${row(0) - 4}" r="2.2" fill="#1f77b4"/><text x="${x + 28}" y="${row(0)}">${n} pairs</text>`,
+    `<circle cx="${x + 11}" cy="${row(0) - 4}" r="2.2" fill="${colours.points}"/><text x="${x + 28}" y="${row(0)}">${n} pairs</text>`,
     `<line x1="${x}" y1="${row(1) - 4}" x2="${x + 22}" y2="${row(1) - 4}" stroke="#999" stroke-dasharray="4 3"/><text x="${x + 28}" y="${row(1)}">1:1</text>`,
   ];
   if (fitText)
     out.push(
-      `<line x1="${x}" y1="${row(2) - 4}" x2="${x + 22}" y2="${row(2) - 4}" stroke="#3f51b5" stroke-width="1.5"/><text x="${x + 28}" y="${row(2)}">${escapeXml(fitText)}</text>`,
+      `<line x1="${x}" y1="${row(2) - 4}" x2="${x + 22}" y2="${row(2) - 4}" stroke="${colours.fit}" stroke-width="1.5"/><text x="${x + 28}" y="${row(2)}">${escapeXml(fitText)}</text>`,
     );
   const t = spec.times;
   if (t?.length) {
@@ -262,6 +430,7 @@ function scatterKey(spec: ScatterSpec, n: number, top: number): string[] {
 /** A square scatter with equal scales on both axes, the 1:1 line (dashed grey), the fitted line and their key. */
 export function svgScatter(spec: ScatterSpec): string {
   const size = spec.size ?? 360;
+  const colours = SCATTER_COLOURS;
   const n = Math.min(spec.x.length, spec.y.length);
   let [lo, hi] = [Infinity, -Infinity];
   for (let i = 0; i < n; i++) [lo, hi] = [Math.min(lo, spec.x[i], spec.y[i]), Math.max(hi, spec.x[i], spec.y[i])];
@@ -286,12 +455,12 @@ export function svgScatter(spec: ScatterSpec): string {
   ];
   for (let i = 0; i < n; i++)
     out.push(
-      `<circle cx="${px(spec.x[i]).toFixed(1)}" cy="${py(spec.y[i]).toFixed(1)}" r="2.2" fill="#1f77b4" fill-opacity="0.55"/>`,
+      `<circle cx="${px(spec.x[i]).toFixed(1)}" cy="${py(spec.y[i]).toFixed(1)}" r="2.2" fill="${colours.points}" fill-opacity="0.55"/>`,
     );
   const seg = spec.fit && fitSegment(spec.fit, v0, v1);
   if (seg)
     out.push(
-      `<line x1="${px(seg[0]).toFixed(1)}" y1="${py(seg[1]).toFixed(1)}" x2="${px(seg[2]).toFixed(1)}" y2="${py(seg[3]).toFixed(1)}" stroke="#3f51b5" stroke-width="1.5"><title>fit</title></line>`,
+      `<line x1="${px(seg[0]).toFixed(1)}" y1="${py(seg[1]).toFixed(1)}" x2="${px(seg[2]).toFixed(1)}" y2="${py(seg[3]).toFixed(1)}" stroke="${colours.fit}" stroke-width="1.5"><title>fit</title></line>`,
     );
   out.push(...key);
   out.push('</svg>');

@@ -9,9 +9,11 @@ import { svgChart } from '../../../../src/core/notebook/export/svg-chart';
 import { niceTicks, timeTicks } from '../../../../src/core/notebook/export/svg-plot';
 import { parseNotebook, serializeNotebook } from '../../../../src/core/notebook/file-format';
 import { resultOutput, runCell } from '../../../../src/core/run/index.node';
+import { tableOutput } from '../../../../src/core/run/outputs';
 import { cellText, type NumericColumn, numberAt, type Table } from '../../../../src/core/table/table';
 import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
+import { hourlyMetrics } from '../../../support/core/metric-table';
 
 /** Datasources with a value of the column: the lines its chart has. */
 function withValues(table: Table, name: string): number {
@@ -120,6 +122,49 @@ describe('notebook export: the chart the output showed', () => {
     assert.equal(strokeOf(html, lone, 1), full.get(lone)!.colour, 'the same colour alone');
     const bad: Notebook = { metadata: {}, cells: [await cell([lone], { datasourceStyles: { [lone]: 'red' } })] };
     assert.equal(strokeOf(exportNotebook(bad, 'html'), lone, 0), lineStyles([lone]).get(lone)!.colour, 'bad: own list');
+  });
+});
+
+describe('notebook export: several metrics, resampling and the zone of the chart the output showed', () => {
+  const PM = 'pm2_5ConcMassNowcast.value';
+  const NO2 = 'no2Conc1HourMean.value';
+  const T0 = Date.UTC(2026, 10, 25);
+  /** One datasource, hourly PM2.5 NowCast and NO2 for 72 hours from 2026-11-25T00:00Z. */
+  const table = () => hourlyMetrics(T0, ['D1'], 72, { [PM]: (r) => 5 + (r % 12), [NO2]: (r) => 20 + (r % 7) });
+  const denver = { name: 'America/Denver', dayBoundary: 'clock' as const };
+  const notebook = (chart: unknown): Notebook => ({
+    metadata: { timeZone: 'America/Denver' },
+    cells: [{ ...codeCell('recent', [tableOutput(table(), { info: { timeZone: denver } })]), metadata: { chart } }],
+  });
+  const svgOf = (html: string) => html.slice(html.indexOf('<svg'), html.indexOf('</svg>') + 6);
+
+  it('HTML: the `also` metrics in their panels, daily means per local day of the output’s zone, the zone on the axis', () => {
+    const html = exportNotebook(notebook({ metric: PM, also: [NO2], resample: 'day' }), 'html');
+    const svg = svgOf(html);
+    const titles = [...svg.matchAll(/class="panel-title"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    assert.deepEqual(titles, [`${PM} [µg/m³]`, `${NO2} [ppb]`], 'a panel per metric, each with its unit');
+    // 72 hours from 2026-11-25T00:00Z span 4 local days in America/Denver (Python zoneinfo): 4 daily means a line.
+    const points = [...svg.matchAll(/<path d="([^"]*)"/g)].map((m) => (m[1].match(/[ML]/g) ?? []).length);
+    assert.deepEqual(points, [4, 4]);
+    assert.match(svg, />day starting \(America\/Denver\), data </);
+    assert.match(svg, /2026-11-24 00:00 – 2026-11-27 00:00/);
+    assert.match(html, new RegExp(`${NO2.replace('.', '\\.')} \\[ppb\\], lines by datasourceId: 1 of 1 lines drawn`));
+  });
+
+  it('HTML: left/right axes when the cell’s choice says so', () => {
+    const svg = svgOf(exportNotebook(notebook({ metric: PM, also: [NO2], twoAxes: true }), 'html'));
+    assert.doesNotMatch(svg, /class="panel-title"/);
+    assert.match(svg, /rotate\(90\)" text-anchor="middle">ppb</);
+  });
+
+  it('Markdown: the same chart as an SVG data image, with its notes', () => {
+    const md = exportNotebook(notebook({ metric: PM, also: [NO2], resample: 'day' }), 'md');
+    const m = /!\[chart\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/.exec(md);
+    assert.ok(m, 'a data image');
+    const svg = Buffer.from(m[1], 'base64').toString('utf8');
+    const html = svgOf(exportNotebook(notebook({ metric: PM, also: [NO2], resample: 'day' }), 'html'));
+    assert.equal(svg, html, 'the drawing the HTML export has');
+    assert.match(md, /_pm2_5ConcMassNowcast\.value \\\[µg\/m³\\\], lines by datasourceId: 1 of 1 lines drawn\._/);
   });
 });
 

@@ -18,6 +18,12 @@ describe('core notebook chart choice', () => {
     assert.equal(chartChoiceOf({ also: [1] }), undefined);
     assert.equal(chartChoiceOf({ also: [] }), undefined);
   });
+
+  it('keeps the left/right axes choice only as `true`', () => {
+    assert.deepEqual(chartChoiceOf({ also: ['no2'], twoAxes: true }), { also: ['no2'], twoAxes: true });
+    assert.equal(chartChoiceOf({ twoAxes: 'yes' }), undefined);
+    assert.equal(chartChoiceOf({ twoAxes: false }), undefined);
+  });
 });
 
 describe("core notebook summary-request of a notebook output (the webview's message checked)", () => {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { AQI_CATEGORIES, type AqiCategory } from '../../../../src/core/aq/aqi';
 import { calendarYear } from '../../../../src/core/aq/calendar';
+import { LINE_COLOURS } from '../../../../src/core/aq/line-styles';
 import { mapScene } from '../../../../src/core/aq/map-scene';
 import { trend } from '../../../../src/core/aq/trend';
 import { parseCanonicalLabel } from '../../../../src/core/metrics/labels';
@@ -17,6 +18,8 @@ import { imageProblem, MAX_IMAGE_BYTES } from '../../../../src/core/notebook/ren
 import { MAX_CHART_LINES } from '../../../../src/core/table/chart-columns';
 import type { Column, Table } from '../../../../src/core/table/table';
 import { daysFromCivil } from '../../../../src/core/time/iso';
+import { UTC, zoneOf } from '../../../../src/core/time/zone';
+import { hourlyMetrics } from '../../../support/core/metric-table';
 import { allElements, parseXml, type XmlElement } from '../../../support/core/xml';
 
 const HOSTILE = `<script>alert("&'")</script>`;
@@ -59,8 +62,9 @@ describe('the SVG image of a chart (export and Save image…)', () => {
     const all = texts(svg);
     assert.ok(all.includes('pm2_5ConcMassIndividual.value'), 'the title names the metric');
     assert.ok(all.includes('µg/m³'), 'the unit on the value axis (core/aq/metric-info)');
-    // The first and last hours of the data, in UTC: T0 and T0 + 3 h.
-    assert.ok(all.includes('2026-11-25 00:00 – 2026-11-25 03:00 UTC'), `the time range in: ${all.join(' | ')}`);
+    // The first and last hours of the data, in UTC (no zone given): T0 and T0 + 3 h; the zone named once, on the axis.
+    assert.ok(all.includes('2026-11-25 00:00 – 2026-11-25 03:00'), `the time range in: ${all.join(' | ')}`);
+    assert.ok(all.includes('hour starting (UTC), data '), 'the axis says what a time means and its zone');
     const legend = allElements(svg).filter((e) => e.name === 'g');
     assert.deepEqual(
       legend.map((g) => g.children.find((c) => c.name === 'title')?.text).sort(),
@@ -80,7 +84,7 @@ describe('the SVG image of a chart (export and Save image…)', () => {
 
   it('an image saved alone says which lines are not drawn (beyond MAX_CHART_LINES); the export prints it under it', () => {
     const ids = Array.from({ length: MAX_CHART_LINES + 2 }, (_, i) => `D${String(i).padStart(2, '0')}`);
-    const alone = svgChart(pmTable(ids), undefined, true);
+    const alone = svgChart(pmTable(ids), undefined, { notesInside: true });
     assert.ok(alone);
     const note = `Not drawn (over ${MAX_CHART_LINES} lines): D40, D41.`;
     assert.deepEqual(alone.notes.slice(1), [note]);
@@ -91,6 +95,132 @@ describe('the SVG image of a chart (export and Save image…)', () => {
 
   it('the time range is the data’s first and last time, ISO 8601 in UTC', () => {
     assert.equal(timeRangeText(T0, T0 + 26 * HOUR + 30 * 60_000), '2026-11-25 00:00 – 2026-11-26 02:30 UTC');
+  });
+});
+
+const PM = 'pm2_5ConcMassNowcast.value';
+const NO2 = 'no2Conc1HourMean.value';
+const TEMP = 'temperatureAmbientIndividual.value';
+/** Two datasources, hourly for `hours` hours from T0: PM2.5 NowCast (EPA bands), NO2 1-hour mean (bands), temperature. */
+const threeMetrics = (hours: number) =>
+  hourlyMetrics(T0, ['D1', 'D2'], hours, {
+    [PM]: (r) => 5 + (r % 12),
+    [NO2]: (r) => 20 + (r % 7),
+    [TEMP]: (r) => -3 + (r % 5),
+  });
+const byClass = (svg: XmlElement, name: string, cls: string) =>
+  allElements(svg).filter((e) => e.name === name && e.attributes.class === cls);
+/** The points of each drawn line: its path's M and L commands. */
+const pathPoints = (svg: XmlElement) =>
+  allElements(svg)
+    .filter((e) => e.name === 'path')
+    .map((e) => (e.attributes.d.match(/[ML]/g) ?? []).length);
+
+describe('the Chart image as the output shows it: zone, AQI bands, several metrics, resampling', () => {
+  it('draws the time axis in the notebook’s zone, the zone named once on the axis', () => {
+    const chart = svgChart(threeMetrics(24), { metric: PM }, { zone: zoneOf('America/Denver') });
+    assert.ok(chart);
+    const all = texts(parseXml(chart.svg));
+    // T0 = 2026-11-25T00:00Z is 2026-11-24 17:00 in America/Denver (MST, UTC−7 after DST ended on 2026-11-01;
+    // Python's zoneinfo: datetime(2026, 11, 25, tzinfo=UTC).astimezone(ZoneInfo('America/Denver'))).
+    assert.ok(all.includes('2026-11-24 17:00 – 2026-11-25 16:00'), `the data’s range in the zone: ${all.join(' | ')}`);
+    assert.ok(all.includes('hour starting (America/Denver), data '), 'the zone named on the axis');
+    assert.equal(all.filter((t) => t.includes('America/Denver')).length, 1, 'and only there');
+    assert.ok(!all.some((t) => /UTC/.test(t)), 'no UTC anywhere');
+    // 24 hours: a tick every 3 hours of Denver's clock (18:00, 21:00, 00:00, …), the dates where they change.
+    const times = all.filter((t) => /^\d\d:\d\d$/.test(t));
+    assert.deepEqual(times, ['18:00', '21:00', '00:00', '03:00', '06:00', '09:00', '12:00', '15:00']);
+    assert.ok(all.includes('2026-11-24') && all.includes('2026-11-25'), 'local dates under the ticks');
+    const utc = texts(parseXml(svgChart(threeMetrics(24), { metric: PM })!.svg));
+    assert.ok(utc.includes('hour starting (UTC), data ') && utc.includes('00:00'), 'UTC without a zone');
+  });
+
+  it('draws the AQI category bands behind a metric with EPA breakpoints, each with its name (never colour alone)', () => {
+    const svg = parseXml(svgChart(threeMetrics(4), { metric: PM })!.svg);
+    const bands = byClass(svg, 'rect', 'band');
+    // Values 5–16 µg/m³ on an axis 0–20: EPA's 2024 PM2.5 breakpoints put Good at 0–9.0, Moderate at 9.1–35.4.
+    const good = AQI_CATEGORIES[0];
+    const moderate = AQI_CATEGORIES[1];
+    assert.deepEqual(
+      bands.map((b) => b.attributes.fill),
+      [good.colour, moderate.colour],
+      'the bands inside the value range',
+    );
+    assert.deepEqual(
+      byClass(svg, 'text', 'band-label').map((t) => t.text),
+      ['Good', 'Moderate'],
+    );
+    const key = allElements(svg).filter((e) => e.name === 'g' && e.attributes.class === 'band-key');
+    assert.deepEqual(
+      key.map((g) => g.children.find((c) => c.name === 'text')?.text),
+      AQI_CATEGORIES.map((c) => c.name),
+      'a key of every category by name',
+    );
+    assert.ok(texts(svg).includes('US EPA AQI:'));
+    const plain = parseXml(svgChart(threeMetrics(4), { metric: TEMP })!.svg);
+    assert.equal(byClass(plain, 'rect', 'band').length, 0, 'no bands for a temperature');
+    assert.equal(byClass(plain, 'text', 'band-label').length, 0);
+  });
+
+  it('draws `also`: three stacked panels, each titled with its metric and unit, its own axis, the lines in each', () => {
+    const chart = svgChart(threeMetrics(6), { metric: PM, also: [NO2, TEMP] });
+    assert.ok(chart);
+    const svg = parseXml(chart.svg);
+    assert.deepEqual(
+      byClass(svg, 'text', 'panel-title').map((t) => t.text),
+      [`${PM} [µg/m³]`, `${NO2} [ppb]`, `${TEMP} [°C]`],
+    );
+    const all = texts(svg);
+    for (const unit of ['µg/m³', 'ppb', '°C']) assert.ok(all.includes(unit), `${unit} on a value axis`);
+    assert.equal(pathPoints(svg).length, 6, 'two lines in each of three panels');
+    assert.equal(byClass(svg, 'rect', 'band').length > 0, true, 'bands behind the PM2.5 and NO2 panels');
+    assert.equal(chart.notes.length, 3, 'a note per metric');
+    assert.ok(chart.notes[2].startsWith(`${TEMP} [°C], lines by datasourceId: 2 of 2 lines drawn`));
+  });
+
+  it('draws two metrics on left/right axes when the choice says so: the second’s lines dotted and named', () => {
+    const svg = parseXml(svgChart(threeMetrics(6), { metric: PM, also: [NO2], twoAxes: true })!.svg);
+    assert.equal(byClass(svg, 'text', 'panel-title').length, 0, 'one panel');
+    const right = allElements(svg).filter((e) => e.name === 'text' && e.attributes.transform?.includes('rotate(90)'));
+    assert.deepEqual(
+      right.map((t) => t.text),
+      ['ppb'],
+      'the right axis’ unit',
+    );
+    const legend = allElements(svg)
+      .filter((e) => e.name === 'g' && !e.attributes.class)
+      .map((g) => g.children.find((c) => c.name === 'title')?.text);
+    assert.deepEqual(legend, ['D1', 'D2', `D1 · ${NO2}`, `D2 · ${NO2}`]);
+    const dotted = allElements(svg).filter((e) => e.name === 'path' && e.attributes['stroke-dasharray'] === '2 3');
+    assert.equal(dotted.length, 2);
+  });
+
+  it('resamples: daily means per local day of the zone (as many points as local days), hourly means per hour', () => {
+    // 72 hours from 2026-11-25T00:00Z: 3 UTC days, 4 local days in America/Denver (2026-11-24 17:00 to
+    // 2026-11-27 16:00; counted with Python's zoneinfo over the 72 instants).
+    const table = threeMetrics(72);
+    const denver = svgChart(table, { metric: PM, resample: 'day' }, { zone: zoneOf('America/Denver') });
+    assert.deepEqual(pathPoints(parseXml(denver!.svg)), [4, 4], 'one point per local day, each line');
+    const all = texts(parseXml(denver!.svg));
+    assert.ok(all.includes(`${PM} (daily means)`), 'the title says they are means');
+    assert.ok(all.includes('day starting (America/Denver), data '), 'days starting in the zone');
+    assert.ok(all.includes('2026-11-24 00:00 – 2026-11-27 00:00'), 'the first and last local day');
+    const tenDays = svgChart(threeMetrics(240), { metric: PM, resample: 'day' }, { zone: zoneOf('America/Denver') });
+    const tenDayTexts = texts(parseXml(tenDays!.svg));
+    assert.ok(!tenDayTexts.some((t) => /^\d\d:\d\d$/.test(t)), 'ticks on local midnights: their dates alone');
+    assert.ok(tenDayTexts.includes('2026-11-27'), tenDayTexts.join(' | '));
+    const last = allElements(parseXml(denver!.svg)).filter((e) => e.name === 'text' && e.text === '2026-11-27');
+    assert.equal(last[0]?.attributes['text-anchor'], 'end', 'the last day’s label ends inside the drawing');
+    const utc = svgChart(table, { metric: PM, resample: 'day' }, { zone: UTC });
+    assert.deepEqual(pathPoints(parseXml(utc!.svg)), [3, 3], 'three UTC days');
+    const hourly = svgChart(table, { metric: PM, resample: 'hour' }, { zone: zoneOf('America/Denver') });
+    assert.deepEqual(pathPoints(parseXml(hourly!.svg)), [72, 72], 'hourly data stay hourly');
+  });
+
+  it('takes the line styles it is given (the renderer’s), else the result’s datasource styles', () => {
+    const styles = new Map([['D1', { colour: '#123456', dash: [] }]]);
+    const svg = svgChart(threeMetrics(4), { metric: PM }, { styles })!.svg;
+    assert.match(svg, /<path d="M[^"]*" fill="none" stroke="#123456"/);
   });
 });
 
@@ -126,7 +256,8 @@ describe('the SVG images of the Trend and the Collocation scatter', () => {
     const all = texts(svg);
     assert.ok(all.includes(`pm at ${HOSTILE}`), 'the title, escaped and read back');
     assert.ok(all.includes('µg/m³'), 'the unit');
-    assert.ok(all.includes('2025-01-01 00:00 – 2026-12-01 00:00 UTC'), 'the first and last month');
+    assert.ok(all.includes('2025-01-01 00:00 – 2026-12-01 00:00'), 'the first and last month');
+    assert.ok(all.includes('time (UTC), data '), 'the zone, named once on the time axis');
     assert.ok(all.includes('monthly mean') && all.includes('Theil–Sen line'), 'the legend');
     assert.ok(
       all.some((t) => t.startsWith('Slope 1.20 µg/m³ per year')),
@@ -167,7 +298,15 @@ describe('the SVG images of the Trend and the Collocation scatter', () => {
     for (const t of ['3 pairs', '1:1', 'fit y = 2·x + 1', '2026-11-25 00:00 – 2026-11-25 02:00 UTC'])
       assert.ok(all.includes(t), `${t} in ${all.join(' | ')}`);
     assert.ok(all.includes(`reference ${HOSTILE} [µg/m³]`));
-    assert.equal(allElements(svg).filter((e) => e.name === 'circle').length, 3 + 1, 'the points and the key’s');
+    const circles = allElements(svg).filter((e) => e.name === 'circle');
+    assert.equal(circles.length, 3 + 1, 'the points and the key’s');
+    // The palette's home (core/aq/line-styles), by position as the Collocation view colours its points and line.
+    assert.ok(
+      circles.every((c) => c.attributes.fill === LINE_COLOURS[0]),
+      'the points in the palette’s first colour',
+    );
+    const fit = allElements(svg).find((e) => e.name === 'line' && e.children.some((c) => c.text === 'fit'));
+    assert.equal(fit?.attributes.stroke, LINE_COLOURS[1], 'the fitted line in its second');
   });
 });
 
