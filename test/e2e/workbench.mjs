@@ -144,10 +144,19 @@ export async function screenshot(page, name) {
 
 /** Opens a notebook of the workspace by file name (Go to File) and waits for its cells. */
 export async function openNotebook(page, name) {
-  await runCommand(page, 'Go to File');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  // A quick pick opened late by an earlier step (the connection picker of a busy extension host) can take the
+  // place of Go to File's: then the name is typed into it and no file row shows. Start over until the deadline.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await runCommand(page, 'Go to File');
+    await page.locator('.quick-input-widget input').fill(name);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+      break;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+    }
+  }
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 60_000 });
   await page.locator('.notebook-editor .notebook-toolbar-container:visible').first().waitFor({ timeout: 60_000 });
