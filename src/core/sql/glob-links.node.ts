@@ -1,0 +1,154 @@
+// What a glob in a sql cell can reach, checked for links out of the granted folders in one walk of the
+// folders it names: `readdir` with file types (a directory entry tells a link without an lstat), so a
+// tree without links costs one call per folder and no realpath per file; only the links found are
+// resolved. The walk is a superset of DuckDB's glob: a segment it cannot read exactly (`{a,b}`) matches
+// every name, `**` every folder, and links are followed where the glob could follow them.
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { covers } from './confine.node';
+
+/** The walk of one glob: how many files it matches, or the first link out, or which bound it passed. */
+type GlobWalk =
+  | { kind: 'ok'; files: number }
+  | { kind: 'link-out'; path: string }
+  | { kind: 'too-many-files' }
+  | { kind: 'too-many-entries' };
+
+interface WalkBounds {
+  /** The most files the glob may match. */
+  maxFiles: number;
+  /** The most folder entries the walk reads (a glob over a huge tree is refused, not walked for minutes). */
+  maxEntries: number;
+}
+
+/** Folders read at once (libuv's thread pool works on them together). */
+const WALK_CONCURRENCY = 16;
+
+const WILD = /[*?[{]/;
+
+/** One glob segment as a RegExp over a name: `*`, `?`, `[…]`/`[!…]`; a segment with `{` matches every name. */
+function segmentSource(seg: string): string {
+  if (seg.includes('{')) return '[^/]*';
+  let out = '';
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i];
+    const close = c === '[' ? seg.indexOf(']', i + 2) : -1;
+    if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (close > 0) {
+      const body = seg.slice(i + 1, close);
+      const neg = body.startsWith('!') || body.startsWith('^');
+      out += `[${neg ? '^' : ''}${(neg ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&')}]`;
+      i = close;
+    } else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return out;
+}
+
+/** The glob's segments below its root as a RegExp over the relative path (segments joined by `/`). */
+export function globRegExp(segments: readonly string[]): RegExp {
+  const parts = segments.map((s) => (s === '**' ? '(?:[^/]*/)*' : `${segmentSource(s)}/`));
+  return new RegExp(`^${parts.join('').replace(/\/$/, '')}$`);
+}
+
+/** Where a glob starts (its leading folders without a wildcard) and its segments below. */
+export function globRoot(pattern: string): { root: string; rest: string[] } {
+  const segs = pattern.split(/[\\/]/);
+  const first = segs.findIndex((s) => WILD.test(s));
+  const at = first < 0 ? segs.length : first;
+  return { root: segs.slice(0, at).join(sep) || sep, rest: segs.slice(at) };
+}
+
+interface Walk {
+  granted: readonly string[];
+  bounds: WalkBounds;
+  rest: string[];
+  deep: boolean;
+  files: RegExp;
+  /** Per depth, the RegExp a folder's relative path must match to be walked into (without `**`). */
+  folders: RegExp[];
+  visited: Set<string>;
+  entries: number;
+  matched: number;
+  stop?: GlobWalk;
+}
+
+/**
+ * Walks what `pattern` (absolute) can reach: a link whose target is outside `granted` (realpath'd
+ * folders, asAllowedDir forms), where the glob could reach it, is the answer; else the files matched.
+ */
+export async function walkGlob(pattern: string, granted: readonly string[], bounds: WalkBounds): Promise<GlobWalk> {
+  const { root, rest } = globRoot(pattern);
+  const realRoot = await realpath(root).catch(() => undefined);
+  if (realRoot === undefined) return { kind: 'ok', files: 0 };
+  if (!covers(granted, [realRoot])) return { kind: 'link-out', path: root };
+  const deep = rest.includes('**');
+  const folders = rest.map((_, i) => globRegExp(rest.slice(0, i + 1)));
+  const w: Walk = {
+    granted,
+    bounds,
+    rest,
+    deep,
+    files: globRegExp(rest),
+    folders,
+    visited: new Set([realRoot]),
+    entries: 0,
+    matched: 0,
+  };
+  let level: { dir: string; rel: string }[] = [{ dir: root, rel: '' }];
+  for (let depth = 1; level.length && !w.stop; depth++) {
+    const next: { dir: string; rel: string }[] = [];
+    for (let i = 0; i < level.length && !w.stop; i += WALK_CONCURRENCY) {
+      const batch = level.slice(i, i + WALK_CONCURRENCY);
+      const found = await Promise.all(batch.map((f) => readFolder(w, f.dir, f.rel, depth)));
+      for (const f of found) next.push(...f);
+    }
+    level = next;
+  }
+  return w.stop ?? { kind: 'ok', files: w.matched };
+}
+
+/** The folder's entries: files counted, links checked; the folders to walk next. */
+async function readFolder(w: Walk, dir: string, rel: string, depth: number): Promise<{ dir: string; rel: string }[]> {
+  const entries: Dirent[] = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const next: { dir: string; rel: string }[] = [];
+  for (const e of entries) {
+    if (w.stop) break;
+    if (++w.entries > w.bounds.maxEntries) w.stop = { kind: 'too-many-entries' };
+    const path = join(dir, e.name);
+    const relPath = rel ? `${rel}/${e.name}` : e.name;
+    const intoFolder = depth < w.rest.length || w.deep;
+    const folderMatches = w.deep || (intoFolder && w.folders[depth - 1].test(relPath));
+    if (e.isSymbolicLink()) {
+      const target = await followLink(w, path, relPath, folderMatches);
+      if (target) next.push({ dir: path, rel: relPath });
+    } else if (e.isDirectory()) {
+      if (folderMatches) next.push({ dir: path, rel: relPath });
+    } else if (w.files.test(relPath) && ++w.matched > w.bounds.maxFiles) w.stop = { kind: 'too-many-files' };
+  }
+  return next;
+}
+
+/**
+ * A link found in the walk: refused when the glob could reach it (as a file it matches, or a folder it
+ * walks through) and its target is outside; true when it is a folder inside to walk into (once per target).
+ */
+async function followLink(w: Walk, path: string, rel: string, folderMatches: boolean): Promise<boolean> {
+  const asFile = w.files.test(rel);
+  if (!asFile && !folderMatches) return false;
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) return false;
+  if (!covers(w.granted, [real])) {
+    w.stop = { kind: 'link-out', path };
+    return false;
+  }
+  if (asFile && ++w.matched > w.bounds.maxFiles) w.stop = { kind: 'too-many-files' };
+  if (!folderMatches || w.visited.has(real)) return false;
+  const isDir = await stat(real).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (isDir) w.visited.add(real);
+  return isDir;
+}
