@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBExtractedStatements } from '@duckdb/node-api';
 import { EngineQueryError } from '../../../../src/core/api/errors';
 import { memoryLimit } from '../../../../src/core/sql/confine.node';
 import { SqlEngine } from '../../../../src/core/sql/engine.node';
@@ -202,6 +203,28 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
       await rm(join(nb, 'elsewhere'), { recursive: true, force: true });
       await rm(tree, { recursive: true, force: true });
       await rm(join(root, 'outside', 'part-0.csv'), { force: true });
+    }
+  });
+
+  it('one SELECT without parameters runs as written, not prepared first (a prepared statement reading files binds, and lists a glob, again when run)', async () => {
+    const proto = DuckDBExtractedStatements.prototype;
+    const original = proto.prepare;
+    // The cell's statements (no parameters here), not the engine's own json_serialize_sql($1) of the text.
+    let prepared = 0;
+    proto.prepare = async function (this: DuckDBExtractedStatements, index: number) {
+      const statement = await original.call(this, index);
+      if (statement.parameterCount === 0) prepared++;
+      return statement;
+    };
+    try {
+      assert.deepEqual(texts(await query("SELECT count(*) AS n FROM read_csv('sub/*.csv')")), [['1']]);
+      assert.equal(prepared, 0);
+      // Several statements (or $parameters) are still prepared, each checked to be a read before any runs.
+      assert.deepEqual(texts(await query("SELECT 1; SELECT count(*) AS n FROM read_csv('sub/*.csv')")), [['1']]);
+      assert.equal(prepared, 2);
+      await refused("COPY (SELECT 1) TO 'x.csv'", /^COPY is not run in a sql cell/);
+    } finally {
+      proto.prepare = original;
     }
   });
 
