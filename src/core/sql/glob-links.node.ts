@@ -48,7 +48,8 @@ function segmentSource(seg: string): string {
 
 /** The glob's segments below its root as a RegExp over the relative path (segments joined by `/`). */
 export function globRegExp(segments: readonly string[]): RegExp {
-  const parts = segments.map((s) => (s === '**' ? '(?:[^/]*/)*' : `${segmentSource(s)}/`));
+  const last = segments.length - 1;
+  const parts = segments.map((s, i) => (s === '**' ? (i === last ? '.*/' : '(?:[^/]*/)*') : `${segmentSource(s)}/`));
   return new RegExp(`^${parts.join('').replace(/\/$/, '')}$`);
 }
 

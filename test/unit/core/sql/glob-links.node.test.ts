@@ -36,6 +36,7 @@ describe('core sql glob-links: the walk of a glob', function () {
     assert.ok(globRegExp(['a=[!1]']).test('a=3') && !globRegExp(['a=[!1]']).test('a=1'));
     assert.ok(globRegExp(['**', '*.parquet']).test('top.parquet'));
     assert.ok(globRegExp(['**', '*.parquet']).test('a/b/c/top.parquet'));
+    assert.ok(globRegExp(['**']).test('a/b/c/top.parquet') && globRegExp(['**']).test('top.parquet'));
     assert.ok(globRegExp(['{a,b}.csv']).test('c.csv'), 'a superset: more is checked, never less');
     assert.ok(globRegExp(['a.(csv)+']).test('a.(csv)+') && !globRegExp(['a.(csv)+']).test('axcsv'));
   });
@@ -51,6 +52,8 @@ describe('core sql glob-links: the walk of a glob', function () {
         'a=[12]/*/p.parquet',
         '**/*.parquet',
         '*.parquet',
+        '**',
+        'a=1/**',
       ];
       for (const p of patterns) {
         const pattern = join(dir, p);
