@@ -6,9 +6,9 @@
 //  b. Reading the archive in a sql cell (core/sql SqlEngine, confined to the folder): one datasource's
 //     month against a full scan of a year of hourly data for 500 datasources (a synthetic dataset in the
 //     archive's layout, 6,000 partitions), time and bytes read (/proc/self/io rchar). Target < 0.5 s.
-//     The partition is named by its folder; the same query as a WHERE over the whole glob is a figure
-//     (DuckDB prunes it to the partition's bytes, but lists every folder first, and the engine checks
-//     each matched file for a link out of the folder).
+//     The partition is named by its folder, and by a WHERE over the whole glob: DuckDB prunes that to the
+//     partition's bytes but lists every folder first, and the engine walks the glob's folders once for
+//     links out (core/sql/glob-links.node.ts). Both are held to the target.
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -142,9 +142,10 @@ async function partitionReadBench(runs: number): Promise<BenchResult> {
     for (let i = 0; i < runs; i++) filtered.push(await timed(`SELECT count(*), avg(${metric}) FROM ${from} ${where}`));
     const b = median(r.baseline.map((s) => s.ms));
     const s = median(r.subject.map((x) => x.ms));
+    const whereMs = median(filtered.map((x) => x.ms));
     return {
       name: 'archive-partition-read',
-      target: `one partition < ${PARTITION_READ_MS} ms in a sql cell`,
+      target: `one partition < ${PARTITION_READ_MS} ms in a sql cell (its folder, and a WHERE)`,
       baseline: 'full scan: a year of hourly data, 500 datasources (4.38M rows, 6,000 files)',
       subject: "the partition's folder: …/datasourceId=D0042/year=2025/month=03/*.parquet",
       baselineMedianMs: b,
@@ -153,10 +154,10 @@ async function partitionReadBench(runs: number): Promise<BenchResult> {
       figures: {
         fullScanMbRead: median(r.baseline.map((x) => x.bytes ?? 0)) / 1e6,
         partitionMbRead: median(r.subject.map((x) => x.bytes ?? 0)) / 1e6,
-        whereFilterMs: median(filtered.map((x) => x.ms)),
+        whereFilterMs: whereMs,
         whereFilterMbRead: median(filtered.map((x) => x.bytes)) / 1e6,
       },
-      pass: s < PARTITION_READ_MS,
+      pass: s < PARTITION_READ_MS && whereMs < PARTITION_READ_MS,
     };
   } finally {
     engine.close();

@@ -166,6 +166,9 @@ describe('measnb archive killed at random points, and its memory (built CLI agai
     const year = await peak('year', '2025-11-01');
     assert.ok(year.rows > 11 * month.rows, `${year.rows} rows in a year`);
     assert.ok(year.kb <= month.kb + 32 * 1024, `a year peaks at ${year.kb} kB, a month at ${month.kb} kB`);
-    assert.ok(year.kb <= 220 * 1024, `peak RSS ${(year.kb / 1024).toFixed(1)} MB`);
+    // Issue 31 asks for ≤ 150 MB; not met: node and the CLI ~63 MB, DuckDB loaded with an instance ~47 MB (its
+    // code pages ~40 MB of it), its COPY of 125 columns ~30-40 MB (docs/PERFORMANCE.md row 14). Before the
+    // header was read by node and the row counts taken from the footers: 186 MB.
+    assert.ok(year.kb <= 180 * 1024, `peak RSS ${(year.kb / 1024).toFixed(1)} MB`);
   });
 });

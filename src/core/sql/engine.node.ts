@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type {
   DuckDBConnection,
   DuckDBInstance,
+  DuckDBMaterializedResult,
   DuckDBPreparedStatement,
   DuckDBType,
   DuckDBValue,
@@ -32,6 +33,7 @@ import {
   type TextEdit,
 } from './confine.node';
 import { readEngineError } from './errors';
+import { walkGlob } from './glob-links.node';
 import { resultToTable } from './to-table.node';
 import { type ValueAlias, valueAliases, withoutEchoedAliases } from './value-names';
 
@@ -201,11 +203,15 @@ export class SqlEngine {
     const statements: DuckDBPreparedStatement[] = [];
     let edits: TextEdit[] = [];
     try {
-      const names = await this.fileNamesOf(sql);
+      const { names, oneSelect } = await this.fileNamesOf(sql);
       const { baseDir } = options;
       edits = baseDir ? relativePathEdits(names, sql, baseDir) : [];
       await this.refuseLinksOut(names.map((n) => (baseDir ? resolve(baseDir, n.name) : n.name)));
       const text = applyEdits(sql, edits);
+      if (oneSelect && !/[$?]/.test(text)) {
+        const table = await resultToTable(await this.runSelect(text), this.lib.DuckDBTypeId, signal);
+        return withoutEchoedAliases(table, [...this.aliases.values()].flat());
+      }
       statements.push(...(await this.readStatements(text)));
       const last = statements.at(-1);
       if (!last) throw new EngineQueryError({ message: 'There is no SQL statement to run.' });
@@ -253,6 +259,18 @@ export class SqlEngine {
       }
     }
     if (statement.parameterCount) statement.bind(values, types);
+  }
+
+  /**
+   * One SELECT without parameters, run as written: a prepared statement that reads files is bound again
+   * when it runs (DuckDB lists a glob's folders twice), so it is not prepared first. DuckDB's parser has
+   * already said it is a SELECT (json_serialize_sql takes nothing else); its type is checked again here.
+   */
+  private async runSelect(text: string): Promise<DuckDBMaterializedResult> {
+    const result = await this.conn.run(text);
+    const refusal = statementRefusal(this.lib.StatementType[result.statementType] ?? 'UNKNOWN', text);
+    if (refusal) throw new EngineQueryError({ message: refusal, type: 'Refused' });
+    return result;
   }
 
   /** The statements of `sql`, prepared (nothing runs), each a read: else refused, naming the statement. */
@@ -320,9 +338,12 @@ export class SqlEngine {
    * its file). A statement DuckDB does not parse as a query (json_serialize_sql takes SELECTs only) is
    * refused here, naming it, unless it is an EXPLAIN of a query.
    */
-  private async fileNamesOf(sql: string): Promise<FileName[]> {
+  private async fileNamesOf(sql: string): Promise<{ names: FileName[]; oneSelect: boolean }> {
     const whole = await this.serialize(sql);
-    if (whole && !whole.error) return this.names(whole, 0);
+    if (whole && !whole.error) {
+      const { count } = await this.conn.extractStatements(sql);
+      return { names: this.names(whole, 0), oneSelect: count === 1 };
+    }
     const { count } = await this.conn.extractStatements(sql);
     const names: FileName[] = [];
     for (let i = 0; i < count; i++) {
@@ -342,7 +363,7 @@ export class SqlEngine {
       }
       names.push(...this.names(tree, shift));
     }
-    return names;
+    return { names, oneSelect: false };
   }
 
   private names(tree: unknown, shift: number): FileName[] {
@@ -356,42 +377,27 @@ export class SqlEngine {
 
   /**
    * Refuses a file name that leads out of the folders this engine reads through a link (a repository
-   * can hold `data.csv -> ~/.ssh/id_rsa`; DuckDB checks the name, not what it points to). Globs are
-   * expanded by the (confined) engine and each file checked.
+   * can hold `data.csv -> ~/.ssh/id_rsa`; DuckDB checks the name, not what it points to). A glob's
+   * folders are walked once (glob-links.node.ts: entry types from readdir, realpath for the links only).
    */
   private async refuseLinksOut(paths: readonly string[]): Promise<void> {
     const granted = await Promise.all(this.allowedDirs.map((d) => realpath(d).then(asAllowedDir, () => d)));
     // A name outside them is refused by DuckDB itself, with its own message.
     const inside = (p: string) => isAbsolute(p) && isLocalName(p) && covers(this.allowedDirs, [dirname(resolve(p))]);
-    for (const path of paths.filter(inside)) {
-      const files = /[*?[{]/.test(path) ? await this.globbed(path) : [path];
-      // Resolved LINK_CHECK_BATCH at a time (a glob over an archive matches thousands of files; one by one
-      // they cost more than the query that reads one partition of them).
-      for (let i = 0; i < files.length; i += LINK_CHECK_BATCH) {
-        const batch = files.slice(i, i + LINK_CHECK_BATCH);
-        const reals = await Promise.all(batch.map((f) => realpath(f).catch(() => undefined)));
-        const out = reals.findIndex((real) => real !== undefined && !covers(granted, [dirname(real)]));
-        if (out >= 0)
-          throw new EngineQueryError({
-            message: permissionHint(`"${batch[out]}" is a link to a file outside`),
-            type: 'Refused',
-          });
+    const named = paths.filter(inside);
+    const globs = named.filter((p) => /[*?[{]/.test(p));
+    for (const pattern of globs) {
+      const walk = await walkGlob(pattern, granted, { maxFiles: MAX_GLOB_FILES, maxEntries: MAX_GLOB_ENTRIES });
+      if (walk.kind === 'link-out') throw linkOut(walk.path);
+      if (walk.kind !== 'ok') {
+        const what = walk.kind === 'too-many-files' ? `${MAX_GLOB_FILES} files` : `${MAX_GLOB_ENTRIES} folder entries`;
+        throw new EngineQueryError({ message: `"${pattern}" matches more than ${what}.`, type: 'Refused' });
       }
     }
-  }
-
-  /** The files a glob matches (at most MAX_GLOB_FILES); none when the engine refuses the pattern. */
-  private async globbed(pattern: string): Promise<string[]> {
-    const r = await this.conn
-      .runAndReadAll(`SELECT file FROM glob($1::VARCHAR) LIMIT ${MAX_GLOB_FILES + 1}`, [pattern])
-      .catch(() => undefined);
-    const files = (r?.getRowObjectsJS() ?? []).map((o) => String(o.file));
-    if (files.length > MAX_GLOB_FILES)
-      throw new EngineQueryError({
-        message: `"${pattern}" matches more than ${MAX_GLOB_FILES} files.`,
-        type: 'Refused',
-      });
-    return files;
+    const files = named.filter((p) => !globs.includes(p));
+    const reals = await Promise.all(files.map((f) => realpath(f).catch(() => undefined)));
+    const out = reals.findIndex((real) => real !== undefined && !covers(granted, [dirname(real)]));
+    if (out >= 0) throw linkOut(files[out]);
   }
 
   /** Checks SQL without running it: the parser's error, if any. */
@@ -438,8 +444,12 @@ function refused(word: string, text: string, prefix = ''): EngineQueryError {
 
 /** The most files one glob in a sql cell may match (each is checked for a link out of the folder). */
 const MAX_GLOB_FILES = 10_000;
-/** How many globbed files have their links resolved at once (the thread pool works on them together). */
-const LINK_CHECK_BATCH = 256;
+/** The most folder entries the walk of one glob reads (a glob over a huge tree is refused, not walked for minutes). */
+const MAX_GLOB_ENTRIES = 200_000;
+
+function linkOut(path: string): EngineQueryError {
+  return new EngineQueryError({ message: permissionHint(`"${path}" is a link to a file outside`), type: 'Refused' });
+}
 
 /** The statement's first keyword (after comments and parentheses), upper case: what a refusal names it. */
 function firstWord(sql: string): string {

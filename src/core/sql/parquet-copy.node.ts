@@ -3,25 +3,33 @@
 // TIMESTAMPTZ in UTC, numbers DOUBLE, the rest VARCHAR), never guessed from the cells. The engine reads
 // and writes only inside the folders it is given, with a small memory limit and one thread by default,
 // so converting a file of any size keeps the process's memory flat.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { lineTooLong, MAX_COLUMNS, MAX_LINE_BYTES, tooManyColumns } from '../io/limits';
 import { classifyColumn } from '../table/column-kinds';
+import { splitCsvRecord } from '../table/csv-shape';
 import { asAllowedDir } from './confine.node';
 import { loadApi, quoteIdent, quoteString } from './engine.node';
 
-/** DuckDB's CSV read buffer (default 16 MB) and the Parquet row group: small, so 96 MB of engine memory suffice (wide reports need ~64 MB: a block per column). */
+/**
+ * DuckDB's CSV read buffer (default 16 MB) and the Parquet row group: small, so 96 MB of engine memory
+ * suffice (wide reports need ~64 MB: a block per column). Row groups of 4,096 rather than 16,384 rows:
+ * a month of minute data for 7 datasources peaked at 208 MB instead of 245 MB, the conversion as fast.
+ */
 const CSV_BUFFER_BYTES = 1 << 20;
-const ROW_GROUP_ROWS = 16_384;
-/** Partition files a COPY keeps open at once (each holds a row group of every column in memory). */
-const MAX_OPEN_PARTITIONS = 2;
+const ROW_GROUP_ROWS = 4096;
+/** How much of a file's start is read at a time for its header. */
+const HEADER_CHUNK_BYTES = 64 * 1024;
+/** Partition files a COPY keeps open at once (each holds a row group of every column in memory): report files are sorted by datasource. */
+const MAX_OPEN_PARTITIONS = 1;
 
 interface ParquetCopyOptions {
   /** The only folders the engine may read and write (the archive's folder). */
   dirs: readonly string[];
   /** DuckDB threads (default 1). */
   threads?: number;
-  /** DuckDB memory_limit (default 96MB; measured peak RSS of the archive ~190 MB, flat). */
+  /** DuckDB memory_limit (default 96MB; the archive's peak RSS, flat: docs/PERFORMANCE.md row 14). */
   memoryLimit?: string;
 }
 
@@ -34,6 +42,33 @@ interface CsvColumn {
 export function columnType(header: string): CsvColumn['type'] {
   const { kind } = classifyColumn(header);
   return kind === 'time' ? 'TIMESTAMPTZ' : kind === 'number' ? 'DOUBLE' : 'VARCHAR';
+}
+
+/** The first record of a text file (its header; a line end inside quotes does not end it), at most MAX_LINE_BYTES. */
+async function firstRecord(path: string): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let quoted = false;
+    for (let total = 0; total <= MAX_LINE_BYTES; ) {
+      const chunk = Buffer.alloc(HEADER_CHUNK_BYTES);
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, total);
+      let end = -1;
+      for (let i = 0; i < bytesRead && end < 0; i++) {
+        if (chunk[i] === 0x22) quoted = !quoted;
+        else if (chunk[i] === 0x0a && !quoted) end = i;
+      }
+      chunks.push(chunk.subarray(0, end < 0 ? bytesRead : end));
+      total += bytesRead;
+      if (end >= 0 || bytesRead === 0)
+        return Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/^\uFEFF/, '');
+    }
+    throw lineTooLong();
+  } finally {
+    await file.close();
+  }
 }
 
 export class ParquetCopier {
@@ -70,15 +105,14 @@ export class ParquetCopier {
     return new ParquetCopier(db, conn, tempDir);
   }
 
-  /** The header of a CSV file, in order, each with its type (DuckDB reads the first line only). */
+  /**
+   * The header of a CSV file, in order, each with its type: its first record, read here (DuckDB's sniffer
+   * held ~16 MB of buffers for it, which stayed in the process through the COPY).
+   */
   async csvColumns(csv: string): Promise<CsvColumn[]> {
-    const r = await this.conn.runAndReadAll(
-      `DESCRIBE SELECT * FROM read_csv(${quoteString(csv)}, header = true, all_varchar = true, auto_detect = true)`,
-    );
-    return r.getRowObjectsJS().map((o) => {
-      const name = String(o.column_name);
-      return { name, type: columnType(name) };
-    });
+    const names = splitCsvRecord(await firstRecord(csv));
+    if (names.length > MAX_COLUMNS) throw tooManyColumns(names.length);
+    return names.map((name) => ({ name, type: columnType(name) }));
   }
 
   /**
@@ -99,13 +133,24 @@ export class ParquetCopier {
     return Number(r.getRows()[0]?.[0] ?? 0);
   }
 
-  /** Rows per Hive partition value of `column` in the folders under `parts` (read from the files' metadata and names). */
+  /**
+   * Rows per Hive partition value of `column` in the folders under `parts`: each file's row count from its
+   * footer (parquet_file_metadata), its value from its folder's name (a scan of the files, even a count,
+   * held ~35 MB more than the COPY).
+   */
   async rowsPerPartition(parts: string, column: string): Promise<Map<string, number>> {
     const files = quoteString(join(parts, '*', '*.parquet'));
     const r = await this.conn.runAndReadAll(
-      `SELECT ${quoteIdent(column)}::VARCHAR AS k, count(*)::DOUBLE AS n FROM read_parquet(${files}, hive_partitioning = true, hive_types_autocast = false) GROUP BY 1`,
+      `SELECT file_name, num_rows::DOUBLE AS n FROM parquet_file_metadata(${files})`,
     );
-    return new Map(r.getRowObjectsJS().map((o) => [String(o.k), Number(o.n)]));
+    const out = new Map<string, number>();
+    for (const o of r.getRowObjectsJS()) {
+      const folder = basename(dirname(String(o.file_name)));
+      if (!folder.startsWith(`${column}=`)) continue;
+      const value = folder.slice(column.length + 1);
+      out.set(value, (out.get(value) ?? 0) + Number(o.n));
+    }
+    return out;
   }
 
   /** Plain COPY of a CSV file to one Parquet file with DuckDB's own type detection (the benchmark's yardstick). */

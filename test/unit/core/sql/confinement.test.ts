@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBExtractedStatements } from '@duckdb/node-api';
 import { EngineQueryError } from '../../../../src/core/api/errors';
 import { memoryLimit } from '../../../../src/core/sql/confine.node';
 import { SqlEngine } from '../../../../src/core/sql/engine.node';
@@ -146,6 +147,98 @@ describe('sql cells are confined to the notebook folder (real DuckDB)', function
       assert.equal((await query("SELECT count(*) AS n FROM read_csv('wide/*/x.csv')")).rowCount, 1);
     } finally {
       await rm(wide, { recursive: true, force: true });
+    }
+  });
+
+  it("a glob's tree is walked once: a link out deep in it (a folder or a file) is refused, a tree without links read", async () => {
+    // The archive's layout: key=value folders four deep. The walk reads each folder's entries with their
+    // types and resolves only the links it finds (glob-links.node.ts).
+    const tree = join(nb, 'tree');
+    const part = (d: number, m: number) => join(tree, 'frequency=hour', `ds=D${d}`, 'year=2025', `month=0${m}`);
+    const LINK = /^"(.*)" is a link to a file outside/;
+    const linkIn = (dir: string) => (e: unknown) => {
+      assert.ok(e instanceof EngineQueryError, String(e));
+      assert.equal(LINK.exec(e.message)?.[1], dir);
+      return true;
+    };
+    try {
+      for (let d = 0; d < 4; d++)
+        for (let m = 1; m <= 3; m++) {
+          await mkdir(part(d, m), { recursive: true });
+          await writeFile(join(part(d, m), 'part-0.csv'), `k,v\nd${d}m${m},${d * 10 + m}\n`);
+        }
+      const all = "SELECT count(*) AS n, sum(v) AS s FROM read_csv('tree/frequency=hour/*/*/*/*.csv')";
+      const deep = "SELECT count(*) AS n FROM read_csv('tree/**/*.csv')";
+      assert.deepEqual(texts(await query(all)), [['12', '204']]);
+      assert.deepEqual(texts(await query(deep)), [['12']]);
+      // A folder deep in the tree that is a link out: its files look like any other partition's.
+      await writeFile(join(root, 'outside', 'part-0.csv'), 'k,v\nout,1000\n');
+      await symlink(join(root, 'outside'), join(tree, 'frequency=hour', 'ds=D3', 'year=2025', 'month=04'));
+      const dirLink = join(tree, 'frequency=hour', 'ds=D3', 'year=2025', 'month=04');
+      await assert.rejects(query(all), linkIn(dirLink));
+      await assert.rejects(query(deep), linkIn(dirLink));
+      await assert.rejects(query("FROM glob('tree/**')"), linkIn(dirLink));
+      await rm(dirLink);
+      // A file that is a link out, in the last folder of the walk.
+      const fileLink = join(part(2, 3), 'part-1.csv');
+      await symlink(join(root, 'secret.csv'), fileLink);
+      await assert.rejects(query(all), linkIn(fileLink));
+      await assert.rejects(query(deep), linkIn(fileLink));
+      await rm(fileLink);
+      // A link to a folder inside the notebook's folder is followed, and a link out behind it found.
+      const elsewhere = join(nb, 'elsewhere');
+      await mkdir(elsewhere);
+      await writeFile(join(elsewhere, 'part-0.csv'), 'k,v\nelsewhere,100\n');
+      const inLink = join(tree, 'frequency=hour', 'ds=D1', 'year=2025', 'month=09');
+      await symlink(elsewhere, inLink);
+      assert.deepEqual(texts(await query(all)), [['13', '304']]);
+      await symlink(join(root, 'secret.csv'), join(elsewhere, 'z.csv'));
+      await assert.rejects(query(all), linkIn(join(inLink, 'z.csv')));
+      await assert.rejects(query(deep), linkIn(join(inLink, 'z.csv')));
+      await rm(join(elsewhere, 'z.csv'));
+      // A link out the glob cannot reach (another frequency's folder) is left alone.
+      await symlink(join(root, 'outside'), join(tree, 'frequency=day'));
+      assert.deepEqual(texts(await query(all)), [['13', '304']]);
+    } finally {
+      await rm(join(nb, 'elsewhere'), { recursive: true, force: true });
+      await rm(tree, { recursive: true, force: true });
+      await rm(join(root, 'outside', 'part-0.csv'), { force: true });
+    }
+  });
+
+  it('one SELECT without parameters runs as written, not prepared first (a prepared statement reading files binds, and lists a glob, again when run)', async () => {
+    const proto = DuckDBExtractedStatements.prototype;
+    const original = proto.prepare;
+    // The cell's statements (no parameters here), not the engine's own json_serialize_sql($1) of the text.
+    let prepared = 0;
+    proto.prepare = async function (this: DuckDBExtractedStatements, index: number) {
+      const statement = await original.call(this, index);
+      if (statement.parameterCount === 0) prepared++;
+      return statement;
+    };
+    try {
+      assert.deepEqual(texts(await query("SELECT count(*) AS n FROM read_csv('sub/*.csv')")), [['1']]);
+      assert.equal(prepared, 0);
+      // Several statements (or $parameters) are still prepared, each checked to be a read before any runs.
+      assert.deepEqual(texts(await query("SELECT 1; SELECT count(*) AS n FROM read_csv('sub/*.csv')")), [['1']]);
+      assert.equal(prepared, 2);
+      await refused("COPY (SELECT 1) TO 'x.csv'", /^COPY is not run in a sql cell/);
+    } finally {
+      proto.prepare = original;
+    }
+  });
+
+  it('a glob matching more than 10,000 files is refused before DuckDB lists them', async () => {
+    const many = join(nb, 'many');
+    try {
+      for (let d = 0; d < 11; d++) {
+        await mkdir(join(many, `d${d}`), { recursive: true });
+        await Promise.all(Array.from({ length: 1000 }, (_, i) => writeFile(join(many, `d${d}`, `${i}.csv`), '')));
+      }
+      await refused("SELECT count(*) FROM glob('many/*/*.csv')", /matches more than 10000 files/);
+      assert.deepEqual(texts(await query("SELECT count(*) FROM glob('many/d1*/*.csv')")), [['2000']]);
+    } finally {
+      await rm(many, { recursive: true, force: true });
     }
   });
 

@@ -34,6 +34,34 @@ describe('core/sql/parquet-copy: a report CSV to Hive-partitioned Parquet with D
     assert.equal(columnType('sourceType'), 'VARCHAR');
   });
 
+  it("reads the header itself (DuckDB's sniffer held ~16 MB through the COPY): quotes, BOM, CRLF, no line end, bounded", async () => {
+    const copier = await ParquetCopier.open({ dirs: [dir] });
+    try {
+      const header = async (text: string | Buffer) => {
+        await writeFile(join(dir, 'h.csv'), text);
+        return (await copier.csvColumns(join(dir, 'h.csv'))).map((c) => `${c.name}:${c.type}`);
+      };
+      assert.deepEqual(await header('\uFEFFdatasourceId,"a,b","x\ny",startOfPeriod\r\nD1,1,2,2026-01-01\r\n'), [
+        'datasourceId:VARCHAR',
+        'a,b:VARCHAR',
+        'x\ny:VARCHAR',
+        'startOfPeriod:TIMESTAMPTZ',
+      ]);
+      assert.deepEqual(await header('datasourceId,locationLatitude'), [
+        'datasourceId:VARCHAR',
+        'locationLatitude:DOUBLE',
+      ]);
+      // A header longer than a line may be (a file of zeros, say) is refused, not read whole.
+      await assert.rejects(header(Buffer.alloc(17 * 1024 * 1024, 0x61)), /longer than 16 MiB/);
+      await assert.rejects(
+        header(`${Array.from({ length: 10_001 }, (_, i) => `c${i}`).join(',')}\n`),
+        /10,001 columns/,
+      );
+    } finally {
+      copier.close();
+    }
+  });
+
   it('writes one folder per datasource, counts its rows, and a sql cell reads it in place (relative to the notebook)', async () => {
     const notebookDir = join(dir, 'nb');
     const parts = join(notebookDir, 'archive', 'parts');
