@@ -9,9 +9,9 @@ import {
   eventually,
   openNotebook,
   outputShot,
+  outputTable,
   runAll,
   setColorTheme,
-  tableFrames,
   useWorkbench,
   writeOneCellNotebook,
 } from './workbench.mjs';
@@ -26,23 +26,6 @@ const CELL = [
   'qcFlags: true',
   'format: csv-wide',
 ];
-
-/** The output table once drawn with its rows; its row count text ("72 rows"). */
-async function outputTable(page) {
-  return eventually(
-    async () => {
-      for (const { frame } of await tableFrames(page)) {
-        const t = frame.locator('.measnb-table').first();
-        const count = await t.locator('.mt-count').first().textContent();
-        if (/^\d[\d,]* rows$/.test(count ?? '')) return { table: t, total: Number(count.replace(/\D/g, '')) };
-      }
-      return undefined;
-    },
-    'the output table',
-    900,
-    400,
-  );
-}
 
 /** The column index of the header whose (screen reader) name is `name`. */
 async function columnOf(table, name) {
