@@ -141,7 +141,9 @@ function grown(keys: Float64Array): Float64Array {
 /** The bin of v in [edges[0], edges[n]]: by arithmetic, then set right against the edges (round edges are not exact multiples). */
 function binOf(v: number, edges: Float64Array, perUnit: number): number {
   const n = edges.length - 1;
-  let b = Math.min(n - 1, Math.floor((v - edges[0]) * perUnit));
+  // v ≥ edges[0] here and n is small: truncation is the floor.
+  let b = ((v - edges[0]) * perUnit) | 0;
+  if (b > n - 1) b = n - 1;
   if (v < edges[b]) b--;
   else if (b < n - 1 && v >= edges[b + 1]) b++;
   return b;
