@@ -69,7 +69,16 @@ describe('e2e: column insights in the workbench', function () {
     await strip.waitFor({ timeout: 10_000 });
     assert.equal(await table.locator('.mt-insights-toggle').getAttribute('aria-pressed'), 'true');
 
+    // The distinct counts of number and time columns follow the strip a frame later.
+    await eventually(
+      async () => (await strip.locator('.mt-idistinct-pending').count()) === 0,
+      'the distinct counts',
+      50,
+    );
     const ids = await columnOf(table, 'datasourceId');
+    assert.equal(await strip.locator(`.mt-icell[data-col="${ids}"] .mt-idistinct`).textContent(), ' · 3 distinct');
+    const time = await columnOf(table, 'startOfPeriod');
+    assert.equal(await strip.locator(`.mt-icell[data-col="${time}"] .mt-idistinct`).textContent(), ' · 24 distinct');
     const values = strip.locator(`.mt-icell[data-col="${ids}"] .mt-ival`);
     assert.equal(await values.count(), 3, 'the three nodes as top values');
     const value = await clickAndCheck(table, values.first(), ids, total);
