@@ -235,6 +235,13 @@ function meanCount(data: ChartData): number {
   return n;
 }
 
+/** The chart's note: points and lines ("144 values → 9 means" when resampled, `means` naming them). */
+function noteText(data: ChartData, means: string): string {
+  const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
+  const drawn = means ? ` → ${meanCount(data).toLocaleString('en-US')} means` : '';
+  return `${data.points.toLocaleString('en-US')} ${means ? 'values' : 'points'}${drawn}, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
+}
+
 let syncCount = 0;
 
 export class ChartView {
@@ -338,8 +345,7 @@ export class ChartView {
         this.note,
       ]),
       this.plotHost,
-      // The first metric's legends (its AQI bands, threshold, QC) under its own plot, above the other panels.
-      this.legend,
+      this.legend, // the first metric's legends (AQI bands, threshold, QC) under its own plot, above the panels
       this.panelsHost,
     ]);
     // Redraw at the new size when the container changes (sidebar or panel resized, window resized).
@@ -490,10 +496,7 @@ export class ChartView {
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
-    const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
-    const means = resampleNote(period, this.timeZone());
-    const drawn = means ? ` → ${meanCount(data).toLocaleString('en-US')} means` : '';
-    this.note.textContent = `${data.points.toLocaleString('en-US')} ${means ? 'values' : 'points'}${drawn}, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
+    this.note.textContent = noteText(data, resampleNote(period, this.timeZone()));
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
     const threshold = this.options.threshold?.();
