@@ -196,8 +196,8 @@ async function openView(page: Page, selector: string): Promise<number> {
 }
 
 /**
- * Insights on: the click to the strip drawn (the next frame), and to its distinct counts filled in (counted in
- * the frame after the strip: no "counting distinct…" left in it).
+ * Insights on: the click to the strip drawn (the next frame: the columns in view), and to every column's insights
+ * with their distinct counts (computed in the frame after the strip: the strip's data-complete).
  */
 async function openInsights(page: Page): Promise<{ ms: number; countsMs: number }> {
   // No named function inside: tsx would wrap it in a helper the page does not have.
@@ -206,7 +206,7 @@ async function openInsights(page: Page): Promise<{ ms: number; countsMs: number 
     (document.querySelector(sel) as HTMLElement).click();
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     const ms = performance.now() - t0;
-    while (document.querySelector('.mt-irow .mt-idistinct-pending'))
+    while (document.querySelector('.mt-irow[data-complete="false"]'))
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     return { ms, countsMs: performance.now() - t0 };
   }, VIEW_BUTTONS.insights);

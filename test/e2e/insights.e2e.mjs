@@ -69,10 +69,10 @@ describe('e2e: column insights in the workbench', function () {
     await strip.waitFor({ timeout: 10_000 });
     assert.equal(await table.locator('.mt-insights-toggle').getAttribute('aria-pressed'), 'true');
 
-    // The distinct counts of number and time columns follow the strip a frame later.
+    // The columns out of view and the distinct counts of number and time columns follow the strip a frame later.
     await eventually(
-      async () => (await strip.locator('.mt-idistinct-pending').count()) === 0,
-      'the distinct counts',
+      async () => (await strip.getAttribute('data-complete')) === 'true',
+      'every column in the strip',
       50,
     );
     const ids = await columnOf(table, 'datasourceId');

@@ -138,11 +138,15 @@ export class InsightsRow {
     }
   }
 
+  /** Puts the insights in; data-complete says whether every column's are in with their distinct counts. */
   fill(insights: readonly (ColumnInsight | undefined)[], zone: TimeZoneMode): void {
+    let complete = true;
     for (const [i, cell] of this.cells) {
       const insight = insights[i];
       cell.replaceChildren(...(insight ? insightCell(insight, zone, (text) => this.onFilter(i, text)) : []));
+      if (insight?.distinct === undefined) complete = false;
     }
+    this.element.dataset.complete = String(complete);
   }
 
   /** Marks the bin or value whose filter is the column's filter now. */

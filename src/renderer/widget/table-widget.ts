@@ -133,8 +133,9 @@ export class TableWidget {
   }
 
   /**
-   * Shows (computing them from every row the table holds) or hides the column insights: the strip is drawn
-   * first, the distinct counts of number and time columns (their hashing) are counted in the frame after it.
+   * Shows (computing them from every row the table holds) or hides the column insights: the strip of the columns in
+   * view is drawn first; the other columns and the distinct counts of number and time columns (their hashing) are
+   * computed in the frame after it.
    */
   private setInsights(shown: boolean): void {
     this.insightsShown = shown;
@@ -142,13 +143,13 @@ export class TableWidget {
     cancelAnimationFrame(this.distinctFrame);
     this.distinctFrame = 0;
     if (shown) {
-      const insights = columnInsights(this.table, undefined, { distinct: false });
+      const first = this.grid.columnsInView();
+      const insights = columnInsights(this.table, first, { distinct: false });
       this.insights = insights;
       this.distinctFrame = requestAnimationFrame(() => {
         this.distinctFrame = requestAnimationFrame(() => {
           this.distinctFrame = 0;
-          countDistinct(this.table, insights);
-          if (this.insightsShown && this.insights === insights) this.grid.showInsights(insights, this.state.timeZone);
+          this.completeInsights(insights, first);
         });
       });
     }
@@ -156,6 +157,16 @@ export class TableWidget {
     const held = this.table.rowCount;
     this.insightsNote.hidden = !shown || held >= this.resultRows;
     this.insightsNote.textContent = `Insights cover the ${fmt(held)} rows this table holds, of ${fmt(this.resultRows)} in the result${this.loading ? ' (more are loading: they follow when all are in)' : ''}.`;
+  }
+
+  /** The insights of the columns not computed first, and every distinct count; the strip drawn again. */
+  private completeInsights(insights: (ColumnInsight | undefined)[], first: ReadonlySet<number>): void {
+    const rest = new Set([...this.table.columns.keys()].filter((i) => !first.has(i)));
+    columnInsights(this.table, rest, { distinct: false }).forEach((insight, i) => {
+      if (insight) insights[i] = insight;
+    });
+    countDistinct(this.table, insights);
+    if (this.insightsShown && this.insights === insights) this.grid.showInsights(insights, this.state.timeZone);
   }
 
   private buildToolbar(): Toolbar {
