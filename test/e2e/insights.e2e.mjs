@@ -9,9 +9,9 @@ import {
   eventually,
   openNotebook,
   outputShot,
+  outputTable,
   runAll,
   setColorTheme,
-  tableFrames,
   useWorkbench,
   writeOneCellNotebook,
 } from './workbench.mjs';
@@ -26,23 +26,6 @@ const CELL = [
   'qcFlags: true',
   'format: csv-wide',
 ];
-
-/** The output table once drawn with its rows; its row count text ("72 rows"). */
-async function outputTable(page) {
-  return eventually(
-    async () => {
-      for (const { frame } of await tableFrames(page)) {
-        const t = frame.locator('.measnb-table').first();
-        const count = await t.locator('.mt-count').first().textContent();
-        if (/^\d[\d,]* rows$/.test(count ?? '')) return { table: t, total: Number(count.replace(/\D/g, '')) };
-      }
-      return undefined;
-    },
-    'the output table',
-    900,
-    400,
-  );
-}
 
 /** The column index of the header whose (screen reader) name is `name`. */
 async function columnOf(table, name) {
@@ -86,7 +69,16 @@ describe('e2e: column insights in the workbench', function () {
     await strip.waitFor({ timeout: 10_000 });
     assert.equal(await table.locator('.mt-insights-toggle').getAttribute('aria-pressed'), 'true');
 
+    // The columns out of view and the distinct counts of number and time columns follow the strip a frame later.
+    await eventually(
+      async () => (await strip.getAttribute('data-complete')) === 'true',
+      'every column in the strip',
+      50,
+    );
     const ids = await columnOf(table, 'datasourceId');
+    assert.equal(await strip.locator(`.mt-icell[data-col="${ids}"] .mt-idistinct`).textContent(), ' · 3 distinct');
+    const time = await columnOf(table, 'startOfPeriod');
+    assert.equal(await strip.locator(`.mt-icell[data-col="${time}"] .mt-idistinct`).textContent(), ' · 24 distinct');
     const values = strip.locator(`.mt-icell[data-col="${ids}"] .mt-ival`);
     assert.equal(await values.count(), 3, 'the three nodes as top values');
     const value = await clickAndCheck(table, values.first(), ids, total);

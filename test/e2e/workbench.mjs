@@ -472,3 +472,21 @@ export function tableWithCount(page, rows, tries) {
     400,
   );
 }
+
+/** The output table (not a view's own) once drawn with all its rows, and its row count ("72 rows" → 72). */
+export function outputTable(page) {
+  return eventually(
+    async () => {
+      for (const { frame } of await tableFrames(page)) {
+        const t = frame.locator('.measnb-table:not(.mt-panel .measnb-table)').first();
+        if (!(await t.count())) continue;
+        const count = await t.locator('.mt-count').first().textContent();
+        if (/^\d[\d,]* rows$/.test(count ?? '')) return { table: t, total: Number(count.replace(/\D/g, '')) };
+      }
+      return undefined;
+    },
+    'the output table',
+    900,
+    400,
+  );
+}

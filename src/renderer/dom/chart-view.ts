@@ -53,9 +53,14 @@ export function themeVar(el: HTMLElement, name: string, fallback: string): strin
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
 
+/** The axes' text colour in the theme. */
+function axisText(el: HTMLElement): string {
+  return themeVar(el, '--vscode-descriptionForeground', '#888');
+}
+
 /** Axis options in the theme's colours, with a label (the unit) when given. */
 export function themedAxis(el: HTMLElement, label?: string): uPlot.Axis {
-  const stroke = themeVar(el, '--vscode-descriptionForeground', '#888');
+  const stroke = axisText(el);
   const grid = 'rgba(128,128,128,0.2)';
   return { stroke, grid: { stroke: grid }, ticks: { stroke: grid }, label, labelSize: label ? 20 : 0 };
 }
@@ -143,8 +148,14 @@ function invalidLegendValue(count: number, unit: string): uPlot.Series.Value {
   return (_u, v, _s, idx) => (idx == null ? `${count.toLocaleString('en-US')} marked` : valueText(v, unit));
 }
 
-/** Draws the AQI category bands behind the plot (clipped to it). */
-function bandsHook(bands: ReturnType<typeof aqiBandsFor>) {
+/** The least height (CSS px) of a band's visible part that gets its category's name written in it. */
+const BAND_LABEL_MIN = 14;
+
+/**
+ * Draws the AQI category bands behind the plot (clipped to it), each with its category's name at its right
+ * edge where it is tall enough (the colour is never the only sign), in the axis text's colour.
+ */
+function bandsHook(bands: ReturnType<typeof aqiBandsFor>, textColour: string) {
   return (u: uPlot) => {
     const { left, top, width: w, height: hgt } = u.bbox;
     const ctx = u.ctx;
@@ -152,15 +163,33 @@ function bandsHook(bands: ReturnType<typeof aqiBandsFor>) {
     ctx.beginPath();
     ctx.rect(left, top, w, hgt);
     ctx.clip();
-    ctx.globalAlpha = 0.2;
     for (const b of bands) {
-      const y0 = u.valToPos(b.from, 'y', true);
-      const y1 = u.valToPos(b.to, 'y', true);
+      const y0 = Math.min(top + hgt, u.valToPos(b.from, 'y', true));
+      const y1 = Math.max(top, u.valToPos(b.to, 'y', true));
+      ctx.globalAlpha = 0.2;
       ctx.fillStyle = b.category.colour;
       ctx.fillRect(left, y1, w, y0 - y1);
+      if (y0 - y1 < BAND_LABEL_MIN * devicePixelRatio) continue;
+      ctx.globalAlpha = 0.85;
+      ctx.fillStyle = textColour;
+      ctx.font = `${10 * devicePixelRatio}px sans-serif`;
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'top';
+      ctx.fillText(b.category.name, left + w - 4 * devicePixelRatio, y1 + 2 * devicePixelRatio);
     }
     ctx.restore();
   };
+}
+
+/** The AQI legend of a metric's bands: each category's swatch and name, its range in the unit as tooltip. */
+function aqiLegend(bands: ReturnType<typeof aqiBandsFor>, unit: string): HTMLElement {
+  const items = bands.map((b) =>
+    h('span', { className: 'mt-legend-item', title: `${b.category.name}: ${b.from}–${b.to} ${unit}` }, [
+      swatch(b.category.colour),
+      h('span', { text: b.category.name }),
+    ]),
+  );
+  return h('div', { className: 'mt-aqi-legend' }, [h('span', { text: 'US EPA AQI: ' }), ...items]);
 }
 
 /** Draws the threshold as a dashed line in the error colour (nothing without one). */
@@ -196,6 +225,20 @@ function focusHook(u: uPlot, index: number | null, opts: uPlot.Series): void {
   });
   u.root.dataset.focused = index == null ? '' : String(u.series[index]?.label ?? '');
   u.redraw(false);
+}
+
+/** The means a resampled chart draws: its lines' values (null where a line has none in a period). */
+function meanCount(data: ChartData): number {
+  let n = 0;
+  for (const s of data.series) for (const v of s.values) if (v != null) n++;
+  return n;
+}
+
+/** The chart's note: points and lines ("144 values → 9 means" when resampled, `means` naming them). */
+function noteText(data: ChartData, means: string): string {
+  const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
+  const drawn = means ? ` → ${meanCount(data).toLocaleString('en-US')} means` : '';
+  return `${data.points.toLocaleString('en-US')} ${means ? 'values' : 'points'}${drawn}, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
 }
 
 let syncCount = 0;
@@ -305,8 +348,8 @@ export class ChartView {
         this.note,
       ]),
       this.plotHost,
+      this.legend, // the first metric's legends (AQI bands, threshold, QC) under its own plot, above the panels
       this.panelsHost,
-      this.legend,
     ]);
     // Redraw at the new size when the container changes (sidebar or panel resized, window resized).
     if (typeof ResizeObserver !== 'undefined') {
@@ -407,15 +450,20 @@ export class ChartView {
     return { series: [...a.series, ...right], values: [...a.values, ...b.values], axes: [axis] };
   }
 
-  /** The extra metrics' panels under the first: own unit and y axis, the shared time range, cursor synced. */
+  /**
+   * The extra metrics' panels under the first: own unit and y axis, the AQI bands of its own metric (none without
+   * EPA breakpoints) with their legend, the shared time range, cursor synced.
+   */
   private drawPanels(cols: number[], datas: ChartData[], range: [number, number] | undefined): void {
     const zone = this.timeZone();
     cols.forEach((col, k) => {
       const unit = unitOf(this.table.columns[col]);
       const { series, values } = this.seriesOf(datas[k], unit);
       const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
+      const bands = aqiBandsFor(this.table, col);
       const host = h('div', { className: 'mt-plot mt-panel-plot' });
-      this.panelsHost.append(h('div', { className: 'mt-panel' }, [panelTitle(this.table, col), host]));
+      const legend = bands.length ? [aqiLegend(bands, unit)] : [];
+      this.panelsHost.append(h('div', { className: 'mt-panel' }, [panelTitle(this.table, col), host, ...legend]));
       const plot = new uPlot(
         {
           width: this.size().width,
@@ -426,6 +474,7 @@ export class ChartView {
           legend: { show: false },
           axes: [axis, themedAxis(this.element, unit || undefined)],
           series,
+          hooks: { drawClear: [bandsHook(bands, axisText(this.element))] },
         },
         [datas[k].xs, ...values] as uPlot.AlignedData,
         host,
@@ -456,9 +505,7 @@ export class ChartView {
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
-    const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
-    const means = resampleNote(period, this.timeZone());
-    this.note.textContent = `${data.points.toLocaleString('en-US')} points, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
+    this.note.textContent = noteText(data, resampleNote(period, this.timeZone()));
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
     const threshold = this.options.threshold?.();
@@ -484,7 +531,7 @@ export class ChartView {
         axes: [axis, themedAxis(this.element, unit || undefined), ...axes],
         series,
         hooks: {
-          drawClear: [bandsHook(bands)],
+          drawClear: [bandsHook(bands, axisText(this.element))],
           draw: [thresholdHook(threshold, errorColour)],
           setSeries: [focusHook],
         },
@@ -547,15 +594,7 @@ export class ChartView {
     hasQc: boolean,
   ): HTMLElement[] {
     const out: HTMLElement[] = [];
-    if (bands.length) {
-      const items = bands.map((b) =>
-        h('span', { className: 'mt-legend-item', title: `${b.category.name}: ${b.from}–${b.to} ${unit}` }, [
-          swatch(b.category.colour),
-          h('span', { text: b.category.name }),
-        ]),
-      );
-      out.push(h('div', { className: 'mt-aqi-legend' }, [h('span', { text: 'US EPA AQI: ' }), ...items]));
-    }
+    if (bands.length) out.push(aqiLegend(bands, unit));
     if (threshold !== undefined && !Number.isNaN(threshold))
       out.push(h('div', { className: 'mt-threshold-legend', text: `– – threshold ${threshold} ${unit}` }));
     if (hasQc) out.push(this.qcLegend());

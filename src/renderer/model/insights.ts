@@ -46,8 +46,11 @@ interface InsightValue {
 interface InsightBase {
   rows: number;
   missing: number;
-  /** Distinct values; for numbers and times counted up to DISTINCT_LIMIT (then `distinctCapped`). */
-  distinct: number;
+  /**
+   * Distinct values; for numbers and times counted up to DISTINCT_LIMIT (then `distinctCapped`), and undefined
+   * until counted when the insights were asked for without them (`countDistinct` fills them in).
+   */
+  distinct?: number;
   distinctCapped?: boolean;
 }
 
@@ -108,57 +111,54 @@ export function roundEdges(lo: number, hi: number): number[] {
   return edges;
 }
 
-/** A double's bits, for hashing (one scratch word pair). */
-const HASH_FLOAT = new Float64Array(1);
-const HASH_WORDS = new Uint32Array(HASH_FLOAT.buffer);
-
-/** A slot in a table of mask + 1 slots from a double's bits (+0 for −0, so both hash alike). */
-function slotOf(v: number, mask: number): number {
-  HASH_FLOAT[0] = v + 0;
-  let x = Math.imul(HASH_WORDS[0], 0x9e3779b1) ^ Math.imul(HASH_WORDS[1], 0x85ebca6b);
+/** A slot in a table of mask + 1 slots from a double's two 32-bit words (the caller passes +0's for −0). */
+function slotOf(lo: number, hi: number, mask: number): number {
+  let x = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b);
   x ^= x >>> 15;
   return x & mask;
 }
 
-/** A set's keys (open addressing) in a table twice the size (it was half full). */
-function grown(keys: Float64Array, used: Uint8Array): [Float64Array, Uint8Array] {
+/** An empty set of doubles (open addressing): NaN marks a free slot (NaN is never a key). */
+function emptySet(size: number): Float64Array {
+  return new Float64Array(size).fill(Number.NaN);
+}
+
+/** A set's keys in a table twice the size (it was half full). */
+function grown(keys: Float64Array): Float64Array {
   const size = keys.length * 2;
-  const next = new Float64Array(size);
-  const nextUsed = new Uint8Array(size);
+  const next = emptySet(size);
+  const words = new Uint32Array(keys.buffer);
   for (let k = 0; k < keys.length; k++) {
-    if (!used[k]) continue;
-    let at = slotOf(keys[k], size - 1);
-    while (nextUsed[at]) at = (at + 1) & (size - 1);
-    nextUsed[at] = 1;
-    next[at] = keys[k];
+    const v = keys[k];
+    if (Number.isNaN(v)) continue;
+    let at = slotOf(words[2 * k], words[2 * k + 1], size - 1);
+    while (!Number.isNaN(next[at])) at = (at + 1) & (size - 1);
+    next[at] = v;
   }
-  return [next, nextUsed];
+  return next;
 }
 
 /** The bin of v in [edges[0], edges[n]]: by arithmetic, then set right against the edges (round edges are not exact multiples). */
 function binOf(v: number, edges: Float64Array, perUnit: number): number {
   const n = edges.length - 1;
-  let b = Math.min(n - 1, Math.floor((v - edges[0]) * perUnit));
+  // v ≥ edges[0] here and n is small: truncation is the floor.
+  let b = ((v - edges[0]) * perUnit) | 0;
+  if (b > n - 1) b = n - 1;
   if (v < edges[b]) b--;
   else if (b < n - 1 && v >= edges[b + 1]) b++;
   return b;
 }
 
 /**
- * One pass over a number or time column: how many values (NaN left out), their range, their distinct count (an
- * open-addressing set of their bits that starts small and doubles at half full, so few distinct values stay in
- * cache; −0 and 0 as one; a run of equal values hashed once), and their counts in the bins of `edgeList` as
- * numpy.histogram counts them ([a, b), the last [a, b]) with the values under and over the edges.
+ * One pass over a number or time column: how many values (NaN left out), their range, and their counts in the
+ * bins of `edgeList` as numpy.histogram counts them ([a, b), the last [a, b]) with the values under and over.
  */
 function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
   const edges = Float64Array.from(edgeList);
   const bins = edges.length - 1;
   const counts = new Float64Array(bins + 2); // then under, over
   const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
-  let keys: Float64Array = new Float64Array(1024);
-  let used: Uint8Array = new Uint8Array(1024);
-  let mask = 1023;
-  let [n, min, max, distinct, last] = [0, Infinity, -Infinity, 0, Number.NaN];
+  let [n, min, max] = [0, Infinity, -Infinity];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (Number.isNaN(v)) continue;
@@ -166,19 +166,38 @@ function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
     if (v < min) min = v;
     if (v > max) max = v;
     counts[v < e0 ? bins : v > eN ? bins + 1 : binOf(v, edges, perUnit)]++;
-    if (v === last || distinct === DISTINCT_LIMIT) continue;
-    last = v;
-    let slot = slotOf(v, mask);
-    while (used[slot] === 1 && keys[slot] !== v) slot = (slot + 1) & mask;
-    if (used[slot] === 1) continue;
-    used[slot] = 1;
-    keys[slot] = v;
-    if (++distinct * 2 <= keys.length) continue;
-    [keys, used] = grown(keys, used);
-    mask = keys.length - 1;
   }
   const histogram = { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
-  return { n, min, max, distinct, distinctCapped: distinct === DISTINCT_LIMIT, histogram };
+  return { n, min, max, histogram };
+}
+
+/**
+ * The distinct non-NaN values of a number or time column (−0 and 0 as one), up to DISTINCT_LIMIT: an
+ * open-addressing set hashed on the values' own 32-bit words (a view of their buffer) that starts small and
+ * doubles at half full, so few distinct values stay in cache; a run of equal values is hashed once.
+ */
+function distinctOf(values: Float64Array): { distinct: number; distinctCapped: boolean } {
+  const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+  let keys = emptySet(1024);
+  let [mask, distinct, last] = [1023, 0, Number.NaN];
+  for (let i = 0; i < values.length && distinct < DISTINCT_LIMIT; i++) {
+    const v = values[i];
+    if (Number.isNaN(v) || v === last) continue;
+    last = v;
+    // ±0: the words of +0 (0, 0), so both hash alike.
+    let slot = v === 0 ? slotOf(0, 0, mask) : slotOf(words[2 * i], words[2 * i + 1], mask);
+    let key = keys[slot];
+    while (key !== v && !Number.isNaN(key)) {
+      slot = (slot + 1) & mask;
+      key = keys[slot];
+    }
+    if (key === v) continue;
+    keys[slot] = v + 0;
+    if (++distinct * 2 <= keys.length) continue;
+    keys = grown(keys);
+    mask = keys.length - 1;
+  }
+  return { distinct, distinctCapped: distinct === DISTINCT_LIMIT };
 }
 
 /** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
@@ -188,7 +207,7 @@ export function binCounts(values: Float64Array, edges: readonly number[]): Retur
 
 /** Distinct non-NaN values (−0 and 0 as one), up to DISTINCT_LIMIT. */
 export function distinctNumbers(values: Float64Array): number {
-  return scanNumbers(values, [0, 1]).distinct;
+  return distinctOf(values).distinct;
 }
 
 /** Bins with their tooltips (numbers as cells show them) and filters (each edge's exact shortest text). */
@@ -244,32 +263,26 @@ function robustSample(values: Float64Array, scratch: Float64Array): number {
  * columns. The bins come from the sample's percentiles, so one pass counts everything; a column whose sample
  * has no spread (or no value) is binned over its range, in a second pass.
  */
-function numberInsight(values: Float64Array, scratch: Float64Array): NumberInsight {
+function numberInsight(values: Float64Array, scratch: Float64Array, distinct: boolean): NumberInsight {
   const sampled = robustSample(values, scratch);
   const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
   const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
   const scan = scanNumbers(values, robust ?? [0, 1]);
-  const base = {
-    rows: values.length,
-    missing: values.length - scan.n,
-    distinct: scan.distinct,
-    distinctCapped: scan.distinctCapped,
-  };
+  const base = { rows: values.length, missing: values.length - scan.n, ...(distinct ? distinctOf(values) : {}) };
   if (!scan.n) return { kind: 'number', ...base, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
   const edges = robust ?? roundEdges(scan.min, scan.max);
   const counts = robust ? scan.histogram : binCounts(values, edges);
   return { kind: 'number', ...base, min: scan.min, max: scan.max, edges, bins: binsOf(edges, counts) };
 }
 
-function timeInsight(values: Float64Array): TimeInsight {
+function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
   const scan = scanNumbers(values, [0, 1]);
   const empty = !scan.n;
   return {
     kind: 'time',
     rows: values.length,
     missing: values.length - scan.n,
-    distinct: scan.distinct,
-    distinctCapped: scan.distinctCapped,
+    ...(distinct ? distinctOf(values) : {}),
     min: empty ? Number.NaN : scan.min,
     max: empty ? Number.NaN : scan.max,
   };
@@ -314,17 +327,38 @@ function topCodes(counts: Float64Array, k: number): number[] {
   return top;
 }
 
+/** A number or time column's values as the insights read them (the table's rows only). */
+function valuesOf(column: NumericColumn, rows: number): Float64Array {
+  return floatValues(column).subarray(0, rows);
+}
+
 /**
  * Insights of every column from the table's rows (a growing table's arrays may be longer than its rowCount).
- * `only`: the columns to compute (others undefined), e.g. the ones shown.
+ * `only`: the columns to compute (others undefined), e.g. the ones shown. `distinct: false` leaves the distinct
+ * counts of number and time columns (the hashing: about half their time) for `countDistinct`, so the strip can
+ * be drawn first and its counts filled in a frame later.
  */
-export function columnInsights(table: Table, only?: ReadonlySet<number>): (ColumnInsight | undefined)[] {
+export function columnInsights(
+  table: Table,
+  only?: ReadonlySet<number>,
+  options: { distinct?: boolean } = {},
+): (ColumnInsight | undefined)[] {
   const rows = table.rowCount;
   const scratch = new Float64Array(Math.min(rows, QUANTILE_SAMPLE));
+  const distinct = options.distinct ?? true;
   return table.columns.map((c, i) => {
     if (only && !only.has(i)) return undefined;
-    if (c.kind === 'time') return timeInsight(c.values.subarray(0, rows));
-    if (isNumeric(c)) return numberInsight(floatValues(c).subarray(0, rows), scratch);
+    if (c.kind === 'time') return timeInsight(valuesOf(c, rows), distinct);
+    if (isNumeric(c)) return numberInsight(valuesOf(c, rows), scratch, distinct);
     return valuesInsight(c, rows);
+  });
+}
+
+/** Counts the distinct values the insights were computed without, in place (the same table and rows). */
+export function countDistinct(table: Table, insights: readonly (ColumnInsight | undefined)[]): void {
+  insights.forEach((insight, i) => {
+    const c = table.columns[i];
+    if (!insight || insight.distinct !== undefined || !isNumeric(c)) return;
+    Object.assign(insight, distinctOf(valuesOf(c, insight.rows)));
   });
 }

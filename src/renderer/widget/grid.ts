@@ -115,6 +115,19 @@ export class Grid {
     this.draw();
   }
 
+  /** The columns whose header is at least partly within the viewport's width (every column before it is laid out). */
+  columnsInView(): Set<number> {
+    const view = this.viewport.getBoundingClientRect();
+    const all = new Set(this.headerCells.keys());
+    if (!view.width) return all;
+    return new Set(
+      [...all].filter((i) => {
+        const r = this.headerCells[i]?.getBoundingClientRect();
+        return r && r.width > 0 && r.right > view.left && r.left < view.right;
+      }),
+    );
+  }
+
   /** Shows the insights strip under the headers with these insights, or hides it (undefined). */
   showInsights(insights: readonly (ColumnInsight | undefined)[] | undefined, zone: TimeZoneMode): void {
     if (insights && !this.insights) {

@@ -74,6 +74,12 @@ function topValues(insight: ValuesInsight, onFilter: (text: string) => void): HT
   return box;
 }
 
+/** The distinct count's text; "counting distinct…" until it is counted (a frame after the strip). */
+function distinctText(insight: ColumnInsight): string {
+  if (insight.distinct === undefined) return 'counting distinct…';
+  return `${insight.distinctCapped ? '≥ ' : ''}${fmt(insight.distinct)} distinct`;
+}
+
 /** The line of missing share (a button filtering to the empty cells) and distinct count. */
 function counts(insight: ColumnInsight, onFilter: (text: string) => void): HTMLElement {
   const line = h('div', { className: 'mt-imeta' });
@@ -81,9 +87,12 @@ function counts(insight: ColumnInsight, onFilter: (text: string) => void): HTMLE
   if (insight.missing)
     line.append(filterButton('mt-imissing', 'empty', `${missing} (${fmt(insight.missing)} rows)`, onFilter, missing));
   else line.append(h('span', { text: missing }));
-  const distinct = `${insight.distinctCapped ? '≥ ' : ''}${fmt(insight.distinct)} distinct`;
-  line.append(h('span', { text: ` · ${distinct}` }));
-  line.title = `${missingPercent(insight).toFixed(2)} % missing, ${distinct} values${insight.distinctCapped ? ' (counted up to this many)' : ''}`;
+  const distinct = distinctText(insight);
+  const pending = insight.distinct === undefined;
+  line.append(
+    h('span', { className: pending ? 'mt-idistinct mt-idistinct-pending' : 'mt-idistinct', text: ` · ${distinct}` }),
+  );
+  line.title = `${missingPercent(insight).toFixed(2)} % missing, ${pending ? 'distinct values not counted yet' : `${distinct} values`}${insight.distinctCapped ? ' (counted up to this many)' : ''}`;
   return line;
 }
 
@@ -129,11 +138,15 @@ export class InsightsRow {
     }
   }
 
+  /** Puts the insights in; data-complete says whether every column's are in with their distinct counts. */
   fill(insights: readonly (ColumnInsight | undefined)[], zone: TimeZoneMode): void {
+    let complete = true;
     for (const [i, cell] of this.cells) {
       const insight = insights[i];
       cell.replaceChildren(...(insight ? insightCell(insight, zone, (text) => this.onFilter(i, text)) : []));
+      if (insight?.distinct === undefined) complete = false;
     }
+    this.element.dataset.complete = String(complete);
   }
 
   /** Marks the bin or value whose filter is the column's filter now. */

@@ -14,7 +14,7 @@ import { h } from '../dom/h';
 import { datasourceNameMap } from '../model/aq-views';
 import { filterProblems } from '../model/filter';
 import { resultZone, type TimeZoneMode } from '../model/format';
-import { type ColumnInsight, columnInsights } from '../model/insights';
+import { type ColumnInsight, columnInsights, countDistinct } from '../model/insights';
 import { computeViewRows, emptyViewState, nextSort, rowCountText, type ViewState } from '../model/table-view';
 import { TABLE_TAB } from '../model/tabs';
 import { VIEWS } from '../views/registry';
@@ -70,6 +70,8 @@ export class TableWidget {
   /** The insights strip: shown or not, its numbers (computed when shown, again when all rows are in). */
   private insightsShown = false;
   private insights?: (ColumnInsight | undefined)[];
+  /** The frame that will count the strip's distinct values (0: none pending). */
+  private distinctFrame = 0;
   /** Says the insights cover fewer rows than the result has (hidden otherwise). */
   private readonly insightsNote = h('div', {
     className: 'mt-notice mt-insights-note',
@@ -131,15 +133,41 @@ export class TableWidget {
     if (options.insights?.shown) this.setInsights(true);
   }
 
-  /** Shows (computing them from every row the table holds) or hides the column insights. */
+  /**
+   * Shows (computing them from every row the table holds) or hides the column insights: the strip of the columns in
+   * view is drawn first; the other columns and the distinct counts of number and time columns (their hashing) are
+   * computed in the frame after it.
+   */
   private setInsights(shown: boolean): void {
     this.insightsShown = shown;
     this.toolbar.setInsights(shown);
-    if (shown) this.insights = columnInsights(this.table);
+    cancelAnimationFrame(this.distinctFrame);
+    this.distinctFrame = 0;
+    if (shown) {
+      const first = this.grid.columnsInView();
+      const insights = columnInsights(this.table, first, { distinct: false });
+      this.insights = insights;
+      this.distinctFrame = requestAnimationFrame(() => {
+        this.distinctFrame = requestAnimationFrame(() => {
+          this.distinctFrame = 0;
+          this.completeInsights(insights, first);
+        });
+      });
+    }
     this.grid.showInsights(shown ? this.insights : undefined, this.state.timeZone);
     const held = this.table.rowCount;
     this.insightsNote.hidden = !shown || held >= this.resultRows;
     this.insightsNote.textContent = `Insights cover the ${fmt(held)} rows this table holds, of ${fmt(this.resultRows)} in the result${this.loading ? ' (more are loading: they follow when all are in)' : ''}.`;
+  }
+
+  /** The insights of the columns not computed first, and every distinct count; the strip drawn again. */
+  private completeInsights(insights: (ColumnInsight | undefined)[], first: ReadonlySet<number>): void {
+    const rest = new Set([...this.table.columns.keys()].filter((i) => !first.has(i)));
+    columnInsights(this.table, rest, { distinct: false }).forEach((insight, i) => {
+      if (insight) insights[i] = insight;
+    });
+    countDistinct(this.table, insights);
+    if (this.insightsShown && this.insights === insights) this.grid.showInsights(insights, this.state.timeZone);
   }
 
   private buildToolbar(): Toolbar {
@@ -298,6 +326,7 @@ export class TableWidget {
   }
 
   dispose(): void {
+    cancelAnimationFrame(this.distinctFrame);
     this.grid.dispose();
     this.views.dispose();
     this.toolbar.dispose();

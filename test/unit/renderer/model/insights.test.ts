@@ -6,6 +6,7 @@ import {
   binCounts,
   type ColumnInsight,
   columnInsights,
+  countDistinct,
   DISTINCT_LIMIT,
   distinctNumbers,
   missingPercent,
@@ -118,6 +119,36 @@ describe('renderer column insights', () => {
     const capped = one(num(Array.from(all))) as NumberInsight;
     assert.deepEqual([capped.distinct, capped.distinctCapped], [DISTINCT_LIMIT, true]);
     assert.equal((one(num([1, 2, 2])) as NumberInsight).distinctCapped, false);
+  });
+
+  it('can leave the distinct counts of number and time columns for later: countDistinct fills in the same numbers', () => {
+    // A value that is a subarray of a longer buffer (a growing table): the hash reads the values' own words.
+    const values = Float64Array.from([5, -0, 0, Number.NaN, 2.5, 5, 7, 1e300, 9, 9]);
+    const table: Table = {
+      rowCount: 8,
+      columns: [
+        { name: 'v', kind: 'number', values },
+        { name: 't', kind: 'time', values: values.map((_, i) => (i % 3) * 60_000) },
+        { name: 's', kind: 'status', dict: ['a', 'b'], codes: Int32Array.from([0, 1, 1, 0, 0, 0, 0, 0, 0, 0]) },
+      ],
+    };
+    const later = columnInsights(table, undefined, { distinct: false });
+    assert.deepEqual(
+      later.map((i) => i?.distinct),
+      [undefined, undefined, 2],
+    );
+    countDistinct(table, later);
+    const now = columnInsights(table);
+    // np.unique([5, -0., 0., 2.5, 5, 7, 1e300]) -> 5 values; the times of rows 0-7: 0, 1, 2 minutes -> 3
+    assert.deepEqual(
+      now.map((i) => [i?.distinct, i?.distinctCapped]),
+      [
+        [5, false],
+        [3, false],
+        [2, undefined],
+      ],
+    );
+    assert.deepEqual(later, now);
   });
 
   it('gives text columns their top values with counts, missing % and distinct count', () => {
