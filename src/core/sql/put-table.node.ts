@@ -35,6 +35,11 @@ type Filler = (vector: Vector, start: number, n: number) => void;
 /** Appends every row of `table` through `appender` (whose table has the table's columns, typed by sqlTypeOf). */
 export function appendTable(appender: DuckDBAppender, table: Table, lib: NodeApi, b: Bindings): void {
   if (!table.columns.length || !table.rowCount) return;
+  for (const c of table.columns) {
+    const length = isNumeric(c) ? (c.ints ?? c.values).length : c.codes.length;
+    if (length < table.rowCount)
+      throw refusedCell(`Column "${c.name}" has ${length} cells for ${table.rowCount} rows.`);
+  }
   const validity = new Validity(b);
   const parts = table.columns.map((c) => columnPart(c, b, validity));
   const raw: DataChunk = b.create_data_chunk(parts.map((p) => p.type));

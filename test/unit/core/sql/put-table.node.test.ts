@@ -204,7 +204,7 @@ describe('putTable: a Table into DuckDB column by column', function () {
     );
   });
 
-  it('refuses a malformed table with SQL_QUERY: a code past its dictionary, a time no TIMESTAMPTZ holds', async () => {
+  it('refuses a malformed table with SQL_QUERY: a code past its dictionary, a short column, a time no TIMESTAMPTZ holds', async () => {
     const badCode: Table = {
       rowCount: 1,
       columns: [{ name: 'id', kind: 'identifier', dict: ['A'], codes: Int32Array.of(1) }],
@@ -212,6 +212,11 @@ describe('putTable: a Table into DuckDB column by column', function () {
     await assert.rejects(
       engine.putTable('bad', badCode),
       (e) => e instanceof EngineQueryError && /past its dictionary/.test(e.message),
+    );
+    const short: Table = { rowCount: 3, columns: [{ name: 'v', kind: 'number', values: Float64Array.of(1, 2) }] };
+    await assert.rejects(
+      engine.putTable('bad', short),
+      (e) => e instanceof EngineQueryError && /2 cells for 3 rows/.test(e.message),
     );
     for (const ms of [Number.POSITIVE_INFINITY, 1e300]) {
       const badTime: Table = { rowCount: 1, columns: [{ name: 'time', kind: 'time', values: Float64Array.of(ms) }] };
