@@ -14,7 +14,12 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 const ENGINE = ['@duckdb/node-api', '@duckdb/node-bindings'];
 
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...ENGINE] },
+  {
+    ...node,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode', ...ENGINE],
+  },
   {
     ...node,
     entryPoints: ['src/cli/main.ts'],
