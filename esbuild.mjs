@@ -9,16 +9,22 @@ const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'info', legalComments: 'none' };
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 // The SQL engine (DuckDB: native binaries per platform) stays outside the bundles: required at run time on
-// the first sql cell, from node_modules (the CLI) or the copy packaged into the .vsix (the extension).
-const ENGINE = '@duckdb/node-api';
+// the first sql cell, from node_modules (the CLI) or the copy packaged into the .vsix (the extension); its
+// bindings too (core/sql/put-table.node.ts fills DuckDB's data chunks through them).
+const ENGINE = ['@duckdb/node-api', '@duckdb/node-bindings'];
 
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ENGINE] },
+  {
+    ...node,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode', ...ENGINE],
+  },
   {
     ...node,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    external: [ENGINE],
+    external: ENGINE,
     banner: { js: '#!/usr/bin/env node' },
   },
   { ...node, entryPoints: ['src/emulator/index.ts'], outfile: 'dist/emulator.js' },

@@ -143,7 +143,7 @@ export async function bundledChild(entry: string): Promise<string> {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['@duckdb/node-api'], // native: required from node_modules at run time
+    external: ['@duckdb/node-api', '@duckdb/node-bindings'], // native: required from node_modules at run time
     logLevel: 'silent',
   });
   return outfile;

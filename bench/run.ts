@@ -9,6 +9,7 @@ import { followBench } from './follow.bench';
 import { hostRendererBench } from './host-renderer.bench';
 import { type BenchResult, printTable, writeResults } from './lib';
 import { pollLatencyBench } from './poll-latency.bench';
+import { putTableBench } from './put-table.bench';
 import { recentQueryBench } from './recent-query.bench';
 import { rendererBench, rendererViewsBench } from './renderer.bench';
 import { sqlBench } from './sql.bench';
@@ -33,6 +34,7 @@ const benches: Array<[string, (runs: number) => Promise<BenchResult | BenchResul
   ['extension', extensionBench],
   ['host-renderer', hostRendererBench],
   ['sql', (n) => sqlBench(n, sqlMb)],
+  ['put-table', putTableBench],
   ['table-file', tableFileBench],
   ['stats', (n) => statsBench(n, statsMb)],
   ['summary-stats', (n) => summaryBench(n, statsMb)],

@@ -39,7 +39,7 @@ async function loadSavedModel() {
     format: 'cjs',
     platform: 'node',
     logLevel: 'warning',
-    external: ['@duckdb/node-api'],
+    external: ['@duckdb/node-api', '@duckdb/node-bindings'],
   });
   return createRequire(import.meta.url)(out).savedModel;
 }

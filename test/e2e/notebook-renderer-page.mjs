@@ -406,7 +406,7 @@ async function emulatorResult() {
     format: 'cjs',
     platform: 'node',
     logLevel: 'warning',
-    external: ['@duckdb/node-api'], // the SQL engine: native, loaded only by sql cells (none here)
+    external: ['@duckdb/node-api', '@duckdb/node-bindings'], // the SQL engine: native, loaded only by sql cells (none here)
   });
   const { encodeEmulatorResult } = createRequire(import.meta.url)(path.join(PAGE_DIR, 'encode-emulator.cjs'));
   return encodeEmulatorResult();

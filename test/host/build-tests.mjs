@@ -24,7 +24,7 @@ export async function buildIntegrationTests() {
     format: 'cjs',
     target: 'node20',
     sourcemap: 'inline',
-    external: ['vscode', 'mocha', '@duckdb/node-api'], // the SQL engine: native, never bundled
+    external: ['vscode', 'mocha', '@duckdb/node-api', '@duckdb/node-bindings'], // the SQL engine: native, never bundled
     logLevel: 'warning',
   });
   return path.join(INTEGRATION_OUT, 'index');

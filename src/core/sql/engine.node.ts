@@ -14,7 +14,6 @@ import type {
 } from '@duckdb/node-api';
 import { type EngineError, EngineQueryError, FileNameRefusal, MeasurementsError } from '../api/errors';
 import type { Table } from '../table/table';
-import { cellText, isNumeric, numberAt } from '../table/table';
 import { quoteIdent, quoteString } from '../text/sql-text';
 import { checkTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import {
@@ -34,6 +33,7 @@ import {
 } from './confine.node';
 import { readEngineError } from './errors';
 import { walkGlob } from './glob-links.node';
+import { appendTable, loadBindings, sqlTypeOf } from './put-table.node';
 import { resultToTable } from './to-table.node';
 import { type ValueAlias, valueAliases, withoutEchoedAliases } from './value-names';
 
@@ -127,37 +127,28 @@ export class SqlEngine {
     return covers(this.allowedDirs, dirs);
   }
 
-  /** Replaces table `name` with the rows of `table`, typed per column kind. */
+  /**
+   * Replaces table `name` with the rows of `table`, typed per column kind: column by column, a data chunk
+   * of 2,048 rows at a time (put-table.node.ts).
+   */
   async putTable(name: string, table: Table): Promise<void> {
-    const typeOf = (c: Table['columns'][number]) =>
-      c.kind === 'time' ? 'TIMESTAMPTZ' : c.kind === 'number' ? 'DOUBLE' : 'VARCHAR';
-    const cols = table.columns.map((c) => `${quoteIdent(c.name)} ${typeOf(c)}`);
+    const cols = table.columns.map((c) => `${quoteIdent(c.name)} ${sqlTypeOf(c)}`);
     // The other name of each metric value (value-names.ts), virtual: no copy of the values.
     const aliases = valueAliases(table.columns.map((c) => c.name));
     for (const a of aliases) {
       const of = table.columns.find((c) => c.name === a.of)!;
-      cols.push(`${quoteIdent(a.alias)} ${typeOf(of)} GENERATED ALWAYS AS (${quoteIdent(a.of)}) VIRTUAL`);
+      cols.push(`${quoteIdent(a.alias)} ${sqlTypeOf(of)} GENERATED ALWAYS AS (${quoteIdent(a.of)}) VIRTUAL`);
     }
     this.aliases.set(name.toLowerCase(), aliases);
     await this.exec(`CREATE OR REPLACE TABLE ${quoteIdent(name)} (${cols.join(', ') || '"empty" VARCHAR'})`);
     if (!table.columns.length) return;
+    const bindings = await loadBindings();
     const appender = await this.conn.createAppender(name);
-    const { DuckDBTimestampTZValue } = this.lib;
     try {
-      for (let row = 0; row < table.rowCount; row++) {
-        for (const c of table.columns) {
-          if (isNumeric(c)) {
-            const v = numberAt(c, row);
-            if (Number.isNaN(v)) appender.appendNull();
-            else if (c.kind === 'time')
-              appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(Math.round(v)) * 1000n));
-            else appender.appendDouble(v);
-          } else if (c.codes[row] < 0) appender.appendNull();
-          else appender.appendVarchar(cellText(c, row));
-        }
-        appender.endRow();
-      }
+      appendTable(appender, table, this.lib, bindings);
       appender.flushSync();
+    } catch (e) {
+      throw this.wrap(e);
     } finally {
       appender.closeSync();
     }
