@@ -12,7 +12,7 @@ import type { Column, DictColumn, FlagsColumn, NumericColumn, Table } from '../t
 import { isNumeric } from '../table/table';
 
 type NodeApi = typeof import('@duckdb/node-api');
-export type Bindings = typeof import('@duckdb/node-bindings');
+type Bindings = typeof import('@duckdb/node-bindings');
 
 let bindings: Promise<Bindings> | undefined;
 /** DuckDB's C API as @duckdb/node-api itself calls it (its dependency, loaded with it on the first sql cell). */
