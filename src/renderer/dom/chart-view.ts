@@ -14,8 +14,10 @@ import { chartMemory } from '../model/chart-choice';
 import {
   buildChartData,
   type ChartData,
+  type ChartLayout,
   chartGroupChoices,
   chartGroupColumn,
+  chartLayout,
   chartMetricColumns,
   chartTimeColumn,
 } from '../model/chart-series';
@@ -25,6 +27,7 @@ import { lineColours, tableLineStyles } from '../model/colour';
 import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
+import { decimatedLine } from './chart-decimation';
 import {
   extraMetricSelect,
   MAX_PANELS,
@@ -421,14 +424,27 @@ export class ChartView {
     return [...new Set(cols)];
   }
 
-  /** A metric's lines with the view's "Lines by", QC toggle and resampling. */
-  private dataOf(metricCol: number, timeCol: number): ChartData {
+  /** The rows by time slot (resampled: by period) and "Lines by" group: one layout for every panel of a draw. */
+  private layoutOf(timeCol: number): { rows: Uint32Array; layout: ChartLayout; periodStart?: (ms: number) => number } {
     const period = resamplePeriodOf(this.resample.value);
-    return buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
+    const periodStart = period === 'raw' ? undefined : periodStarter(period, this.timeZone());
+    const rows = this.rows();
+    return {
+      rows,
+      periodStart,
+      layout: chartLayout(this.table, rows, timeCol, Number(this.linesBy.value), periodStart),
+    };
+  }
+
+  /** A metric's lines with the view's "Lines by", QC toggle and resampling, on the draw's layout. */
+  private dataOf(metricCol: number, timeCol: number, on: ReturnType<ChartView['layoutOf']>): ChartData {
+    const qc = {
       invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
       hideInvalid: this.hideInvalid.checked,
-      periodStart: period === 'raw' ? undefined : periodStarter(period, this.timeZone()),
-    });
+      periodStart: on.periodStart,
+    };
+    const by = Number(this.linesBy.value);
+    return buildChartData(this.table, on.rows, metricCol, timeCol, by, undefined, qc, on.layout);
   }
 
   /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
@@ -499,9 +515,10 @@ export class ChartView {
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
     const period = resamplePeriodOf(this.resample.value);
-    const data = this.dataOf(metricCol, timeCol);
+    const on = this.layoutOf(timeCol);
+    const data = this.dataOf(metricCol, timeCol, on);
     const extraCols = this.extraColumns(metricCol);
-    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol));
+    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol, on));
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
@@ -565,6 +582,7 @@ export class ChartView {
         dash: styles.get(s.label)?.dash.slice(),
         width: LINE_WIDTH,
         spanGaps: false,
+        paths: decimatedLine,
         value: legendValue(s.values, unit),
       })),
     ];
