@@ -241,6 +241,25 @@ async function chooseExtras(page: Page, prefixes: string[]): Promise<string[]> {
   }, prefixes);
 }
 
+/** MEASNB_BENCH_CPU_PROFILE=<folder>: a chromium CPU profile (.cpuprofile) of each measured stacked Chart. */
+const PROFILE_DIR = process.env.MEASNB_BENCH_CPU_PROFILE;
+let profileCount = 0;
+
+/** Runs `measure`, under chromium's CPU profiler when PROFILE_DIR is set (the profile written there). */
+async function profiled(page: Page, measure: () => Promise<number>): Promise<number> {
+  if (!PROFILE_DIR) return measure();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const ms = await measure();
+  const { profile } = await cdp.send('Profiler.stop');
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  fs.writeFileSync(path.join(PROFILE_DIR, `chart-stacked-${++profileCount}.cpuprofile`), JSON.stringify(profile));
+  await cdp.detach();
+  return ms;
+}
+
 /**
  * The Chart with three stacked panels (the first metric, NO2 and temperature under it), opened from the rows:
  * its three charts computed from every row and drawn. The "and" choices are undone after.
@@ -249,7 +268,7 @@ async function stackedChart(page: Page): Promise<{ ms: number; panels: string }>
   await openView(page, VIEW_BUTTONS.chart);
   const titles = await chooseExtras(page, ['no2ConcIndividual.value', 'temperatureAmbientIndividual.value']);
   await openView(page, '.mt-view-table');
-  const ms = await openView(page, VIEW_BUTTONS.chart);
+  const ms = await profiled(page, () => openView(page, VIEW_BUTTONS.chart));
   await chooseExtras(page, ['', '']);
   await openView(page, '.mt-view-table');
   return { ms, panels: titles.join(' | ') };

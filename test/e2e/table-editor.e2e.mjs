@@ -58,7 +58,22 @@ function editorFrame(page, selector) {
 async function explorerMenu(page, file, entry) {
   await runCommand(page, 'View: Show Explorer');
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first();
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  // The Explorer draws only the rows in view, and the shared e2e workspace holds more files than fit: scroll
+  // the list to its top, then down with the wheel until the file's row is drawn.
+  const list = page.locator('.explorer-folders-view').first();
+  await list.waitFor({ state: 'visible', timeout: 30_000 });
+  await list.hover();
+  await page.mouse.wheel(0, -20_000);
+  await eventually(
+    async () => {
+      if (await row.isVisible()) return true;
+      await page.mouse.wheel(0, 150);
+      return false;
+    },
+    `the Explorer row of ${file}`,
+    60,
+    250,
+  );
   const item = page.locator('.monaco-menu .action-item', { hasText: entry }).first();
   await eventually(
     async () => {

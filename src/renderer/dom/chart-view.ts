@@ -3,6 +3,7 @@
 // (colour plus name); QC-invalid values marked as hollow points in the theme's error colour, or hidden by
 // a toggle, with their count; a legend of QC flag codes and statuses; an optional threshold line.
 import uPlot from 'uplot';
+import { type OutputFrequency, PERIOD_MS } from '../../core/api/types';
 import type { StyleSlots } from '../../core/aq/line-styles';
 import { aqiBandsOf } from '../../core/aq/metric-info';
 import { periodStarter, resamplePeriodOf } from '../../core/aq/resample';
@@ -14,17 +15,27 @@ import { chartMemory } from '../model/chart-choice';
 import {
   buildChartData,
   type ChartData,
+  type ChartLayout,
   chartGroupChoices,
   chartGroupColumn,
+  chartLayout,
   chartMetricColumns,
   chartTimeColumn,
 } from '../model/chart-series';
 
 import { lineColours, tableLineStyles } from '../model/colour';
 
-import { formatNumber, formatTime, type TimeZoneMode, timeAxisTitle, timeTickLabels } from '../model/format';
+import {
+  formatNumber,
+  formatTime,
+  type TimeZoneMode,
+  timeAxisTitle,
+  timeTickIncrements,
+  timeTickLabels,
+} from '../model/format';
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
+import { decimatedLine } from './chart-decimation';
 import {
   extraMetricSelect,
   MAX_PANELS,
@@ -118,15 +129,27 @@ function timeText(seconds: number | null, zone: TimeZoneMode): string {
  * The x axis in the zone: uPlot places its ticks by `tzDate` (local midnights and hours of the IANA zone) and
  * labels them with our one format (timeTickLabels), titled with what the times mean and the zone.
  */
-function timeAxis(el: HTMLElement, zone: TimeZoneMode, title: string): Partial<uPlot.Options> & { axis: uPlot.Axis } {
+function timeAxis(
+  el: HTMLElement,
+  zone: TimeZoneMode,
+  title: string,
+  periodMs: number,
+): Partial<uPlot.Options> & { axis: uPlot.Axis } {
   return {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone.isUtc ? 'Etc/UTC' : zone.name),
     axis: {
       ...themedAxis(el, title),
+      incrs: timeTickIncrements(periodMs / 1000),
       values: (_u, splits, _axis, _space, increment) => timeTickLabels(splits, increment, zone),
     },
   };
 }
+
+/**
+ * Room (CSS px) right of the plot for half the last time label (a date, centred on its tick), so it is not clipped;
+ * every panel has it, so their time axes stay aligned.
+ */
+const RIGHT_PAD = 36;
 
 /** A legend value with its unit, "—" when there is none. */
 function valueText(v: number | null, unit: string): string {
@@ -405,10 +428,20 @@ export class ChartView {
     chartMemory(this.table)?.remember?.(this.choice());
   }
 
+  /** The data's period: the result's frequency, or the resampled period. */
+  private period(): OutputFrequency {
+    const period = resamplePeriodOf(this.resample.value);
+    return period === 'raw' ? resultFrequency(this.table) : period;
+  }
+
   /** The time axis's title: the result's frequency, or the resampled period's ("day starting (zone)"). */
   private timeTitle(zone: TimeZoneMode): string {
-    const period = resamplePeriodOf(this.resample.value);
-    return timeAxisTitle(period === 'raw' ? resultFrequency(this.table) : period, zone);
+    return timeAxisTitle(this.period(), zone);
+  }
+
+  /** The time axis in the view's zone, its ticks no finer than the data's period. */
+  private timeAxisOf(zone: TimeZoneMode) {
+    return timeAxis(this.element, zone, this.timeTitle(zone), PERIOD_MS[this.period()]);
   }
 
   get metricColumn(): number {
@@ -421,14 +454,27 @@ export class ChartView {
     return [...new Set(cols)];
   }
 
-  /** A metric's lines with the view's "Lines by", QC toggle and resampling. */
-  private dataOf(metricCol: number, timeCol: number): ChartData {
+  /** The rows by time slot (resampled: by period) and "Lines by" group: one layout for every panel of a draw. */
+  private layoutOf(timeCol: number): { rows: Uint32Array; layout: ChartLayout; periodStart?: (ms: number) => number } {
     const period = resamplePeriodOf(this.resample.value);
-    return buildChartData(this.table, this.rows(), metricCol, timeCol, Number(this.linesBy.value), undefined, {
+    const periodStart = period === 'raw' ? undefined : periodStarter(period, this.timeZone());
+    const rows = this.rows();
+    return {
+      rows,
+      periodStart,
+      layout: chartLayout(this.table, rows, timeCol, Number(this.linesBy.value), periodStart),
+    };
+  }
+
+  /** A metric's lines with the view's "Lines by", QC toggle and resampling, on the draw's layout. */
+  private dataOf(metricCol: number, timeCol: number, on: ReturnType<ChartView['layoutOf']>): ChartData {
+    const qc = {
       invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
       hideInvalid: this.hideInvalid.checked,
-      periodStart: period === 'raw' ? undefined : periodStarter(period, this.timeZone()),
-    });
+      periodStart: on.periodStart,
+    };
+    const by = Number(this.linesBy.value);
+    return buildChartData(this.table, on.rows, metricCol, timeCol, by, undefined, qc, on.layout);
   }
 
   /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
@@ -459,7 +505,7 @@ export class ChartView {
     cols.forEach((col, k) => {
       const unit = unitOf(this.table.columns[col]);
       const { series, values } = this.seriesOf(datas[k], unit);
-      const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
+      const { tzDate, axis } = this.timeAxisOf(zone);
       const bands = aqiBandsFor(this.table, col);
       const host = h('div', { className: 'mt-plot mt-panel-plot' });
       const legend = bands.length ? [aqiLegend(bands, unit)] : [];
@@ -468,6 +514,7 @@ export class ChartView {
         {
           width: this.size().width,
           height: 200,
+          padding: [null, RIGHT_PAD, null, null],
           tzDate,
           scales: { x: sharedXScale(range) },
           cursor: { sync: { key: this.syncKey } },
@@ -499,9 +546,10 @@ export class ChartView {
     }
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
     const period = resamplePeriodOf(this.resample.value);
-    const data = this.dataOf(metricCol, timeCol);
+    const on = this.layoutOf(timeCol);
+    const data = this.dataOf(metricCol, timeCol, on);
     const extraCols = this.extraColumns(metricCol);
-    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol));
+    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol, on));
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
@@ -515,11 +563,12 @@ export class ChartView {
       ? this.pairedSeries(data, extraDatas[0], unit, extraCols[0])
       : { ...this.seriesOf(data, unit), axes: [] };
     const zone = this.timeZone();
-    const { tzDate, axis } = timeAxis(this.element, zone, this.timeTitle(zone));
+    const { tzDate, axis } = this.timeAxisOf(zone);
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     this.plot = new uPlot(
       {
         ...this.size(),
+        padding: [null, RIGHT_PAD, null, null],
         tzDate,
         scales: { x: sharedXScale(range) },
         // Hovering near a line (or its legend entry) dims the others; the cursor moves in every panel.
@@ -565,6 +614,7 @@ export class ChartView {
         dash: styles.get(s.label)?.dash.slice(),
         width: LINE_WIDTH,
         spanGaps: false,
+        paths: decimatedLine,
         value: legendValue(s.values, unit),
       })),
     ];

@@ -82,3 +82,21 @@ export function timeTickLabels(splits: readonly number[], incrementSeconds: numb
     return label;
   });
 }
+
+/** uPlot's ladder of time tick increments in seconds (its genTimeStuffs), from a second to a century. */
+const TICK_INCREMENTS: readonly number[] = [
+  ...[1, 5, 10, 15, 30],
+  ...[1, 5, 10, 15, 30].map((m) => m * 60),
+  ...[1, 2, 3, 4, 6, 8, 12].map((h) => h * 3600),
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15].map((d) => d * 86_400),
+  ...[1, 2, 3, 4, 6].map((mo) => mo * 30 * 86_400),
+  ...[1, 2, 5, 10, 25, 50, 100].map((y) => y * 365 * 86_400),
+];
+
+/**
+ * The time axis's tick increments (seconds) for data of one value per `periodSeconds` (a minute, an hour, a day):
+ * none finer than the period, so daily means get day ticks labelled with dates alone, hourly ones no minutes.
+ */
+export function timeTickIncrements(periodSeconds: number): number[] {
+  return TICK_INCREMENTS.filter((i) => i >= periodSeconds);
+}

@@ -7,6 +7,7 @@ import {
   formatNumber,
   formatTime,
   timeAxisTitle,
+  timeTickIncrements,
   timeTickLabels,
 } from '../../../../src/renderer/model/format';
 import {
@@ -112,6 +113,19 @@ describe('renderer formatting', () => {
     assert.deepEqual(timeTickLabels([s('2026-11-25T07:00Z')], 86_400, denver), ['2026-11-25']);
     assert.deepEqual(timeTickLabels([s('2026-11-25T07:00:30Z')], 30, denver), ['00:00:30\n2026-11-25']);
     assert.deepEqual(timeTickLabels([s('2026-11-25T07:00Z')], 30, denver), ['00:00:00\n2026-11-25']);
+  });
+
+  it('ticks the time axis no finer than the data: daily means by days (dates alone), hourly by hours', () => {
+    // uPlot's increments (seconds, its genTimeStuffs ladder) from the period up.
+    const daily = timeTickIncrements(86_400);
+    assert.deepEqual(daily.slice(0, 4), [86_400, 2 * 86_400, 3 * 86_400, 4 * 86_400]);
+    assert.ok(!daily.includes(3 * 3600), 'no 3-hour ticks for daily means');
+    assert.deepEqual(timeTickIncrements(3600).slice(0, 3), [3600, 7200, 10_800]);
+    assert.equal(timeTickIncrements(60)[0], 60);
+    assert.equal(timeTickIncrements(60).length, timeTickIncrements(1).length - 5);
+    // A day's ticks are labelled with the date alone (timeTickLabels, at increments of a day or more).
+    const s = (iso: string) => (parseIsoMs(iso) as number) / 1000;
+    assert.deepEqual(timeTickLabels([s('2026-11-25T00:00Z')], daily[0], UTC), ['2026-11-25']);
   });
 
   it('returns data values verbatim as text (the DOM sets them with textContent)', () => {
