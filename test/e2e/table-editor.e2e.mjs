@@ -59,20 +59,20 @@ async function explorerMenu(page, file, entry) {
   await runCommand(page, 'View: Show Explorer');
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first();
   // The Explorer draws only the rows in view, and the shared e2e workspace holds more files than fit: scroll
-  // the list to its top, then down with the wheel until the file's row is drawn.
+  // the list up with the wheel, then down, until the file's row is drawn.
   const list = page.locator('.explorer-folders-view').first();
   await list.waitFor({ state: 'visible', timeout: 30_000 });
-  await list.hover();
-  await page.mouse.wheel(0, -20_000);
+  let wheels = 0;
   await eventually(
     async () => {
       if (await row.isVisible()) return true;
-      await page.mouse.wheel(0, 150);
+      await list.hover();
+      await page.mouse.wheel(0, wheels++ < 25 ? -200 : 200);
       return false;
     },
     `the Explorer row of ${file}`,
-    60,
-    250,
+    80,
+    200,
   );
   const item = page.locator('.monaco-menu .action-item', { hasText: entry }).first();
   await eventually(
