@@ -116,7 +116,7 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
     console.log(`      screenshot: ${await screenshot(page, 'progressive-done')}`);
   });
 
-  it("its Summary, opened while rows still arrive, covers all the result's rows (the host's), then the rows'", async () => {
+  it("its Summary covers every row of the result: the host's while rows still arrive, then the rows'", async () => {
     // 500,000 rows: two datasources (i even / odd), i = 0 … 499,999, and a 160-character text per row that makes
     // the rows slow to arrive (it is no metric: the Summary's plan is time, datasourceId and i only).
     // Over every row, D0 (the even i) has 250,000 rows and mean i = 249,999 (the mean of 0, 2, …, 499,998);
@@ -146,33 +146,42 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
     const note = () => table.locator('.mt-summary-note').first().textContent();
     const first = await note();
     console.log(`      summary note at first: ${first}`);
-    assert.match(first, /rows loaded so far of 500,000 \(more are arriving/);
-    const host = await eventually(
-      async () => {
-        const t = await note();
-        return /DuckDB over the whole result/.test(t) && t;
-      },
-      "the host's Summary of every row",
-      600,
-      100,
-    );
-    console.log(`      summary note from the host: ${host}`);
-    assert.match(
-      host,
-      /over all 500,000 rows \(DuckDB over the whole result, in the extension host; this view is still loading its rows\)/,
-    );
-    const d0 = await table
-      .locator('.mt-summary .mt-body .mt-row:not([hidden])')
-      .first()
-      .locator('.mt-cell')
-      .allTextContents();
-    console.log(`      first Summary row: ${d0.join(' | ')}`);
-    assert.ok(d0.includes('D0') && d0.includes('i'), d0.join(' | '));
-    assert.ok(d0.includes('250000'), `count 250,000: ${d0.join(' | ')}`);
-    assert.ok(d0.includes('249999'), `mean 249,999: ${d0.join(' | ')}`);
-    await revealInNotebook(page, table);
-    console.log(`      screenshot: ${await screenshot(page, 'progressive-summary-all-rows')}`);
-    // Once every row is in, the Summary is drawn again from them: the same numbers, "all 500,000 rows".
+    const summaryRow = () =>
+      table.locator('.mt-summary .mt-body .mt-row:not([hidden])').first().locator('.mt-cell').allTextContents();
+    const checkD0 = (row) => {
+      console.log(`      first Summary row: ${row.join(' | ')}`);
+      assert.ok(row.includes('D0') && row.includes('i'), row.join(' | '));
+      assert.ok(row.includes('250000'), `count 250,000: ${row.join(' | ')}`);
+      assert.ok(row.includes('249999'), `mean 249,999: ${row.join(' | ')}`);
+    };
+    let d0;
+    if (/rows loaded so far of 500,000 \(more are arriving/.test(first)) {
+      const host = await eventually(
+        async () => {
+          const t = await note();
+          return /DuckDB over the whole result/.test(t) && t;
+        },
+        "the host's Summary of every row",
+        600,
+        100,
+      );
+      console.log(`      summary note from the host: ${host}`);
+      assert.match(
+        host,
+        /over all 500,000 rows \(DuckDB over the whole result, in the extension host; this view is still loading its rows\)/,
+      );
+      d0 = await summaryRow();
+      checkD0(d0);
+      await revealInNotebook(page, table);
+      console.log(`      screenshot: ${await screenshot(page, 'progressive-summary-all-rows')}`);
+    } else {
+      // A quiet machine can load every row before the Summary opens: then the host is not asked (its answer is
+      // tested in the real extension host by test/integration/table-progressive.test.ts), and the Summary of the
+      // rows must still cover all 500,000 with the same numbers.
+      console.log('      every row arrived before the Summary opened: drawn from the rows');
+      assert.match(first, /^Per datasource × metric over all 500,000 rows;/);
+    }
+    // Once every row is in, the Summary is drawn from them: the same numbers, "all 500,000 rows".
     const local = await eventually(
       async () => {
         const t = await note();
@@ -183,11 +192,8 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
       300,
     );
     console.log(`      summary note when all rows are in: ${local}`);
-    const again = await table
-      .locator('.mt-summary .mt-body .mt-row:not([hidden])')
-      .first()
-      .locator('.mt-cell')
-      .allTextContents();
-    assert.deepEqual(again, d0);
+    const again = await summaryRow();
+    checkD0(again);
+    if (d0) assert.deepEqual(again, d0);
   });
 });
