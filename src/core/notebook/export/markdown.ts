@@ -44,7 +44,7 @@ function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
     if (view.kind === 'table') {
       parts.push(...emphasised('**', view.title ?? ''));
       for (const n of view.notes) if (markdownLine(n)) parts.push(`> ${markdownLine(n)}`);
-      const chart = svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone });
+      const chart = svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone, known: view.styles });
       if (chart) parts.push(svgMarkdownImage('chart', chart.svg), ...chart.notes.flatMap((n) => emphasised('_', n)));
       parts.push(sliceMarkdown(tableSlice(view.table, options.maxRows)));
     } else if (view.kind === 'error') {
