@@ -54,7 +54,7 @@ describe('measnb run: line styles over the connection’s datasources (as the ex
     assert.equal(res.status, 200, await res.text());
   }
 
-  async function run(name: string): Promise<{ code: number; stderr: string; nb: Notebook }> {
+  async function run(name: string): Promise<{ code: number | null; stderr: string; nb: Notebook }> {
     const out = join(dir, `${name}.measnb`);
     listRequests = 0;
     const r = await runCli(['run', nbPath, '--out', out, ...conn.args], { env: conn.env });
