@@ -24,7 +24,7 @@ export interface PanelShown {
   columnCount: number;
 }
 
-export interface ShownTable {
+interface ShownTable {
   panel: vscode.WebviewPanel;
   /** Resolves once the renderer has the table on screen (rejects when the page reports a failure). */
   shown: Promise<PanelShown>;
