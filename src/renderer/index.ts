@@ -21,7 +21,7 @@ import { setChartMemory } from './model/chart-choice';
 import { loadRest, restOf, rowsPerChunk } from './model/progressive';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
 import { mountTable } from './widget/mount';
-import type { TableWidget } from './widget/table-widget';
+import type { TableWidget, TableWidgetOptions } from './widget/table-widget';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
   const m = metadata as { measnb?: ResultInfo } | undefined;
@@ -78,10 +78,22 @@ function rememberChart(table: Table, info: ResultInfo | undefined, ctx: Renderer
   });
 }
 
+/** Saving an output's rows, a view's table or image through the host (none without messaging). */
+function savingThrough(saver: SaveClient, table: Table, title: string): Partial<TableWidgetOptions> {
+  if (!saver.available) return {};
+  return {
+    save: (format, rows) => saver.save(table, rows, format, title),
+    saveTable: (derived, format, rows, name) => saver.save(derived, rows, format, `${title} ${name}`),
+    saveImage: (format, bytes, name) => saver.saveImage(format, bytes, `${title} ${name}`),
+  };
+}
+
 export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
   const widgets = new Map<string, TableWidget>();
   /** Outputs whose insights strip is shown (by output id: kept while the notebook's renderer lives). */
   const insightsShown = new Set<string>();
+  /** The tab each cell's output showed last (by cell id, else output id): its next rendering opens on it. */
+  const tabsShown = new Map<string, string>();
   const saver = new SaveClient(ctx, encodeTable);
   const rows = new RowsClient(ctx);
   const summaries = new SummaryClient(ctx);
@@ -101,21 +113,14 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
       const assembler = assemblerFor(table, rest);
       if (assembler) table = assembler.table;
       rememberChart(table, info, ctx);
+      const tabKey = typeof info?.cellId === 'string' ? `cell:${info.cellId}` : `output:${item.id}`;
       const widget = mountTable(element, table, {
         info,
-        save: saver.available
-          ? (format, rows) => saver.save(table, rows, format, info?.title ?? 'measurements')
-          : undefined,
-        saveTable: saver.available
-          ? (derived, format, rows, name) =>
-              saver.save(derived, rows, format, `${info?.title ?? 'measurements'} ${name}`)
-          : undefined,
-        saveImage: saver.available
-          ? (format, bytes, name) => saver.saveImage(format, bytes, `${info?.title ?? 'measurements'} ${name}`)
-          : undefined,
+        ...savingThrough(saver, table, info?.title ?? 'measurements'),
         // A progressive output's Summary of every row: the host's, of the result its key names.
         summarize: rest && summaries.available ? (plan) => summaries.request(plan, rest.key) : undefined,
         onViewChange: (view) => ctx.postMessage?.({ type: 'view', view } satisfies ViewChanged),
+        onTabShown: (name) => tabsShown.set(tabKey, name),
         insights: {
           shown: insightsShown.has(item.id),
           remember: (shown) => (shown ? insightsShown.add(item.id) : insightsShown.delete(item.id)),
@@ -125,6 +130,10 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
       if (assembler && rest) {
         void loadInto(widget, assembler, rest.key, rows, () => widgets.get(item.id) !== widget, bytes.byteLength);
       }
+      // The tab the cell's output showed last (while this renderer lives): a progressive output opening on the
+      // Summary, with only its first rows, asks the host for the Summary of every row at its first paint.
+      const tab = tabsShown.get(tabKey);
+      if (tab) widget.openTab(tab);
     },
     disposeOutputItem(id?: string) {
       if (id === undefined) {

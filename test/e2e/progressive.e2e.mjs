@@ -2,8 +2,8 @@
 // (78 MB in the wire format, over measurements.notebook.outputHeadMB's default 1 MB) paints its first
 // rows from the output item, says "Loading rows N of M…" while the renderer fetches the rest from the
 // extension, and ends with every row (the row count and "All … rows loaded"); the last row scrolls into
-// view with its own values. Its Summary, opened while the rows still arrive, covers every row of the result
-// (the host's DuckDB over the result it holds), then is drawn again from the rows once all are in.
+// view with its own values. Its Summary, chosen once, is where the cell's next output opens: at first paint it
+// covers every row of the result (the host's DuckDB over the result it holds), then is drawn again from the rows.
 // Screenshots: .artifacts/screenshots/progressive-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -116,7 +116,7 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
     console.log(`      screenshot: ${await screenshot(page, 'progressive-done')}`);
   });
 
-  it("its Summary covers every row of the result: the host's while rows still arrive, then the rows'", async () => {
+  it("its Summary covers every row: the host's at first paint when the output opens on it, then the rows'", async () => {
     // 500,000 rows: two datasources (i even / odd), i = 0 … 499,999, and a 160-character text per row that makes
     // the rows slow to arrive (it is no metric: the Summary's plan is time, datasourceId and i only).
     // Over every row, D0 (the even i) has 250,000 rows and mean i = 249,999 (the mean of 0, 2, …, 499,998);
@@ -131,21 +131,19 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
     ]);
     await openNotebook(page, 'progressive-summary.measnb');
     await runAll(page);
-    const table = await eventually(
+    /** The output's frame and its table (a locator: it finds the cell's next output too). */
+    const { frame, table } = await eventually(
       async () => {
         for (const { frame } of await tableFrames(page))
           for (const t of await frame.locator('.measnb-table:not(.mt-panel .measnb-table)').all())
-            if (await t.locator('.mt-hname', { hasText: /^note$/ }).count()) return t;
+            if (await t.locator('.mt-hname', { hasText: /^note$/ }).count()) return { frame, table: t };
         return undefined;
       },
       'the first rows painted',
       1500,
       200,
     );
-    await openView(page, table, 'summary');
     const note = () => table.locator('.mt-summary-note').first().textContent();
-    const first = await note();
-    console.log(`      summary note at first: ${first}`);
     const summaryRow = () =>
       table.locator('.mt-summary .mt-body .mt-row:not([hidden])').first().locator('.mt-cell').allTextContents();
     const checkD0 = (row) => {
@@ -154,46 +152,62 @@ describe('e2e: progressive outputs (the first rows at once, the rest through ren
       assert.ok(row.includes('250000'), `count 250,000: ${row.join(' | ')}`);
       assert.ok(row.includes('249999'), `mean 249,999: ${row.join(' | ')}`);
     };
-    let d0;
-    if (/rows loaded so far of 500,000 \(more are arriving/.test(first)) {
-      const host = await eventually(
+    const allRows = async () => {
+      const t = await eventually(
         async () => {
           const t = await note();
-          return /DuckDB over the whole result/.test(t) && t;
+          return /^Per datasource × metric over all 500,000 rows;/.test(t) && t;
         },
-        "the host's Summary of every row",
-        600,
-        100,
+        'the Summary drawn from every row loaded',
+        3000,
+        300,
       );
-      console.log(`      summary note from the host: ${host}`);
-      assert.match(
-        host,
-        /over all 500,000 rows \(DuckDB over the whole result, in the extension host; this view is still loading its rows\)/,
-      );
-      d0 = await summaryRow();
-      checkD0(d0);
+      console.log(`      summary note when all rows are in: ${t}`);
+      return summaryRow();
+    };
+    // The user chooses the Summary (the rows may or may not all be in yet): the cell's next output opens on it.
+    await openView(page, table, 'summary');
+    console.log(`      summary note when opened: ${await note()}`);
+    const fromRows = await allRows();
+    checkD0(fromRows);
+
+    // Every text the Summary's note takes from now on, in the output's frame (the renderer's own document).
+    await frame.evaluate(() => {
+      const seen = [];
+      window.__summaryNotes = seen;
+      new MutationObserver(() => {
+        for (const n of document.querySelectorAll('.mt-summary-note')) {
+          const text = n.textContent ?? '';
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    // Run again: the new output holds only its first rows and opens on the Summary, so the renderer asks the host
+    // at its first paint, whatever the speed of the rows that follow.
+    await runAll(page);
+    const notes = () => frame.evaluate(() => window.__summaryNotes.slice());
+    const asked = await eventually(
+      async () => (await notes()).find((t) => /rows loaded so far of 500,000 \(more are arriving/.test(t)),
+      'the Summary of the first rows at first paint',
+      600,
+      100,
+    );
+    console.log(`      summary note at first paint: ${asked}`);
+    assert.match(asked, /Computing it over all rows in the extension host…$/, 'the renderer asked the host');
+    const host = await eventually(
+      async () => (await notes()).find((t) => /DuckDB over the whole result/.test(t)),
+      "the host's Summary of every row",
+      600,
+      100,
+    );
+    console.log(`      summary note from the host: ${host}`);
+    assert.match(host, /over all 500,000 rows \(DuckDB over the whole result, in the extension host[;)]/);
+    if (/still loading its rows/.test(await note())) {
+      checkD0(await summaryRow());
       await revealInNotebook(page, table);
       console.log(`      screenshot: ${await screenshot(page, 'progressive-summary-all-rows')}`);
-    } else {
-      // A quiet machine can load every row before the Summary opens: then the host is not asked (its answer is
-      // tested in the real extension host by test/integration/table-progressive.test.ts), and the Summary of the
-      // rows must still cover all 500,000 with the same numbers.
-      console.log('      every row arrived before the Summary opened: drawn from the rows');
-      assert.match(first, /^Per datasource × metric over all 500,000 rows;/);
     }
-    // Once every row is in, the Summary is drawn from them: the same numbers, "all 500,000 rows".
-    const local = await eventually(
-      async () => {
-        const t = await note();
-        return /^Per datasource × metric over all 500,000 rows;/.test(t) && t;
-      },
-      'the Summary drawn again from every row loaded',
-      3000,
-      300,
-    );
-    console.log(`      summary note when all rows are in: ${local}`);
-    const again = await summaryRow();
-    checkD0(again);
-    if (d0) assert.deepEqual(again, d0);
+    // Once every row is in, the Summary is drawn from them: the same numbers.
+    assert.deepEqual(await allRows(), fromRows);
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReportRecord } from '../../src/core/api/types';
+import { connectionStyleSlots } from '../../src/core/aq/line-styles';
 import { MeasurementsClient } from '../../src/core/client/client.node';
 import { parseCell } from '../../src/core/query/parse';
 import { resolveCell } from '../../src/core/query/resolve';
@@ -18,7 +19,7 @@ import { PAUSE_WHEN_UNFOCUSED_MS, ReportWatcher } from '../../src/extension/repo
 import { checkTrackedReport, ReportsStore } from '../../src/extension/reports/reports-store';
 import { SharedRecords } from '../../src/extension/state/shared-records';
 import type { TableFileEditor } from '../../src/extension/table/table-editor';
-import type { ShownTable } from '../../src/extension/table/table-panel';
+import type { ShownPanel } from '../../src/extension/table/table-panel';
 import type { Notice } from '../../src/extension/ui/notices';
 import { api, eventually } from './helpers';
 import { QuickInputDriver } from './quick-input-driver';
@@ -586,7 +587,7 @@ describe('reports against the emulator, through the commands', function () {
   });
 
   it('Run Recent Query opens the result as a table; Add Report by Id and Copy Report Id work on the view', async () => {
-    const running = vscode.commands.executeCommand<ShownTable>('measurements.runRecentQuery');
+    const running = vscode.commands.executeCommand<ShownPanel>('measurements.runRecentQuery');
     await driver.pick([emu.facts.datasources[0].datasourceId, emu.facts.datasources[1].datasourceId]);
     await driver.pick('hour');
     await driver.pick('csv-wide');
@@ -596,6 +597,11 @@ describe('reports against the emulator, through the commands', function () {
     const view = await shown.shown;
     assert.equal(view.view, 'renderer', 'the rows are on screen in the renderer');
     assert.ok(view.rowCount > 0 && view.columnCount > 3, JSON.stringify(view));
+    // Line styles over the connection's whole datasource list, as a notebook output of the same result has them.
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const all = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
+    const picked = [emu.facts.datasources[0].datasourceId, emu.facts.datasources[1].datasourceId];
+    assert.deepEqual(shown.info.datasourceStyles, connectionStyleSlots(all, picked));
     shown.panel.dispose();
 
     // A report made elsewhere (say, by the CLI) is added by its id.

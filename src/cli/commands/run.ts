@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CellError, UnsafePathError, UsageError } from '../../core/api/errors';
+import type { DatasourceInfo } from '../../core/api/types';
 import { writeFileViaPart, writeViaPart } from '../../core/io/part-file.node';
 import {
   DEFAULT_OUTPUT_LIMIT_BYTES,
@@ -19,6 +20,7 @@ import {
 import { LANGUAGE_ID } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
 import { failureOutput, type RunResult, resultOutput, runCell } from '../../core/run/index.node';
+import { resultDatasourceIds } from '../../core/run/outputs';
 import { memoryLimit } from '../../core/sql/confine.node';
 import { notebookNameDiagnostics } from '../../core/sql/names';
 import { SqlSession } from '../../core/sql/session.node';
@@ -124,13 +126,44 @@ async function runAction(ctx: ActionContext, file: string, opts: RunOptions): Pr
   // One SQL session for the run: named results of earlier cells are tables of later sql cells.
   const sql = new SqlSession({ allowedDirectories: opts.sqlAllowDir, memoryLimit: sqlMemoryLimit(opts) });
   try {
-    const code = await runCells(ctx, file, nb, conn, opts, { limit, outDir, resultsDir, reportDir, sql, params, zone });
+    const datasources = datasourceListOnce(ctx, conn);
+    const places = { limit, outDir, resultsDir, reportDir, sql, params, zone, datasources };
+    const code = await runCells(ctx, file, nb, conn, opts, places);
     if (opts.export && exportFormat) await writeExport(ctx, nb, opts.export, exportFormat, basename(file));
     return code;
   } finally {
     sql.dispose();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The connection's datasource list, asked for at most once a run, when the first result with datasource ids is
+ * saved (the request the extension makes): each output's line style slots over the whole list, as the extension's
+ * outputs carry them, so a datasource has one colour in every cell. A failure is a warning, never the run's: the
+ * outputs are then coloured by their own lists.
+ */
+function datasourceListOnce(
+  ctx: ActionContext,
+  conn: Connection,
+): () => Promise<readonly DatasourceInfo[] | undefined> {
+  let list: Promise<readonly DatasourceInfo[] | undefined> | undefined;
+  const org = conn.org;
+  if (!org) return async () => undefined; // no org to ask about: each output's own list
+  return () => {
+    list ??= conn.client.listDatasources(org, { signal: ctx.signal }).then(
+      (reply) => reply.datasources,
+      (e: unknown) => {
+        if (ctx.interrupted) throw e;
+        ctx.progress.warning(
+          `the connection's datasource list could not be read (${e instanceof Error ? e.message : String(e)}): ` +
+            "each output's datasources are coloured by its own list, not the same in every cell.",
+        );
+        return undefined;
+      },
+    );
+    return list;
+  };
 }
 
 /** X.results and its reports folder belong to the notebook's folder: a link planted at either is refused. */
@@ -194,6 +227,8 @@ interface RunPlaces {
   /** The values of the notebook's parameters for this run. */
   params: ParamValues;
   zone: NotebookZone;
+  /** The connection's datasource list (datasourceListOnce). */
+  datasources: () => Promise<readonly DatasourceInfo[] | undefined>;
 }
 
 /**
@@ -292,9 +327,10 @@ async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, pl
 async function cellOutput(
   result: RunResult,
   index: number,
-  { limit, outDir, resultsDir, zone }: RunPlaces,
+  { limit, outDir, resultsDir, zone, datasources }: RunPlaces,
 ): Promise<NotebookOutput> {
-  const output = resultOutput(result, { timeZone: zone });
+  const list = resultDatasourceIds(result.table) ? await datasources() : undefined;
+  const output = resultOutput(result, { timeZone: zone, datasources: list });
   // Paths in a notebook are relative to it, so the executed notebook and its files move together.
   const kept = result.report?.dir;
   if (outDir && kept) output.metadata = { ...output.metadata, fullResultPath: relative(outDir, kept) };

@@ -3,12 +3,14 @@
 // (every row, or a progressive output's first rows) plus a text/csv fallback (a text line instead above
 // csvMaxRows), with rowCount, columns and the renderer's `measnb` info (title, notes) in the metadata.
 // The metadata survives when the serializer cuts an output to its summary.
+import type { DatasourceInfo } from '../api/types';
+import { resultDatasourceInfo } from '../aq/datasource-names';
 import { errorOutput, MIME, type NotebookOutput, type OutputMetadata, textItem } from '../notebook/model';
 import type { ResultInfo } from '../notebook/renderer-protocol';
 import type { NotebookZone } from '../notebook/time-zone';
 import { type Diagnostic, diagnosticLine } from '../query/diagnostics';
 import { tableToCsv } from '../table/csv-export';
-import type { Table } from '../table/table';
+import { findColumn, isNumeric, type Table } from '../table/table';
 import { encodeTable } from '../table/wire';
 import type { RunResult } from './run-result';
 
@@ -79,11 +81,29 @@ export function tableOutput(table: Table, options: TableOutputOptions = {}): Not
   return { items: [{ mime: MIME.table, data: encodeTable(options.head?.rows ?? table) }, fallback], metadata };
 }
 
+/** The text ids of a result's datasourceId column, or undefined (no such column, or numbers): the lines of its charts. */
+export function resultDatasourceIds(table: Table): readonly string[] | undefined {
+  const ids = findColumn(table, 'datasourceId');
+  return !ids || isNumeric(ids) || ids.kind === 'qcFlags' ? undefined : ids.dict;
+}
+
+/**
+ * What an output says of its result's datasources from the connection's datasource list (names, line style slots over
+ * the whole list, reference sites: core/aq/datasource-names), the same for the extension's outputs and panels and
+ * `measnb run`; undefined when the result has no datasource ids.
+ */
+export function connectionResultInfo(table: Table, list: readonly DatasourceInfo[]): Partial<ResultInfo> | undefined {
+  const ids = resultDatasourceIds(table);
+  return ids && resultDatasourceInfo(list, ids, !!findColumn(table, 'sourceType'));
+}
+
 export interface ResultOutputOptions {
   csvMaxRows?: number;
   fullResultPath?: string;
   /** The notebook's zone: the renderer shows and counts the times in it (ResultInfo.timeZone). */
   timeZone?: NotebookZone;
+  /** The connection's datasource list, when known: the output's datasource names and line styles (connectionResultInfo). */
+  datasources?: readonly DatasourceInfo[];
 }
 
 /** A headless run's result (`measnb run`): its table with the title and notes the extension shows. */
@@ -94,6 +114,7 @@ export function resultOutput(result: RunResult, options: ResultOutputOptions = {
     title: resultTitle(result, reportKind),
     notes: resultNotes(result),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.datasources && connectionResultInfo(table, options.datasources)),
   };
   const metadata: OutputMetadata = options.fullResultPath ? { fullResultPath: options.fullResultPath } : {};
   if (result.report && table.columns.length === 0) {

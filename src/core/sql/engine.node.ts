@@ -331,11 +331,8 @@ export class SqlEngine {
    */
   private async fileNamesOf(sql: string): Promise<{ names: FileName[]; oneSelect: boolean }> {
     const whole = await this.serialize(sql);
-    if (whole && !whole.error) {
-      const { count } = await this.conn.extractStatements(sql);
-      return { names: this.names(whole, 0), oneSelect: count === 1 };
-    }
     const { count } = await this.conn.extractStatements(sql);
+    if (whole && !whole.error) return { names: this.names(whole, 0), oneSelect: count === 1 };
     const names: FileName[] = [];
     for (let i = 0; i < count; i++) {
       const { start, end } = await this.statementBounds(sql, i, count);

@@ -43,6 +43,19 @@ export function markdownInline(text: string): string {
 }
 
 /**
+ * A data value as the literal text of a paragraph of its own (a note, a title, a caption, also inside `> `,
+ * `_…_` or `**…**`): markdownInline, trimmed (leading spaces would make code, spaces inside the delimiters
+ * would leave them as text), and a leading list marker or setext line escaped (`- x`, `+ x`, `1. x`, `---`,
+ * `===`), so the value can start no block either.
+ */
+export function markdownLine(text: string): string {
+  return markdownInline(text)
+    .trim()
+    .replace(/^[-+=]/, '\\$&')
+    .replace(/^(\d{1,9})([.)])/, '$1\\$2');
+}
+
+/**
  * The one GitHub-flavoured Markdown table writer: a header and rows of plain text, every cell escaped by
  * markdownInline, columns marked in `right` right-aligned (numbers).
  * Lines joined by `\n`, no newline at the end.

@@ -1,12 +1,14 @@
 // Run Recent Query (a short form; the result opens as a table) and New Measurement Notebook.
 import * as vscode from 'vscode';
 import {
+  type DatasourceInfo,
   OUTPUT_FREQUENCIES,
   type OutputFrequency,
   RECENT_FORMATS,
   type RecentFormat,
   type RecentQueryRequest,
 } from '../../core/api/types';
+import { connectionResultInfo } from '../../core/run/outputs';
 import type { ExtensionServices } from '../services';
 import { pickMany, pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
@@ -25,8 +27,9 @@ type ConnectedClient = Awaited<ReturnType<ExtensionServices['clients']['forConne
 async function runRecentQuery(s: ExtensionServices) {
   const connected = await s.clients.forConnection();
   const { connection, client } = connected;
-  const req = await askRecentQuery(connected);
-  if (!req) return undefined;
+  const asked = await askRecentQuery(connected);
+  if (!asked) return undefined;
+  const { req, datasources } = asked;
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Running recent query…', cancellable: true },
     (_p, token) => {
@@ -35,11 +38,19 @@ async function runRecentQuery(s: ExtensionServices) {
       return client.recentQuery(req, { signal: abort.signal });
     },
   );
-  return s.tables.show(`Recent ${req.outputFrequency} · ${connection.name}`, result.table);
+  // Its datasources' names and line styles from the connection's list, as a notebook output of the same result.
+  const title = `Recent ${req.outputFrequency} · ${connection.name}`;
+  return s.tables.show(title, result.table, { title, ...connectionResultInfo(result.table, datasources) });
 }
 
-/** The three steps of Run Recent Query: datasources, output frequency, format (undefined when cancelled). */
-async function askRecentQuery({ connection, client }: ConnectedClient): Promise<RecentQueryRequest | undefined> {
+/**
+ * The three steps of Run Recent Query: datasources, output frequency, format (undefined when cancelled); with the
+ * connection's datasource list they were picked from.
+ */
+async function askRecentQuery({
+  connection,
+  client,
+}: ConnectedClient): Promise<{ req: RecentQueryRequest; datasources: DatasourceInfo[] } | undefined> {
   const list = await client.listDatasources(connection.org);
   const all = { label: '$(list-flat) All datasources', description: 'allDatasources: true' };
   const items = list.datasources.map((d) => ({
@@ -70,12 +81,13 @@ async function askRecentQuery({ connection, client }: ConnectedClient): Promise<
     { title: TITLE, step: 3, totalSteps: 3, placeholder: 'format (both end as the same table)' },
   );
   if (!format) return undefined;
-  return {
+  const req: RecentQueryRequest = {
     org: connection.org,
     outputFrequency: freq.label as OutputFrequency,
     format: format.label as RecentFormat,
     ...(picked.includes(all) ? { allDatasources: true } : { datasourceIds: picked.map((p) => p.label) }),
   };
+  return { req, datasources: list.datasources };
 }
 
 async function newNotebook(s: ExtensionServices): Promise<vscode.NotebookDocument> {

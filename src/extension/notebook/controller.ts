@@ -4,7 +4,6 @@
 // live progress, then their files as a table, and join the Reports view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resultDatasourceInfo } from '../../core/aq/datasource-names';
 import { followEvery } from '../../core/follow/every';
 import { MIME } from '../../core/notebook';
 import { chartChoiceOf, type ResultInfo } from '../../core/notebook/renderer-protocol';
@@ -13,8 +12,9 @@ import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { resultTitle, runCell } from '../../core/run/index.node';
+import { connectionResultInfo, resultDatasourceIds } from '../../core/run/outputs';
 import { headRowCount, sliceRows } from '../../core/table/row-chunks';
-import { findColumn, isNumeric, type Table } from '../../core/table/table';
+import type { Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
 import { sleep } from '../../core/time/clock';
 import { serviceKindOf } from '../connections/connection';
@@ -377,8 +377,7 @@ export class MeasnbController implements vscode.Disposable {
    * connection's datasources (kept for a while); undefined when that is not known in time.
    */
   private async referenceSites(table: Table, notebook: vscode.NotebookDocument): Promise<ResultInfo | undefined> {
-    const ids = findColumn(table, 'datasourceId');
-    if (!ids || isNumeric(ids) || ids.kind === 'qcFlags') return undefined;
+    if (!resultDatasourceIds(table)) return undefined;
     const stop = new AbortController();
     const late = sleep(REFERENCE_LOOKUP_MS, stop.signal).then(
       () => undefined,
@@ -386,7 +385,7 @@ export class MeasnbController implements vscode.Disposable {
     );
     try {
       const list = await Promise.race([this.deps.connections.datasources(notebook).list(), late]);
-      return list && resultDatasourceInfo(list, ids.dict, !!findColumn(table, 'sourceType'));
+      return list && connectionResultInfo(table, list);
     } catch {
       return undefined; // unknown: the renderer falls back to a sourceType column
     } finally {

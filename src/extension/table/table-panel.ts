@@ -24,10 +24,15 @@ export interface PanelShown {
   columnCount: number;
 }
 
-export interface ShownTable {
+interface ShownTable {
   panel: vscode.WebviewPanel;
   /** Resolves once the renderer has the table on screen (rejects when the page reports a failure). */
   shown: Promise<PanelShown>;
+}
+
+/** A table in a panel of its own, and what the page was told of it (title, notes, datasources' names and styles). */
+export interface ShownPanel extends ShownTable {
+  info: ResultInfo;
 }
 
 /** A table page in a webview (a panel or a custom editor): the table, its info or an error, sent once the page is ready. */
@@ -69,7 +74,7 @@ export class TablePanels {
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
-  show(title: string, table: Table, info: ResultInfo = { title }): ShownTable {
+  show(title: string, table: Table, info: ResultInfo = { title }): ShownPanel {
     const panel = vscode.window.createWebviewPanel('measurements.table', title, vscode.ViewColumn.Active, {
       enableScripts: true,
       retainContextWhenHidden: true,
@@ -77,7 +82,7 @@ export class TablePanels {
     });
     const view = this.attach(panel, title);
     view.setTable(table, info);
-    return { panel: view.panel, shown: view.shown };
+    return { panel: view.panel, shown: view.shown, info };
   }
 
   /**

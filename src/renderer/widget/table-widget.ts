@@ -40,6 +40,8 @@ export interface TableWidgetOptions {
   insights?: { shown: boolean; remember?: (shown: boolean) => void };
   /** Called when the user switches between the rows and the chart. */
   onViewChange?: (view: 'table' | 'chart') => void;
+  /** Called with the tab shown each time the user (or openTab) shows one. */
+  onTabShown?: (name: string) => void;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -192,6 +194,11 @@ export class TableWidget {
     );
   }
 
+  /** Shows a view's tab (when it is offered) as if the user chose it; once the widget is in the page. */
+  openTab(name: string): void {
+    this.views.open(name);
+  }
+
   /** What a view is given: the table, the rows shown, the time zone, names, nested tables. */
   private panelContext(): PanelContext {
     const info = this.options.info;
@@ -226,6 +233,7 @@ export class TableWidget {
 
   /** After a tab is shown: the rows drawn when they are; the host told of the rows and the chart. */
   private shown(name: string): void {
+    this.options.onTabShown?.(name);
     if (name === TABLE_TAB) this.grid.draw();
     if (name === TABLE_TAB || name === 'chart') this.options.onViewChange?.(name);
   }

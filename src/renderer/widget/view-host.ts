@@ -64,6 +64,11 @@ export class ViewHost {
     if (kept !== this.current) this.show(kept);
   }
 
+  /** Shows a tab if it is offered now (a tab remembered from an earlier output may not be). */
+  open(name: string): void {
+    if (name !== this.current && this.buttons.get(name)?.parentElement === this.tabs) this.show(name);
+  }
+
   /** Shows one tab: the rows or a view (the others hidden, kept for later). */
   show(name: string): void {
     this.current = name;

@@ -1,10 +1,11 @@
 // A notebook with its results as Markdown: markdown cells as written but their raw HTML escaped (markdown-
 // cells), query cells in ```measq fences, tables as Markdown tables of their first rows with a note of the
 // total, and the chart the output showed as an SVG data image (svg-chart, as the HTML export draws it); every value
-// from a result is text (core/text/markdown markdownInline).
+// from a result or the notebook is text (core/text/markdown: markdownInline in table cells and after a label,
+// markdownLine for a paragraph of its own: notes, titles, captions).
 
 import { bytesToBase64 } from '../../text/base64';
-import { markdownInline, markdownTable } from '../../text/markdown';
+import { markdownInline, markdownLine, markdownTable } from '../../text/markdown';
 import type { Notebook, NotebookCell } from '../model';
 import { chartChoiceOf } from '../renderer-protocol';
 import { markdownWithoutHtml } from './markdown-cells';
@@ -24,10 +25,14 @@ export function svgMarkdownImage(alt: string, svg: string): string {
   return `![${markdownInline(alt)}](data:image/svg+xml;base64,${bytesToBase64(new TextEncoder().encode(svg))})`;
 }
 
+/** A value as one paragraph in `mark` (`_` italics, `**` bold), literal; nothing when it is blank. */
+function emphasised(mark: string, text: string): string[] {
+  const line = markdownLine(text);
+  return line ? [`${mark}${line}${mark}`] : [];
+}
+
 function sliceMarkdown(slice: TableSlice): string {
-  const table = markdownTable(slice.header, slice.rows);
-  const note = sliceNote(slice);
-  return note ? `${table}\n\n_${note}_` : table;
+  return [markdownTable(slice.header, slice.rows), ...emphasised('_', sliceNote(slice) ?? '')].join('\n\n');
 }
 
 function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
@@ -37,13 +42,13 @@ function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
   for (const o of cell.outputs) {
     const view = outputView(o);
     if (view.kind === 'table') {
-      if (view.title) parts.push(`**${markdownInline(view.title)}**`);
-      for (const n of view.notes) parts.push(`> ${markdownInline(n)}`);
-      const chart = svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone });
-      if (chart) parts.push(svgMarkdownImage('chart', chart.svg), ...chart.notes.map((n) => `_${markdownInline(n)}_`));
+      parts.push(...emphasised('**', view.title ?? ''));
+      for (const n of view.notes) if (markdownLine(n)) parts.push(`> ${markdownLine(n)}`);
+      const chart = svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone, known: view.styles });
+      if (chart) parts.push(svgMarkdownImage('chart', chart.svg), ...chart.notes.flatMap((n) => emphasised('_', n)));
       parts.push(sliceMarkdown(tableSlice(view.table, options.maxRows)));
     } else if (view.kind === 'error') {
-      parts.push(`> **${markdownInline(view.name)}**: ${markdownInline(view.message)}`);
+      parts.push(`> **${markdownLine(view.name) || 'Error'}**: ${markdownInline(view.message)}`);
     } else if (view.text) {
       const g = fence(view.text);
       parts.push(`${g}text\n${view.text}\n${g}`);

@@ -120,6 +120,10 @@ describe('notebook export: the chart the output showed', () => {
     const html = exportNotebook(nb, 'html');
     assert.equal(strokeOf(html, lone, 0), full.get(lone)!.colour, 'its colour among all');
     assert.equal(strokeOf(html, lone, 1), full.get(lone)!.colour, 'the same colour alone');
+    // The Markdown export's data images are the same drawings.
+    const images = [...exportNotebook(nb, 'md').matchAll(/data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/g)];
+    const md = images.map((m) => Buffer.from(m[1], 'base64').toString('utf8')).join('\n');
+    assert.equal(strokeOf(md, lone, 1), full.get(lone)!.colour, 'the same colour alone in the Markdown export');
     const bad: Notebook = { metadata: {}, cells: [await cell([lone], { datasourceStyles: { [lone]: 'red' } })] };
     assert.equal(strokeOf(exportNotebook(bad, 'html'), lone, 0), lineStyles([lone]).get(lone)!.colour, 'bad: own list');
   });

@@ -4,10 +4,12 @@ import { MeasurementsClient } from '../../../../src/core/client/client.node';
 import { codeCell, errorOutput, markdownCell, type Notebook } from '../../../../src/core/notebook';
 import { exportNotebook } from '../../../../src/core/notebook/export';
 import { resultOutput, runCell } from '../../../../src/core/run/index.node';
+import { tableOutput } from '../../../../src/core/run/outputs';
 import { tableToCsv } from '../../../../src/core/table/csv-export';
 import { parseCsvWide } from '../../../../src/core/table/csv-read.node';
 import { systemClock } from '../../../../src/core/time/clock';
 import { type RunningEmulator, startEmulator } from '../../../../src/emulator';
+import { hourlyMetrics } from '../../../support/core/metric-table';
 
 const HOSTILE = '<img src=x onerror=alert(1)>|</td><script>alert(2)</script>';
 const IMAGE = '![p](http://host/x.png)';
@@ -113,5 +115,59 @@ describe('notebook export (html, md, ipynb)', () => {
       `datasourceId,note\n"${HOSTILE.replace(/"/g, '""')}",x\nD2,"a|b\nc"\nD3,"${IMAGE}"\n`,
     );
     assert.equal(hostileCsv, tableToCsv(table));
+  });
+});
+
+describe('notebook export (md): names and notes from data are literal text', () => {
+  // Datasource and metric-like names a notebook or the service may carry: emphasis, links, HTML, code, and
+  // lines that would start a list, a rule or indented code when a note is a paragraph of its own.
+  const NAMES = ['a_b_c', '*x*', '[l](javascript:alert(1))', '<script>alert(1)</script>', '`code`', 'end_', 'pm2_5 *'];
+  const BLOCKS = ['- item', '1. one', '---', '    indented', ' spaced '];
+  const ids = [...NAMES, ...BLOCKS, ...Array.from({ length: 40 }, (_, i) => `D${i}`)];
+  const table = hourlyMetrics(Date.UTC(2026, 10, 25), ids, 2, { 'pm2_5ConcMassNowcast.value': (r) => r });
+  const nb: Notebook = {
+    metadata: {},
+    cells: [
+      codeCell('recent', [
+        tableOutput(table, { info: { title: ` ${NAMES.join(' ')} `, notes: [...NAMES, ...BLOCKS] } }),
+      ]),
+      codeCell('recent', [errorOutput(' *E_rr* ', NAMES.join(' '))]),
+    ],
+  };
+  /** CommonMark with GFM tables and strikethrough (markdown-it's default preset), raw HTML on. */
+  const tokens = viewer.parse(exportNotebook(nb, 'md', { maxRows: 3 }), {});
+  /** An inline run as it renders: text as it reads, `em(…)`, `strong(…)`; any other token by its type. */
+  const read = (t: (typeof tokens)[number]) =>
+    (t.children ?? [])
+      .map((c) => (c.type === 'text' ? c.content : c.type.replace(/_open$/, '(').replace(/^\w+_close$/, ')')))
+      .join('');
+  const inlines = tokens.filter((t) => t.type === 'inline').map(read);
+
+  it('a note is one paragraph of its text in a quote, whatever it holds (no list, rule, code, link, HTML)', () => {
+    const quoted = tokens.flatMap((t, i) =>
+      t.type === 'blockquote_open' ? [tokens[i + 1].type, read(tokens[i + 2])] : [],
+    );
+    const notes = [...NAMES, ...BLOCKS].flatMap((n) => ['paragraph_open', n.trim()]);
+    assert.deepEqual(quoted, [...notes, 'paragraph_open', `strong(*E_rr*): ${NAMES.join(' ')}`], 'and the error');
+  });
+
+  it('the title, chart captions (names of the lines not drawn), table cells read as written', () => {
+    assert.ok(inlines.includes(`strong(${NAMES.join(' ')})`), 'the title in bold, literal');
+    const notDrawn = inlines.find((l) => l.startsWith('em(Not drawn')) ?? '';
+    assert.ok(notDrawn.endsWith('.)'), inlines.join('\n'));
+    // The 40 first in sort order are drawn; the rest are named, each as written.
+    const named = notDrawn.slice('em(Not drawn (over 40 lines): '.length, -2).split(', ');
+    assert.equal(named.length, ids.length - 40);
+    assert.ok(
+      named.every((n) => ids.some((id) => id.trim() === n)),
+      named.join(' · '),
+    );
+    for (const n of ['a_b_c', '[l](javascript:alert(1))', '`code`', 'end_', 'pm2_5 *']) assert.ok(named.includes(n), n);
+    assert.ok(inlines.includes('em(Showing the first 3 of 104 rows.)'));
+    const cells = tokens.filter((_, i) => tokens[i - 1]?.type === 'td_open').map(read);
+    assert.deepEqual(
+      cells.filter((_, i) => i % 3 === 0),
+      ids.slice(0, 3),
+    );
   });
 });

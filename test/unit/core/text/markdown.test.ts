@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { boundedLine, markdownInline, markdownTable, markdownText } from '../../../../src/core/text/markdown';
+import {
+  boundedLine,
+  markdownInline,
+  markdownLine,
+  markdownTable,
+  markdownText,
+} from '../../../../src/core/text/markdown';
 
 /** CommonMark + GFM tables, raw HTML allowed and URLs linkified: the most a viewer could make of it. */
 const viewer = new MarkdownIt({ html: true, linkify: true });
@@ -60,6 +66,35 @@ describe('markdown text: service values shown as data', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('markdownLine: a value as a paragraph of its own, alone, quoted, in italics or bold, renders as itself (property)', () => {
+    // The blocks a value could start: lists (- + * 1. 1)), thematic breaks and setext lines (--- ===), headings,
+    // quotes, fences, indented code (leading spaces), HTML blocks; and emphasis around it that spaces would break.
+    assert.equal(markdownLine('  - item'), '\\- item');
+    assert.equal(markdownLine('12) twelve'), '12\\) twelve');
+    assert.equal(markdownLine(' pm2_5 '), 'pm2_5');
+    const chars = fc.constantFrom(...'\\`*_~[]()!<>&|$#:/.-+=)1 aZ9'.split(''), '\t', '\n');
+    const frames: [string, string, RegExp][] = [
+      ['', '', /^<p>(.*)<\/p>\n$/s],
+      ['> ', '', /^<blockquote>\n<p>(.*)<\/p>\n<\/blockquote>\n$/s],
+      ['_', '_', /^<p><em>(.*)<\/em><\/p>\n$/s],
+      ['**', '**', /^<p><strong>(.*)<\/strong><\/p>\n$/s],
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 30 }).map((a) => a.join('')),
+        (value) => {
+          const text = value.replace(/[\t\n]/g, ' ').trim();
+          fc.pre(text !== '');
+          for (const [open, close, shape] of frames) {
+            const html = viewer.render(`${open}${markdownLine(value)}${close}\n`);
+            assert.equal(textOf(shape.exec(html)?.[1] ?? html), text, `${open}: ${html}`);
+          }
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 
