@@ -118,24 +118,46 @@ function slotOf(lo: number, hi: number, mask: number): number {
   return x & mask;
 }
 
-/** An empty set of doubles (open addressing): NaN marks a free slot (NaN is never a key). */
-function emptySet(size: number): Float64Array {
-  return new Float64Array(size).fill(Number.NaN);
-}
+/** A double's two 32-bit words, read through one shared buffer. */
+const wordsOf = new Float64Array(1);
+const words32 = new Uint32Array(wordsOf.buffer);
 
-/** A set's keys in a table twice the size (it was half full). */
-function grown(keys: Float64Array): Float64Array {
-  const size = keys.length * 2;
-  const next = emptySet(size);
-  const words = new Uint32Array(keys.buffer);
-  for (let k = 0; k < keys.length; k++) {
-    const v = keys[k];
-    if (Number.isNaN(v)) continue;
-    let at = slotOf(words[2 * k], words[2 * k + 1], size - 1);
-    while (!Number.isNaN(next[at])) at = (at + 1) & (size - 1);
-    next[at] = v;
+/**
+ * A set of doubles (open addressing, hashed on their two 32-bit words; NaN marks a free slot and is never a
+ * key; −0 is kept as 0): starts small and doubles at half full, so a few distinct values stay in cache.
+ */
+class DoubleSet {
+  size = 0;
+  private keys = DoubleSet.empty(1024);
+
+  private static empty(size: number): Float64Array {
+    return new Float64Array(size).fill(Number.NaN);
   }
-  return next;
+
+  /** Adds v (not NaN); whether it was new. */
+  add(v: number): boolean {
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    wordsOf[0] = v + 0; // −0 + 0 is +0
+    let slot = slotOf(words32[0], words32[1], mask);
+    let key = keys[slot];
+    while (key !== v && !Number.isNaN(key)) {
+      slot = (slot + 1) & mask;
+      key = keys[slot];
+    }
+    if (key === v) return false;
+    keys[slot] = v + 0;
+    if (++this.size * 2 > keys.length) this.grow();
+    return true;
+  }
+
+  /** The keys in a table twice the size (it was half full). */
+  private grow(): void {
+    const old = this.keys;
+    this.keys = DoubleSet.empty(old.length * 2);
+    this.size = 0;
+    for (let k = 0; k < old.length; k++) if (!Number.isNaN(old[k])) this.add(old[k]);
+  }
 }
 
 /** The bin of v in [edges[0], edges[n]]: by arithmetic, then set right against the edges (round edges are not exact multiples). */
@@ -172,32 +194,82 @@ function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
 }
 
 /**
- * The distinct non-NaN values of a number or time column (−0 and 0 as one), up to DISTINCT_LIMIT: an
- * open-addressing set hashed on the values' own 32-bit words (a view of their buffer) that starts small and
- * doubles at half full, so few distinct values stay in cache; a run of equal values is hashed once.
+ * The scales at which a column's values may be whole numbers, coarsest first: times (ms) in whole hours,
+ * minutes, seconds; numbers in whole units, tenths, … millionths (decimal text read as a double).
  */
-function distinctOf(values: Float64Array): { distinct: number; distinctCapped: boolean } {
-  const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
-  let keys = emptySet(1024);
-  let [mask, distinct, last] = [1023, 0, Number.NaN];
+const QUANTA = [1 / 3_600_000, 1 / 60_000, 1 / 1000, 1, 10, 100, 1000, 1e4, 1e5, 1e6];
+/** Values looked at (evenly spaced) to pick a column's scale. */
+const QUANTUM_PROBES = 1024;
+/** The most bits in a seen-set (2 MB): a wider range of keys is hashed instead. */
+const SEEN_BITS = 1 << 24;
+
+/**
+ * The coarsest scale p at which the probed values (up to QUANTUM_PROBES, evenly spaced, NaN skipped) are
+ * whole numbers that read back: Math.round(v · p) / p === v; 0 when none.
+ */
+function quantumOf(values: Float64Array): number {
+  const stride = Math.max(1, Math.ceil(values.length / QUANTUM_PROBES));
+  for (const p of QUANTA) {
+    let fits = true;
+    for (let i = 0; i < values.length && fits; i += stride) {
+      const v = values[i];
+      fits = Number.isNaN(v) || Math.round(v * p) / p === v;
+    }
+    if (fits) return p;
+  }
+  return 0;
+}
+
+/**
+ * The distinct non-NaN values of a number or time column in [min, max] (−0 and 0 as one), up to
+ * DISTINCT_LIMIT. A value v that is a whole number q = round(v · p) at the column's scale p with q / p === v
+ * sets bit q in a seen-set over the range's keys (q determines v, so equal bits are equal values); the others
+ * (or all, when the range is too wide for the seen-set) go to a hash set. A run of equal values is looked at once.
+ */
+function distinctOf(values: Float64Array, min: number, max: number): { distinct: number; distinctCapped: boolean } {
+  const p = quantumOf(values);
+  const first = Math.round(min * p);
+  const span = Math.round(max * p) - first + 1;
+  const others = new DoubleSet();
+  const distinct =
+    p > 0 && span <= Math.min(SEEN_BITS, 64 * values.length)
+      ? seenDistinct(values, p, first, new Int32Array((span + 31) >>> 5), others)
+      : hashedDistinct(values, others);
+  return { distinct, distinctCapped: distinct === DISTINCT_LIMIT };
+}
+
+/** distinctOf's count through the seen-set `seen` of keys from `first` on, the values that do not fit in `others`. */
+function seenDistinct(values: Float64Array, p: number, first: number, seen: Int32Array, others: DoubleSet): number {
+  let distinct = 0;
+  let last = Number.NaN;
   for (let i = 0; i < values.length && distinct < DISTINCT_LIMIT; i++) {
     const v = values[i];
     if (Number.isNaN(v) || v === last) continue;
     last = v;
-    // ±0: the words of +0 (0, 0), so both hash alike.
-    let slot = v === 0 ? slotOf(0, 0, mask) : slotOf(words[2 * i], words[2 * i + 1], mask);
-    let key = keys[slot];
-    while (key !== v && !Number.isNaN(key)) {
-      slot = (slot + 1) & mask;
-      key = keys[slot];
-    }
-    if (key === v) continue;
-    keys[slot] = v + 0;
-    if (++distinct * 2 <= keys.length) continue;
-    keys = grown(keys);
-    mask = keys.length - 1;
+    const q = Math.round(v * p);
+    if (q / p === v) {
+      // q − first is in [0, span): rounding is monotone and min ≤ v ≤ max (−0 sets the bit of +0).
+      const k = q - first;
+      const bit = 1 << (k & 31);
+      const word = seen[k >>> 5];
+      if (word & bit) continue;
+      seen[k >>> 5] = word | bit;
+      distinct++;
+    } else if (others.add(v)) distinct++;
   }
-  return { distinct, distinctCapped: distinct === DISTINCT_LIMIT };
+  return distinct;
+}
+
+/** distinctOf's count through the hash set alone. */
+function hashedDistinct(values: Float64Array, set: DoubleSet): number {
+  let last = Number.NaN;
+  for (let i = 0; i < values.length && set.size < DISTINCT_LIMIT; i++) {
+    const v = values[i];
+    if (Number.isNaN(v) || v === last) continue;
+    last = v;
+    set.add(v);
+  }
+  return set.size;
 }
 
 /** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
@@ -207,7 +279,8 @@ export function binCounts(values: Float64Array, edges: readonly number[]): Retur
 
 /** Distinct non-NaN values (−0 and 0 as one), up to DISTINCT_LIMIT. */
 export function distinctNumbers(values: Float64Array): number {
-  return distinctOf(values).distinct;
+  const { min, max } = scanNumbers(values, [0, 1]);
+  return distinctOf(values, min, max).distinct;
 }
 
 /** Bins with their tooltips (numbers as cells show them) and filters (each edge's exact shortest text). */
@@ -268,7 +341,8 @@ function numberInsight(values: Float64Array, scratch: Float64Array, distinct: bo
   const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
   const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
   const scan = scanNumbers(values, robust ?? [0, 1]);
-  const base = { rows: values.length, missing: values.length - scan.n, ...(distinct ? distinctOf(values) : {}) };
+  const counted = distinct ? distinctOf(values, scan.min, scan.max) : {};
+  const base = { rows: values.length, missing: values.length - scan.n, ...counted };
   if (!scan.n) return { kind: 'number', ...base, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
   const edges = robust ?? roundEdges(scan.min, scan.max);
   const counts = robust ? scan.histogram : binCounts(values, edges);
@@ -282,7 +356,7 @@ function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
     kind: 'time',
     rows: values.length,
     missing: values.length - scan.n,
-    ...(distinct ? distinctOf(values) : {}),
+    ...(distinct ? distinctOf(values, scan.min, scan.max) : {}),
     min: empty ? Number.NaN : scan.min,
     max: empty ? Number.NaN : scan.max,
   };
@@ -358,7 +432,7 @@ export function columnInsights(
 export function countDistinct(table: Table, insights: readonly (ColumnInsight | undefined)[]): void {
   insights.forEach((insight, i) => {
     const c = table.columns[i];
-    if (!insight || insight.distinct !== undefined || !isNumeric(c)) return;
-    Object.assign(insight, distinctOf(valuesOf(c, insight.rows)));
+    if (!insight || insight.distinct !== undefined || insight.kind === 'values' || !isNumeric(c)) return;
+    Object.assign(insight, distinctOf(valuesOf(c, insight.rows), insight.min, insight.max));
   });
 }

@@ -121,6 +121,47 @@ describe('renderer column insights', () => {
     assert.equal((one(num([1, 2, 2])) as NumberInsight).distinctCapped, false);
   });
 
+  it('counts 1,000,000 decimals and times exactly through the seen-set, the values off their scale through the hash', () => {
+    // Expected from python3 + numpy 2.4.6 on the same data, written out in numpy:
+    //   i = np.arange(1_000_000); a = ((i * 7919) % 97001) / 10; a[i % 10007 == 2] = 0.1 + 0.2
+    //   a[i % 100003 == 3] = i[i % 100003 == 3] / 3; a[i % 1009 == 1] = -0.0; a[i % 997 == 0] = np.nan
+    //   len(np.unique(a[~np.isnan(a)]))  -> 97011 (97,001 tenths incl. 0 and its 991 −0 rows, 0.30000000000000004,
+    //   9 thirds that are no tenth; 1 = 10/10 is one)
+    //   t = 1_795_132_800_000 + (i % 50021) * 60000.0; t[i % 4999 == 7] += 1; t[i % 1013 == 0] = np.nan
+    //   len(np.unique(t[~np.isnan(t)]))  -> 50222 (50,021 minutes, 201 a millisecond past one)
+    // The scale is probed on every 977th row, none of them off it: tenths (p = 10) and minutes (p = 1/60,000).
+    const a = new Float64Array(1_000_000);
+    const t = new Float64Array(1_000_000);
+    for (let i = 0; i < a.length; i++) {
+      a[i] = ((i * 7919) % 97001) / 10;
+      if (i % 10007 === 2) a[i] = 0.1 + 0.2;
+      if (i % 100003 === 3) a[i] = i / 3;
+      if (i % 1009 === 1) a[i] = -0;
+      if (i % 997 === 0) a[i] = Number.NaN;
+      t[i] = 1_795_132_800_000 + (i % 50021) * 60_000 + (i % 4999 === 7 ? 1 : 0);
+      if (i % 1013 === 0) t[i] = Number.NaN;
+    }
+    assert.equal(distinctNumbers(a), 97_011);
+    const table: Table = {
+      rowCount: a.length,
+      columns: [
+        { name: 'v', kind: 'number', values: a },
+        { name: 't', kind: 'time', values: t },
+      ],
+    };
+    assert.deepEqual(
+      columnInsights(table).map((i) => [i?.distinct, i?.distinctCapped]),
+      [
+        [97_011, false],
+        [50_222, false],
+      ],
+    );
+    // One value far out makes the range too wide for the seen-set: all go through the hash, same count.
+    // np.unique of the above with a[5] = 1e300 -> 97012
+    a[5] = 1e300;
+    assert.equal(distinctNumbers(a), 97_012);
+  });
+
   it('can leave the distinct counts of number and time columns for later: countDistinct fills in the same numbers', () => {
     // A value that is a subarray of a longer buffer (a growing table): the hash reads the values' own words.
     const values = Float64Array.from([5, -0, 0, Number.NaN, 2.5, 5, 7, 1e300, 9, 9]);
