@@ -362,16 +362,39 @@ function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
   };
 }
 
-/** A dictionary column's insight: counts per code, the top values, each with its `=value` filter. */
-function valuesInsight(column: Exclude<Column, NumericColumn>, rows: number): ValuesInsight {
-  const counts = new Float64Array(column.dict.length);
-  const codes = column.codes.subarray(0, rows);
+/**
+ * Rows per code (codes < 0 are missing; a code past the dictionary is neither, as before): four rows at a time
+ * into four lanes of counts, so a run of one code does not wait on its own last increment.
+ */
+function codeCounts(codes: Int16Array | Int32Array, size: number): { counts: Float64Array; missing: number } {
+  const lanes = new Int32Array(4 * size);
+  const whole = codes.length - (codes.length % 4);
   let missing = 0;
-  for (let i = 0; i < codes.length; i++) {
+  for (let i = 0; i < whole; i += 4) {
+    const [a, b, c, d] = [codes[i], codes[i + 1], codes[i + 2], codes[i + 3]];
+    if (a < 0) missing++;
+    else lanes[4 * a]++;
+    if (b < 0) missing++;
+    else lanes[4 * b + 1]++;
+    if (c < 0) missing++;
+    else lanes[4 * c + 2]++;
+    if (d < 0) missing++;
+    else lanes[4 * d + 3]++;
+  }
+  for (let i = whole; i < codes.length; i++) {
     const c = codes[i];
     if (c < 0) missing++;
-    else counts[c]++;
+    else lanes[4 * c]++;
   }
+  const counts = new Float64Array(size);
+  for (let c = 0; c < size; c++) counts[c] = lanes[4 * c] + lanes[4 * c + 1] + lanes[4 * c + 2] + lanes[4 * c + 3];
+  return { counts, missing };
+}
+
+/** A dictionary column's insight: counts per code, the top values, each with its `=value` filter. */
+function valuesInsight(column: Exclude<Column, NumericColumn>, rows: number): ValuesInsight {
+  const codes = column.codes.subarray(0, rows);
+  const { counts, missing } = codeCounts(codes, column.dict.length);
   let distinct = 0;
   for (let c = 0; c < counts.length; c++) if (counts[c]) distinct++;
   const text = (c: number) => (column.kind === 'qcFlags' ? formatFlags(column.dict[c]) : (column.dict as string[])[c]);

@@ -214,6 +214,24 @@ describe('renderer column insights', () => {
     assert.equal(v.other, 0);
   });
 
+  it('counts codes four rows at a time, the rows past the last four too; a code below -1 is missing, past the dictionary in no value', () => {
+    // np.unique(c, return_counts=True) of i = np.arange(1003); c = (i * 7) % 5 - 1; c[1000] = -7; c[1002] = 2
+    //   -> codes -7, -1, 0, 1, 2, 3 with 1, 200, 200, 201, 201, 200 rows (3 is past the dictionary of three)
+    const codes = Int16Array.from({ length: 1003 }, (_, i) => ((i * 7) % 5) - 1);
+    codes[1000] = -7;
+    codes[1002] = 2;
+    const v = one({ name: 's', kind: 'text', dict: ['a', 'b', 'c'], codes }, 1003) as ValuesInsight;
+    assert.deepEqual(
+      v.top.map((t) => [t.text, t.count]),
+      [
+        ['b', 201],
+        ['c', 201],
+        ['a', 200],
+      ],
+    );
+    assert.deepEqual([v.missing, v.distinct, v.other], [201, 3, 200]);
+  });
+
   it('names a value whose text is empty (a QC flags list without flags), without a filter ("=" would take missing cells too)', () => {
     const flags: Column = {
       name: 'f',
