@@ -112,7 +112,7 @@ export function roundEdges(lo: number, hi: number): number[] {
 }
 
 /** A slot in a table of mask + 1 slots from a double's two 32-bit words (the caller passes +0's for −0). */
-function slotOf(lo: number, hi: number, mask: number): number {
+function hashSlot(lo: number, hi: number, mask: number): number {
   let x = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b);
   x ^= x >>> 15;
   return x & mask;
@@ -139,7 +139,7 @@ class DoubleSet {
     const keys = this.keys;
     const mask = keys.length - 1;
     wordsOf[0] = v + 0; // −0 + 0 is +0
-    let slot = slotOf(words32[0], words32[1], mask);
+    let slot = hashSlot(words32[0], words32[1], mask);
     let key = keys[slot];
     while (key !== v && !Number.isNaN(key)) {
       slot = (slot + 1) & mask;
@@ -171,6 +171,11 @@ function binOf(v: number, edges: Float64Array, perUnit: number): number {
   return b;
 }
 
+/** v's index among the bins over `edges` (n of them), then under (n) and over (n + 1); v not NaN. */
+function slotOf(v: number, edges: Float64Array, n: number, e0: number, eN: number, perUnit: number): number {
+  return v < e0 ? n : v > eN ? n + 1 : binOf(v, edges, perUnit);
+}
+
 /**
  * One pass over a number or time column: how many values (NaN left out), their range, and their counts in the
  * bins of `edgeList` as numpy.histogram counts them ([a, b), the last [a, b]) with the values under and over.
@@ -187,7 +192,7 @@ function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
     n++;
     if (v < min) min = v;
     if (v > max) max = v;
-    counts[v < e0 ? bins : v > eN ? bins + 1 : binOf(v, edges, perUnit)]++;
+    counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
   }
   const histogram = { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
   return { n, min, max, histogram };
@@ -331,34 +336,91 @@ function robustSample(values: Float64Array, scratch: Float64Array): number {
   return n;
 }
 
+/** How many values (NaN left out) and their range. */
+function rangeOf(values: Float64Array): { n: number; min: number; max: number } {
+  let [n, min, max] = [0, Infinity, -Infinity];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { n, min, max };
+}
+
+/** The most keys a number column is counted by (4 MB of counts); at most one per 4 rows. */
+const KEYED_MAX = 1 << 20;
+
+/**
+ * binCounts and the distinct count of a number column in [min, max] whose values are all whole numbers at its
+ * scale p (quantumOf): one pass counts the rows per key q = round(v · p) (q / p === v: the key is the value),
+ * then the keys with rows, ascending, are binned by walking the edges. Undefined (nothing counted) when the
+ * range has too many keys or a value is off the scale.
+ */
+function keyedCounts(values: Float64Array, edges: readonly number[], min: number, max: number) {
+  const p = quantumOf(values);
+  const first = Math.round(min * p);
+  const span = Math.round(max * p) - first + 1;
+  if (!(p > 0 && span <= Math.min(KEYED_MAX, values.length / 4))) return undefined;
+  const perKey = new Int32Array(span);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    const q = Math.round(v * p);
+    if (q / p !== v) return undefined;
+    perKey[q - first]++; // in [0, span): rounding is monotone; −0 counts as +0
+  }
+  const n = edges.length - 1;
+  const counts = new Array<number>(n).fill(0);
+  let [under, over, distinct, b] = [0, 0, 0, 0];
+  for (let k = 0; k < span; k++) {
+    const rows = perKey[k];
+    if (!rows) continue;
+    distinct++;
+    const v = (k + first) / p;
+    if (v < edges[0]) under += rows;
+    else if (v > edges[n]) over += rows;
+    else {
+      while (b < n - 1 && v >= edges[b + 1]) b++;
+      counts[b] += rows;
+    }
+  }
+  const capped = distinct >= DISTINCT_LIMIT;
+  return { histogram: { under, counts, over }, distinct: capped ? DISTINCT_LIMIT : distinct, distinctCapped: capped };
+}
+
 /**
  * A number column's insight (its values, NaN empty); `scratch` (≥ QUANTILE_SAMPLE long) is reused between
- * columns. The bins come from the sample's percentiles, so one pass counts everything; a column whose sample
- * has no spread (or no value) is binned over its range, in a second pass.
+ * columns. The bins come from the sample's percentiles (or the range, when the sample has no spread); a column
+ * of whole numbers at a scale is counted by key (bins and distinct count at once), others by a scan.
  */
 function numberInsight(values: Float64Array, scratch: Float64Array, distinct: boolean): NumberInsight {
   const sampled = robustSample(values, scratch);
   const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
-  const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
-  const scan = scanNumbers(values, robust ?? [0, 1]);
-  const counted = distinct ? distinctOf(values, scan.min, scan.max) : {};
-  const base = { rows: values.length, missing: values.length - scan.n, ...counted };
-  if (!scan.n) return { kind: 'number', ...base, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
-  const edges = robust ?? roundEdges(scan.min, scan.max);
-  const counts = robust ? scan.histogram : binCounts(values, edges);
-  return { kind: 'number', ...base, min: scan.min, max: scan.max, edges, bins: binsOf(edges, counts) };
+  const { n, min, max } = rangeOf(values);
+  const base = { rows: values.length, missing: values.length - n };
+  if (!n) {
+    const counted = distinct ? distinctOf(values, min, max) : {};
+    return { kind: 'number', ...base, ...counted, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+  }
+  const edges = p99 > p1 ? roundEdges(p1, p99) : roundEdges(min, max);
+  const { histogram, ...counted } = keyedCounts(values, edges, min, max) ?? {
+    histogram: binCounts(values, edges),
+    ...(distinct ? distinctOf(values, min, max) : {}),
+  };
+  return { kind: 'number', ...base, ...counted, min, max, edges, bins: binsOf(edges, histogram) };
 }
 
 function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
-  const scan = scanNumbers(values, [0, 1]);
-  const empty = !scan.n;
+  const { n, min, max } = rangeOf(values);
   return {
     kind: 'time',
     rows: values.length,
-    missing: values.length - scan.n,
-    ...(distinct ? distinctOf(values, scan.min, scan.max) : {}),
-    min: empty ? Number.NaN : scan.min,
-    max: empty ? Number.NaN : scan.max,
+    missing: values.length - n,
+    ...(distinct ? distinctOf(values, min, max) : {}),
+    min: n ? min : Number.NaN,
+    max: n ? max : Number.NaN,
   };
 }
 
@@ -432,8 +494,8 @@ function valuesOf(column: NumericColumn, rows: number): Float64Array {
 /**
  * Insights of every column from the table's rows (a growing table's arrays may be longer than its rowCount).
  * `only`: the columns to compute (others undefined), e.g. the ones shown. `distinct: false` leaves the distinct
- * counts of number and time columns (the hashing: about half their time) for `countDistinct`, so the strip can
- * be drawn first and its counts filled in a frame later.
+ * counts of time columns and of number columns not counted by key (a seen-set or hash pass of their own) for
+ * `countDistinct`, so the strip can be drawn first and its counts filled in a frame later.
  */
 export function columnInsights(
   table: Table,

@@ -162,6 +162,44 @@ describe('renderer column insights', () => {
     assert.equal(distinctNumbers(a), 97_012);
   });
 
+  it('bins and counts 1,000,000 tenths by key (every value on the scale), as numpy.histogram and numpy.unique', () => {
+    // Expected from python3 + numpy 2.4.6 on the same data, written out in numpy:
+    //   i = np.arange(1_000_000); b = ((i * 7919) % 97001) / 10; b[i % 211 == 5] = 20000 + i[i % 211 == 5] % 7
+    //   b[i % 307 == 6] = -3000.5; b[i % 1009 == 1] = -0.0; b[i % 997 == 0] = np.nan; b[7] = 10000 (the last edge)
+    //   np.percentile(b[::16] without NaN, [1, 99]) -> [56.336, 9648.964] -> step 1000, edges 0..10000
+    //   v = b[~np.isnan(b)]; np.histogram(v, bins=np.arange(0, 10001, 1000)); (v < 0).sum(); (v > 10000).sum()
+    //   len(np.unique(v)) -> 97010; v.min(), v.max() -> -3000.5, 20006
+    const b = new Float64Array(1_000_000);
+    for (let i = 0; i < b.length; i++) {
+      b[i] = ((i * 7919) % 97001) / 10;
+      if (i % 211 === 5) b[i] = 20000 + (i % 7);
+      if (i % 307 === 6) b[i] = -3000.5;
+      if (i % 1009 === 1) b[i] = -0;
+      if (i % 997 === 0) b[i] = Number.NaN;
+    }
+    b[7] = 10000;
+    const counts = [103057, 102072, 102069, 102066, 102061, 102066, 102067, 102062, 102067, 71441];
+    const column: Column = { name: 'v', kind: 'number', values: b };
+    // Counted by key, the distinct count comes with the bins even when left for later.
+    const a = columnInsights({ rowCount: b.length, columns: [column] }, undefined, {
+      distinct: false,
+    })[0] as NumberInsight;
+    assert.deepEqual(a.edges, [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000]);
+    assert.deepEqual(
+      a.bins.map((x) => x.count),
+      [3252, ...counts, 4716],
+    );
+    assert.deepEqual([a.min, a.max, a.missing, a.distinct, a.distinctCapped], [-3000.5, 20006, 1004, 97010, false]);
+    // One value off the scale: the scan counts (np.histogram and np.unique after b[3] = 0.1 + 0.2, was 2375.7).
+    b[3] = 0.1 + 0.2;
+    const scanned = one(column) as NumberInsight;
+    assert.deepEqual(
+      scanned.bins.map((x) => x.count),
+      [3252, 103058, 102072, 102068, ...counts.slice(3), 4716],
+    );
+    assert.equal(scanned.distinct, 97011);
+  });
+
   it('can leave the distinct counts of number and time columns for later: countDistinct fills in the same numbers', () => {
     // A value that is a subarray of a longer buffer (a growing table): the hash reads the values' own words.
     const values = Float64Array.from([5, -0, 0, Number.NaN, 2.5, 5, 7, 1e300, 9, 9]);
