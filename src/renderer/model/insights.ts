@@ -112,30 +112,52 @@ export function roundEdges(lo: number, hi: number): number[] {
 }
 
 /** A slot in a table of mask + 1 slots from a double's two 32-bit words (the caller passes +0's for −0). */
-function slotOf(lo: number, hi: number, mask: number): number {
+function hashSlot(lo: number, hi: number, mask: number): number {
   let x = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b);
   x ^= x >>> 15;
   return x & mask;
 }
 
-/** An empty set of doubles (open addressing): NaN marks a free slot (NaN is never a key). */
-function emptySet(size: number): Float64Array {
-  return new Float64Array(size).fill(Number.NaN);
-}
+/** A double's two 32-bit words, read through one shared buffer. */
+const wordsOf = new Float64Array(1);
+const words32 = new Uint32Array(wordsOf.buffer);
 
-/** A set's keys in a table twice the size (it was half full). */
-function grown(keys: Float64Array): Float64Array {
-  const size = keys.length * 2;
-  const next = emptySet(size);
-  const words = new Uint32Array(keys.buffer);
-  for (let k = 0; k < keys.length; k++) {
-    const v = keys[k];
-    if (Number.isNaN(v)) continue;
-    let at = slotOf(words[2 * k], words[2 * k + 1], size - 1);
-    while (!Number.isNaN(next[at])) at = (at + 1) & (size - 1);
-    next[at] = v;
+/**
+ * A set of doubles (open addressing, hashed on their two 32-bit words; NaN marks a free slot and is never a
+ * key; −0 is kept as 0): starts small and doubles at half full, so a few distinct values stay in cache.
+ */
+class DoubleSet {
+  size = 0;
+  private keys = DoubleSet.empty(1024);
+
+  private static empty(size: number): Float64Array {
+    return new Float64Array(size).fill(Number.NaN);
   }
-  return next;
+
+  /** Adds v (not NaN); whether it was new. */
+  add(v: number): boolean {
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    wordsOf[0] = v + 0; // −0 + 0 is +0
+    let slot = hashSlot(words32[0], words32[1], mask);
+    let key = keys[slot];
+    while (key !== v && !Number.isNaN(key)) {
+      slot = (slot + 1) & mask;
+      key = keys[slot];
+    }
+    if (key === v) return false;
+    keys[slot] = v + 0;
+    if (++this.size * 2 > keys.length) this.grow();
+    return true;
+  }
+
+  /** The keys in a table twice the size (it was half full). */
+  private grow(): void {
+    const old = this.keys;
+    this.keys = DoubleSet.empty(old.length * 2);
+    this.size = 0;
+    for (let k = 0; k < old.length; k++) if (!Number.isNaN(old[k])) this.add(old[k]);
+  }
 }
 
 /** The bin of v in [edges[0], edges[n]]: by arithmetic, then set right against the edges (round edges are not exact multiples). */
@@ -147,6 +169,11 @@ function binOf(v: number, edges: Float64Array, perUnit: number): number {
   if (v < edges[b]) b--;
   else if (b < n - 1 && v >= edges[b + 1]) b++;
   return b;
+}
+
+/** v's index among the bins over `edges` (n of them), then under (n) and over (n + 1); v not NaN. */
+function slotOf(v: number, edges: Float64Array, n: number, e0: number, eN: number, perUnit: number): number {
+  return v < e0 ? n : v > eN ? n + 1 : binOf(v, edges, perUnit);
 }
 
 /**
@@ -165,39 +192,89 @@ function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
     n++;
     if (v < min) min = v;
     if (v > max) max = v;
-    counts[v < e0 ? bins : v > eN ? bins + 1 : binOf(v, edges, perUnit)]++;
+    counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
   }
   const histogram = { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
   return { n, min, max, histogram };
 }
 
 /**
- * The distinct non-NaN values of a number or time column (−0 and 0 as one), up to DISTINCT_LIMIT: an
- * open-addressing set hashed on the values' own 32-bit words (a view of their buffer) that starts small and
- * doubles at half full, so few distinct values stay in cache; a run of equal values is hashed once.
+ * The scales at which a column's values may be whole numbers, coarsest first: times (ms) in whole hours,
+ * minutes, seconds; numbers in whole units, tenths, … millionths (decimal text read as a double).
  */
-function distinctOf(values: Float64Array): { distinct: number; distinctCapped: boolean } {
-  const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
-  let keys = emptySet(1024);
-  let [mask, distinct, last] = [1023, 0, Number.NaN];
+const QUANTA = [1 / 3_600_000, 1 / 60_000, 1 / 1000, 1, 10, 100, 1000, 1e4, 1e5, 1e6];
+/** Values looked at (evenly spaced) to pick a column's scale. */
+const QUANTUM_PROBES = 1024;
+/** The most bits in a seen-set (2 MB): a wider range of keys is hashed instead. */
+const SEEN_BITS = 1 << 24;
+
+/**
+ * The coarsest scale p at which the probed values (up to QUANTUM_PROBES, evenly spaced, NaN skipped) are
+ * whole numbers that read back: Math.round(v · p) / p === v; 0 when none.
+ */
+function quantumOf(values: Float64Array): number {
+  const stride = Math.max(1, Math.ceil(values.length / QUANTUM_PROBES));
+  for (const p of QUANTA) {
+    let fits = true;
+    for (let i = 0; i < values.length && fits; i += stride) {
+      const v = values[i];
+      fits = Number.isNaN(v) || Math.round(v * p) / p === v;
+    }
+    if (fits) return p;
+  }
+  return 0;
+}
+
+/**
+ * The distinct non-NaN values of a number or time column in [min, max] (−0 and 0 as one), up to
+ * DISTINCT_LIMIT. A value v that is a whole number q = round(v · p) at the column's scale p with q / p === v
+ * sets bit q in a seen-set over the range's keys (q determines v, so equal bits are equal values); the others
+ * (or all, when the range is too wide for the seen-set) go to a hash set. A run of equal values is looked at once.
+ */
+function distinctOf(values: Float64Array, min: number, max: number): { distinct: number; distinctCapped: boolean } {
+  const p = quantumOf(values);
+  const first = Math.round(min * p);
+  const span = Math.round(max * p) - first + 1;
+  const others = new DoubleSet();
+  const distinct =
+    p > 0 && span <= Math.min(SEEN_BITS, 64 * values.length)
+      ? seenDistinct(values, p, first, new Int32Array((span + 31) >>> 5), others)
+      : hashedDistinct(values, others);
+  return { distinct, distinctCapped: distinct === DISTINCT_LIMIT };
+}
+
+/** distinctOf's count through the seen-set `seen` of keys from `first` on, the values that do not fit in `others`. */
+function seenDistinct(values: Float64Array, p: number, first: number, seen: Int32Array, others: DoubleSet): number {
+  let distinct = 0;
+  let last = Number.NaN;
   for (let i = 0; i < values.length && distinct < DISTINCT_LIMIT; i++) {
     const v = values[i];
     if (Number.isNaN(v) || v === last) continue;
     last = v;
-    // ±0: the words of +0 (0, 0), so both hash alike.
-    let slot = v === 0 ? slotOf(0, 0, mask) : slotOf(words[2 * i], words[2 * i + 1], mask);
-    let key = keys[slot];
-    while (key !== v && !Number.isNaN(key)) {
-      slot = (slot + 1) & mask;
-      key = keys[slot];
-    }
-    if (key === v) continue;
-    keys[slot] = v + 0;
-    if (++distinct * 2 <= keys.length) continue;
-    keys = grown(keys);
-    mask = keys.length - 1;
+    const q = Math.round(v * p);
+    if (q / p === v) {
+      // q − first is in [0, span): rounding is monotone and min ≤ v ≤ max (−0 sets the bit of +0).
+      const k = q - first;
+      const bit = 1 << (k & 31);
+      const word = seen[k >>> 5];
+      if (word & bit) continue;
+      seen[k >>> 5] = word | bit;
+      distinct++;
+    } else if (others.add(v)) distinct++;
   }
-  return { distinct, distinctCapped: distinct === DISTINCT_LIMIT };
+  return distinct;
+}
+
+/** distinctOf's count through the hash set alone. */
+function hashedDistinct(values: Float64Array, set: DoubleSet): number {
+  let last = Number.NaN;
+  for (let i = 0; i < values.length && set.size < DISTINCT_LIMIT; i++) {
+    const v = values[i];
+    if (Number.isNaN(v) || v === last) continue;
+    last = v;
+    set.add(v);
+  }
+  return set.size;
 }
 
 /** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
@@ -207,7 +284,8 @@ export function binCounts(values: Float64Array, edges: readonly number[]): Retur
 
 /** Distinct non-NaN values (−0 and 0 as one), up to DISTINCT_LIMIT. */
 export function distinctNumbers(values: Float64Array): number {
-  return distinctOf(values).distinct;
+  const { min, max } = scanNumbers(values, [0, 1]);
+  return distinctOf(values, min, max).distinct;
 }
 
 /** Bins with their tooltips (numbers as cells show them) and filters (each edge's exact shortest text). */
@@ -258,46 +336,127 @@ function robustSample(values: Float64Array, scratch: Float64Array): number {
   return n;
 }
 
+/** How many values (NaN left out) and their range. */
+function rangeOf(values: Float64Array): { n: number; min: number; max: number } {
+  let [n, min, max] = [0, Infinity, -Infinity];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { n, min, max };
+}
+
+/** The most keys a number column is counted by (4 MB of counts); at most one per 4 rows. */
+const KEYED_MAX = 1 << 20;
+
+/**
+ * binCounts and the distinct count of a number column in [min, max] whose values are all whole numbers at its
+ * scale p (quantumOf): one pass counts the rows per key q = round(v · p) (q / p === v: the key is the value),
+ * then the keys with rows, ascending, are binned by walking the edges. Undefined (nothing counted) when the
+ * range has too many keys or a value is off the scale.
+ */
+function keyedCounts(values: Float64Array, edges: readonly number[], min: number, max: number) {
+  const p = quantumOf(values);
+  const first = Math.round(min * p);
+  const span = Math.round(max * p) - first + 1;
+  if (!(p > 0 && span <= Math.min(KEYED_MAX, values.length / 4))) return undefined;
+  const perKey = new Int32Array(span);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    const q = Math.round(v * p);
+    if (q / p !== v) return undefined;
+    perKey[q - first]++; // in [0, span): rounding is monotone; −0 counts as +0
+  }
+  const n = edges.length - 1;
+  const counts = new Array<number>(n).fill(0);
+  let [under, over, distinct, b] = [0, 0, 0, 0];
+  for (let k = 0; k < span; k++) {
+    const rows = perKey[k];
+    if (!rows) continue;
+    distinct++;
+    const v = (k + first) / p;
+    if (v < edges[0]) under += rows;
+    else if (v > edges[n]) over += rows;
+    else {
+      while (b < n - 1 && v >= edges[b + 1]) b++;
+      counts[b] += rows;
+    }
+  }
+  const capped = distinct >= DISTINCT_LIMIT;
+  return { histogram: { under, counts, over }, distinct: capped ? DISTINCT_LIMIT : distinct, distinctCapped: capped };
+}
+
 /**
  * A number column's insight (its values, NaN empty); `scratch` (≥ QUANTILE_SAMPLE long) is reused between
- * columns. The bins come from the sample's percentiles, so one pass counts everything; a column whose sample
- * has no spread (or no value) is binned over its range, in a second pass.
+ * columns. The bins come from the sample's percentiles (or the range, when the sample has no spread); a column
+ * of whole numbers at a scale is counted by key (bins and distinct count at once), others by a scan.
  */
 function numberInsight(values: Float64Array, scratch: Float64Array, distinct: boolean): NumberInsight {
   const sampled = robustSample(values, scratch);
   const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
-  const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
-  const scan = scanNumbers(values, robust ?? [0, 1]);
-  const base = { rows: values.length, missing: values.length - scan.n, ...(distinct ? distinctOf(values) : {}) };
-  if (!scan.n) return { kind: 'number', ...base, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
-  const edges = robust ?? roundEdges(scan.min, scan.max);
-  const counts = robust ? scan.histogram : binCounts(values, edges);
-  return { kind: 'number', ...base, min: scan.min, max: scan.max, edges, bins: binsOf(edges, counts) };
+  const { n, min, max } = rangeOf(values);
+  const base = { rows: values.length, missing: values.length - n };
+  if (!n) {
+    const counted = distinct ? distinctOf(values, min, max) : {};
+    return { kind: 'number', ...base, ...counted, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+  }
+  const edges = p99 > p1 ? roundEdges(p1, p99) : roundEdges(min, max);
+  const { histogram, ...counted } = keyedCounts(values, edges, min, max) ?? {
+    histogram: binCounts(values, edges),
+    ...(distinct ? distinctOf(values, min, max) : {}),
+  };
+  return { kind: 'number', ...base, ...counted, min, max, edges, bins: binsOf(edges, histogram) };
 }
 
 function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
-  const scan = scanNumbers(values, [0, 1]);
-  const empty = !scan.n;
+  const { n, min, max } = rangeOf(values);
   return {
     kind: 'time',
     rows: values.length,
-    missing: values.length - scan.n,
-    ...(distinct ? distinctOf(values) : {}),
-    min: empty ? Number.NaN : scan.min,
-    max: empty ? Number.NaN : scan.max,
+    missing: values.length - n,
+    ...(distinct ? distinctOf(values, min, max) : {}),
+    min: n ? min : Number.NaN,
+    max: n ? max : Number.NaN,
   };
+}
+
+/**
+ * Rows per code (codes < 0 are missing; a code past the dictionary is neither, as before): four rows at a time
+ * into four lanes of counts, so a run of one code does not wait on its own last increment.
+ */
+function codeCounts(codes: Int16Array | Int32Array, size: number): { counts: Float64Array; missing: number } {
+  const lanes = new Int32Array(4 * size);
+  const whole = codes.length - (codes.length % 4);
+  let missing = 0;
+  for (let i = 0; i < whole; i += 4) {
+    const [a, b, c, d] = [codes[i], codes[i + 1], codes[i + 2], codes[i + 3]];
+    if (a < 0) missing++;
+    else lanes[4 * a]++;
+    if (b < 0) missing++;
+    else lanes[4 * b + 1]++;
+    if (c < 0) missing++;
+    else lanes[4 * c + 2]++;
+    if (d < 0) missing++;
+    else lanes[4 * d + 3]++;
+  }
+  for (let i = whole; i < codes.length; i++) {
+    const c = codes[i];
+    if (c < 0) missing++;
+    else lanes[4 * c]++;
+  }
+  const counts = new Float64Array(size);
+  for (let c = 0; c < size; c++) counts[c] = lanes[4 * c] + lanes[4 * c + 1] + lanes[4 * c + 2] + lanes[4 * c + 3];
+  return { counts, missing };
 }
 
 /** A dictionary column's insight: counts per code, the top values, each with its `=value` filter. */
 function valuesInsight(column: Exclude<Column, NumericColumn>, rows: number): ValuesInsight {
-  const counts = new Float64Array(column.dict.length);
   const codes = column.codes.subarray(0, rows);
-  let missing = 0;
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i];
-    if (c < 0) missing++;
-    else counts[c]++;
-  }
+  const { counts, missing } = codeCounts(codes, column.dict.length);
   let distinct = 0;
   for (let c = 0; c < counts.length; c++) if (counts[c]) distinct++;
   const text = (c: number) => (column.kind === 'qcFlags' ? formatFlags(column.dict[c]) : (column.dict as string[])[c]);
@@ -335,8 +494,8 @@ function valuesOf(column: NumericColumn, rows: number): Float64Array {
 /**
  * Insights of every column from the table's rows (a growing table's arrays may be longer than its rowCount).
  * `only`: the columns to compute (others undefined), e.g. the ones shown. `distinct: false` leaves the distinct
- * counts of number and time columns (the hashing: about half their time) for `countDistinct`, so the strip can
- * be drawn first and its counts filled in a frame later.
+ * counts of time columns and of number columns not counted by key (a seen-set or hash pass of their own) for
+ * `countDistinct`, so the strip can be drawn first and its counts filled in a frame later.
  */
 export function columnInsights(
   table: Table,
@@ -358,7 +517,7 @@ export function columnInsights(
 export function countDistinct(table: Table, insights: readonly (ColumnInsight | undefined)[]): void {
   insights.forEach((insight, i) => {
     const c = table.columns[i];
-    if (!insight || insight.distinct !== undefined || !isNumeric(c)) return;
-    Object.assign(insight, distinctOf(valuesOf(c, insight.rows)));
+    if (!insight || insight.distinct !== undefined || insight.kind === 'values' || !isNumeric(c)) return;
+    Object.assign(insight, distinctOf(valuesOf(c, insight.rows), insight.min, insight.max));
   });
 }

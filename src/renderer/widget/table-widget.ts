@@ -72,8 +72,8 @@ export class TableWidget {
   /** The insights strip: shown or not, its numbers (computed when shown, again when all rows are in). */
   private insightsShown = false;
   private insights?: (ColumnInsight | undefined)[];
-  /** The frame that will count the strip's distinct values (0: none pending). */
-  private distinctFrame = 0;
+  /** Cancels the pending completion of the strip (the other columns, the distinct counts); a no-op when none. */
+  private cancelRest = () => {};
   /** Says the insights cover fewer rows than the result has (hidden otherwise). */
   private readonly insightsNote = h('div', {
     className: 'mt-notice mt-insights-note',
@@ -137,24 +137,27 @@ export class TableWidget {
 
   /**
    * Shows (computing them from every row the table holds) or hides the column insights: the strip of the columns in
-   * view is drawn first; the other columns and the distinct counts of number and time columns (their hashing) are
-   * computed in the frame after it.
+   * view is drawn first; the other columns and the distinct counts left (time columns, number columns not counted
+   * by key) are computed right after that strip is painted.
    */
   private setInsights(shown: boolean): void {
     this.insightsShown = shown;
     this.toolbar.setInsights(shown);
-    cancelAnimationFrame(this.distinctFrame);
-    this.distinctFrame = 0;
+    this.cancelRest();
     if (shown) {
       const first = this.grid.columnsInView();
       const insights = columnInsights(this.table, first, { distinct: false });
       this.insights = insights;
-      this.distinctFrame = requestAnimationFrame(() => {
-        this.distinctFrame = requestAnimationFrame(() => {
-          this.distinctFrame = 0;
-          this.completeInsights(insights, first);
-        });
+      // A task queued in the next animation frame runs right after that frame's paint (the strip drawn), not a
+      // frame later.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const frame = requestAnimationFrame(() => {
+        timer = setTimeout(() => this.completeInsights(insights, first), 0);
       });
+      this.cancelRest = () => {
+        cancelAnimationFrame(frame);
+        clearTimeout(timer);
+      };
     }
     this.grid.showInsights(shown ? this.insights : undefined, this.state.timeZone);
     const held = this.table.rowCount;
@@ -334,7 +337,7 @@ export class TableWidget {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.distinctFrame);
+    this.cancelRest();
     this.grid.dispose();
     this.views.dispose();
     this.toolbar.dispose();

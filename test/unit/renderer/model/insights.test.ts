@@ -121,6 +121,85 @@ describe('renderer column insights', () => {
     assert.equal((one(num([1, 2, 2])) as NumberInsight).distinctCapped, false);
   });
 
+  it('counts 1,000,000 decimals and times exactly through the seen-set, the values off their scale through the hash', () => {
+    // Expected from python3 + numpy 2.4.6 on the same data, written out in numpy:
+    //   i = np.arange(1_000_000); a = ((i * 7919) % 97001) / 10; a[i % 10007 == 2] = 0.1 + 0.2
+    //   a[i % 100003 == 3] = i[i % 100003 == 3] / 3; a[i % 1009 == 1] = -0.0; a[i % 997 == 0] = np.nan
+    //   len(np.unique(a[~np.isnan(a)]))  -> 97011 (97,001 tenths incl. 0 and its 991 −0 rows, 0.30000000000000004,
+    //   9 thirds that are no tenth; 1 = 10/10 is one)
+    //   t = 1_795_132_800_000 + (i % 50021) * 60000.0; t[i % 4999 == 7] += 1; t[i % 1013 == 0] = np.nan
+    //   len(np.unique(t[~np.isnan(t)]))  -> 50222 (50,021 minutes, 201 a millisecond past one)
+    // The scale is probed on every 977th row, none of them off it: tenths (p = 10) and minutes (p = 1/60,000).
+    const a = new Float64Array(1_000_000);
+    const t = new Float64Array(1_000_000);
+    for (let i = 0; i < a.length; i++) {
+      a[i] = ((i * 7919) % 97001) / 10;
+      if (i % 10007 === 2) a[i] = 0.1 + 0.2;
+      if (i % 100003 === 3) a[i] = i / 3;
+      if (i % 1009 === 1) a[i] = -0;
+      if (i % 997 === 0) a[i] = Number.NaN;
+      t[i] = 1_795_132_800_000 + (i % 50021) * 60_000 + (i % 4999 === 7 ? 1 : 0);
+      if (i % 1013 === 0) t[i] = Number.NaN;
+    }
+    assert.equal(distinctNumbers(a), 97_011);
+    const table: Table = {
+      rowCount: a.length,
+      columns: [
+        { name: 'v', kind: 'number', values: a },
+        { name: 't', kind: 'time', values: t },
+      ],
+    };
+    assert.deepEqual(
+      columnInsights(table).map((i) => [i?.distinct, i?.distinctCapped]),
+      [
+        [97_011, false],
+        [50_222, false],
+      ],
+    );
+    // One value far out makes the range too wide for the seen-set: all go through the hash, same count.
+    // np.unique of the above with a[5] = 1e300 -> 97012
+    a[5] = 1e300;
+    assert.equal(distinctNumbers(a), 97_012);
+  });
+
+  it('bins and counts 1,000,000 tenths by key (every value on the scale), as numpy.histogram and numpy.unique', () => {
+    // Expected from python3 + numpy 2.4.6 on the same data, written out in numpy:
+    //   i = np.arange(1_000_000); b = ((i * 7919) % 97001) / 10; b[i % 211 == 5] = 20000 + i[i % 211 == 5] % 7
+    //   b[i % 307 == 6] = -3000.5; b[i % 1009 == 1] = -0.0; b[i % 997 == 0] = np.nan; b[7] = 10000 (the last edge)
+    //   np.percentile(b[::16] without NaN, [1, 99]) -> [56.336, 9648.964] -> step 1000, edges 0..10000
+    //   v = b[~np.isnan(b)]; np.histogram(v, bins=np.arange(0, 10001, 1000)); (v < 0).sum(); (v > 10000).sum()
+    //   len(np.unique(v)) -> 97010; v.min(), v.max() -> -3000.5, 20006
+    const b = new Float64Array(1_000_000);
+    for (let i = 0; i < b.length; i++) {
+      b[i] = ((i * 7919) % 97001) / 10;
+      if (i % 211 === 5) b[i] = 20000 + (i % 7);
+      if (i % 307 === 6) b[i] = -3000.5;
+      if (i % 1009 === 1) b[i] = -0;
+      if (i % 997 === 0) b[i] = Number.NaN;
+    }
+    b[7] = 10000;
+    const counts = [103057, 102072, 102069, 102066, 102061, 102066, 102067, 102062, 102067, 71441];
+    const column: Column = { name: 'v', kind: 'number', values: b };
+    // Counted by key, the distinct count comes with the bins even when left for later.
+    const a = columnInsights({ rowCount: b.length, columns: [column] }, undefined, {
+      distinct: false,
+    })[0] as NumberInsight;
+    assert.deepEqual(a.edges, [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000]);
+    assert.deepEqual(
+      a.bins.map((x) => x.count),
+      [3252, ...counts, 4716],
+    );
+    assert.deepEqual([a.min, a.max, a.missing, a.distinct, a.distinctCapped], [-3000.5, 20006, 1004, 97010, false]);
+    // One value off the scale: the scan counts (np.histogram and np.unique after b[3] = 0.1 + 0.2, was 2375.7).
+    b[3] = 0.1 + 0.2;
+    const scanned = one(column) as NumberInsight;
+    assert.deepEqual(
+      scanned.bins.map((x) => x.count),
+      [3252, 103058, 102072, 102068, ...counts.slice(3), 4716],
+    );
+    assert.equal(scanned.distinct, 97011);
+  });
+
   it('can leave the distinct counts of number and time columns for later: countDistinct fills in the same numbers', () => {
     // A value that is a subarray of a longer buffer (a growing table): the hash reads the values' own words.
     const values = Float64Array.from([5, -0, 0, Number.NaN, 2.5, 5, 7, 1e300, 9, 9]);
@@ -171,6 +250,24 @@ describe('renderer column insights', () => {
     assert.equal(missingPercent(v), 20);
     assert.equal(v.distinct, 3, 'unused is in the dictionary but in no row');
     assert.equal(v.other, 0);
+  });
+
+  it('counts codes four rows at a time, the rows past the last four too; a code below -1 is missing, past the dictionary in no value', () => {
+    // np.unique(c, return_counts=True) of i = np.arange(1003); c = (i * 7) % 5 - 1; c[1000] = -7; c[1002] = 2
+    //   -> codes -7, -1, 0, 1, 2, 3 with 1, 200, 200, 201, 201, 200 rows (3 is past the dictionary of three)
+    const codes = Int16Array.from({ length: 1003 }, (_, i) => ((i * 7) % 5) - 1);
+    codes[1000] = -7;
+    codes[1002] = 2;
+    const v = one({ name: 's', kind: 'text', dict: ['a', 'b', 'c'], codes }, 1003) as ValuesInsight;
+    assert.deepEqual(
+      v.top.map((t) => [t.text, t.count]),
+      [
+        ['b', 201],
+        ['c', 201],
+        ['a', 200],
+      ],
+    );
+    assert.deepEqual([v.missing, v.distinct, v.other], [201, 3, 200]);
   });
 
   it('names a value whose text is empty (a QC flags list without flags), without a filter ("=" would take missing cells too)', () => {
