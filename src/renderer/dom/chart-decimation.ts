@@ -92,7 +92,7 @@ interface Pieces {
 }
 
 /** The QC-invalid marks' look: a circle `size` CSS px across, its edge `width` px, filled (hollow) with `fill`. */
-export interface MarkStyle {
+interface MarkStyle {
   size: number;
   width: number;
   fill: string;

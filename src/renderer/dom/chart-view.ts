@@ -544,7 +544,8 @@ export class ChartView {
     });
   }
 
-  draw(): void {
+  /** Removes the plots and legends of the last draw. */
+  private clear(): void {
     this.plot?.destroy();
     this.plot = undefined;
     for (const p of this.extraPlots) p.destroy();
@@ -552,6 +553,10 @@ export class ChartView {
     this.panelsHost.textContent = '';
     this.plotHost.textContent = '';
     this.legend.textContent = '';
+  }
+
+  draw(): void {
+    this.clear();
     const timeCol = chartTimeColumn(this.table);
     const metricCol = this.metricColumn;
     if (timeCol < 0 || !this.metricCols.length) {
