@@ -298,6 +298,8 @@ export class ChartView {
   private readonly hideInvalid: HTMLInputElement;
   private readonly hideInvalidLabel: HTMLElement;
   private plot?: uPlot;
+  /** The lines' styles in the current draw. */
+  private styles?: ReturnType<typeof tableLineStyles>;
   private resize?: ResizeObserver;
   private frame = 0;
   private readonly metricCols: number[];
@@ -553,6 +555,7 @@ export class ChartView {
     this.panelsHost.textContent = '';
     this.plotHost.textContent = '';
     this.legend.textContent = '';
+    this.styles = undefined;
   }
 
   draw(): void {
@@ -624,7 +627,9 @@ export class ChartView {
     drawing: DecimatedDrawing,
   ): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
     const colours = palette(this.element, data.series.length);
-    const styles = tableLineStyles(this.table, Number(this.linesBy.value), this.options.styleSlots);
+    // Over every row of the "Lines by" column: once per draw, for all its panels.
+    this.styles ??= tableLineStyles(this.table, Number(this.linesBy.value), this.options.styleSlots);
+    const styles = this.styles;
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
     const zone = this.timeZone();
