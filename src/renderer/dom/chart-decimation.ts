@@ -17,8 +17,10 @@ const CHUNK = 32;
 /** Marks per stroked piece of the QC-invalid marks. */
 const MARK_CHUNK = 64;
 
-/** Nothing for uPlot to stroke or fill itself: the drawSeries hook strokes the pieces. */
-const NOTHING: uPlot.Series.Paths = { stroke: null, fill: null, clip: null, band: null, flags: 0 };
+/** Nothing for uPlot to stroke or fill itself (a new object per series: uPlot keeps it): the hook strokes the pieces. */
+function nothing(): uPlot.Series.Paths {
+  return { stroke: null, fill: null, clip: null, band: null, flags: 0 };
+}
 
 /** A series' stroke colour (uPlot turns a colour option into a function). */
 function strokeOf(u: uPlot, seriesIdx: number): string {
@@ -146,7 +148,7 @@ export function decimatedDrawing(): DecimatedDrawing {
   return {
     line: (u, seriesIdx, idx0, idx1) => {
       pieces.set(seriesIdx, { paths: linePieces(u, seriesIdx, idx0, idx1) });
-      return NOTHING;
+      return nothing();
     },
     marks: (lines, style) => (u, seriesIdx) => {
       pieces.set(seriesIdx, {
@@ -154,7 +156,7 @@ export function decimatedDrawing(): DecimatedDrawing {
         fill: style.fill,
         width: style.width,
       });
-      return NOTHING;
+      return nothing();
     },
     drawSeries: (u, seriesIdx) => {
       const drawn = pieces.get(seriesIdx);
