@@ -1,29 +1,41 @@
-// The chart's lines as uPlot draws them: a path builder that strokes each line through its per-pixel decimation
-// (renderer/model/decimate.ts) of the points in view, at the plot's own pixel columns, recomputed at every draw
-// (zoom, resize). uPlot keeps every real row: hover values, the QC-invalid marks (their own series) and exports
-// read them, not the decimated points.
+// The chart's lines and QC-invalid marks as uPlot draws them, recomputed at every draw (zoom, resize): each line
+// through its per-pixel decimation (renderer/model/decimate.ts) of the points in view, at the plot's own pixel
+// columns; each line's invalid values as hollow marks, one per distinct pixel (renderer/model/decimate.ts
+// distinctPixels). uPlot keeps every real row: hover values and exports read them, not what is drawn.
 //
-// Why not uPlot's own linear paths (which decimate too): a long line with many one-row gaps became one clip
-// rectangle per gap, and one stroked path whose thousands of up-and-down segments share every scanline; chromium's
-// software rasteriser spent ~200 ms per panel there (bench/renderer.bench.ts, chart-stacked). Here a gap breaks the
-// path (moveTo), and the line is stroked in pieces of CHUNK points (uPlot strokes each path of a Map keyed by style:
-// the keys are the series' colour with 0…k trailing spaces, which the canvas reads as the same colour).
-import type uPlot from 'uplot';
-import { decimatedIndices } from '../model/decimate';
+// Why not uPlot's own linear paths (which decimate too) and points: a long line with many one-row gaps became one
+// clip rectangle per gap, and one stroked path whose thousands of up-and-down segments share every scanline;
+// chromium's software rasteriser spent ~200 ms per panel there (bench/renderer.bench.ts, chart-stacked). Here a gap
+// breaks the path (moveTo), and a line (or the marks) is stroked in pieces of a few dozen points, each piece its own
+// stroke() call: uPlot's path builder returns no path to stroke, and uPlot's `drawSeries` hook strokes the pieces
+// with the series' own style (colour, width, dash, focus alpha, clipped to the plot as uPlot clips a line).
+import uPlot from 'uplot';
+import { decimatedIndices, distinctPixels } from '../model/decimate';
 
 /** Points per stroked piece of a line. */
 const CHUNK = 32;
+/** Marks per stroked piece of the QC-invalid marks. */
+const MARK_CHUNK = 64;
 
-/** uPlot's `paths` for a line series: the polyline through its decimated points in view, broken at gaps. */
-export const decimatedLine: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) => {
+/** Nothing for uPlot to stroke or fill itself (a new object per series: uPlot keeps it): the hook strokes the pieces. */
+function nothing(): uPlot.Series.Paths {
+  return { stroke: null, fill: null, clip: null, band: null, flags: 0 };
+}
+
+/** A series' stroke colour (uPlot turns a colour option into a function). */
+function strokeOf(u: uPlot, seriesIdx: number): string {
+  const stroke = u.series[seriesIdx].stroke;
+  return String(typeof stroke === 'function' ? stroke(u, seriesIdx) : stroke);
+}
+
+/** One line's pieces: the polyline through its decimated points in view, broken at gaps, CHUNK points a piece. */
+function linePieces(u: uPlot, seriesIdx: number, idx0: number, idx1: number): Path2D[] {
   const xs = u.data[0];
   const ys = u.data[seriesIdx];
   const { min, max } = u.scales.x;
-  if (min == null || max == null) return null;
-  const series = u.series[seriesIdx];
-  const scale = series.scale ?? 'y';
-  const colour = String(typeof series.stroke === 'function' ? series.stroke(u, seriesIdx) : series.stroke);
-  const pieces = new Map<string, Path2D>();
+  if (min == null || max == null) return [];
+  const scale = u.series[seriesIdx].scale ?? 'y';
+  const pieces: Path2D[] = [];
   let path = new Path2D();
   let inPiece = 0;
   let pen = false;
@@ -39,11 +51,116 @@ export const decimatedLine: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1
     else path.moveTo(px, py);
     pen = true;
     if (++inPiece < CHUNK) continue;
-    pieces.set(colour + ' '.repeat(pieces.size), path);
+    pieces.push(path);
     path = new Path2D();
     path.moveTo(px, py);
     inPiece = 0;
   }
-  pieces.set(colour + ' '.repeat(pieces.size), path);
-  return { stroke: pieces as unknown as Path2D, fill: null, clip: null, band: null, flags: 0 };
-};
+  pieces.push(path);
+  return pieces;
+}
+
+/** The QC-invalid marks in view: a circle of `size` CSS px at each distinct device pixel, MARK_CHUNK a piece. */
+function markPieces(
+  u: uPlot,
+  seriesIdx: number,
+  lines: ReadonlyArray<ArrayLike<number | null>>,
+  { size, width }: MarkStyle,
+): Path2D[] {
+  const { min, max } = u.scales.x;
+  if (min == null || max == null) return [];
+  const xs = u.data[0];
+  const radius = ((size - width) / 2) * uPlot.pxRatio; // as uPlot's points: the edge inside `size`
+  const scale = u.series[seriesIdx].scale ?? 'y';
+  const toPixel = (x: number, y: number): [number, number] => [u.valToPos(x, 'x', true), u.valToPos(y, scale, true)];
+  const pixels = distinctPixels(xs, lines, [min, max], toPixel, u.ctx.canvas.width, u.ctx.canvas.height);
+  const pieces: Path2D[] = [];
+  for (let k = 0; k < pixels.length; k += 2 * MARK_CHUNK) {
+    const path = new Path2D();
+    for (let j = k; j < Math.min(pixels.length, k + 2 * MARK_CHUNK); j += 2) {
+      path.moveTo(pixels[j] + radius, pixels[j + 1]);
+      path.arc(pixels[j], pixels[j + 1], radius, 0, 2 * Math.PI);
+    }
+    pieces.push(path);
+  }
+  return pieces;
+}
+
+/** A series' pieces to stroke; marks are filled too (hollow), and stroked `width` CSS px wide (not the series'). */
+interface Pieces {
+  paths: Path2D[];
+  fill?: string;
+  width?: number;
+}
+
+/** The QC-invalid marks' look: a circle `size` CSS px across, its edge `width` px, filled (hollow) with `fill`. */
+interface MarkStyle {
+  size: number;
+  width: number;
+  fill: string;
+}
+
+/**
+ * Strokes (and fills, when given) a series' pieces as uPlot strokes a series: its colour, width × pixel ratio,
+ * dash, cap, alpha (dimmed when another line is focused), half-pixel alignment, clipped to the plot plus half the
+ * width; in a saved context, so uPlot's own cached canvas state stays true.
+ */
+function strokePieces(u: uPlot, seriesIdx: number, drawn: Pieces): void {
+  const s = u.series[seriesIdx];
+  const { paths: pieces, fill } = drawn;
+  const width = Math.round((drawn.width ?? s.width ?? 1) * uPlot.pxRatio * 1000) / 1000;
+  if (!pieces.length || width <= 0) return;
+  const ctx = u.ctx;
+  const { left, top, width: w, height: hgt } = u.bbox;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left - width / 2, top - width / 2, w + width, hgt + width);
+  ctx.clip();
+  const offset = (width % 2) / 2;
+  if (!fill && s.pxAlign !== 0 && offset > 0) ctx.translate(offset, offset);
+  ctx.globalAlpha = s.alpha ?? 1;
+  ctx.strokeStyle = strokeOf(u, seriesIdx);
+  ctx.lineWidth = width;
+  ctx.lineJoin = 'round';
+  ctx.lineCap = s.cap ?? 'butt';
+  ctx.setLineDash((!fill && s.dash) || []);
+  // Every fill before any edge, as uPlot draws its points: no mark's fill hides another's edge.
+  if (fill) {
+    ctx.fillStyle = fill;
+    for (const piece of pieces) ctx.fill(piece);
+  }
+  for (const piece of pieces) ctx.stroke(piece);
+  ctx.restore();
+}
+
+/** What a plot's series draw with: a `paths` builder per kind, and the `drawSeries` hook that strokes their pieces. */
+export interface DecimatedDrawing {
+  /** For each line series. */
+  line: uPlot.Series.PathBuilder;
+  /** For the QC-invalid marks' series, of every line's invalid values: hollow (filled with `fill`), `width` CSS px. */
+  marks: (lines: ReadonlyArray<ArrayLike<number | null>>, style: MarkStyle) => uPlot.Series.PathBuilder;
+  drawSeries: (u: uPlot, seriesIdx: number) => void;
+}
+
+/** One plot's decimated drawing: each series' pieces, built when uPlot builds its paths, stroked after each series. */
+export function decimatedDrawing(): DecimatedDrawing {
+  const pieces = new Map<number, Pieces>();
+  return {
+    line: (u, seriesIdx, idx0, idx1) => {
+      pieces.set(seriesIdx, { paths: linePieces(u, seriesIdx, idx0, idx1) });
+      return nothing();
+    },
+    marks: (lines, style) => (u, seriesIdx) => {
+      pieces.set(seriesIdx, {
+        paths: markPieces(u, seriesIdx, lines, style),
+        fill: style.fill,
+        width: style.width,
+      });
+      return nothing();
+    },
+    drawSeries: (u, seriesIdx) => {
+      const drawn = pieces.get(seriesIdx);
+      if (drawn && u.series[seriesIdx].show !== false) strokePieces(u, seriesIdx, drawn);
+    },
+  };
+}

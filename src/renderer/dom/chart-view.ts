@@ -35,7 +35,7 @@ import {
 } from '../model/format';
 
 import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
-import { decimatedLine } from './chart-decimation';
+import { type DecimatedDrawing, decimatedDrawing } from './chart-decimation';
 import {
   extraMetricSelect,
   MAX_PANELS,
@@ -250,6 +250,18 @@ function focusHook(u: uPlot, index: number | null, opts: uPlot.Series): void {
   u.redraw(false);
 }
 
+/** The marks' values for hover: at each time, the first line's invalid value there (null: none). */
+function hoveredMarks(invalid: ReadonlyArray<ReadonlyArray<number | null>>, length: number): Array<number | null> {
+  const out = new Array<number | null>(length).fill(null);
+  for (let i = 0; i < length; i++)
+    for (const line of invalid)
+      if (line[i] != null) {
+        out[i] = line[i];
+        break;
+      }
+  return out;
+}
+
 /** The means a resampled chart draws: its lines' values (null where a line has none in a period). */
 function meanCount(data: ChartData): number {
   let n = 0;
@@ -286,6 +298,8 @@ export class ChartView {
   private readonly hideInvalid: HTMLInputElement;
   private readonly hideInvalidLabel: HTMLElement;
   private plot?: uPlot;
+  /** The lines' styles in the current draw. */
+  private styles?: ReturnType<typeof tableLineStyles>;
   private resize?: ResizeObserver;
   private frame = 0;
   private readonly metricCols: number[];
@@ -399,8 +413,9 @@ export class ChartView {
     const plot = this.plot;
     if (!plot || this.element.hidden) return;
     const size = this.size();
-    plot.setSize(size);
-    for (const p of this.extraPlots) p.setSize({ width: size.width, height: p.height });
+    // The same size again (the observer's first call, after the draw that sized the plots) redraws nothing.
+    if (plot.width !== size.width || plot.height !== size.height) plot.setSize(size);
+    for (const p of this.extraPlots) if (p.width !== size.width) p.setSize({ width: size.width, height: p.height });
     if (!this.element.closest('.mt-fill')) return;
     requestAnimationFrame(() => {
       const over = this.plotHost.scrollHeight - this.plotHost.clientHeight;
@@ -478,11 +493,11 @@ export class ChartView {
   }
 
   /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
-  private pairedSeries(first: ChartData, second: ChartData, unit: string, col: number) {
+  private pairedSeries(first: ChartData, second: ChartData, unit: string, col: number, drawing: DecimatedDrawing) {
     const xs = unionTimes(first, second);
-    const a = this.seriesOf(realign(first, xs), unit);
+    const a = this.seriesOf(realign(first, xs), unit, drawing);
     const unit2 = unitOf(this.table.columns[col]);
-    const b = this.seriesOf(realign(second, xs), unit2);
+    const b = this.seriesOf(realign(second, xs), unit2, drawing);
     const name = this.table.columns[col].name;
     const right = b.series
       .slice(1)
@@ -504,7 +519,8 @@ export class ChartView {
     const zone = this.timeZone();
     cols.forEach((col, k) => {
       const unit = unitOf(this.table.columns[col]);
-      const { series, values } = this.seriesOf(datas[k], unit);
+      const drawing = decimatedDrawing();
+      const { series, values } = this.seriesOf(datas[k], unit, drawing);
       const { tzDate, axis } = this.timeAxisOf(zone);
       const bands = aqiBandsFor(this.table, col);
       const host = h('div', { className: 'mt-plot mt-panel-plot' });
@@ -521,7 +537,7 @@ export class ChartView {
           legend: { show: false },
           axes: [axis, themedAxis(this.element, unit || undefined)],
           series,
-          hooks: { drawClear: [bandsHook(bands, axisText(this.element))] },
+          hooks: { drawClear: [bandsHook(bands, axisText(this.element))], drawSeries: [drawing.drawSeries] },
         },
         [datas[k].xs, ...values] as uPlot.AlignedData,
         host,
@@ -530,7 +546,8 @@ export class ChartView {
     });
   }
 
-  draw(): void {
+  /** Removes the plots and legends of the last draw. */
+  private clear(): void {
     this.plot?.destroy();
     this.plot = undefined;
     for (const p of this.extraPlots) p.destroy();
@@ -538,6 +555,11 @@ export class ChartView {
     this.panelsHost.textContent = '';
     this.plotHost.textContent = '';
     this.legend.textContent = '';
+    this.styles = undefined;
+  }
+
+  draw(): void {
+    this.clear();
     const timeCol = chartTimeColumn(this.table);
     const metricCol = this.metricColumn;
     if (timeCol < 0 || !this.metricCols.length) {
@@ -559,9 +581,10 @@ export class ChartView {
     const threshold = this.options.threshold?.();
     this.twoAxes.parentElement!.hidden = extraCols.length !== 1;
     const paired = this.twoAxes.checked && extraCols.length === 1;
+    const drawing = decimatedDrawing();
     const { series, values, axes } = paired
-      ? this.pairedSeries(data, extraDatas[0], unit, extraCols[0])
-      : { ...this.seriesOf(data, unit), axes: [] };
+      ? this.pairedSeries(data, extraDatas[0], unit, extraCols[0], drawing)
+      : { ...this.seriesOf(data, unit, drawing), axes: [] };
     const zone = this.timeZone();
     const { tzDate, axis } = this.timeAxisOf(zone);
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
@@ -581,6 +604,7 @@ export class ChartView {
         series,
         hooks: {
           drawClear: [bandsHook(bands, axisText(this.element))],
+          drawSeries: [drawing.drawSeries],
           draw: [thresholdHook(threshold, errorColour)],
           setSeries: [focusHook],
         },
@@ -597,9 +621,15 @@ export class ChartView {
    * The lines (one per group, their legend values with the unit; before a hover, each line's latest value) and
    * one series of hollow marks for the invalid values of every line (no line).
    */
-  private seriesOf(data: ChartData, unit: string): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
+  private seriesOf(
+    data: ChartData,
+    unit: string,
+    drawing: DecimatedDrawing,
+  ): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
     const colours = palette(this.element, data.series.length);
-    const styles = tableLineStyles(this.table, Number(this.linesBy.value), this.options.styleSlots);
+    // Over every row of the "Lines by" column: once per draw, for all its panels.
+    this.styles ??= tableLineStyles(this.table, Number(this.linesBy.value), this.options.styleSlots);
+    const styles = this.styles;
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
     const background = themeVar(this.element, '--vscode-editor-background', '#1f1f1f');
     const zone = this.timeZone();
@@ -614,25 +644,23 @@ export class ChartView {
         dash: styles.get(s.label)?.dash.slice(),
         width: LINE_WIDTH,
         spanGaps: false,
-        paths: decimatedLine,
+        paths: drawing.line,
         value: legendValue(s.values, unit),
       })),
     ];
     const values: Array<Array<number | null>> = data.series.map((s) => s.values);
-    const marks =
-      data.invalid && data.invalidCount && !this.hideInvalid.checked
-        ? data.xs.map((_, i) => data.invalid!.reduce<number | null>((acc, s) => acc ?? s[i], null))
-        : undefined;
-    if (marks) {
+    if (data.invalid && data.invalidCount && !this.hideInvalid.checked) {
+      const mark = { size: 8, width: 1.5, fill: background };
       series.push({
         label: 'QC-invalid',
         stroke: errorColour,
         width: 0,
-        paths: () => null,
-        points: { show: true, size: 8, width: 1.5, stroke: errorColour, fill: background },
+        // Every line's invalid values drawn by the drawing (one mark per pixel); uPlot's own points not drawn.
+        paths: drawing.marks(data.invalid, mark),
+        points: { show: false, ...mark, stroke: errorColour },
         value: invalidLegendValue(data.invalidCount, unit),
       });
-      values.push(marks);
+      values.push(hoveredMarks(data.invalid, data.xs.length));
     }
     return { series, values };
   }

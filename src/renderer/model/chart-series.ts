@@ -73,33 +73,36 @@ export interface ChartLayout {
   line: Int32Array;
 }
 
-/** The distinct times, ascending (a run of equal times, as in time-ordered results, is looked at once). */
+/** The distinct times, ascending: a time-ordered result in one pass, any other order sorted first (typed, no boxing). */
 function distinctTimes(times: Float64Array): Float64Array {
-  const seen = new Set<number>();
-  let previous = Number.NaN;
-  for (const t of times) {
-    if (t !== previous) {
-      seen.add(t);
-      previous = t;
-    }
-  }
-  return Float64Array.from(seen).sort();
+  let ordered = true;
+  for (let i = 1; i < times.length && ordered; i++) ordered = times[i - 1] <= times[i];
+  const sorted = ordered ? times : times.slice().sort();
+  const out = new Float64Array(sorted.length);
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (n === 0 || sorted[i] !== out[n - 1]) out[n++] = sorted[i];
+  return out.slice(0, n);
 }
 
-/** Each time's slot in the sorted distinct times (a run of equal times looked up once). */
+/** The index of `t` in `sorted` (ascending, holding it). */
+function indexIn(sorted: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Each time's slot in the sorted distinct times: the same slot or the next one looked at first, else searched. */
 function slotsOf(times: Float64Array, xsMs: Float64Array): Int32Array {
-  const at = new Map<number, number>();
-  xsMs.forEach((t, k) => {
-    at.set(t, k);
-  });
   const slot = new Int32Array(times.length);
-  let previous = Number.NaN;
-  let k = -1;
+  let k = 0;
   for (let i = 0; i < times.length; i++) {
-    if (times[i] !== previous) {
-      previous = times[i];
-      k = at.get(previous)!;
-    }
+    const t = times[i];
+    if (xsMs[k] !== t) k = xsMs[k + 1] === t ? k + 1 : indexIn(xsMs, t);
     slot[i] = k;
   }
   return slot;
@@ -159,11 +162,25 @@ function keptPoints(layout: ChartLayout, metric: NumericColumn, qc?: ChartQcOpti
   return { entries, invalid, pointsPerLine, points, invalidCount };
 }
 
+/** The slots any kept point uses: each slot's index among them (-1: unused), and their times in seconds. */
+function usedSlots(layout: ChartLayout, p: ReturnType<typeof keptPoints>) {
+  const atOf = new Int32Array(layout.xsMs.length).fill(-1);
+  for (let i = 0; i < p.points; i++) atOf[layout.slot[p.entries[i]]] = 0;
+  const xs: number[] = [];
+  for (let x = 0; x < atOf.length; x++) {
+    if (atOf[x] < 0) continue;
+    atOf[x] = xs.length;
+    xs.push(layout.xsMs[x] / 1000);
+  }
+  return { atOf, xs };
+}
+
 /**
- * The drawn lines' values by slot (NaN: none): a later row at the same slot wins, or, resampled (`mean`), the mean
- * of the values in the slot; invalid marks where a slot holds a QC-invalid value; and the slots any point uses.
+ * The drawn lines' values on the used slots (null: none), written straight into uPlot's arrays: a later row at the
+ * same slot wins, or, resampled (`mean`), the mean of the values in the slot; and per line its invalid marks (the
+ * value where a slot holds a QC-invalid one; lines without any share one array of nulls).
  */
-function slotValues(
+function lineValues(
   layout: ChartLayout,
   p: ReturnType<typeof keptPoints>,
   metric: NumericColumn,
@@ -171,53 +188,35 @@ function slotValues(
   lines: number,
   mean: boolean,
 ) {
-  const slots = layout.xsMs.length;
-  const values = Array.from({ length: lines }, () => new Float64Array(slots).fill(Number.NaN));
-  const invalid = Array.from({ length: lines }, () => new Float64Array(slots).fill(Number.NaN));
-  const counts = mean ? Array.from({ length: lines }, () => new Uint32Array(slots)) : [];
-  const used = new Uint8Array(slots);
+  const { atOf, xs } = usedSlots(layout, p);
+  const m = xs.length;
+  const values = Array.from({ length: lines }, () => new Array<number | null>(m).fill(null));
+  const invalid = new Array<Array<number | null> | undefined>(lines);
+  const sums = mean ? Array.from({ length: lines }, () => new Float64Array(m)) : [];
+  const counts = mean ? Array.from({ length: lines }, () => new Uint32Array(m)) : [];
   for (let i = 0; i < p.points; i++) {
     const e = p.entries[i];
-    const x = layout.slot[e];
-    used[x] = 1;
     const k = seriesOf[layout.line[e]];
     if (k < 0) continue;
+    const j = atOf[layout.slot[e]];
     const v = numberAt(metric, layout.rows[e]);
     if (mean) {
-      counts[k][x]++;
-      values[k][x] = (counts[k][x] === 1 ? 0 : values[k][x]) + v;
-    } else values[k][x] = v;
-    if (p.invalid[i]) invalid[k][x] = v;
+      sums[k][j] += v;
+      counts[k][j]++;
+    } else values[k][j] = v;
+    if (!p.invalid[i]) continue;
+    if (!invalid[k]) invalid[k] = new Array<number | null>(m).fill(null);
+    invalid[k][j] = v;
   }
-  if (mean)
-    for (let k = 0; k < lines; k++)
-      for (let x = 0; x < slots; x++) {
-        if (!counts[k][x]) continue;
-        values[k][x] /= counts[k][x];
-        if (!Number.isNaN(invalid[k][x])) invalid[k][x] = values[k][x];
-      }
-  return { values, invalid, used };
-}
-
-/** The used slots' values as uPlot's arrays (null where none), and the invalid marks (the value where invalid). */
-function compact(v: ReturnType<typeof slotValues>, lines: number) {
-  const at: number[] = [];
-  for (let x = 0; x < v.used.length; x++) if (v.used[x]) at.push(x);
-  const values: Array<Array<number | null>> = [];
-  const invalidValues: Array<Array<number | null>> = [];
-  for (let k = 0; k < lines; k++) {
-    const line = new Array<number | null>(at.length);
-    const marks = new Array<number | null>(at.length);
-    for (let j = 0; j < at.length; j++) {
-      const y = v.values[k][at[j]];
-      line[j] = Number.isNaN(y) ? null : y;
-      const bad = v.invalid[k][at[j]];
-      marks[j] = Number.isNaN(bad) ? null : bad;
+  for (let k = 0; k < sums.length; k++)
+    for (let j = 0; j < m; j++) {
+      if (!counts[k][j]) continue;
+      values[k][j] = sums[k][j] / counts[k][j];
+      const marks = invalid[k];
+      if (marks && marks[j] !== null) marks[j] = values[k][j];
     }
-    values.push(line);
-    invalidValues.push(marks);
-  }
-  return { at, values, invalidValues };
+  const none = invalid.includes(undefined) ? new Array<number | null>(m).fill(null) : [];
+  return { xs, values, invalidValues: Array.from(invalid, (v) => v ?? none) };
 }
 
 /**
@@ -244,10 +243,9 @@ export function buildChartData(
   drawn.forEach((g, k) => {
     seriesOf[g] = k;
   });
-  const slots = slotValues(layout, p, metric, seriesOf, drawn.length, !!qc?.periodStart);
-  const { at, values, invalidValues } = compact(slots, drawn.length);
+  const { xs, values, invalidValues } = lineValues(layout, p, metric, seriesOf, drawn.length, !!qc?.periodStart);
   return {
-    xs: at.map((x) => layout.xsMs[x] / 1000),
+    xs,
     series: drawn.map((g, k) => ({ label: layout.oneLine ? metric.name : labels[g], values: values[k] })),
     omittedSeries: present.length - drawn.length,
     points: p.points,

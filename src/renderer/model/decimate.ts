@@ -10,58 +10,16 @@ function columnOf(x: number, lo: number, span: number, columns: number): number 
   return c >= columns ? (x > lo + span ? columns : columns - 1) : c;
 }
 
-/**
- * Marks in `keep` the points one line needs: per pixel column, of each run of values the first, last, smallest and
- * largest, and the first empty slot (null) of each run of them, so a gap stays a gap.
- */
-function keepLine(
-  xs: ArrayLike<number>,
-  ys: ArrayLike<number | null | undefined>,
-  keep: Uint8Array,
-  from: number,
-  to: number,
-  lo: number,
-  span: number,
-  columns: number,
-): void {
-  let column = Number.NaN;
-  let minAt = -1;
-  let maxAt = -1;
-  let last = -1;
-  let previousEmpty = false;
-  const flush = () => {
-    if (last < 0) return;
-    keep[minAt - from] = 1;
-    keep[maxAt - from] = 1;
-    keep[last - from] = 1;
-    last = -1;
-  };
-  for (let i = from; i <= to; i++) {
-    const c = columnOf(xs[i], lo, span, columns);
-    if (c !== column) {
-      flush();
-      column = c;
-      previousEmpty = false;
-    }
-    const y = ys[i];
-    if (y == null) {
-      flush();
-      if (!previousEmpty) keep[i - from] = 1;
-      previousEmpty = true;
-      continue;
-    }
-    if (last < 0) {
-      keep[i - from] = 1; // the run's first point
-      minAt = i;
-      maxAt = i;
-    } else {
-      if (y < (ys[minAt] as number)) minAt = i;
-      if (y > (ys[maxAt] as number)) maxAt = i;
-    }
-    last = i;
-    previousEmpty = false;
-  }
-  flush();
+/** Writes a pixel column's run (first, smallest, largest, last point: indices) to `out` at `n`, ascending, once each. */
+function emitRun(out: Uint32Array, n: number, first: number, minAt: number, maxAt: number, last: number): number {
+  const a = Math.min(minAt, maxAt);
+  const b = Math.max(minAt, maxAt);
+  let k = n;
+  out[k++] = first;
+  if (a !== first) out[k++] = a;
+  if (b !== a) out[k++] = b;
+  if (last !== b) out[k++] = last;
+  return k;
 }
 
 /**
@@ -81,11 +39,75 @@ export function decimatedIndices(
   const span = range[1] - range[0];
   if (to - from + 1 <= 4 * columns || !(span > 0) || columns < 1)
     return Uint32Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-  const keep = new Uint8Array(to - from + 1);
-  keepLine(xs, ys, keep, from, to, range[0], span, columns);
-  let count = 0;
-  for (let i = 0; i < keep.length; i++) count += keep[i];
-  const out = new Uint32Array(count);
-  for (let i = 0, k = 0; i < keep.length; i++) if (keep[i]) out[k++] = from + i;
-  return out;
+  const out = new Uint32Array(to - from + 1);
+  const lo = range[0];
+  let n = 0;
+  let column = Number.NaN;
+  let first = -1;
+  let minAt = -1;
+  let maxAt = -1;
+  let last = -1;
+  let low = 0;
+  let high = 0;
+  let previousEmpty = false;
+  for (let i = from; i <= to; i++) {
+    const c = columnOf(xs[i], lo, span, columns);
+    if (c !== column) {
+      if (last >= 0) n = emitRun(out, n, first, minAt, maxAt, last);
+      last = -1;
+      column = c;
+      previousEmpty = false;
+    }
+    const y = ys[i];
+    if (y == null) {
+      if (last >= 0) n = emitRun(out, n, first, minAt, maxAt, last);
+      last = -1;
+      if (!previousEmpty) out[n++] = i;
+      previousEmpty = true;
+      continue;
+    }
+    if (last < 0) {
+      first = minAt = maxAt = i;
+      low = high = y;
+    } else if (y < low) {
+      low = y;
+      minAt = i;
+    } else if (y > high) {
+      high = y;
+      maxAt = i;
+    }
+    last = i;
+    previousEmpty = false;
+  }
+  if (last >= 0) n = emitRun(out, n, first, minAt, maxAt, last);
+  return out.slice(0, n);
+}
+
+/**
+ * The distinct device pixels (x, y pairs, rounded) of every line's values (null: none) at `xs` within `range`, in
+ * the order first met: `toPixel` places a point on the canvas (`width` × `height`); one mark per pixel draws the same
+ * as one per point, as every point lands on one of them. Points off the canvas are left out (nothing to draw there).
+ */
+export function distinctPixels(
+  xs: ArrayLike<number>,
+  lines: ReadonlyArray<ArrayLike<number | null | undefined>>,
+  range: readonly [number, number],
+  toPixel: (x: number, y: number) => [number, number],
+  width: number,
+  height: number,
+): Float64Array {
+  const seen = new Uint8Array(Math.max(0, width * height));
+  const out: number[] = [];
+  for (const ys of lines)
+    for (let i = 0; i < xs.length; i++) {
+      const y = ys[i];
+      if (y == null || xs[i] < range[0] || xs[i] > range[1]) continue;
+      const [px, py] = toPixel(xs[i], y);
+      const x = Math.round(px);
+      const z = Math.round(py);
+      if (!(x >= 0 && x < width && z >= 0 && z < height) || seen[z * width + x]) continue;
+      seen[z * width + x] = 1;
+      out.push(x, z);
+    }
+  return Float64Array.from(out);
 }

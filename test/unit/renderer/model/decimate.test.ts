@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { decimatedIndices } from '../../../../src/renderer/model/decimate';
+import { decimatedIndices, distinctPixels } from '../../../../src/renderer/model/decimate';
 
 // M4 (Jugel et al., "M4: A Visualization-Oriented Time Series Data Aggregation", PVLDB 7(10), 2014, §3): a line
 // through each pixel column's first, last, smallest and largest point covers the same pixels as through all points.
@@ -98,5 +98,45 @@ describe('renderer chart decimation (per-pixel min/max, M4)', () => {
     assert.equal(idx[idx.length - 1], 20_000);
     const few = decimatedIndices([1, 2, 3], [1, null, 3], [1, 3], 100);
     assert.deepEqual([...few], [0, 1, 2]);
+  });
+
+  it('gives the kept indices ascending, each once (the order the polyline is drawn in)', () => {
+    for (const w of [37, 500, 1400]) {
+      const idx = decimatedIndices(xs, ys, range, w);
+      assert.ok(
+        idx.every((i, k) => k === 0 || i > idx[k - 1]),
+        `ascending at ${w} px`,
+      );
+    }
+  });
+});
+
+describe('renderer chart QC-invalid marks (one per distinct pixel)', () => {
+  // Two lines' flagged values on a 201 × 100 canvas: 1 px per x unit, 1 px per y unit (y down from 90).
+  const xs = Array.from({ length: 400 }, (_, i) => i / 2);
+  const toPixel = (x: number, y: number): [number, number] => [x, 90 - y];
+  const a = xs.map((_, i) => (i % 3 === 0 ? (i % 50) + 0.2 : null));
+  const b = xs.map((_, i) => (i % 5 === 0 ? (i % 50) - 0.3 : null));
+  const key = (x: number, y: number) => `${Math.round(x)},${Math.round(y)}`;
+
+  it('marks every flagged point of every line at its pixel, each pixel once', () => {
+    const px = distinctPixels(xs, [a, b], [0, 199.5], toPixel, 201, 100);
+    const drawn = new Set<string>();
+    for (let k = 0; k < px.length; k += 2) {
+      assert.ok(!drawn.has(key(px[k], px[k + 1])), `pixel ${key(px[k], px[k + 1])} twice`);
+      drawn.add(key(px[k], px[k + 1]));
+    }
+    const points = [a, b].flatMap((ys) => xs.flatMap((x, i) => (ys[i] == null ? [] : [key(...toPixel(x, ys[i]!))])));
+    for (const p of points) assert.ok(drawn.has(p), `flagged point at ${p} has no mark`);
+    assert.equal(drawn.size, new Set(points).size);
+    assert.ok(drawn.size < points.length, 'points sharing a pixel are marked once');
+    // Line b's flagged points are marked too (not only the first line's at a time).
+    assert.ok(drawn.has(key(...toPixel(xs[5], b[5]!))));
+  });
+
+  it('leaves out points off the canvas or outside the x range in view', () => {
+    const px = distinctPixels(xs, [a], [10, 20], toPixel, 200, 100);
+    for (let k = 0; k < px.length; k += 2) assert.ok(px[k] >= 10 && px[k] <= 20, `x ${px[k]} outside 10…20`);
+    assert.equal(distinctPixels(xs, [a], [0, 199.5], (x, y) => [x + 500, y], 200, 100).length, 0);
   });
 });
