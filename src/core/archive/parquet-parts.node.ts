@@ -14,6 +14,7 @@ import { ArchiveError } from '../api/errors';
 import { classifyColumn } from '../table/column-kinds';
 import { readCsvWideInPieces } from '../table/csv-read.node';
 import { type Column, isNumeric, numberAt, type Table } from '../table/table';
+import { nativeSnappy } from './snappy.node';
 
 /** Rows per piece read, and so per row group (a month of minute data peaked 37 MB lower than with 16,384). */
 export const ROW_GROUP_ROWS = 4096;
@@ -181,7 +182,9 @@ class PartitionedWriter {
       writer.index = 0;
     };
     Object.assign(writer, { flush, finish: flush });
-    const pq = new ParquetWriter({ writer, schema: this.schema!, createdBy: 'measnb' });
+    const snappy = nativeSnappy();
+    const compressors = snappy ? { SNAPPY: snappy } : undefined;
+    const pq = new ParquetWriter({ writer, schema: this.schema!, createdBy: 'measnb', compressors });
     this.open = { value, fd, pq, rows: 0 };
     return this.open;
   }
