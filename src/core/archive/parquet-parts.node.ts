@@ -62,24 +62,44 @@ function cellsOf(
   c: Column,
   floats: Float64Array | undefined,
   rows: readonly number[],
-): Array<number | bigint | Uint8Array | null> {
-  const out = new Array<number | bigint | Uint8Array | null>(rows.length);
+): Float64Array | Array<number | bigint | Uint8Array | null> {
   if (isNumeric(c)) {
-    const time = c.kind === 'time';
     const values = floats ?? floatValues(c);
-    for (let i = 0; i < rows.length; i++) {
-      const v = values[rows[i]];
-      // Milliseconds × 1000 is exact below 2^53 µs (the year 287,396).
-      out[i] = Number.isNaN(v) ? null : time ? BigInt(v * 1000) : v;
-    }
-    return out;
+    const time = c.kind === 'time';
+    return (!time && fullNumbers(values, rows)) || numberCells(values, rows, time);
   }
+  const out = new Array<Uint8Array | null>(rows.length);
   const texts = c.kind === 'qcFlags' ? c.dict.map((f) => JSON.stringify(f)) : c.dict;
   const bytes = new Array<Uint8Array | undefined>(texts.length);
   for (let i = 0; i < rows.length; i++) {
     const code = c.codes[rows[i]];
     if (code < 0) out[i] = null;
     else out[i] = bytes[code] ??= utf8.encode(texts[code]);
+  }
+  return out;
+}
+
+/**
+ * The numbers of `rows` as a Float64Array when none is empty (most chunks: a sensor's column is full or
+ * empty), else undefined. Given an array, the writer holds each double as its own heap object (the
+ * array has nulls): ~13 % of a conversion went to collecting them. A run of consecutive rows is a view.
+ */
+function fullNumbers(values: Float64Array, rows: readonly number[]): Float64Array | undefined {
+  for (let i = 0; i < rows.length; i++) if (Number.isNaN(values[rows[i]])) return undefined;
+  const first = rows[0];
+  if (rows.length > 0 && rows[rows.length - 1] - first === rows.length - 1) {
+    return values.subarray(first, first + rows.length);
+  }
+  return Float64Array.from(rows, (r) => values[r]);
+}
+
+/** The cells of `rows` of a number or time column, empty cells null (times as µs BigInts). */
+function numberCells(values: Float64Array, rows: readonly number[], time: boolean): Array<number | bigint | null> {
+  const out = new Array<number | bigint | null>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const v = values[rows[i]];
+    // Milliseconds × 1000 is exact below 2^53 µs (the year 287,396).
+    out[i] = Number.isNaN(v) ? null : time ? BigInt(v * 1000) : v;
   }
   return out;
 }
