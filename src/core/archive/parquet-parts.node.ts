@@ -13,7 +13,8 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ArchiveError } from '../api/errors';
 import { classifyColumn } from '../table/column-kinds';
 import { readCsvWideInPieces } from '../table/csv-read.node';
-import { type Column, floatValues, isNumeric, type Table } from '../table/table';
+import { decimalsToFloat64 } from '../table/decimal';
+import { type Column, floatValues, isNumeric, type NumericColumn, type Table } from '../table/table';
 import { nativeSnappy } from './snappy.node';
 
 /** Rows per piece read, and so per row group (a month of minute data peaked 37 MB lower than with 16,384). */
@@ -114,6 +115,7 @@ class PartitionedWriter {
   private readonly files = new Map<string, number>();
   readonly rows = new Map<string, number>();
   private readonly writer = new ByteWriter(256 * 1024);
+  private readonly floatBuffers: Array<Float64Array | undefined> = [];
 
   constructor(
     private readonly destDir: string,
@@ -132,7 +134,7 @@ class PartitionedWriter {
         );
       }
     });
-    const floats = piece.columns.map((c) => (isNumeric(c) ? floatValues(c) : undefined));
+    const floats = piece.columns.map((c, i) => (isNumeric(c) ? this.floatsOf(c, i) : undefined));
     for (const [value, rows] of this.rowsByValue(piece)) {
       const part = this.partFor(value);
       const columnData = [];
@@ -154,6 +156,20 @@ class PartitionedWriter {
       part.rows += rows.length;
       this.rows.set(value, (this.rows.get(value) ?? 0) + rows.length);
     }
+  }
+
+  /**
+   * A number column's values as Float64, a decimal one's into the same buffer each piece: a fresh array
+   * per piece and column (~2.4 MB a piece, outside the heap) raised a year's peak RSS ~10 MB.
+   */
+  private floatsOf(c: NumericColumn, i: number): Float64Array {
+    if (!c.ints) return c.values;
+    let buf = this.floatBuffers[i];
+    if (!buf || buf.length < c.ints.length) {
+      buf = new Float64Array(Math.max(c.ints.length, ROW_GROUP_ROWS));
+      this.floatBuffers[i] = buf;
+    }
+    return decimalsToFloat64(c.ints, c.scale, buf).subarray(0, c.ints.length);
   }
 
   private start(piece: Table): void {
