@@ -12,22 +12,19 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 // the first sql cell, from node_modules (the CLI) or the copy packaged into the .vsix (the extension); its
 // bindings too (core/sql/put-table.node.ts fills DuckDB's data chunks through them).
 const ENGINE = ['@duckdb/node-api', '@duckdb/node-bindings'];
-// The archive's native snappy (core/archive/snappy.node.ts), loaded when it is there; not in the .vsix: the
-// extension's archive falls back to hyparquet-writer's JavaScript snappy.
-const NATIVE = [...ENGINE, 'snappy'];
 
 const builds = [
   {
     ...node,
     entryPoints: ['src/extension/extension.ts'],
     outfile: 'dist/extension.js',
-    external: ['vscode', ...NATIVE],
+    external: ['vscode', ...ENGINE],
   },
   {
     ...node,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    external: NATIVE,
+    external: ENGINE,
     banner: { js: '#!/usr/bin/env node' },
   },
   { ...node, entryPoints: ['src/emulator/index.ts'], outfile: 'dist/emulator.js' },

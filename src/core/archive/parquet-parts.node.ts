@@ -15,7 +15,6 @@ import { classifyColumn } from '../table/column-kinds';
 import { readCsvWideInPieces } from '../table/csv-read.node';
 import { decimalsToFloat64 } from '../table/decimal';
 import { type Column, floatValues, isNumeric, type NumericColumn, type Table } from '../table/table';
-import { nativeSnappy } from './snappy.node';
 
 /** Rows per piece read, and so per row group (a month of minute data peaked 37 MB lower than with 16,384). */
 export const ROW_GROUP_ROWS = 4096;
@@ -226,9 +225,7 @@ class PartitionedWriter {
       writer.index = 0;
     };
     Object.assign(writer, { flush, finish: flush });
-    const snappy = nativeSnappy();
-    const compressors = snappy ? { SNAPPY: snappy } : undefined;
-    const pq = new ParquetWriter({ writer, schema: this.schema!, createdBy: 'measnb', compressors });
+    const pq = new ParquetWriter({ writer, schema: this.schema!, createdBy: 'measnb' });
     this.open = { value, fd, pq, rows: 0 };
     return this.open;
   }
