@@ -51,7 +51,8 @@ describe('core/archive/parquet-parts: a report CSV to Hive-partitioned Parquet w
         ['DB', 1],
       ],
     );
-    // DA met again after DB in the same piece: its rows go together, in order.
+    // DA met again after DB in the same piece: its rows go together, in order (its full latitude column
+    // gathered from rows 0, 1 and 3 into one Float64Array).
     assert.deepEqual(await readdir(join(parts, 'datasourceId=DA')), ['part-0-0.parquet']);
     const glob = join(parts, '*', '*.parquet');
     await duckdb(async (q) => {
@@ -70,7 +71,8 @@ describe('core/archive/parquet-parts: a report CSV to Hive-partitioned Parquet w
       });
       const got = await q(
         `SELECT datasourceId AS id, strftime(startOfPeriod, '%Y-%m-%dT%H:%M:%S.%g') AS t, epoch_us(endOfPeriod) AS e,
-                "pm2_5ConcMass1HourMean.value" AS v, "pm2_5ConcMass1HourMean.status" AS s, qcFlags AS f, vendorNote AS n
+                "pm2_5ConcMass1HourMean.value" AS v, "pm2_5ConcMass1HourMean.status" AS s, qcFlags AS f, vendorNote AS n,
+                locationLatitude AS lat
          FROM read_parquet('${glob}', hive_partitioning = true) ORDER BY id, t`,
       );
       assert.deepEqual(got, [
@@ -82,6 +84,7 @@ describe('core/archive/parquet-parts: a report CSV to Hive-partitioned Parquet w
           s: 'calibrated-ready',
           f: null,
           n: '12',
+          lat: 37.5,
         },
         {
           id: 'DA',
@@ -91,6 +94,7 @@ describe('core/archive/parquet-parts: a report CSV to Hive-partitioned Parquet w
           s: 'calibration-missing',
           f: '["drift"]',
           n: 'x',
+          lat: 37.5,
         },
         {
           id: 'DA',
@@ -100,8 +104,18 @@ describe('core/archive/parquet-parts: a report CSV to Hive-partitioned Parquet w
           s: 'calibrated-ready',
           f: null,
           n: null,
+          lat: 37.5,
         },
-        { id: 'DB', t: '2026-03-01T00:00:00.000', e: 1772326800000000n, v: 7, s: 'ready, "checked"', f: null, n: null },
+        {
+          id: 'DB',
+          t: '2026-03-01T00:00:00.000',
+          e: 1772326800000000n,
+          v: 7,
+          s: 'ready, "checked"',
+          f: null,
+          n: null,
+          lat: 40,
+        },
       ]);
       // The partition column is the folder's, not in the files (Hive).
       const inFile = await q(`SELECT name FROM parquet_schema('${glob}') WHERE name = 'datasourceId'`);
