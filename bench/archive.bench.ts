@@ -1,6 +1,6 @@
 // 13. The archive (`measnb archive`, issue 31).
-//  a. Converting a report's CSV to Parquet: the archive's writer (core/sql/parquet-copy: typed columns,
-//     Hive partitions by datasource, zstd) against DuckDB's plain `COPY (SELECT * FROM read_csv(f)) TO …
+//  a. Converting a report's CSV to Parquet: the archive's writer (core/archive/parquet-parts: hyparquet-writer,
+//     typed columns, Hive partitions by datasource, snappy) against DuckDB's plain `COPY (SELECT * FROM read_csv(f)) TO …
 //     (FORMAT parquet)` on the same file, both on one thread. The file is a real report file from the
 //     emulator: minute data of 10 datasources over 7 days (one file of a report), decoded as downloaded.
 //  b. Reading the archive in a sql cell (core/sql SqlEngine, confined to the folder): one datasource's
@@ -12,10 +12,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { csvToPartitionedParquet } from '../src/core/archive/parquet-parts.node';
 import { MeasurementsClient } from '../src/core/client/client.node';
 import { waitForReport } from '../src/core/reports/poller';
 import { SqlEngine } from '../src/core/sql/engine.node';
-import { ParquetCopier } from '../src/core/sql/parquet-copy.node';
 import { systemClock } from '../src/core/time/clock';
 import { startEmulator } from '../src/emulator';
 import { type BenchResult, median, sideBySide } from './lib';
@@ -70,11 +70,17 @@ async function convertBench(runs: number): Promise<BenchResult> {
       conn.closeSync();
       db.closeSync();
     });
+  const ids = new Set(
+    fs
+      .readFileSync(csv, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.slice(0, l.indexOf(',')))
+      .filter(Boolean),
+  );
   const subject = () =>
     timed(async () => {
-      const copier = await ParquetCopier.open({ dirs: [DATA], threads: 1 });
-      await copier.copyPartitioned(csv, path.join(out, 'parts'), 'datasourceId', 'part-0');
-      copier.close();
+      await csvToPartitionedParquet(csv, path.join(out, 'parts'), 'datasourceId', 'part-0', ids);
     });
   const r = await sideBySide(runs, baseline, subject);
   const b = median(r.baseline.map((s) => s.ms));
@@ -85,7 +91,7 @@ async function convertBench(runs: number): Promise<BenchResult> {
     name: 'archive-convert',
     target: `≤ ${CONVERT_TOLERANCE}x DuckDB COPY (1 thread)`,
     baseline: "DuckDB COPY (SELECT * FROM read_csv(f)) TO 'x.parquet' (FORMAT parquet), threads=1",
-    subject: 'ParquetCopier.copyPartitioned (typed, PARTITION_BY datasourceId, zstd), threads=1',
+    subject: 'csvToPartitionedParquet (hyparquet-writer, no DuckDB: typed, Hive partitions by datasourceId, snappy)',
     baselineMedianMs: b,
     subjectMedianMs: s,
     ratio: s / b,

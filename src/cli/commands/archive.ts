@@ -11,6 +11,7 @@ import { type ActionContext, action } from '../action';
 import { addConnectionOptions, type ConnectionFlags, openConnection } from '../connection';
 import { writeErrorLines } from '../errors';
 import { EXIT } from '../exit-codes';
+import { collectGarbage } from '../v8-tuning';
 
 interface ArchiveFlags extends ConnectionFlags {
   from?: string;
@@ -85,6 +86,7 @@ async function archiveAction(ctx: ActionContext, flags: ArchiveFlags): Promise<n
       wait: flags.wait,
       signal: ctx.signal,
       onEvent: (e) => {
+        if (e.kind === 'month-done') collectGarbage();
         const text = describeEvent(e);
         if (text) ctx.progress.update(text, e.kind !== 'report-status');
       },

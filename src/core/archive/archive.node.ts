@@ -2,7 +2,7 @@
 // Plans one report per UTC month (the datasources still missing that month in it), creates at most
 // `maxReportsPerDay` per UTC day (kept in the manifest, so runs on the same day add up; a 429 means
 // reports were made elsewhere too and the day is spent), waits for each, downloads its files into a
-// staging folder, converts them with DuckDB, and swaps each datasource's month into place. Re-running
+// staging folder, converts them to Parquet (parquet-parts: no DuckDB in this process), and swaps each datasource's month into place. Re-running
 // continues where it stopped: complete months are skipped, a month's created report is reused.
 import { resolve } from 'node:path';
 import { ArchiveError, ArchiveQuotaError, isMeasurementsError, nextUtcMidnight } from '../api/errors';
@@ -12,9 +12,9 @@ import { downloadReportFiles } from '../reports/download.node';
 import { waitForReport } from '../reports/poller';
 import type { PollSchedule } from '../reports/schedule';
 import { reportState } from '../reports/status';
-import { ParquetCopier } from '../sql/parquet-copy.node';
 import type { WaitClock } from '../time/clock';
 import type { ArchiveManifest } from './manifest';
+import { csvToPartitionedParquet } from './parquet-parts.node';
 import {
   type ArchiveRange,
   checkArchiveInput,
@@ -118,13 +118,7 @@ export async function runArchive(o: ArchiveOptions): Promise<ArchiveSummary> {
   let rows = 0;
   try {
     for (const [i, task] of tasks.entries()) {
-      // A fresh engine per month: what DuckDB keeps between statements is let go, so memory stays flat.
-      const copier = await ParquetCopier.open({ dirs: [dest] });
-      try {
-        rows += await fetchMonth(run, copier, task, tasks.length - i);
-      } finally {
-        copier.close();
-      }
+      rows += await fetchMonth(run, task, tasks.length - i);
       o.onEvent?.({ kind: 'month-done', month: monthName(task.slice), rows, done: i + 1, total: tasks.length });
     }
   } finally {
@@ -238,7 +232,7 @@ async function pendingReport(run: Run, task: MonthTask): Promise<ReportRecord | 
 }
 
 /** One month: its report (reused or created), waited for, downloaded, converted and swapped in. */
-async function fetchMonth(run: Run, copier: ParquetCopier, task: MonthTask, remaining: number): Promise<number> {
+async function fetchMonth(run: Run, task: MonthTask, remaining: number): Promise<number> {
   const { o } = run;
   const month = monthName(task.slice);
   const reused = await pendingReport(run, task);
@@ -261,36 +255,25 @@ async function fetchMonth(run: Run, copier: ParquetCopier, task: MonthTask, rema
       `The report of ${month} (${record.reportId}) ended as ${record.reportStatus}: ${record.message}. Run again to request it anew.`,
     );
   }
-  return writeMonth(run, copier, task, ids, record);
+  return writeMonth(run, task, ids, record);
 }
 
 /** Downloads and converts a succeeded report in staging, then swaps each datasource's month into place. */
-async function writeMonth(
-  run: Run,
-  copier: ParquetCopier,
-  task: MonthTask,
-  ids: string[],
-  record: ReportRecord,
-): Promise<number> {
+async function writeMonth(run: Run, task: MonthTask, ids: string[], record: ReportRecord): Promise<number> {
   const { range, manifest, dest } = run;
   const token = `${range.frequency}-${monthName(task.slice)}-${record.reportId}`;
   const staging = await stagingFolder(dest, token);
   const files = await downloadReportFiles(run.o.client, record, `${staging}/files`, run.call);
   const parts = `${staging}/parts`;
   await ensureFolder(parts);
+  const rows = new Map<string, number>();
+  const asked = new Set(ids);
   for (const [i, f] of files.entries()) {
-    await copier.copyPartitioned(f.path, parts, 'datasourceId', `part-${i}`);
+    const written = await csvToPartitionedParquet(f.path, parts, 'datasourceId', `part-${i}`, asked, run.call.signal);
+    for (const [id, n] of written) rows.set(id, (rows.get(id) ?? 0) + n);
     await removeFolder(f.path);
   }
   const staged = await stagedPartitions(parts, 'datasourceId');
-  const stray = [...staged.keys()].filter((id) => !ids.includes(id));
-  if (stray.length) {
-    throw new ArchiveError(
-      'ARCHIVE_REPORT_CONTENT',
-      `Report ${record.reportId} holds datasources that were not asked for: ${stray.slice(0, 3).join(', ')}.`,
-    );
-  }
-  const rows = staged.size ? await copier.rowsPerPartition(parts, 'datasourceId') : new Map<string, number>();
   // Entries go first: a run stopped between two swaps fetches the month again (its pending report).
   for (const id of ids) delete manifest.partitions[partitionKey(range.frequency, id, task.slice)];
   await writeManifest(dest, manifest);

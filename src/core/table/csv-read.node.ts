@@ -54,6 +54,33 @@ export async function readCsvWideHead(
   return { table: reader.finish(), totalRows: reader.totalRows, sizeLimited: reader.sizeLimited };
 }
 
+interface CsvPiecesOptions {
+  /** A piece is handed over once it holds at least this many rows (and at most a chunk's rows more). */
+  rows: number;
+  /** Each piece in order, as a Table with every column of the header; the last may be shorter. */
+  onPiece: (table: Table) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * A csv-wide file read in pieces of about `rows` rows (short rows padded, as for report files), never
+ * held whole: only times and numbers are parsed, every other column is its text as written (typedOnly).
+ * Returns the rows read.
+ */
+export async function readCsvWideInPieces(input: CsvInput, options: CsvPiecesOptions): Promise<number> {
+  const reader = new CsvWideReader(false, Number.POSITIVE_INFINITY, undefined, true);
+  let total = 0;
+  const take = () => {
+    total += reader.rowsHeld;
+    options.onPiece(reader.takeRows());
+  };
+  await readInto(reader, input, false, options.signal, false, () => {
+    if (reader.rowsHeld >= options.rows) take();
+  });
+  if (reader.rowsHeld > 0) take();
+  return total;
+}
+
 /**
  * Feeds the chunks to the reader. yieldEach: after each chunk, let the event loop run (timers, messages,
  * other I/O): a long file read in the extension host then never holds up everything else in it.
@@ -64,6 +91,7 @@ async function readInto(
   complete: boolean,
   signal?: AbortSignal,
   yieldEach = false,
+  afterChunk?: () => void,
 ): Promise<void> {
   const lines = new PlainLines(reader, complete);
   const chunks: AsyncIterable<string | Uint8Array> | Array<string | Uint8Array> =
@@ -75,6 +103,7 @@ async function readInto(
       if (parser?.destroyed) break; // malformed: end() reports csv-parse's error without reading the rest
       // events.once rejects when the parser fails while we wait, so a bad body cannot hang the read.
       if (parser?.writableNeedDrain) await once(parser, 'drain');
+      afterChunk?.();
       if (yieldEach) await setImmediate();
     }
     signal?.throwIfAborted();

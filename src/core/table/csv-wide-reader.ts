@@ -78,6 +78,11 @@ export class CsvWideReader {
     private readonly strict = false,
     private readonly maxRows = Number.POSITIVE_INFINITY,
     private readonly onFirstRows?: (table: Table) => void,
+    /**
+     * Only times and numbers are parsed: every other column (unknown ones, qcFlags) is kept as the text
+     * written, as a typed copy of the file needs it (the archive's Parquet: numbers DOUBLE, the rest text).
+     */
+    private readonly typedOnly = false,
   ) {}
 
   private headers: string[] | undefined;
@@ -122,6 +127,11 @@ export class CsvWideReader {
     return this.rows + this.skipped;
   }
 
+  /** The rows read and not yet taken (takeRows). */
+  get rowsHeld(): number {
+    return this.rows;
+  }
+
   /** Counts a data row past maxRows without reading its cells. */
   private skip(): void {
     if (this.skipped++ === 0 && this.onFirstRows) this.onFirstRows(this.finish());
@@ -139,8 +149,7 @@ export class CsvWideReader {
         this.keep = Math.min(this.maxRows, Math.max(1, Math.floor(MAX_KEPT_CELLS / Math.max(1, record.length))));
       }
       this.infos = record.map(classifyColumn);
-      // Unknown columns start as numbers and demote to text at the first cell that is not one.
-      this.builders = this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
+      this.builders = this.freshBuilders();
       this.regroup();
       return;
     }
@@ -166,6 +175,30 @@ export class CsvWideReader {
     }
     this.rows++;
     if (this.maxRows !== Number.POSITIVE_INFINITY) this.kept(record.reduce((sum, cell) => sum + cell.length + 1, 0));
+  }
+
+  private freshBuilders(): ColumnBuilder[] {
+    if (this.typedOnly) {
+      return this.infos.map((i) =>
+        i.kind === 'time' || i.kind === 'number' ? builderFor(i.kind) : new DictBuilder('text'),
+      );
+    }
+    // Unknown columns start as numbers and demote to text at the first cell that is not one.
+    return this.infos.map((i) => (i.inferred ? new InferredNumberBuilder() : builderFor(i.kind)));
+  }
+
+  /**
+   * The rows read since the last call as a Table, the reader then starting afresh on the same header (its
+   * columns' kinds as the header gives them): a file of any length read in pieces of bounded memory.
+   */
+  takeRows(): Table {
+    const table = this.finish();
+    if (!this.headers) return table;
+    this.rows = 0;
+    this.builders = this.freshBuilders();
+    this.seen = [];
+    this.regroup();
+    return table;
   }
 
   /** A cell that does not fit its column's kind turns the column into text; its cells so far are kept. */
