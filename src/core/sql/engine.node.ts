@@ -40,13 +40,13 @@ import { type ValueAlias, valueAliases, withoutEchoedAliases } from './value-nam
 type NodeApi = typeof import('@duckdb/node-api');
 
 let api: Promise<NodeApi> | undefined;
-/** The engine module, required on the first sql cell (never at activation); the archive's writer loads it too. */
-export function loadApi(): Promise<NodeApi> {
+/** The engine module, required on the first sql cell (never at activation). */
+function loadApi(): Promise<NodeApi> {
   api ??= import('@duckdb/node-api');
   return api;
 }
 
-export { quoteIdent, quoteString };
+export { quoteString };
 
 /** A notebook parameter as a bound value: VARCHAR, DOUBLE, BOOLEAN, VARCHAR[], or TIMESTAMPTZ (epoch ms). */
 export type SqlParam = string | number | boolean | readonly string[] | { timestampMs: number };
