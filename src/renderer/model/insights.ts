@@ -176,26 +176,26 @@ function slotOf(v: number, edges: Float64Array, n: number, e0: number, eN: numbe
   return v < e0 ? n : v > eN ? n + 1 : binOf(v, edges, perUnit);
 }
 
+interface Histogram {
+  under: number;
+  counts: number[];
+  over: number;
+}
+
 /**
- * One pass over a number or time column: how many values (NaN left out), their range, and their counts in the
- * bins of `edgeList` as numpy.histogram counts them ([a, b), the last [a, b]) with the values under and over.
+ * Counts of `values` (NaN skipped) in the bins of `edgeList` as numpy.histogram counts them ([a, b), the last
+ * [a, b]), with the values under and over (the range is rangeOf's).
  */
-function scanNumbers(values: Float64Array, edgeList: readonly number[]) {
+export function binCounts(values: Float64Array, edgeList: readonly number[]): Histogram {
   const edges = Float64Array.from(edgeList);
   const bins = edges.length - 1;
   const counts = new Float64Array(bins + 2); // then under, over
   const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
-  let [n, min, max] = [0, Infinity, -Infinity];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (Number.isNaN(v)) continue;
-    n++;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
+    if (!Number.isNaN(v)) counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
   }
-  const histogram = { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
-  return { n, min, max, histogram };
+  return { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
 }
 
 /**
@@ -277,19 +277,14 @@ function hashedDistinct(values: Float64Array, set: DoubleSet): number {
   return set.size;
 }
 
-/** Counts of `values` (NaN skipped) in the edges' bins as numpy.histogram counts them, with under/overflow. */
-export function binCounts(values: Float64Array, edges: readonly number[]): ReturnType<typeof scanNumbers>['histogram'] {
-  return scanNumbers(values, edges).histogram;
-}
-
 /** Distinct non-NaN values (−0 and 0 as one), up to DISTINCT_LIMIT. */
 export function distinctNumbers(values: Float64Array): number {
-  const { min, max } = scanNumbers(values, [0, 1]);
+  const { min, max } = rangeOf(values);
   return distinctOf(values, min, max).distinct;
 }
 
 /** Bins with their tooltips (numbers as cells show them) and filters (each edge's exact shortest text). */
-function binsOf(edges: number[], counts: ReturnType<typeof binCounts>): InsightBin[] {
+function binsOf(edges: number[], counts: Histogram): InsightBin[] {
   const f = formatNumber;
   const s = String;
   const last = edges.length - 2;
