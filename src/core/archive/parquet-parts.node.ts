@@ -25,7 +25,6 @@ interface Part {
   value: string;
   fd: number;
   pq: ParquetWriter;
-  rows: number;
 }
 
 /** The Parquet column of a csv-wide column's kind (as written by DuckDB's COPY of a TIMESTAMPTZ/DOUBLE/VARCHAR). */
@@ -152,7 +151,6 @@ class PartitionedWriter {
       }
       // One page per column chunk (pageSize 0: no per-cell size estimate; a piece's chunk is well under 1 MB).
       part.pq.write({ columnData, rowGroupSize: ROW_GROUP_ROWS, pageSize: 0 });
-      part.rows += rows.length;
       this.rows.set(value, (this.rows.get(value) ?? 0) + rows.length);
     }
   }
@@ -176,11 +174,8 @@ class PartitionedWriter {
     if (this.key < 0) throw new Error(`The file has no ${this.partitionBy} column.`);
     // By the header, as the reader types them (typedOnly): a column a cell turned to text is refused.
     this.kinds = piece.columns.map((c) => headerKind(c.name));
-    const kept = piece.columns.filter((_, i) => i !== this.key);
-    this.schema = [
-      { name: 'root', num_children: kept.length },
-      ...kept.map((c) => schemaElement(c.name, headerKind(c.name))),
-    ];
+    const kept = piece.columns.flatMap((c, i) => (i === this.key ? [] : [schemaElement(c.name, this.kinds[i])]));
+    this.schema = [{ name: 'root', num_children: kept.length }, ...kept];
   }
 
   /** The rows of each partition value of the piece, in order of first appearance. */
@@ -226,7 +221,7 @@ class PartitionedWriter {
     };
     Object.assign(writer, { flush, finish: flush });
     const pq = new ParquetWriter({ writer, schema: this.schema!, createdBy: 'measnb' });
-    this.open = { value, fd, pq, rows: 0 };
+    this.open = { value, fd, pq };
     return this.open;
   }
 
