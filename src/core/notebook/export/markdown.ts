@@ -43,7 +43,7 @@ function cellMarkdown(cell: NotebookCell, options: ExportOptions): string {
     const view = outputView(o);
     if (view.kind === 'table') {
       parts.push(...emphasised('**', view.title ?? ''));
-      for (const n of view.notes) if (markdownLine(n)) parts.push(`> ${markdownLine(n)}`);
+      for (const line of view.notes.map(markdownLine)) if (line) parts.push(`> ${line}`);
       const chart = svgChart(view.table, chartChoiceOf(cell.metadata?.chart), { zone: view.zone, known: view.styles });
       if (chart) parts.push(svgMarkdownImage('chart', chart.svg), ...chart.notes.flatMap((n) => emphasised('_', n)));
       parts.push(sliceMarkdown(tableSlice(view.table, options.maxRows)));
