@@ -1,0 +1,468 @@
+// Parquet writing for the archive: one row group at a time, each column chunk one DATA_PAGE_V2 written
+// straight from the piece's typed arrays into reused buffers (no per-cell JavaScript values), snappy.
+// Doubles PLAIN DOUBLE, times PLAIN INT64 microseconds, texts from their dictionary codes (RLE_DICTIONARY
+// with a PLAIN dictionary page when a chunk repeats its texts, else PLAIN BYTE_ARRAY); every column
+// OPTIONAL, its definition levels an RLE/bit-packed hybrid (bit width 1). Statistics per chunk:
+// null_count, min_value and max_value (doubles with the spec's signed-zero rule: a zero min written -0, a
+// zero max +0; texts ordered by their UTF-8 bytes). The footer (FileMetaData, Thrift compact) is
+// hyparquet-writer's `writeMetadata`. Formats: https://parquet.apache.org/docs/file-format/ (data pages,
+// encodings: RLE/bit-packing hybrid, dictionary) and parquet-format's parquet.thrift (PageHeader).
+import type { ColumnChunk, Encoding, FileMetaData, RowGroup, SchemaElement, Statistics } from 'hyparquet';
+import { ByteWriter } from 'hyparquet-writer';
+import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { SnappyCompressor } from './snappy';
+
+export type ParquetKind = 'double' | 'time' | 'text';
+
+/** One column's cells in a piece: numbers and times as Float64 (times in ms; NaN empty), texts as codes. */
+export type PieceCells =
+  | { kind: 'double' | 'time'; values: Float64Array }
+  | { kind: 'text'; codes: ArrayLike<number>; texts: readonly string[] };
+
+/** The Parquet column of a kind (as DuckDB's COPY writes a DOUBLE, TIMESTAMPTZ, VARCHAR). */
+export function parquetColumn(name: string, kind: ParquetKind): SchemaElement {
+  if (kind === 'time') {
+    return {
+      name,
+      type: 'INT64',
+      repetition_type: 'OPTIONAL',
+      converted_type: 'TIMESTAMP_MICROS',
+      logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
+    };
+  }
+  if (kind === 'double') return { name, type: 'DOUBLE', repetition_type: 'OPTIONAL' };
+  return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' };
+}
+
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+  throw new Error('The Parquet writer stores values in the machine order, which must be little-endian.');
+}
+
+const PAR1 = 0x31524150;
+const PAGE_DICTIONARY = 2;
+const PAGE_DATA_V2 = 3;
+const ENC_PLAIN = 0;
+const ENC_RLE_DICTIONARY = 8;
+const TWO32 = 4294967296;
+const utf8 = new TextEncoder();
+
+/** A page's parts before it is written: its header fields and the bytes after the header. */
+interface Page {
+  type: number;
+  numValues: number;
+  numNulls: number;
+  encoding: number;
+  levels: Uint8Array;
+  raw: Uint8Array;
+}
+
+/** What a chunk's encoder tells the footer (its pages went to `emit`). */
+interface ChunkInfo {
+  statistics: Statistics;
+  encodings: Encoding[];
+}
+
+type Emit = (page: Page) => void;
+
+const NO_BYTES = new Uint8Array(0);
+
+/** Buffers shared by every file (one file is written at a time); grown, never shrunk. */
+class Scratch {
+  bytes = new Uint8Array(64 * 1024);
+  f64 = new Float64Array(this.bytes.buffer);
+  i32 = new Int32Array(this.bytes.buffer);
+  present = new Uint8Array(4096);
+  indices = new Int32Array(4096);
+  local = new Int32Array(1024).fill(-1);
+  readonly used: number[] = [];
+  readonly snappy = new SnappyCompressor();
+  readonly levelsOut = new ByteWriter(1024);
+  readonly indicesOut = new ByteWriter(4096);
+  readonly header = new Uint8Array(128);
+  private textsOf: Array<readonly string[] | undefined> = [];
+  private bytesOf: Array<Array<Uint8Array | undefined>> = [];
+
+  /** At least n bytes in `bytes` (its Float64 and Int32 views follow it). */
+  valueBytes(n: number): Uint8Array {
+    if (this.bytes.length < n) {
+      this.bytes = new Uint8Array(Math.max(n + 7 - ((n + 7) % 8), this.bytes.length * 2));
+      this.f64 = new Float64Array(this.bytes.buffer);
+      this.i32 = new Int32Array(this.bytes.buffer);
+    }
+    return this.bytes;
+  }
+
+  /** Room for n rows in `present` and `indices`, and codes below `codes` in `local` (all -1). */
+  rows(n: number, codes = 0): void {
+    if (this.present.length < n) {
+      this.present = new Uint8Array(n);
+      this.indices = new Int32Array(n);
+    }
+    if (this.local.length < codes) this.local = new Int32Array(codes).fill(-1);
+  }
+
+  /** A text's UTF-8 bytes, encoded once per piece and column. */
+  utf8Of(col: number, texts: readonly string[], code: number): Uint8Array {
+    if (this.textsOf[col] !== texts) {
+      this.textsOf[col] = texts;
+      this.bytesOf[col] = [];
+    }
+    const cache = this.bytesOf[col];
+    let b = cache[code];
+    if (b === undefined) {
+      b = utf8.encode(texts[code]);
+      cache[code] = b;
+    }
+    return b;
+  }
+}
+
+/**
+ * The definition levels of n rows (present[i] 1 for a value, 0 for an empty cell) as the RLE/bit-packed
+ * hybrid with bit width 1, without the length prefix (DATA_PAGE_V2 keeps the length in its header).
+ */
+function definitionLevels(s: Scratch, n: number, nulls: number): Uint8Array {
+  const w = s.levelsOut;
+  w.offset = 0;
+  w.index = 0;
+  if (nulls === 0 || nulls === n) {
+    // One run: its length, then the level in one byte.
+    w.appendVarInt(n * 2);
+    w.appendUint8(nulls === 0 ? 1 : 0);
+  } else writeRleBitPackedHybrid(w, s.present.subarray(0, n), 1);
+  return w.getBytes();
+}
+
+/** A number or time chunk: the present values PLAIN (DOUBLE, or INT64 µs), one DATA_PAGE_V2. */
+function numberChunk(
+  s: Scratch,
+  cells: { kind: 'double' | 'time'; values: Float64Array },
+  rows: readonly number[],
+  emit: Emit,
+): ChunkInfo {
+  const n = rows.length;
+  const values = cells.values;
+  const time = cells.kind === 'time';
+  s.rows(n);
+  s.valueBytes(n * 8);
+  const { present, f64, i32 } = s;
+  let k = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = values[rows[i]];
+    if (Number.isNaN(v)) {
+      present[i] = 0;
+      continue;
+    }
+    present[i] = 1;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (time) {
+      // Milliseconds → µs, as two 32-bit halves (exact below 2^53 µs, the year 287,396).
+      const us = Math.round(v * 1000);
+      const hi = Math.floor(us / TWO32);
+      i32[2 * k] = us - hi * TWO32;
+      i32[2 * k + 1] = hi;
+    } else f64[k] = v;
+    k++;
+  }
+  const statistics: Statistics = { null_count: BigInt(n - k) };
+  if (k > 0) {
+    statistics.min_value = time ? BigInt(Math.round(min * 1000)) : min === 0 ? -0 : min;
+    statistics.max_value = time ? BigInt(Math.round(max * 1000)) : max === 0 ? 0 : max;
+  }
+  const levels = definitionLevels(s, n, n - k);
+  emit({
+    type: PAGE_DATA_V2,
+    numValues: n,
+    numNulls: n - k,
+    encoding: ENC_PLAIN,
+    levels,
+    raw: s.bytes.subarray(0, k * 8),
+  });
+  return { statistics, encodings: ['PLAIN', 'RLE'] };
+}
+
+/** Unsigned byte order (how Parquet orders UTF8 statistics). */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/**
+ * A text chunk. Its distinct texts numbered in order of first use (`s.used`, `s.local`), each present
+ * row's number in `s.indices`; dictionary-encoded when each text repeats on average, else PLAIN.
+ */
+function textChunk(
+  s: Scratch,
+  col: number,
+  cells: { codes: ArrayLike<number>; texts: readonly string[] },
+  rows: readonly number[],
+  emit: Emit,
+): ChunkInfo {
+  const n = rows.length;
+  const { codes, texts } = cells;
+  s.rows(n, texts.length);
+  const { present, indices, local, used } = s;
+  used.length = 0;
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const c = codes[rows[i]];
+    if (c < 0) {
+      present[i] = 0;
+      continue;
+    }
+    present[i] = 1;
+    let l = local[c];
+    if (l < 0) {
+      l = used.length;
+      local[c] = l;
+      used.push(c);
+    }
+    indices[k++] = l;
+  }
+  const distinct = used.map((c) => s.utf8Of(col, texts, c));
+  for (const c of used) local[c] = -1;
+  const statistics: Statistics = { null_count: BigInt(n - k) };
+  if (distinct.length > 0) {
+    let min = distinct[0];
+    let max = distinct[0];
+    for (const b of distinct) {
+      if (compareBytes(b, min) < 0) min = b;
+      if (compareBytes(b, max) > 0) max = b;
+    }
+    Object.assign(statistics, { min_value: min, max_value: max });
+  }
+  const levels = definitionLevels(s, n, n - k);
+  const dictionary = distinct.length > 0 && distinct.length * 2 <= k;
+  if (dictionary) {
+    emit({
+      type: PAGE_DICTIONARY,
+      numValues: distinct.length,
+      numNulls: 0,
+      encoding: ENC_PLAIN,
+      levels: NO_BYTES,
+      raw: plainTexts(s, distinct, null, distinct.length),
+    });
+    const w = s.indicesOut;
+    w.offset = 0;
+    w.index = 0;
+    const bitWidth = Math.max(1, Math.ceil(Math.log2(distinct.length)));
+    w.appendUint8(bitWidth);
+    writeRleBitPackedHybrid(w, indices.subarray(0, k), bitWidth);
+    emit({
+      type: PAGE_DATA_V2,
+      numValues: n,
+      numNulls: n - k,
+      encoding: ENC_RLE_DICTIONARY,
+      levels,
+      raw: w.getBytes(),
+    });
+    return { statistics, encodings: ['PLAIN', 'RLE', 'RLE_DICTIONARY'] };
+  }
+  emit({
+    type: PAGE_DATA_V2,
+    numValues: n,
+    numNulls: n - k,
+    encoding: ENC_PLAIN,
+    levels,
+    raw: plainTexts(s, distinct, indices, k),
+  });
+  return { statistics, encodings: ['PLAIN', 'RLE'] };
+}
+
+/** PLAIN BYTE_ARRAY values (4-byte little-endian length, then the bytes): texts[order[i]], or texts[i]. */
+function plainTexts(s: Scratch, texts: readonly Uint8Array[], order: Int32Array | null, count: number): Uint8Array {
+  let size = 0;
+  for (let i = 0; i < count; i++) size += 4 + texts[order ? order[i] : i].length;
+  const out = s.valueBytes(size);
+  let p = 0;
+  for (let i = 0; i < count; i++) {
+    const b = texts[order ? order[i] : i];
+    const len = b.length;
+    out[p] = len & 0xff;
+    out[p + 1] = (len >>> 8) & 0xff;
+    out[p + 2] = (len >>> 16) & 0xff;
+    out[p + 3] = len >>> 24;
+    out.set(b, p + 4);
+    p += 4 + len;
+  }
+  return out.subarray(0, p);
+}
+
+/** A PageHeader in Thrift's compact protocol (i32 fields and nested structs only). */
+class HeaderWriter {
+  private pos = 0;
+  private last = 0;
+  private readonly stack: number[] = [];
+
+  constructor(private readonly buf: Uint8Array) {}
+
+  /** An i32 field: its header, then the value zigzag-encoded as a varint. */
+  field(id: number, value: number): void {
+    this.fieldHeader(id, 5);
+    let z = ((value << 1) ^ (value >> 31)) >>> 0;
+    while (z >= 0x80) {
+      this.buf[this.pos++] = (z & 0x7f) | 0x80;
+      z >>>= 7;
+    }
+    this.buf[this.pos++] = z;
+  }
+
+  /** Opens a struct field; its fields follow, `end()` closes it. */
+  struct(id: number): void {
+    this.fieldHeader(id, 12);
+    this.stack.push(this.last);
+    this.last = 0;
+  }
+
+  /** Closes every open struct and the header itself; the bytes (a view of the buffer). */
+  end(): Uint8Array {
+    while (this.stack.length > 0) {
+      this.buf[this.pos++] = 0;
+      this.last = this.stack.pop()!;
+    }
+    this.buf[this.pos++] = 0;
+    return this.buf.subarray(0, this.pos);
+  }
+
+  private fieldHeader(id: number, type: number): void {
+    const delta = id - this.last;
+    if (delta <= 0 || delta > 15) throw new Error('Page header fields must come in order, close together.');
+    this.buf[this.pos++] = (delta << 4) | type;
+    this.last = id;
+  }
+}
+
+/** Writes Parquet files one after another through their sinks, with one set of reused buffers. */
+export class ParquetEncoder {
+  private readonly scratch = new Scratch();
+  private readonly out = new ByteWriter(256 * 1024);
+
+  /** Starts a file of the columns `schema` (leaves, in order); its bytes go to `sink` as they are made. */
+  file(schema: readonly SchemaElement[], sink: (bytes: Uint8Array) => void, createdBy = 'measnb'): ParquetFile {
+    this.out.offset = 0;
+    this.out.index = 0;
+    return new ParquetFile(this.out, this.scratch, schema, sink, createdBy);
+  }
+}
+
+/** One Parquet file being written: row groups, then `finish()` (the footer). */
+export class ParquetFile {
+  private readonly rowGroups: RowGroup[] = [];
+  private rowCount = 0n;
+  private uncompressed = 0;
+  private dictionaryOffset: bigint | undefined;
+  private dataOffset = 0n;
+  private readonly emit: Emit = (page) => this.writePage(page);
+
+  constructor(
+    private readonly out: ByteWriter,
+    private readonly scratch: Scratch,
+    private readonly schema: readonly SchemaElement[],
+    private readonly sink: (bytes: Uint8Array) => void,
+    private readonly createdBy: string,
+  ) {
+    out.appendUint32(PAR1);
+  }
+
+  /** Writes the rows `rows` of a piece's columns (`cells[i]` for `schema[i]`) as one row group. */
+  writeRowGroup(cells: readonly PieceCells[], rows: readonly number[]): void {
+    if (cells.length !== this.schema.length) throw new Error('A row group needs one cell source per column.');
+    if (rows.length === 0 || rows.length > 1 << 24) throw new Error('A row group holds 1 to 2^24 rows.');
+    const start = this.out.offset;
+    const columns: ColumnChunk[] = [];
+    let total = 0n;
+    for (let i = 0; i < cells.length; i++) {
+      const chunk = this.writeChunk(i, cells[i], rows);
+      total += chunk.meta_data!.total_uncompressed_size;
+      columns.push(chunk);
+    }
+    const n = BigInt(rows.length);
+    this.rowGroups.push({
+      columns,
+      total_byte_size: total,
+      num_rows: n,
+      total_compressed_size: BigInt(this.out.offset - start),
+    });
+    this.rowCount += n;
+    this.flush();
+  }
+
+  /** The footer (hyparquet-writer's FileMetaData writer) and the closing magic. */
+  finish(): void {
+    const metadata = {
+      version: 2,
+      created_by: this.createdBy,
+      schema: [{ name: 'root', num_children: this.schema.length }, ...this.schema],
+      num_rows: this.rowCount,
+      row_groups: this.rowGroups,
+    } as FileMetaData;
+    writeMetadata(this.out, metadata);
+    this.out.appendUint32(PAR1);
+    this.flush();
+  }
+
+  private flush(): void {
+    this.sink(new Uint8Array(this.out.buffer, 0, this.out.index));
+    this.out.index = 0;
+  }
+
+  private writeChunk(col: number, cells: PieceCells, rows: readonly number[]): ColumnChunk {
+    const element = this.schema[col];
+    const start = this.out.offset;
+    this.uncompressed = 0;
+    this.dictionaryOffset = undefined;
+    const { statistics, encodings } =
+      cells.kind === 'text'
+        ? textChunk(this.scratch, col, cells, rows, this.emit)
+        : numberChunk(this.scratch, cells, rows, this.emit);
+    return {
+      file_offset: BigInt(start),
+      meta_data: {
+        type: element.type!,
+        encodings,
+        path_in_schema: [element.name],
+        codec: 'SNAPPY',
+        num_values: BigInt(rows.length),
+        total_uncompressed_size: BigInt(this.uncompressed),
+        total_compressed_size: BigInt(this.out.offset - start),
+        data_page_offset: this.dataOffset,
+        dictionary_page_offset: this.dictionaryOffset,
+        statistics,
+      },
+    };
+  }
+
+  /** Writes a page: its header, the levels, the values compressed. */
+  private writePage(page: Page): void {
+    if (page.type === PAGE_DICTIONARY) this.dictionaryOffset = BigInt(this.out.offset);
+    else this.dataOffset = BigInt(this.out.offset);
+    const compressed = this.scratch.snappy.compress(page.raw);
+    const h = new HeaderWriter(this.scratch.header);
+    h.field(1, page.type);
+    h.field(2, page.levels.length + page.raw.length);
+    h.field(3, page.levels.length + compressed.length);
+    if (page.type === PAGE_DICTIONARY) {
+      h.struct(7);
+      h.field(1, page.numValues);
+      h.field(2, page.encoding);
+    } else {
+      h.struct(8);
+      h.field(1, page.numValues);
+      h.field(2, page.numNulls);
+      h.field(3, page.numValues);
+      h.field(4, page.encoding);
+      h.field(5, page.levels.length);
+      h.field(6, 0);
+    }
+    const header = h.end();
+    this.out.appendBytes(header);
+    this.out.appendBytes(page.levels);
+    this.out.appendBytes(compressed);
+    this.uncompressed += header.length + page.levels.length + page.raw.length;
+  }
+}
