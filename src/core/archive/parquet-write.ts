@@ -134,6 +134,29 @@ function definitionLevels(s: Scratch, n: number, nulls: number): Uint8Array {
   return w.getBytes();
 }
 
+/**
+ * Milliseconds since 1970 as int64 µs in two 32-bit halves at out[at] (low), out[at + 1] (high). ms × 1000
+ * as a double is exact only below 2^53 µs (the year 2255), so the whole milliseconds are split first
+ * (exact for every ms a double holds as an integer); a fraction of a ms is rounded to the µs.
+ */
+function putMicros(out: Int32Array, at: number, ms: number): void {
+  const whole = Math.floor(ms);
+  const msHi = Math.floor(whole / TWO32);
+  const lowUs = (whole - msHi * TWO32) * 1000 + Math.round((ms - whole) * 1000);
+  const carry = Math.floor(lowUs / TWO32);
+  out[at] = lowUs - carry * TWO32;
+  out[at + 1] = msHi * 1000 + carry;
+}
+
+const pair = new Int32Array(2);
+const pairI64 = new BigInt64Array(pair.buffer);
+
+/** The int64 µs putMicros stores for `ms`. */
+function microsOf(ms: number): bigint {
+  putMicros(pair, 0, ms);
+  return pairI64[0];
+}
+
 /** A number or time chunk: the present values PLAIN (DOUBLE, or INT64 µs), one DATA_PAGE_V2. */
 function numberChunk(
   s: Scratch,
@@ -159,19 +182,14 @@ function numberChunk(
     present[i] = 1;
     if (v < min) min = v;
     if (v > max) max = v;
-    if (time) {
-      // Milliseconds → µs, as two 32-bit halves (exact below 2^53 µs, the year 287,396).
-      const us = Math.round(v * 1000);
-      const hi = Math.floor(us / TWO32);
-      i32[2 * k] = us - hi * TWO32;
-      i32[2 * k + 1] = hi;
-    } else f64[k] = v;
+    if (time) putMicros(i32, 2 * k, v);
+    else f64[k] = v;
     k++;
   }
   const statistics: Statistics = { null_count: BigInt(n - k) };
   if (k > 0) {
-    statistics.min_value = time ? BigInt(Math.round(min * 1000)) : min === 0 ? -0 : min;
-    statistics.max_value = time ? BigInt(Math.round(max * 1000)) : max === 0 ? 0 : max;
+    statistics.min_value = time ? microsOf(min) : min === 0 ? -0 : min;
+    statistics.max_value = time ? microsOf(max) : max === 0 ? 0 : max;
   }
   const levels = definitionLevels(s, n, n - k);
   emit({
