@@ -93,7 +93,9 @@ export class SnappyCompressor {
       out[this.op++] = (59 + bytes) << 2;
       for (let i = 0; i < bytes; i++) out[this.op++] = (v >>> (i * 8)) & 0xff;
     }
-    out.set(input.subarray(from, from + len), this.op);
+    // Short literals byte by byte: a subarray view per literal was most of a conversion's garbage.
+    if (len < 64) for (let i = 0; i < len; i++) out[this.op + i] = input[from + i];
+    else out.set(input.subarray(from, from + len), this.op);
     this.op += len;
   }
 
