@@ -9,13 +9,18 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SchemaElement } from 'hyparquet';
 import { ArchiveError } from '../api/errors';
 import { classifyColumn } from '../table/column-kinds';
 import { readCsvWideInPieces } from '../table/csv-read.node';
 import { decimalsToFloat64 } from '../table/decimal';
 import { type Column, isNumeric, type NumericColumn, type Table } from '../table/table';
-import { ParquetEncoder, type ParquetFile, type ParquetKind, type PieceCells, parquetColumn } from './parquet-write';
+import {
+  type ParquetColumn,
+  ParquetEncoder,
+  type ParquetFile,
+  type ParquetKind,
+  type PieceCells,
+} from './parquet-write';
 
 /** Rows per piece read, and so per row group (a month of minute data peaked 37 MB lower than with 16,384). */
 export const ROW_GROUP_ROWS = 4096;
@@ -35,7 +40,7 @@ const kindOf = (c: Column): ParquetKind => (c.kind === 'time' ? 'time' : c.kind 
 
 /** Writes the pieces of one csv file into `destDir/<partitionBy>=<value>/<prefix>-<k>.parquet`. */
 class PartitionedWriter {
-  private schema: SchemaElement[] | undefined;
+  private schema: ParquetColumn[] | undefined;
   private kinds: ParquetKind[] = [];
   private key = -1;
   private open: Part | undefined;
@@ -106,7 +111,7 @@ class PartitionedWriter {
     if (this.key < 0) throw new Error(`The file has no ${this.partitionBy} column.`);
     // By the header, as the reader types them (typedOnly): a column a cell turned to text is refused.
     this.kinds = piece.columns.map((c) => headerKind(c.name));
-    this.schema = piece.columns.flatMap((c, i) => (i === this.key ? [] : [parquetColumn(c.name, this.kinds[i])]));
+    this.schema = piece.columns.flatMap((c, i) => (i === this.key ? [] : [{ name: c.name, kind: this.kinds[i] }]));
   }
 
   /** The rows of each partition value of the piece, in order of first appearance. */

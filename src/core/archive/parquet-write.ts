@@ -5,12 +5,11 @@
 // OPTIONAL, its definition levels an RLE/bit-packed hybrid (bit width 1). Statistics per chunk:
 // null_count, min_value and max_value (doubles with the spec's signed-zero rule: a zero min written -0, a
 // zero max +0; texts ordered by their UTF-8 bytes). The footer (FileMetaData, Thrift compact) is
-// hyparquet-writer's `writeMetadata`. Formats: https://parquet.apache.org/docs/file-format/ (data pages,
+// parquet-footer.ts's, each row group's part serialized as it is written. Formats: https://parquet.apache.org/docs/file-format/ (data pages,
 // encodings: RLE/bit-packing hybrid, dictionary) and parquet-format's parquet.thrift (PageHeader).
-import type { ColumnChunk, Encoding, FileMetaData, RowGroup, SchemaElement, Statistics } from 'hyparquet';
 import { ByteWriter } from 'hyparquet-writer';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { type ChunkMeta, CompactWriter, type FooterColumn, writeFileMeta, writeRowGroupMeta } from './parquet-footer';
 import { SnappyCompressor } from './snappy';
 
 export type ParquetKind = 'double' | 'time' | 'text';
@@ -20,20 +19,8 @@ export type PieceCells =
   | { kind: 'double' | 'time'; values: Float64Array }
   | { kind: 'text'; codes: ArrayLike<number>; texts: readonly string[] };
 
-/** The Parquet column of a kind (as DuckDB's COPY writes a DOUBLE, TIMESTAMPTZ, VARCHAR). */
-export function parquetColumn(name: string, kind: ParquetKind): SchemaElement {
-  if (kind === 'time') {
-    return {
-      name,
-      type: 'INT64',
-      repetition_type: 'OPTIONAL',
-      converted_type: 'TIMESTAMP_MICROS',
-      logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
-    };
-  }
-  if (kind === 'double') return { name, type: 'DOUBLE', repetition_type: 'OPTIONAL' };
-  return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' };
-}
+/** A column of the files: its name and kind (stored as DuckDB's COPY stores a DOUBLE, TIMESTAMPTZ, VARCHAR). */
+export type ParquetColumn = FooterColumn;
 
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
   throw new Error('The Parquet writer stores values in the machine order, which must be little-endian.');
@@ -57,11 +44,8 @@ interface Page {
   raw: Uint8Array;
 }
 
-/** What a chunk's encoder tells the footer (its pages went to `emit`). */
-interface ChunkInfo {
-  statistics: Statistics;
-  encodings: Encoding[];
-}
+/** What a chunk's encoder tells the footer (its pages went to `emit`): empty cells, least and greatest. */
+type ChunkStats = Pick<ChunkMeta, 'nulls' | 'min' | 'max'>;
 
 type Emit = (page: Page) => void;
 
@@ -81,6 +65,8 @@ class Scratch {
   readonly levelsOut = new ByteWriter(1024);
   readonly indicesOut = new ByteWriter(4096);
   readonly header = new Uint8Array(128);
+  readonly rowGroupMeta = new CompactWriter();
+  readonly footer = new CompactWriter();
   private textsOf: Array<readonly string[] | undefined> = [];
   private bytesOf: Array<Array<Uint8Array | undefined>> = [];
 
@@ -149,13 +135,12 @@ function putMicros(out: Int32Array, at: number, ms: number): void {
   out[at + 1] = msHi * 1000 + carry;
 }
 
-const pair = new Int32Array(2);
-const pairI64 = new BigInt64Array(pair.buffer);
-
-/** The int64 µs putMicros stores for `ms`. */
-function microsOf(ms: number): bigint {
-  putMicros(pair, 0, ms);
-  return pairI64[0];
+/** A statistic's bytes: a double (a zero as `zero`: the spec's -0 min, +0 max) or ms as int64 µs. */
+function statBytes(v: number, time: boolean, zero: number): Uint8Array {
+  const out = new Uint8Array(8);
+  if (time) putMicros(new Int32Array(out.buffer), 0, v);
+  else new Float64Array(out.buffer)[0] = v === 0 ? zero : v;
+  return out;
 }
 
 /**
@@ -222,7 +207,7 @@ function numberChunk(
   cells: { kind: 'double' | 'time'; values: Float64Array },
   rows: readonly number[],
   emit: Emit,
-): ChunkInfo {
+): ChunkStats {
   const n = rows.length;
   const values = cells.values;
   const time = cells.kind === 'time';
@@ -234,10 +219,10 @@ function numberChunk(
     : gatherDoubles(values, rows, s.present, s.f64, range);
   const min = range[0];
   const max = range[1];
-  const statistics: Statistics = { null_count: BigInt(n - k) };
+  const stats: ChunkStats = { nulls: n - k };
   if (k > 0) {
-    statistics.min_value = time ? microsOf(min) : min === 0 ? -0 : min;
-    statistics.max_value = time ? microsOf(max) : max === 0 ? 0 : max;
+    stats.min = statBytes(min, time, -0);
+    stats.max = statBytes(max, time, 0);
   }
   const levels = definitionLevels(s, n, n - k);
   emit({
@@ -248,7 +233,7 @@ function numberChunk(
     levels,
     raw: s.bytes.subarray(0, k * 8),
   });
-  return { statistics, encodings: ['PLAIN', 'RLE'] };
+  return stats;
 }
 
 /** Unsigned byte order (how Parquet orders UTF8 statistics). */
@@ -268,7 +253,7 @@ function textChunk(
   cells: { codes: ArrayLike<number>; texts: readonly string[] },
   rows: readonly number[],
   emit: Emit,
-): ChunkInfo {
+): ChunkStats {
   const n = rows.length;
   const { codes, texts } = cells;
   s.rows(n, texts.length);
@@ -292,7 +277,7 @@ function textChunk(
   }
   const distinct = used.map((c) => s.utf8Of(col, texts, c));
   for (const c of used) local[c] = -1;
-  const statistics: Statistics = { null_count: BigInt(n - k) };
+  const stats: ChunkStats = { nulls: n - k };
   if (distinct.length > 0) {
     let min = distinct[0];
     let max = distinct[0];
@@ -300,7 +285,8 @@ function textChunk(
       if (compareBytes(b, min) < 0) min = b;
       if (compareBytes(b, max) > 0) max = b;
     }
-    Object.assign(statistics, { min_value: min, max_value: max });
+    stats.min = min;
+    stats.max = max;
   }
   const levels = definitionLevels(s, n, n - k);
   const dictionary = distinct.length > 0 && distinct.length * 2 <= k;
@@ -327,7 +313,7 @@ function textChunk(
       levels,
       raw: w.getBytes(),
     });
-    return { statistics, encodings: ['PLAIN', 'RLE', 'RLE_DICTIONARY'] };
+    return stats;
   }
   emit({
     type: PAGE_DATA_V2,
@@ -337,7 +323,7 @@ function textChunk(
     levels,
     raw: plainTexts(s, distinct, indices, k),
   });
-  return { statistics, encodings: ['PLAIN', 'RLE'] };
+  return stats;
 }
 
 /** PLAIN BYTE_ARRAY values (4-byte little-endian length, then the bytes): texts[order[i]], or texts[i]. */
@@ -408,66 +394,56 @@ export class ParquetEncoder {
   private readonly scratch = new Scratch();
   private readonly out = new ByteWriter(256 * 1024);
 
-  /** Starts a file of the columns `schema` (leaves, in order); its bytes go to `sink` as they are made. */
-  file(schema: readonly SchemaElement[], sink: (bytes: Uint8Array) => void, createdBy = 'measnb'): ParquetFile {
+  /** Starts a file of `columns` (in order); its bytes go to `sink` as they are made. */
+  file(columns: readonly ParquetColumn[], sink: (bytes: Uint8Array) => void, createdBy = 'measnb'): ParquetFile {
     this.out.offset = 0;
     this.out.index = 0;
-    return new ParquetFile(this.out, this.scratch, schema, sink, createdBy);
+    this.scratch.rowGroupMeta.length = 0;
+    return new ParquetFile(this.out, this.scratch, columns, sink, createdBy);
   }
 }
 
 /** One Parquet file being written: row groups, then `finish()` (the footer). */
 export class ParquetFile {
-  private readonly rowGroups: RowGroup[] = [];
-  private rowCount = 0n;
-  private uncompressed = 0;
-  private dictionaryOffset: bigint | undefined;
-  private dataOffset = 0n;
+  private rowGroupCount = 0;
+  private rowCount = 0;
+  private chunk: ChunkMeta = ParquetFile.emptyChunk(0);
   private readonly emit: Emit = (page) => this.writePage(page);
 
   constructor(
     private readonly out: ByteWriter,
     private readonly scratch: Scratch,
-    private readonly schema: readonly SchemaElement[],
+    private readonly columns: readonly ParquetColumn[],
     private readonly sink: (bytes: Uint8Array) => void,
     private readonly createdBy: string,
   ) {
     out.appendUint32(PAR1);
   }
 
-  /** Writes the rows `rows` of a piece's columns (`cells[i]` for `schema[i]`) as one row group. */
+  private static emptyChunk(start: number): ChunkMeta {
+    return { start, dataOffset: 0, dictionaryOffset: -1, uncompressed: 0, compressed: 0, nulls: 0 };
+  }
+
+  /** Writes the rows `rows` of a piece's columns (`cells[i]` for `columns[i]`) as one row group. */
   writeRowGroup(cells: readonly PieceCells[], rows: readonly number[]): void {
-    if (cells.length !== this.schema.length) throw new Error('A row group needs one cell source per column.');
+    if (cells.length !== this.columns.length) throw new Error('A row group needs one cell source per column.');
     if (rows.length === 0 || rows.length > 1 << 24) throw new Error('A row group holds 1 to 2^24 rows.');
-    const start = this.out.offset;
-    const columns: ColumnChunk[] = [];
-    let total = 0n;
-    for (let i = 0; i < cells.length; i++) {
-      const chunk = this.writeChunk(i, cells[i], rows);
-      total += chunk.meta_data!.total_uncompressed_size;
-      columns.push(chunk);
-    }
-    const n = BigInt(rows.length);
-    this.rowGroups.push({
-      columns,
-      total_byte_size: total,
-      num_rows: n,
-      total_compressed_size: BigInt(this.out.offset - start),
-    });
-    this.rowCount += n;
+    const chunks: ChunkMeta[] = [];
+    for (let i = 0; i < cells.length; i++) chunks.push(this.writeChunk(i, cells[i], rows));
+    writeRowGroupMeta(this.scratch.rowGroupMeta, this.columns, chunks, rows.length);
+    this.rowGroupCount++;
+    this.rowCount += rows.length;
     this.flush();
   }
 
-  /** The footer (hyparquet-writer's FileMetaData writer) and the closing magic. */
+  /** The footer (FileMetaData, then its length) and the closing magic. */
   finish(): void {
-    const metadata = {
-      version: 2,
-      created_by: this.createdBy,
-      schema: [{ name: 'root', num_children: this.schema.length }, ...this.schema],
-      num_rows: this.rowCount,
-      row_groups: this.rowGroups,
-    } as FileMetaData;
-    writeMetadata(this.out, metadata);
+    const w = this.scratch.footer;
+    w.length = 0;
+    const { rowGroupMeta } = this.scratch;
+    writeFileMeta(w, this.columns, rowGroupMeta, this.rowGroupCount, this.rowCount, this.createdBy);
+    this.out.appendBytes(w.bytes.subarray(0, w.length));
+    this.out.appendUint32(w.length);
     this.out.appendUint32(PAR1);
     this.flush();
   }
@@ -477,36 +453,21 @@ export class ParquetFile {
     this.out.index = 0;
   }
 
-  private writeChunk(col: number, cells: PieceCells, rows: readonly number[]): ColumnChunk {
-    const element = this.schema[col];
-    const start = this.out.offset;
-    this.uncompressed = 0;
-    this.dictionaryOffset = undefined;
-    const { statistics, encodings } =
+  private writeChunk(col: number, cells: PieceCells, rows: readonly number[]): ChunkMeta {
+    const chunk = ParquetFile.emptyChunk(this.out.offset);
+    this.chunk = chunk;
+    const stats =
       cells.kind === 'text'
         ? textChunk(this.scratch, col, cells, rows, this.emit)
         : numberChunk(this.scratch, cells, rows, this.emit);
-    return {
-      file_offset: BigInt(start),
-      meta_data: {
-        type: element.type!,
-        encodings,
-        path_in_schema: [element.name],
-        codec: 'SNAPPY',
-        num_values: BigInt(rows.length),
-        total_uncompressed_size: BigInt(this.uncompressed),
-        total_compressed_size: BigInt(this.out.offset - start),
-        data_page_offset: this.dataOffset,
-        dictionary_page_offset: this.dictionaryOffset,
-        statistics,
-      },
-    };
+    chunk.compressed = this.out.offset - chunk.start;
+    return Object.assign(chunk, stats);
   }
 
   /** Writes a page: its header, the levels, the values compressed. */
   private writePage(page: Page): void {
-    if (page.type === PAGE_DICTIONARY) this.dictionaryOffset = BigInt(this.out.offset);
-    else this.dataOffset = BigInt(this.out.offset);
+    if (page.type === PAGE_DICTIONARY) this.chunk.dictionaryOffset = this.out.offset;
+    else this.chunk.dataOffset = this.out.offset;
     const compressed = this.scratch.snappy.compress(page.raw);
     const h = new HeaderWriter(this.scratch.header);
     h.field(1, page.type);
@@ -529,6 +490,6 @@ export class ParquetFile {
     this.out.appendBytes(header);
     this.out.appendBytes(page.levels);
     this.out.appendBytes(compressed);
-    this.uncompressed += header.length + page.levels.length + page.raw.length;
+    this.chunk.uncompressed += header.length + page.levels.length + page.raw.length;
   }
 }

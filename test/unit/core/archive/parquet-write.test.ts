@@ -5,12 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { snappyUncompress } from 'hyparquet';
-import {
-  ParquetEncoder,
-  type ParquetKind,
-  type PieceCells,
-  parquetColumn,
-} from '../../../../src/core/archive/parquet-write';
+import { ParquetEncoder, type ParquetKind, type PieceCells } from '../../../../src/core/archive/parquet-write';
 import { SnappyCompressor } from '../../../../src/core/archive/snappy';
 
 // The archive's Parquet writer, read back by DuckDB (the engine sql cells use; pyarrow, Dask and Ray read
@@ -40,7 +35,7 @@ function writeFile(
 ): void {
   writeFileSync(file, new Uint8Array(0));
   const pq = encoder.file(
-    columns.map(([name, kind]) => parquetColumn(name, kind)),
+    columns.map(([name, kind]) => ({ name, kind })),
     (bytes) => appendFileSync(file, bytes),
   );
   for (const rows of groups) pq.writeRowGroup(cells, rows);
