@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { snappyUncompress } from 'hyparquet';
+import { parquetReadObjects, snappyUncompress } from 'hyparquet';
+import { TEXT_STATISTICS_BYTES } from '../../../../src/core/archive/parquet-footer';
 import { ParquetEncoder, type ParquetKind, type PieceCells } from '../../../../src/core/archive/parquet-write';
 import { SnappyCompressor } from '../../../../src/core/archive/snappy';
 
@@ -95,6 +96,33 @@ describe('core/archive/parquet-write: Parquet files from typed arrays, read back
     });
   });
 
+  it('is read the same by hyparquet (an independent reader: the one core/table uses)', async () => {
+    const file = join(dir, 'h.parquet');
+    writeFile(file, columns, cells(), [range(0, 3), range(3, 6)]);
+    const bytes = readFileSync(file);
+    const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const rows = (await parquetReadObjects({ file: buf })) as Array<{
+      t: Date | null;
+      v: number | null;
+      s: string | null;
+    }>;
+    assert.deepEqual(
+      rows.map((r) => [
+        r.t === null ? null : r.t.getTime(),
+        r.v === null ? null : Object.is(r.v, -0) ? '-0' : r.v,
+        r.s,
+      ]),
+      [
+        [T_1870, '-0', 'ok'],
+        [0, null, null],
+        [null, 1.7976931348623157e308, 'ready, "checked"'],
+        [T_9999, 5e-324, 'ok'],
+        [T_2026, -2.5e-300, 'μg/m³ ✓'],
+        [-1, 0.1, 'ok'],
+      ],
+    );
+  });
+
   it('writes each chunk its null count and min/max (a zero min as -0, a zero max as +0; texts by UTF-8 bytes)', async () => {
     const file = join(dir, 's.parquet');
     const c: PieceCells[] = [
@@ -125,6 +153,29 @@ describe('core/archive/parquet-write: Parquet files from typed arrays, read back
       );
       // The statistics are what DuckDB prunes row groups by: a filter on t that only group 0 can meet.
       const [{ n }] = await q(`SELECT count(*)::INT AS n FROM '${file}' WHERE t < '1900-01-01'`);
+      assert.equal(n, 1);
+    });
+  });
+
+  it('gives a text chunk no min/max when a bound is longer than TEXT_STATISTICS_BYTES (not truncated)', async () => {
+    const file = join(dir, 'long.parquet');
+    const long = 'x'.repeat(TEXT_STATISTICS_BYTES + 1);
+    const c: PieceCells[] = [
+      { kind: 'time', values: new Float64Array(2) },
+      { kind: 'double', values: new Float64Array(2) },
+      { kind: 'text', codes: Int16Array.from([0, 1]), texts: ['a', long] },
+    ];
+    writeFile(file, columns, c, [[0, 1], [0]]);
+    await duckdb(async (q) => {
+      const stats = await q(
+        `SELECT stats_null_count::INT AS nulls, stats_min_value AS lo, stats_max_value AS hi
+           FROM parquet_metadata('${file}') WHERE path_in_schema = 's' ORDER BY row_group_id`,
+      );
+      assert.deepEqual(stats, [
+        { nulls: 0, lo: null, hi: null },
+        { nulls: 0, lo: 'a', hi: 'a' },
+      ]);
+      const [{ n }] = await q(`SELECT count(*)::INT AS n FROM '${file}' WHERE s = '${long}'`);
       assert.equal(n, 1);
     });
   });
