@@ -5,8 +5,9 @@
 // OPTIONAL, its definition levels an RLE/bit-packed hybrid (bit width 1). Statistics per chunk:
 // null_count, min_value and max_value (doubles with the spec's signed-zero rule: a zero min written -0, a
 // zero max +0; texts ordered by their UTF-8 bytes). The footer (FileMetaData, Thrift compact) is
-// parquet-footer.ts's, each row group's part serialized as it is written. Formats: https://parquet.apache.org/docs/file-format/ (data pages,
-// encodings: RLE/bit-packing hybrid, dictionary) and parquet-format's parquet.thrift (PageHeader).
+// parquet-footer.ts's, each row group's part serialized as it is written. Formats:
+// https://parquet.apache.org/docs/file-format/ (data pages; encodings: RLE/bit-packing hybrid,
+// dictionary) and parquet-format's parquet.thrift (PageHeader).
 import { ByteWriter } from 'hyparquet-writer';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { type ChunkMeta, CompactWriter, type FooterColumn, writeFileMeta, writeRowGroupMeta } from './parquet-footer';
@@ -244,23 +245,16 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 }
 
 /**
- * A text chunk. Its distinct texts numbered in order of first use (`s.used`, `s.local`), each present
- * row's number in `s.indices`; dictionary-encoded when each text repeats on average, else PLAIN.
+ * Numbers the distinct codes of `rows` in order of first use (`s.used`; `s.local` maps a code to its
+ * number and is left all -1 again), each present row's number into `s.indices`, 1/0 per row into
+ * `s.present`; the count of present rows.
  */
-function textChunk(
-  s: Scratch,
-  col: number,
-  cells: { codes: ArrayLike<number>; texts: readonly string[] },
-  rows: readonly number[],
-  emit: Emit,
-): ChunkStats {
-  const n = rows.length;
-  const { codes, texts } = cells;
-  s.rows(n, texts.length);
+function numberTexts(s: Scratch, codes: ArrayLike<number>, rows: readonly number[], textCount: number): number {
+  s.rows(rows.length, textCount);
   const { present, indices, local, used } = s;
   used.length = 0;
   let k = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < rows.length; i++) {
     const c = codes[rows[i]];
     if (c < 0) {
       present[i] = 0;
@@ -275,54 +269,61 @@ function textChunk(
     }
     indices[k++] = l;
   }
-  const distinct = used.map((c) => s.utf8Of(col, texts, c));
   for (const c of used) local[c] = -1;
-  const stats: ChunkStats = { nulls: n - k };
-  if (distinct.length > 0) {
-    let min = distinct[0];
-    let max = distinct[0];
-    for (const b of distinct) {
-      if (compareBytes(b, min) < 0) min = b;
-      if (compareBytes(b, max) > 0) max = b;
-    }
-    stats.min = min;
-    stats.max = max;
+  return k;
+}
+
+/** The least and greatest of texts by their bytes (none when there are no texts). */
+function byteRange(texts: readonly Uint8Array[], stats: ChunkStats): void {
+  if (texts.length === 0) return;
+  let min = texts[0];
+  let max = texts[0];
+  for (const b of texts) {
+    if (compareBytes(b, min) < 0) min = b;
+    if (compareBytes(b, max) > 0) max = b;
   }
+  stats.min = min;
+  stats.max = max;
+}
+
+/**
+ * A text chunk: dictionary-encoded (a PLAIN dictionary page, then the numbers as the RLE/bit-packed
+ * hybrid) when each of its texts repeats on average, else PLAIN.
+ */
+function textChunk(
+  s: Scratch,
+  col: number,
+  cells: { codes: ArrayLike<number>; texts: readonly string[] },
+  rows: readonly number[],
+  emit: Emit,
+): ChunkStats {
+  const n = rows.length;
+  const k = numberTexts(s, cells.codes, rows, cells.texts.length);
+  const distinct = s.used.map((c) => s.utf8Of(col, cells.texts, c));
+  const stats: ChunkStats = { nulls: n - k };
+  byteRange(distinct, stats);
   const levels = definitionLevels(s, n, n - k);
-  const dictionary = distinct.length > 0 && distinct.length * 2 <= k;
-  if (dictionary) {
-    emit({
-      type: PAGE_DICTIONARY,
-      numValues: distinct.length,
-      numNulls: 0,
-      encoding: ENC_PLAIN,
-      levels: NO_BYTES,
-      raw: plainTexts(s, distinct, null, distinct.length),
-    });
-    const w = s.indicesOut;
-    w.offset = 0;
-    w.index = 0;
-    const bitWidth = Math.max(1, Math.ceil(Math.log2(distinct.length)));
-    w.appendUint8(bitWidth);
-    writeRleBitPackedHybrid(w, indices.subarray(0, k), bitWidth);
-    emit({
-      type: PAGE_DATA_V2,
-      numValues: n,
-      numNulls: n - k,
-      encoding: ENC_RLE_DICTIONARY,
-      levels,
-      raw: w.getBytes(),
-    });
+  const page = { type: PAGE_DATA_V2, numValues: n, numNulls: n - k, levels };
+  if (distinct.length === 0 || distinct.length * 2 > k) {
+    emit({ ...page, encoding: ENC_PLAIN, raw: plainTexts(s, distinct, s.indices, k) });
     return stats;
   }
+  const dictionary = plainTexts(s, distinct, null, distinct.length);
   emit({
-    type: PAGE_DATA_V2,
-    numValues: n,
-    numNulls: n - k,
+    type: PAGE_DICTIONARY,
+    numValues: distinct.length,
+    numNulls: 0,
     encoding: ENC_PLAIN,
-    levels,
-    raw: plainTexts(s, distinct, indices, k),
+    levels: NO_BYTES,
+    raw: dictionary,
   });
+  const w = s.indicesOut;
+  w.offset = 0;
+  w.index = 0;
+  const bitWidth = Math.max(1, Math.ceil(Math.log2(distinct.length)));
+  w.appendUint8(bitWidth);
+  writeRleBitPackedHybrid(w, s.indices.subarray(0, k), bitWidth);
+  emit({ ...page, encoding: ENC_RLE_DICTIONARY, raw: w.getBytes() });
   return stats;
 }
 
