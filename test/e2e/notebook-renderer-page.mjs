@@ -497,6 +497,8 @@ export async function checkLocalTimes() {
     await page.waitForFunction(() => document.querySelectorAll('.mt-chart .mt-panel').length === 0);
     const legend2 = await page.$eval('.mt-chart .u-legend', (l) => l.textContent);
     assert.ok(legend2.includes(` · ${pick(/^no2/).split(' [')[0]}`), legend2);
+    // The QC-invalid marks say whose they are: the first metric's, on the left axis (both metrics' marks look alike).
+    assert.ok(legend2.includes(`QC-invalid · ${pick(/^pm2_5/).split(' [')[0]} (left axis)`), legend2);
     await page.screenshot({ path: path.join(SHOTS, 'local-times-chart-two-axes.png'), fullPage: true });
     // A view's derived table (Exceedances: first / last above) names the same zone on its time columns.
     await page.click('.mt-view-exceedances');

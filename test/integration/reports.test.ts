@@ -98,6 +98,13 @@ describe('reports against the emulator, through the commands', function () {
 
   let reportId: string;
 
+  /** The line style slots of `ids` over the connection's whole datasource list (core/aq/line-styles). */
+  async function connectionSlots(ids: string[]): Promise<Record<string, number>> {
+    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
+    const all = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
+    return connectionStyleSlots(all, ids);
+  }
+
   it('Create Report: the node goes in progress, then succeeded (with a notification), and its file downloads and opens', async () => {
     const created = vscode.commands.executeCommand<{ reportId: string; reportStatus: string }>(
       'measurements.createReport',
@@ -182,6 +189,11 @@ describe('reports against the emulator, through the commands', function () {
     const lines = fs.readFileSync(local, 'utf8').trimEnd().split('\n');
     assert.deepEqual(view, { view: 'renderer', rowCount: lines.length - 1, columnCount: lines[0].split(',').length });
     assert.equal((await table.loaded).totalRows, lines.length - 1);
+    // Its datasources styled over the connection's whole list, as the notebook outputs of the same data are.
+    const at = lines[0].split(',').indexOf('datasourceId');
+    const inFile = [...new Set(lines.slice(1).map((l) => l.split(',')[at]))];
+    assert.ok(inFile.length > 1, inFile.join(', '));
+    assert.deepEqual((await table.info).datasourceStyles, await connectionSlots(inFile));
     table.view.panel.dispose();
   });
 
@@ -218,6 +230,8 @@ describe('reports against the emulator, through the commands', function () {
       read.table.columns.some((c) => c.name === 'datasourceId'),
       'the report columns are read',
     );
+    const ids = emu.facts.datasources.slice(0, 2).map((d) => d.datasourceId);
+    assert.deepEqual((await shown.info).datasourceStyles, await connectionSlots(ids), 'styled by the connection');
     shown.view.panel.dispose();
   });
 
@@ -598,10 +612,8 @@ describe('reports against the emulator, through the commands', function () {
     assert.equal(view.view, 'renderer', 'the rows are on screen in the renderer');
     assert.ok(view.rowCount > 0 && view.columnCount > 3, JSON.stringify(view));
     // Line styles over the connection's whole datasource list, as a notebook output of the same result has them.
-    const client = new MeasurementsClient({ clock: systemClock, baseUrl: emu.url, apiKey: emu.apiKey, retry: false });
-    const all = (await client.listDatasources(emu.org)).datasources.map((d) => d.datasourceId);
     const picked = [emu.facts.datasources[0].datasourceId, emu.facts.datasources[1].datasourceId];
-    assert.deepEqual(shown.info.datasourceStyles, connectionStyleSlots(all, picked));
+    assert.deepEqual(shown.info.datasourceStyles, await connectionSlots(picked));
     shown.panel.dispose();
 
     // A report made elsewhere (say, by the CLI) is added by its id.

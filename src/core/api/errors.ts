@@ -196,7 +196,10 @@ export class AttemptFailedError extends MeasnbError {
 
 // ---- files ------------------------------------------------------------------------------------------
 
-/** A local file opened as a table that is not one of the formats, is malformed, or is past a bound. */
+/**
+ * A local file opened as a table that is not one of the formats, is malformed, or is past a bound; or table
+ * wire bytes (a saved output, a message: core/table/wire.ts decodeTable) that do not hold together.
+ */
 export class TableFileError extends MeasnbError {
   override name = 'TableFileError';
   readonly code = 'TABLE_FILE';

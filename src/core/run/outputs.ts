@@ -12,6 +12,7 @@ import { type Diagnostic, diagnosticLine } from '../query/diagnostics';
 import { tableToCsv } from '../table/csv-export';
 import { findColumn, isNumeric, type Table } from '../table/table';
 import { encodeTable } from '../table/wire';
+import { sleep } from '../time/clock';
 import type { RunResult } from './run-result';
 
 /** Same default as the extension's measurements.notebook.csvFallbackMaxRows. */
@@ -95,6 +96,32 @@ export function resultDatasourceIds(table: Table): readonly string[] | undefined
 export function connectionResultInfo(table: Table, list: readonly DatasourceInfo[]): Partial<ResultInfo> | undefined {
   const ids = resultDatasourceIds(table);
   return ids && resultDatasourceInfo(list, ids, !!findColumn(table, 'sourceType'));
+}
+
+/**
+ * connectionResultInfo once the connection's list is had, the list asked for when the result was (`list` already
+ * started): undefined when the result has no datasource ids, or the list fails or is not had within `ms` (the
+ * table shows at once, with the result's own names and styles).
+ */
+export async function connectionResultInfoWithin(
+  table: Table,
+  list: () => Promise<readonly DatasourceInfo[] | undefined>,
+  ms: number,
+): Promise<Partial<ResultInfo> | undefined> {
+  if (!resultDatasourceIds(table)) return undefined;
+  const stop = new AbortController();
+  const late = sleep(ms, stop.signal).then(
+    () => undefined,
+    () => undefined,
+  );
+  try {
+    const had = await Promise.race([list(), late]);
+    return had && connectionResultInfo(table, had);
+  } catch {
+    return undefined;
+  } finally {
+    stop.abort();
+  }
 }
 
 export interface ResultOutputOptions {

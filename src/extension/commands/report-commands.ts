@@ -67,7 +67,7 @@ export function registerReportCommands(
     registerCommand('measurements.openReportFileAsTable', async (arg?: FileArg) => {
       const picked = await pickFile(s, 'Open Report File as Table', arg);
       if (!picked) return undefined;
-      return files.openAsTable(await files.ensureLocal(picked.report, picked.file));
+      return files.openAsTable(await files.ensureLocal(picked.report, picked.file), picked.report);
     }),
     registerCommand('measurements.revealReportFile', async (arg?: FileArg) => {
       const picked = await pickFile(s, 'Reveal Report File', arg);

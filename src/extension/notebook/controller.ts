@@ -12,11 +12,10 @@ import { type Diagnostic, type ParsedCell, parseCell } from '../../core/query';
 import type { ParamValues } from '../../core/query/params';
 import type { RunCellOptions, RunResult } from '../../core/run/index.node';
 import { resultTitle, runCell } from '../../core/run/index.node';
-import { connectionResultInfo, resultDatasourceIds } from '../../core/run/outputs';
+import { connectionResultInfoWithin } from '../../core/run/outputs';
 import { headRowCount, sliceRows } from '../../core/table/row-chunks';
 import type { Table } from '../../core/table/table';
 import { decodeTable, encodedTableBytes } from '../../core/table/wire';
-import { sleep } from '../../core/time/clock';
 import { serviceKindOf } from '../connections/connection';
 import type { ReportObservation, ReportPolls } from '../reports/report-watcher';
 import type { ExtensionServices } from '../services';
@@ -376,21 +375,10 @@ export class MeasnbController implements vscode.Disposable {
    * The result's datasource names and, without a sourceType column (json-long), its reference sites, from the
    * connection's datasources (kept for a while); undefined when that is not known in time.
    */
-  private async referenceSites(table: Table, notebook: vscode.NotebookDocument): Promise<ResultInfo | undefined> {
-    if (!resultDatasourceIds(table)) return undefined;
-    const stop = new AbortController();
-    const late = sleep(REFERENCE_LOOKUP_MS, stop.signal).then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      const list = await Promise.race([this.deps.connections.datasources(notebook).list(), late]);
-      return list && connectionResultInfo(table, list);
-    } catch {
-      return undefined; // unknown: the renderer falls back to a sourceType column
-    } finally {
-      stop.abort();
-    }
+  private referenceSites(table: Table, notebook: vscode.NotebookDocument): Promise<ResultInfo | undefined> {
+    // Unknown in time: the renderer falls back to a sourceType column.
+    const list = () => this.deps.connections.datasources(notebook).list();
+    return connectionResultInfoWithin(table, list, REFERENCE_LOOKUP_MS);
   }
 
   dispose(): void {

@@ -3,8 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { DatasourceInfo } from '../../core/api/types';
 import { confinedFolder, reportFolderName } from '../../core/io/local-paths.node';
 import { downloadReportFiles } from '../../core/reports/download.node';
+import { reportRequestFromRecord } from '../../core/reports/request-echo';
 import { formatOfName } from '../../core/table/file-format';
 import type { ClientProvider } from '../connections/client-provider';
 import type { ConnectionStore } from '../connections/connection-store';
@@ -12,6 +14,9 @@ import type { TableFileEditor } from '../table/table-editor';
 import { requireTrust } from '../trust';
 import type { ReportsStore } from './reports-store';
 import type { TrackedFile, TrackedReport } from './tracked-report';
+
+/** How long the connection's datasource list may take (a report's file opened as a table waits less: table-editor). */
+const LIST_TIMEOUT_MS = 10_000;
 
 export class ReportFiles {
   constructor(
@@ -109,23 +114,37 @@ export class ReportFiles {
   async open(report: TrackedReport, file: TrackedFile): Promise<vscode.TextEditor | TableFileEditor> {
     const local = await this.ensureLocal(report, file);
     const format = formatOfName(local);
-    if (format === 'parquet' || format === 'csv.gz') return this.openAsTable(local);
+    if (format === 'parquet' || format === 'csv.gz') return this.openAsTable(local, report);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(local));
     return vscode.window.showTextDocument(doc, { preview: false });
   }
 
   /**
    * A downloaded file in the Measurements Table editor, as any local table file opens: streamed, the first
-   * measurements.tableFile.maxRows rows kept and the rest counted, whatever the file's size.
+   * measurements.tableFile.maxRows rows kept and the rest counted, whatever the file's size. Its datasources are
+   * named and styled from the report's connection's list (the slots its notebook outputs and panels use).
    */
-  async openAsTable(local: string): Promise<TableFileEditor> {
+  async openAsTable(local: string, report: TrackedReport): Promise<TableFileEditor> {
     const uri = vscode.Uri.file(local);
+    const datasources = () => this.datasourcesOf(report);
     const editor = await vscode.commands.executeCommand<TableFileEditor | undefined>(
       'measurements.openFileAsTable',
       uri,
+      { datasources },
     );
     if (!editor) throw new Error(`${path.basename(local)} could not be opened as a table.`);
     return editor;
+  }
+
+  /** The datasource list of the report's connection and org (undefined when the connection is gone). */
+  private async datasourcesOf(report: TrackedReport): Promise<DatasourceInfo[] | undefined> {
+    const connection = this.connections.get(report.connectionId);
+    if (!connection) return undefined;
+    // The org the report was made for (its request as the service echoes it), else the connection's.
+    const echoed = reportRequestFromRecord(report.record, connection.org);
+    const org = 'request' in echoed ? echoed.request.org : connection.org;
+    const { client } = await this.clients.forConnection(connection);
+    return (await client.listDatasources(org, { timeoutMs: LIST_TIMEOUT_MS })).datasources;
   }
 
   async reveal(local: string): Promise<void> {

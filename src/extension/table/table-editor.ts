@@ -6,8 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { TableFileError } from '../../core/api/errors';
+import type { DatasourceInfo } from '../../core/api/types';
 import { MAX_KEPT_BYTES, MAX_KEPT_CELLS } from '../../core/io/limits';
 import type { ResultInfo, SummaryPlan } from '../../core/notebook/renderer-protocol';
+import { connectionResultInfoWithin } from '../../core/run/outputs';
 import { readTableFile, type TableFileRead } from '../../core/sql/file-read.node';
 import { fileSummary } from '../../core/sql/summary.node';
 import { formatOfName, notATableFile } from '../../core/table/file-format';
@@ -43,7 +45,18 @@ export interface TableFileEditor {
   firstRows: Promise<void>;
   /** Resolves when a notification with Cancel is shown for the read (at once for a big file, late for a slow small one). */
   cancelOffered: Promise<void>;
+  /** What the view is told of the whole read: title, notices, and from a connection's list its datasources' names and styles. */
+  info: Promise<ResultInfo>;
 }
+
+/** A connection's datasource list (a report's file opened from the Reports view: the report's connection and org). */
+type DatasourceList = () => Promise<readonly DatasourceInfo[] | undefined>;
+
+/**
+ * How long a file's table waits, once read, for its connection's datasource list before it shows without (names and
+ * line styles then from the file alone), as a notebook output waits.
+ */
+const DATASOURCES_WAIT_MS = 3000;
 
 /** The tab title of a file opened as a table: "part-000.csv (table)". */
 function tableTabTitle(fileName: string): string {
@@ -55,7 +68,30 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
   /** Each editor as it opens (the command and the integration suite wait on it). */
   readonly onDidOpen = this.opened.event;
 
+  /** The connection's datasource list of the next editor of a file (by URI), given by whoever opens it. */
+  private readonly lists = new Map<string, DatasourceList>();
+
   constructor(private readonly tables: TablePanels) {}
+
+  /**
+   * The next editor of `uri` takes its datasources' names and line style slots from this list (asked for when it
+   * opens), so that a datasource has the colour it has in the notebook outputs and panels of that connection.
+   */
+  withDatasources(uri: vscode.Uri, list: DatasourceList): void {
+    this.lists.set(uri.toString(), list);
+  }
+
+  /** The list given for this editor, asked for now (read alongside the file); undefined when none was given. */
+  private listFor(uri: vscode.Uri): Promise<readonly DatasourceInfo[] | undefined> | undefined {
+    const list = this.lists.get(uri.toString());
+    this.lists.delete(uri.toString());
+    return (
+      list &&
+      Promise.resolve()
+        .then(list)
+        .catch(() => undefined)
+    );
+  }
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
     return { uri, dispose: () => undefined };
@@ -82,7 +118,11 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
     const cancelOffered = new Promise<void>((resolve) => {
       offered = resolve;
     });
-    const state: LoadState = { handedOver, offered };
+    let told: (info: ResultInfo) => void = () => undefined;
+    const info = new Promise<ResultInfo>((resolve) => {
+      told = resolve;
+    });
+    const state: LoadState = { handedOver, offered, told, datasources: this.listFor(document.uri) };
     const loaded = this.load(document.uri, name, view, abort, state);
     loaded.catch((e: Error) => {
       if (disposed) return;
@@ -95,7 +135,7 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
           notes: [`First ${fmt(state.early.rowCount)} rows shown; counting the rest was cancelled.`],
         });
     });
-    this.opened.fire({ uri: document.uri, view, loaded, firstRows, cancelOffered });
+    this.opened.fire({ uri: document.uri, view, loaded, firstRows, cancelOffered, info });
   }
 
   private load(
@@ -135,7 +175,7 @@ export class TableFileEditorProvider implements vscode.CustomReadonlyEditorProvi
           state.handedOver();
         },
       });
-      const info = fileInfo(name, read, maxRows);
+      const info = await readInfo(name, read, maxRows, state);
       if (read.table === state.early) view.setInfo(info);
       else view.setTable(read.table, info);
       return read;
@@ -167,6 +207,10 @@ interface LoadState {
   handedOver: () => void;
   /** Called when a notification with Cancel is shown. */
   offered: () => void;
+  /** Called with what the view is told of the whole read. */
+  told: (info: ResultInfo) => void;
+  /** The connection's datasource list, asked for when the editor opened (a report's file). */
+  datasources?: Promise<readonly DatasourceInfo[] | undefined>;
 }
 
 /** A notification with Cancel for a read already going (in the status bar), until it ends. */
@@ -203,6 +247,18 @@ function fileInfo(name: string, read: TableFileRead, maxRows: number): ResultInf
 }
 
 /**
+ * What the view is told of a whole read (also to state.told): fileInfo, and the datasources' names and styles from
+ * the connection's list when it is had in time.
+ */
+async function readInfo(name: string, read: TableFileRead, maxRows: number, state: LoadState): Promise<ResultInfo> {
+  const listed = state.datasources;
+  const fromList = listed && (await connectionResultInfoWithin(read.table, () => listed, DATASOURCES_WAIT_MS));
+  const info = { ...fileInfo(name, read, maxRows), ...fromList };
+  state.told(info);
+  return info;
+}
+
+/**
  * Registers the editor and "Open as Measurements Table" (Explorer, editor title, palette). The command
  * resolves with the opened editor.
  */
@@ -215,11 +271,15 @@ export function registerTableEditor(tables: TablePanels): {
   const disposables = [
     vscode.window.registerCustomEditorProvider(TABLE_EDITOR_VIEW_TYPE, provider, options),
     vscode.window.registerCustomEditorProvider(CSV_TABLE_EDITOR_VIEW_TYPE, provider, options),
-    registerCommand('measurements.openFileAsTable', async (arg?: vscode.Uri) => {
+    // `options.datasources`: the connection's list of a report's file (ReportFiles); the Explorer passes the
+    // selected URIs there instead.
+    registerCommand('measurements.openFileAsTable', async (arg?: vscode.Uri, options?: unknown) => {
       const uri = arg instanceof vscode.Uri ? arg : await pickFile();
       if (!uri) return undefined;
       const format = formatOfName(uri.path);
       if (!format) throw new TableFileError(notATableFile(path.basename(uri.path)));
+      const list = (options as { datasources?: unknown } | undefined)?.datasources;
+      if (typeof list === 'function') provider.withDatasources(uri, list as DatasourceList);
       const opened = new Promise<TableFileEditor>((resolve) => {
         const sub = provider.onDidOpen((e) => {
           if (e.uri.toString() === uri.toString()) {

@@ -60,6 +60,17 @@ export function panelTitle(table: Table, col: number): HTMLElement {
   });
 }
 
+/** The legend label of a chart's QC-invalid marks (hollow points in the error colour). */
+export const QC_INVALID_LABEL = 'QC-invalid';
+
+/**
+ * Two metrics on left and right axes: the legend label of each one's QC-invalid marks, by its metric and axis (both
+ * metrics' marks look alike, so the label is what tells them apart; stacked panels are titled instead).
+ */
+export function pairedInvalidLabel(metric: string, side: 'left' | 'right'): string {
+  return `${QC_INVALID_LABEL} · ${metric} (${side} axis)`;
+}
+
 /** The distinct times of both charts, ascending. */
 export function unionTimes(a: ChartData, b: ChartData): number[] {
   return [...new Set([...a.xs, ...b.xs])].sort((x, y) => x - y);

@@ -39,7 +39,9 @@ import { type DecimatedDrawing, decimatedDrawing } from './chart-decimation';
 import {
   extraMetricSelect,
   MAX_PANELS,
+  pairedInvalidLabel,
   panelTitle,
+  QC_INVALID_LABEL,
   realign,
   sharedRange,
   sharedXScale,
@@ -493,22 +495,28 @@ export class ChartView {
   }
 
   /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
-  private pairedSeries(first: ChartData, second: ChartData, unit: string, col: number, drawing: DecimatedDrawing) {
+  private pairedSeries(first: ChartData, second: ChartData, unit: string, cols: number[], drawing: DecimatedDrawing) {
     const xs = unionTimes(first, second);
     const a = this.seriesOf(realign(first, xs), unit, drawing);
+    const [col0, col] = cols;
     const unit2 = unitOf(this.table.columns[col]);
     const b = this.seriesOf(realign(second, xs), unit2, drawing);
     const name = this.table.columns[col].name;
+    const marks = (s: uPlot.Series, c: number) =>
+      s.label === QC_INVALID_LABEL && pairedInvalidLabel(this.table.columns[c].name, c === col ? 'right' : 'left');
+    const left = a.series.map((s) => ({ ...s, label: marks(s, col0) || s.label }));
     const right = b.series
       .slice(1)
-      .map((s) => ({ ...s, scale: 'y2', dash: [2, 3], label: `${s.label} · ${name}` }) as uPlot.Series);
+      .map(
+        (s) => ({ ...s, scale: 'y2', dash: [2, 3], label: marks(s, col) || `${s.label} · ${name}` }) as uPlot.Series,
+      );
     const axis: uPlot.Axis = {
       ...themedAxis(this.element, unit2 || name),
       scale: 'y2',
       side: 1,
       grid: { show: false },
     };
-    return { series: [...a.series, ...right], values: [...a.values, ...b.values], axes: [axis] };
+    return { series: [...left, ...right], values: [...a.values, ...b.values], axes: [axis] };
   }
 
   /**
@@ -583,7 +591,7 @@ export class ChartView {
     const paired = this.twoAxes.checked && extraCols.length === 1;
     const drawing = decimatedDrawing();
     const { series, values, axes } = paired
-      ? this.pairedSeries(data, extraDatas[0], unit, extraCols[0], drawing)
+      ? this.pairedSeries(data, extraDatas[0], unit, [metricCol, extraCols[0]], drawing)
       : { ...this.seriesOf(data, unit, drawing), axes: [] };
     const zone = this.timeZone();
     const { tzDate, axis } = this.timeAxisOf(zone);
@@ -652,7 +660,7 @@ export class ChartView {
     if (data.invalid && data.invalidCount && !this.hideInvalid.checked) {
       const mark = { size: 8, width: 1.5, fill: background };
       series.push({
-        label: 'QC-invalid',
+        label: QC_INVALID_LABEL,
         stroke: errorColour,
         width: 0,
         // Every line's invalid values drawn by the drawing (one mark per pixel); uPlot's own points not drawn.

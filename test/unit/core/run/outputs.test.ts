@@ -1,9 +1,11 @@
 // The one builder of a result's notebook output (core/run/outputs.ts): `measnb run` writes it, the
 // extension wraps the same items in VS Code's types (the host lane's notebook suite compares them).
 import assert from 'node:assert/strict';
+import type { DatasourceInfo } from '../../../../src/core/api/types';
+import { connectionStyleSlots } from '../../../../src/core/aq/line-styles';
 import { MIME, type NotebookOutput } from '../../../../src/core/notebook/model';
 import { range } from '../../../../src/core/query/diagnostics';
-import { resultOutput, tableOutput, warningNote } from '../../../../src/core/run/outputs';
+import { connectionResultInfoWithin, resultOutput, tableOutput, warningNote } from '../../../../src/core/run/outputs';
 import type { RunResult } from '../../../../src/core/run/run-result';
 import { tableToCsv } from '../../../../src/core/table/csv-export';
 import { decodeTable, encodeTable } from '../../../../src/core/table/wire';
@@ -63,5 +65,38 @@ describe('a result as a notebook output (core/run/outputs.ts)', () => {
     });
     assert.deepEqual(cli, same);
     assert.equal(warningNote(r.warnings[0]), 'warning: line 2, column 1: x is deprecated');
+  });
+});
+
+describe("a result's info from the connection's datasource list, waited for a while (connectionResultInfoWithin)", () => {
+  const table = syntheticTable(6, 3); // datasource ids D000000, D000001, D000002
+  const ids = ['D000000', 'D000001', 'D000002'];
+  const list = ids.concat('DAAAAAAA').map((datasourceId) => ({ datasourceId }) as DatasourceInfo);
+
+  it('the list had in time: the result datasources’ names and slots over the whole list', async () => {
+    const info = await connectionResultInfoWithin(table, () => Promise.resolve(list), 1000);
+    assert.deepEqual(
+      info?.datasourceStyles,
+      connectionStyleSlots(
+        list.map((d) => d.datasourceId),
+        ids,
+      ),
+    );
+  });
+
+  it('a list that fails, or comes late, or a result without datasource ids: undefined (the table shows without)', async () => {
+    assert.equal(await connectionResultInfoWithin(table, () => Promise.reject(new Error('offline')), 1000), undefined);
+    const t0 = performance.now();
+    const never = () => new Promise<DatasourceInfo[]>(() => undefined);
+    assert.equal(await connectionResultInfoWithin(table, never, 50), undefined);
+    assert.ok(performance.now() - t0 < 1000, 'no longer than the wait');
+    const noIds = { rowCount: 1, columns: [{ name: 'v', kind: 'number' as const, values: Float64Array.of(1) }] };
+    let asked = false;
+    const ask = () => {
+      asked = true;
+      return Promise.resolve(list);
+    };
+    assert.equal(await connectionResultInfoWithin(noIds, ask, 1000), undefined);
+    assert.equal(asked, false, 'not asked for a result without ids');
   });
 });

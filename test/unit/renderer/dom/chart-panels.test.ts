@@ -1,6 +1,12 @@
 // Two metrics in one panel: both charts placed on their union times, null where a chart has no value.
 import assert from 'node:assert/strict';
-import { realign, sharedRange, unionTimes } from '../../../../src/renderer/dom/chart-panels';
+import {
+  pairedInvalidLabel,
+  QC_INVALID_LABEL,
+  realign,
+  sharedRange,
+  unionTimes,
+} from '../../../../src/renderer/dom/chart-panels';
 import type { ChartData } from '../../../../src/renderer/model/chart-series';
 
 const chart = (xs: number[], values: Array<number | null>, invalid?: Array<number | null>): ChartData => ({
@@ -23,5 +29,13 @@ describe('renderer chart panels', () => {
     assert.deepEqual(realign(b, xs).series[0].values, [null, 2, 4, 6]);
     assert.deepEqual(sharedRange([a, b, chart([], [])]), [10, 40]);
     assert.equal(sharedRange([chart([], [])]), undefined);
+  });
+
+  it('two axes: each metric’s QC-invalid marks are labelled with the metric and its axis (the marks look alike)', () => {
+    const left = pairedInvalidLabel('pm2_5ConcMassNowcast', 'left');
+    const right = pairedInvalidLabel('no2Conc1HourMean', 'right');
+    assert.equal(left, 'QC-invalid · pm2_5ConcMassNowcast (left axis)');
+    assert.equal(right, 'QC-invalid · no2Conc1HourMean (right axis)');
+    assert.ok(left.startsWith(QC_INVALID_LABEL) && right.startsWith(QC_INVALID_LABEL));
   });
 });
