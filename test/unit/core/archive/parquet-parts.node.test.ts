@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { csvToPartitionedParquet, ROW_GROUP_ROWS } from '../../../../src/core/archive/parquet-parts.node';
+import { withDuckDb as duckdb } from '../../../support/duckdb-query';
 
 // A report's csv-wide file as the emulator writes it (hour output, canonical labels), with what a hostile or
 // odd file may hold: a quoted cell with a comma and a quote, an empty number, a qcFlags column and an
@@ -18,18 +18,6 @@ const CSV = [
   'DA,SERVICE_NODE,2026-03-01T02:00:00.000Z,2026-03-01T03:00:00.000Z,37.5,0.1,calibrated-ready,,',
   '',
 ].join('\n');
-
-async function duckdb<T>(f: (q: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
-  const db = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const conn = await db.connect();
-  try {
-    await conn.run("SET TimeZone = 'UTC'");
-    return await f(async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[]);
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
-}
 
 describe('core/archive/parquet-parts: a report CSV to Hive-partitioned Parquet without DuckDB', function () {
   this.timeout(60_000);

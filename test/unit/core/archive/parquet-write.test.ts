@@ -3,28 +3,16 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetReadObjects, snappyUncompress } from 'hyparquet';
 import { TEXT_STATISTICS_BYTES } from '../../../../src/core/archive/parquet-footer';
 import { ParquetEncoder, type ParquetKind, type PieceCells } from '../../../../src/core/archive/parquet-write';
 import { SnappyCompressor } from '../../../../src/core/archive/snappy';
+import { withDuckDb as duckdb } from '../../../support/duckdb-query';
 
 // The archive's Parquet writer, read back by DuckDB (the engine sql cells use; pyarrow, Dask and Ray read
 // the archive in the python lane, scripts/python-lane.mjs). Expected values are the cells written: the
 // Parquet format (https://parquet.apache.org/docs/file-format/) stores them exactly (DOUBLE as IEEE 754
 // binary64, TIMESTAMP(MICROS) as int64 µs since 1970-01-01T00:00:00Z).
-
-async function duckdb<T>(f: (q: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
-  const db = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const conn = await db.connect();
-  try {
-    await conn.run("SET TimeZone = 'UTC'");
-    return await f(async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[]);
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
-}
 
 /** Writes `groups` (each: the rows of the piece to put in one row group) of one piece to `file`. */
 function writeFile(
