@@ -13,6 +13,7 @@
 // pixel column (renderer/model/decimate.ts columnBars): its zigzag of full-height segments cost ~85 ms a panel of
 // 8 lines × 125,000 points to stroke in chromium's software rasteriser, the same pixels as bars ~10 ms.
 import uPlot from 'uplot';
+import { isNone } from '../model/chart-series';
 import { columnBars, decimatedIndices, distinctPixels } from '../model/decimate';
 
 /** Points per stroked piece of a line. */
@@ -44,7 +45,7 @@ function linePieces(u: uPlot, seriesIdx: number, idx0: number, idx1: number): Pa
   let pen = false;
   for (const i of decimatedIndices(xs, ys, [min, max], columnsOf(u), idx0, idx1)) {
     const y = ys[i];
-    if (y == null) {
+    if (isNone(y)) {
       pen = false;
       continue;
     }

@@ -3,6 +3,8 @@
 // drawn through its first, last, smallest and largest value covers the same pixels as drawn through all of them.
 // Hover values, QC-invalid marks and exports keep reading the real rows.
 
+import { isNone } from './chart-series';
+
 /** Which pixel column (0 … columns-1) an x falls in; -1 left of the range, `columns` right of it. */
 function columnOf(x: number, lo: number, span: number, columns: number): number {
   if (x < lo) return -1;
@@ -23,8 +25,8 @@ function emitRun(out: Uint32Array, n: number, first: number, minAt: number, maxA
 }
 
 /**
- * The indices of `xs` (ascending), from `from` to `to`, to draw one line `ys` (aligned on `xs`, null where it has
- * no value) through so that it covers the same pixels as through every point, on `columns` pixel columns over
+ * The indices of `xs` (ascending), from `from` to `to`, to draw one line `ys` (aligned on `xs`, null or NaN where it
+ * has no value) through so that it covers the same pixels as through every point, on `columns` pixel columns over
  * `range`: per column, each run of values's first, last, smallest and largest point, and the first null of each
  * run of nulls (a gap stays a gap). Points outside the range keep their own (columns -1 and `columns`).
  */
@@ -59,7 +61,7 @@ export function decimatedIndices(
       previousEmpty = false;
     }
     const y = ys[i];
-    if (y == null) {
+    if (isNone(y)) {
       if (last >= 0) n = emitRun(out, n, first, minAt, maxAt, last);
       last = -1;
       if (!previousEmpty) out[n++] = i;
@@ -92,7 +94,7 @@ export function decimatedIndices(
  * the zigzag of every point paints, for a fraction of the rasterising. Points more than a column apart (or off the
  * range) are joined by a segment to stroke instead, as the polyline joins them.
  */
-export interface ColumnBars {
+interface ColumnBars {
   /** Per bar: its pixel column (0 … columns-1), its lowest and highest value (triples). */
   bars: number[];
   /** Per join: x0, y0, x1, y1 in the data's units (quads). */
@@ -122,7 +124,7 @@ export function columnBars(
   };
   for (let i = from; i <= to; i++) {
     const y = ys[i];
-    if (y == null) {
+    if (isNone(y)) {
       flush();
       column = Number.NaN;
       last = -1;
@@ -169,7 +171,7 @@ export function distinctPixels(
   for (const ys of lines)
     for (let i = 0; i < xs.length; i++) {
       const y = ys[i];
-      if (y == null || xs[i] < range[0] || xs[i] > range[1]) continue;
+      if (isNone(y) || xs[i] < range[0] || xs[i] > range[1]) continue;
       const [px, py] = toPixel(xs[i], y);
       const x = Math.round(px);
       const z = Math.round(py);

@@ -220,3 +220,22 @@ describe('renderer chart dense lines as per-column bars', () => {
     assert.deepEqual(joins, [-5, 1, 0, 2, 1, 4, 9, 5]);
   });
 });
+
+describe('renderer chart decimation of typed lines (NaN where a line has no value)', () => {
+  const { xs, ys } = walk(20_000, 5);
+  const typed = Float64Array.from(ys, (y) => (y == null ? Number.NaN : y));
+  const range: [number, number] = [xs[0], xs[xs.length - 1]];
+
+  it('decimates, bars and marks a typed line as the same line with nulls', () => {
+    for (const w of [200, 900]) {
+      assert.deepEqual(decimatedIndices(xs, typed, range, w), decimatedIndices(xs, ys, range, w));
+      assert.deepEqual(columnBars(xs, typed, range, w), columnBars(xs, ys, range, w));
+    }
+    const toPixel = (x: number, y: number): [number, number] => [(x - range[0]) / 50, 100 - y];
+    assert.deepEqual(
+      distinctPixels(xs, [typed], range, toPixel, 1000, 300),
+      distinctPixels(xs, [ys], range, toPixel, 1000, 300),
+    );
+    assert.ok(ys.includes(null), 'the walk has gaps');
+  });
+});
