@@ -50,7 +50,7 @@ describe('renderer chart typed lines (the view draws and hovers them)', () => {
       }
     });
 
-  it('calls no QC test per row when the metric has none, and marks nothing', () => {
+  it('marks nothing for a metric without a QC test (every mark NaN, none counted)', () => {
     const layout = chartLayout(t, rows, time, group);
     const typed = buildChartLines(t, m, layout, { hideInvalid: false });
     assert.equal(typed.invalidCount, 0);
