@@ -4,7 +4,7 @@
 import type uPlot from 'uplot';
 import type { Table } from '../../core/table/table';
 import { unitOf } from '../model/aq-views';
-import type { ChartData } from '../model/chart-series';
+import { type ChartData, isNone, type LineValues } from '../model/chart-series';
 import { h } from './h';
 
 /** At most this many metrics are drawn at once (the first and two more). */
@@ -35,7 +35,7 @@ export function extraMetricSelect(
 }
 
 /** The time range (seconds) all panels share: from the earliest to the latest time of any of them. */
-export function sharedRange(datas: ChartData[]): [number, number] | undefined {
+export function sharedRange(datas: ChartData<LineValues>[]): [number, number] | undefined {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const d of datas) {
@@ -72,20 +72,23 @@ export function pairedInvalidLabel(metric: string, side: 'left' | 'right'): stri
 }
 
 /** The distinct times of both charts, ascending. */
-export function unionTimes(a: ChartData, b: ChartData): number[] {
+export function unionTimes(a: ChartData<LineValues>, b: ChartData<LineValues>): number[] {
   return [...new Set([...a.xs, ...b.xs])].sort((x, y) => x - y);
 }
 
-/** A chart's lines (and QC-invalid marks) placed on other times (a superset of its own), null where it has none. */
-export function realign(data: ChartData, xs: number[]): ChartData {
+/**
+ * A chart's lines (and QC-invalid marks) placed on other times (a superset of its own), null where it has none (also
+ * where a typed line held NaN).
+ */
+export function realign(data: ChartData<LineValues>, xs: number[]): ChartData {
   const at = new Map<number, number>();
   xs.forEach((x, i) => {
     at.set(x, i);
   });
-  const place = (values: Array<number | null>) => {
+  const place = (values: LineValues) => {
     const out = new Array<number | null>(xs.length).fill(null);
     data.xs.forEach((x, i) => {
-      out[at.get(x)!] = values[i];
+      out[at.get(x)!] = isNone(values[i]) ? null : values[i];
     });
     return out;
   };

@@ -13,7 +13,7 @@ import { resultFrequency, unitOf } from '../model/aq-views';
 import { chartMemory } from '../model/chart-choice';
 
 import {
-  buildChartData,
+  buildChartLines,
   type ChartData,
   type ChartLayout,
   chartGroupChoices,
@@ -21,6 +21,9 @@ import {
   chartLayout,
   chartMetricColumns,
   chartTimeColumn,
+  isNone,
+  type LineValues,
+  linesRange,
 } from '../model/chart-series';
 
 import { lineColours, tableLineStyles } from '../model/colour';
@@ -153,16 +156,38 @@ function timeAxis(
  */
 const RIGHT_PAD = 36;
 
-/** A legend value with its unit, "—" when there is none. */
+/** A legend value with its unit, "—" when there is none (null, or NaN in a typed line). */
 function valueText(v: number | null, unit: string): string {
-  return v == null ? '—' : `${roundText(v)}${unit ? ` ${unit}` : ''}`;
+  return isNone(v) ? '—' : `${roundText(v)}${unit ? ` ${unit}` : ''}`;
 }
 
-/** A line's legend value with its unit: at the hovered time, else its latest value ("—" when none). */
-function legendValue(values: ReadonlyArray<number | null>, unit: string): uPlot.Series.Value {
+/**
+ * A line's legend value with its unit: at the hovered time (the cursor's index; "—" when the line has none there,
+ * its index then null: hoverIdx), else its latest value ("—" when none).
+ */
+function legendValue(values: LineValues, unit: string): uPlot.Series.Value {
   let latest: number | null = null;
-  for (let i = values.length - 1; i >= 0 && latest === null; i--) latest = values[i];
-  return (_u, v, _s, idx) => valueText(idx == null ? latest : v, unit);
+  for (let i = values.length - 1; i >= 0 && isNone(latest); i--) latest = values[i];
+  return (u, v, _s, idx) => valueText(u.cursor.idx == null ? latest : idx == null ? null : v, unit);
+}
+
+/** The hovered index of a series: none (null) where a typed line holds NaN, so uPlot hides its point there. */
+const hoverIdx: uPlot.Cursor.DataIdxRefiner = (u, seriesIdx, idx) => {
+  const v = u.data[seriesIdx][idx];
+  return typeof v === 'number' && Number.isNaN(v) ? null : idx;
+};
+
+/**
+ * A y scale's range: its shown series' values at the times in view (linesRange: typed lines hold NaN, which uPlot's
+ * own scan would take for a value), padded as uPlot pads an automatic range (rangeNum, 10 %).
+ */
+function yRange(scale: string): uPlot.Range.Function {
+  return (u) => {
+    const lines = u.series.flatMap((s, i) => (i > 0 && s.scale === scale && s.show !== false ? [u.data[i]] : []));
+    const [i0, i1] = u.series[0].idxs ?? [0, u.data[0].length - 1];
+    const r = linesRange(lines as Array<ArrayLike<number | null>>, i0 ?? 0, i1 ?? u.data[0].length - 1);
+    return r ? uPlot.rangeNum(r[0], r[1], 0.1, true) : [null, null];
+  };
 }
 
 /**
@@ -252,12 +277,17 @@ function focusHook(u: uPlot, index: number | null, opts: uPlot.Series): void {
   u.redraw(false);
 }
 
+/** A plot's scales: time on the panels' shared range; 'y' (and a right axis's `right`) ranged by yRange. */
+function scalesOf(range: [number, number] | undefined, right?: string): uPlot.Scales {
+  return { x: sharedXScale(range), y: { range: yRange('y') }, ...(right ? { [right]: { range: yRange(right) } } : {}) };
+}
+
 /** The marks' values for hover: at each time, the first line's invalid value there (null: none). */
-function hoveredMarks(invalid: ReadonlyArray<ReadonlyArray<number | null>>, length: number): Array<number | null> {
+function hoveredMarks(invalid: ReadonlyArray<LineValues>, length: number): Array<number | null> {
   const out = new Array<number | null>(length).fill(null);
   for (let i = 0; i < length; i++)
     for (const line of invalid)
-      if (line[i] != null) {
+      if (!isNone(line[i])) {
         out[i] = line[i];
         break;
       }
@@ -265,14 +295,14 @@ function hoveredMarks(invalid: ReadonlyArray<ReadonlyArray<number | null>>, leng
 }
 
 /** The means a resampled chart draws: its lines' values (null where a line has none in a period). */
-function meanCount(data: ChartData): number {
+function meanCount(data: ChartData<LineValues>): number {
   let n = 0;
-  for (const s of data.series) for (const v of s.values) if (v != null) n++;
+  for (const s of data.series) for (const v of s.values) if (!isNone(v)) n++;
   return n;
 }
 
 /** The chart's note: points and lines ("144 values → 9 means" when resampled, `means` naming them). */
-function noteText(data: ChartData, means: string): string {
+function noteText(data: ChartData<LineValues>, means: string): string {
   const omitted = data.omittedSeries ? `; ${data.omittedSeries} more datasources not drawn` : '';
   const drawn = means ? ` → ${meanCount(data).toLocaleString('en-US')} means` : '';
   return `${data.points.toLocaleString('en-US')} ${means ? 'values' : 'points'}${drawn}, ${data.series.length} lines${omitted}${means ? `; ${means}` : ''}`;
@@ -483,19 +513,24 @@ export class ChartView {
     };
   }
 
-  /** A metric's lines with the view's "Lines by", QC toggle and resampling, on the draw's layout. */
-  private dataOf(metricCol: number, timeCol: number, on: ReturnType<ChartView['layoutOf']>): ChartData {
+  /** A metric's lines (typed) with the view's "Lines by", QC toggle and resampling, on the draw's layout. */
+  private dataOf(metricCol: number, on: ReturnType<ChartView['layoutOf']>): ChartData<Float64Array> {
     const qc = {
-      invalid: qcInvalidTest(this.table, this.siblings, metricCol) ?? (() => false),
+      invalid: qcInvalidTest(this.table, this.siblings, metricCol),
       hideInvalid: this.hideInvalid.checked,
       periodStart: on.periodStart,
     };
-    const by = Number(this.linesBy.value);
-    return buildChartData(this.table, on.rows, metricCol, timeCol, by, undefined, qc, on.layout);
+    return buildChartLines(this.table, metricCol, on.layout, qc);
   }
 
   /** Two metrics in one panel on their union times: the second's lines dotted, named with it, on a right axis. */
-  private pairedSeries(first: ChartData, second: ChartData, unit: string, cols: number[], drawing: DecimatedDrawing) {
+  private pairedSeries(
+    first: ChartData<LineValues>,
+    second: ChartData<LineValues>,
+    unit: string,
+    cols: number[],
+    drawing: DecimatedDrawing,
+  ) {
     const xs = unionTimes(first, second);
     const a = this.seriesOf(realign(first, xs), unit, drawing);
     const [col0, col] = cols;
@@ -516,14 +551,14 @@ export class ChartView {
       side: 1,
       grid: { show: false },
     };
-    return { series: [...left, ...right], values: [...a.values, ...b.values], axes: [axis] };
+    return { series: [...left, ...right], values: [...a.values, ...b.values], axes: [axis], scale: 'y2' };
   }
 
   /**
    * The extra metrics' panels under the first: own unit and y axis, the AQI bands of its own metric (none without
    * EPA breakpoints) with their legend, the shared time range, cursor synced.
    */
-  private drawPanels(cols: number[], datas: ChartData[], range: [number, number] | undefined): void {
+  private drawPanels(cols: number[], datas: ChartData<LineValues>[], range: [number, number] | undefined): void {
     const zone = this.timeZone();
     cols.forEach((col, k) => {
       const unit = unitOf(this.table.columns[col]);
@@ -540,8 +575,8 @@ export class ChartView {
           height: 200,
           padding: [null, RIGHT_PAD, null, null],
           tzDate,
-          scales: { x: sharedXScale(range) },
-          cursor: { sync: { key: this.syncKey } },
+          scales: scalesOf(range),
+          cursor: { sync: { key: this.syncKey }, dataIdx: hoverIdx },
           legend: { show: false },
           axes: [axis, themedAxis(this.element, unit || undefined)],
           series,
@@ -577,9 +612,9 @@ export class ChartView {
     const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
     const period = resamplePeriodOf(this.resample.value);
     const on = this.layoutOf(timeCol);
-    const data = this.dataOf(metricCol, timeCol, on);
+    const data = this.dataOf(metricCol, on);
     const extraCols = this.extraColumns(metricCol);
-    const extraDatas = extraCols.map((c) => this.dataOf(c, timeCol, on));
+    const extraDatas = extraCols.map((c) => this.dataOf(c, on));
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
@@ -590,9 +625,9 @@ export class ChartView {
     this.twoAxes.parentElement!.hidden = extraCols.length !== 1;
     const paired = this.twoAxes.checked && extraCols.length === 1;
     const drawing = decimatedDrawing();
-    const { series, values, axes } = paired
+    const { series, values, axes, scale } = paired
       ? this.pairedSeries(data, extraDatas[0], unit, [metricCol, extraCols[0]], drawing)
-      : { ...this.seriesOf(data, unit, drawing), axes: [] };
+      : { ...this.seriesOf(data, unit, drawing), axes: [], scale: undefined };
     const zone = this.timeZone();
     const { tzDate, axis } = this.timeAxisOf(zone);
     const errorColour = themeVar(this.element, '--vscode-errorForeground', '#f14c4c');
@@ -601,10 +636,10 @@ export class ChartView {
         ...this.size(),
         padding: [null, RIGHT_PAD, null, null],
         tzDate,
-        scales: { x: sharedXScale(range) },
+        scales: scalesOf(range, scale),
         // Hovering near a line (or its legend entry) dims the others; the cursor moves in every panel.
         focus: { alpha: 0.25 },
-        cursor: { focus: { prox: 24 }, sync: { key: this.syncKey } },
+        cursor: { focus: { prox: 24 }, sync: { key: this.syncKey }, dataIdx: hoverIdx },
         // A dashed line's legend marker is dashed too (uPlot draws every marker solid): with more lines than
         // colours, the legend tells the lines of one colour apart.
         legend: { markers: { dash: (u: uPlot, i: number) => (u.series[i].dash?.length ? 'dashed' : 'solid') } },
@@ -630,10 +665,10 @@ export class ChartView {
    * one series of hollow marks for the invalid values of every line (no line).
    */
   private seriesOf(
-    data: ChartData,
+    data: ChartData<LineValues>,
     unit: string,
     drawing: DecimatedDrawing,
-  ): { series: uPlot.Series[]; values: Array<Array<number | null>> } {
+  ): { series: uPlot.Series[]; values: LineValues[] } {
     const colours = palette(this.element, data.series.length);
     // Over every row of the "Lines by" column: once per draw, for all its panels.
     this.styles ??= tableLineStyles(this.table, Number(this.linesBy.value), this.options.styleSlots);
@@ -652,17 +687,20 @@ export class ChartView {
         dash: styles.get(s.label)?.dash.slice(),
         width: LINE_WIDTH,
         spanGaps: false,
+        // The y range is yRange's (uPlot's own scan would take a typed line's NaN for a value).
+        auto: false,
         paths: drawing.line,
         value: legendValue(s.values, unit),
       })),
     ];
-    const values: Array<Array<number | null>> = data.series.map((s) => s.values);
+    const values: LineValues[] = data.series.map((s) => s.values);
     if (data.invalid && data.invalidCount && !this.hideInvalid.checked) {
       const mark = { size: 8, width: 1.5, fill: background };
       series.push({
         label: QC_INVALID_LABEL,
         stroke: errorColour,
         width: 0,
+        auto: false,
         // Every line's invalid values drawn by the drawing (one mark per pixel); uPlot's own points not drawn.
         paths: drawing.marks(data.invalid, mark),
         points: { show: false, ...mark, stroke: errorColour },

@@ -12,22 +12,34 @@ export {
 
 const MAX_SERIES = MAX_CHART_LINES;
 
-export interface ChartData {
+/**
+ * A line's values at the chart's times: null where it has none; or, typed (`buildChartLines`, what the view draws and
+ * hovers), NaN where it has none: a Float64Array holds each value unboxed, where an array mixing numbers and nulls
+ * boxes every non-integer value (8 lines × 125,000 values: a million allocations per panel, and their collection).
+ */
+export type LineValues = Array<number | null> | Float64Array;
+
+/** No value at a slot: null, or NaN in typed values. */
+export function isNone(v: number | null | undefined): v is null | undefined {
+  return v == null || Number.isNaN(v);
+}
+
+export interface ChartData<V extends LineValues = Array<number | null>> {
   /** Seconds since the epoch (uPlot's unit), ascending. */
   xs: number[];
-  series: Array<{ label: string; values: Array<number | null> }>;
+  series: Array<{ label: string; values: V }>;
   /** Groups beyond MAX_SERIES are left out, and the chart says so. */
   omittedSeries: number;
   points: number;
-  /** Per drawn line, its QC-invalid values only (null elsewhere), when an `invalid` test was given. */
-  invalid?: Array<Array<number | null>>;
+  /** Per drawn line, its QC-invalid values only (none elsewhere), when an `invalid` test was given. */
+  invalid?: V[];
   /** QC-invalid values among the rows (drawn as marks, or left out when hidden). */
   invalidCount: number;
 }
 
 interface ChartQcOptions {
-  /** Is the value in this table row QC-invalid? */
-  invalid: (row: number) => boolean;
+  /** Is the value in this table row QC-invalid? (None: no value is; no call per row.) */
+  invalid?: (row: number) => boolean;
   /** Leave invalid values out of the lines (and of the marks). */
   hideInvalid: boolean;
   /**
@@ -146,10 +158,11 @@ function keptPoints(layout: ChartLayout, metric: NumericColumn, qc?: ChartQcOpti
   const pointsPerLine = new Uint32Array(layout.labels.length);
   let points = 0;
   let invalidCount = 0;
+  const test = qc?.invalid;
   for (let i = 0; i < n; i++) {
     const r = layout.rows[i];
     if (isEmptyAt(metric, r)) continue;
-    const bad = qc?.invalid(r) === true;
+    const bad = test?.(r) === true;
     if (bad) {
       invalidCount++;
       if (qc?.hideInvalid) continue;
@@ -187,11 +200,14 @@ function lineValues(
   seriesOf: Int32Array,
   lines: number,
   mean: boolean,
+  typed: boolean,
 ) {
   const { atOf, xs } = usedSlots(layout, p);
   const m = xs.length;
-  const values = Array.from({ length: lines }, () => new Array<number | null>(m).fill(null));
-  const invalid = new Array<Array<number | null> | undefined>(lines);
+  const empty = (): LineValues =>
+    typed ? new Float64Array(m).fill(Number.NaN) : new Array<number | null>(m).fill(null);
+  const values = Array.from({ length: lines }, empty);
+  const invalid = new Array<LineValues | undefined>(lines);
   const sums = mean ? Array.from({ length: lines }, () => new Float64Array(m)) : [];
   const counts = mean ? Array.from({ length: lines }, () => new Uint32Array(m)) : [];
   for (let i = 0; i < p.points; i++) {
@@ -205,7 +221,7 @@ function lineValues(
       counts[k][j]++;
     } else values[k][j] = v;
     if (!p.invalid[i]) continue;
-    if (!invalid[k]) invalid[k] = new Array<number | null>(m).fill(null);
+    invalid[k] ??= empty();
     invalid[k][j] = v;
   }
   for (let k = 0; k < sums.length; k++)
@@ -213,10 +229,41 @@ function lineValues(
       if (!counts[k][j]) continue;
       values[k][j] = sums[k][j] / counts[k][j];
       const marks = invalid[k];
-      if (marks && marks[j] !== null) marks[j] = values[k][j];
+      if (marks && !isNone(marks[j])) marks[j] = values[k][j];
     }
-  const none = invalid.includes(undefined) ? new Array<number | null>(m).fill(null) : [];
+  const none = invalid.includes(undefined) ? empty() : [];
   return { xs, values, invalidValues: Array.from(invalid, (v) => v ?? none) };
+}
+
+/** One metric's lines (chartDataOf), null or (typed) NaN where a line has no value. */
+function chartDataOf(
+  table: Table,
+  metricCol: number,
+  layout: ChartLayout,
+  maxSeries: number,
+  qc: ChartQcOptions | undefined,
+  typed: boolean,
+): ChartData<LineValues> {
+  const metric = table.columns[metricCol] as NumericColumn;
+  const { labels } = layout;
+  const p = keptPoints(layout, metric, qc);
+  const present = labels.map((_, g) => g).filter((g) => p.pointsPerLine[g] > 0);
+  present.sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
+  const drawn = present.slice(0, maxSeries);
+  const seriesOf = new Int32Array(labels.length).fill(-1);
+  drawn.forEach((g, k) => {
+    seriesOf[g] = k;
+  });
+  const mean = !!qc?.periodStart;
+  const { xs, values, invalidValues } = lineValues(layout, p, metric, seriesOf, drawn.length, mean, typed);
+  return {
+    xs,
+    series: drawn.map((g, k) => ({ label: layout.oneLine ? metric.name : labels[g], values: values[k] })),
+    omittedSeries: present.length - drawn.length,
+    points: p.points,
+    invalid: qc ? invalidValues : undefined,
+    invalidCount: p.invalidCount,
+  };
 }
 
 /**
@@ -233,23 +280,47 @@ export function buildChartData(
   qc?: ChartQcOptions,
   layout = chartLayout(table, rows, timeCol, groupCol, qc?.periodStart),
 ): ChartData {
-  const metric = table.columns[metricCol] as NumericColumn;
-  const { labels } = layout;
-  const p = keptPoints(layout, metric, qc);
-  const present = labels.map((_, g) => g).filter((g) => p.pointsPerLine[g] > 0);
-  present.sort((a, b) => (labels[a] < labels[b] ? -1 : labels[a] > labels[b] ? 1 : 0));
-  const drawn = present.slice(0, maxSeries);
-  const seriesOf = new Int32Array(labels.length).fill(-1);
-  drawn.forEach((g, k) => {
-    seriesOf[g] = k;
-  });
-  const { xs, values, invalidValues } = lineValues(layout, p, metric, seriesOf, drawn.length, !!qc?.periodStart);
-  return {
-    xs,
-    series: drawn.map((g, k) => ({ label: layout.oneLine ? metric.name : labels[g], values: values[k] })),
-    omittedSeries: present.length - drawn.length,
-    points: p.points,
-    invalid: qc ? invalidValues : undefined,
-    invalidCount: p.invalidCount,
-  };
+  return chartDataOf(table, metricCol, layout, maxSeries, qc, false) as ChartData;
+}
+
+/** The same lines as buildChartData on a draw's layout, typed: each line a Float64Array, NaN where it has none. */
+export function buildChartLines(
+  table: Table,
+  metricCol: number,
+  layout: ChartLayout,
+  qc?: ChartQcOptions,
+  maxSeries = MAX_SERIES,
+): ChartData<Float64Array> {
+  return chartDataOf(table, metricCol, layout, maxSeries, qc, true) as ChartData<Float64Array>;
+}
+
+/**
+ * The smallest and largest value of `lines` (none: null or NaN) from index `from` to `to`: a y scale's data range,
+ * without uPlot's own scan (which takes a NaN for a value); undefined when there is none.
+ */
+export function linesRange(
+  lines: ReadonlyArray<ArrayLike<number | null>>,
+  from: number,
+  to: number,
+): [number, number] | undefined {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const ys of lines) {
+    const end = Math.min(to, ys.length - 1);
+    if (ys instanceof Float64Array)
+      // One loop for typed lines: it stays fast (monomorphic) over their millions of values.
+      for (let i = Math.max(0, from); i <= end; i++) {
+        const y = ys[i];
+        if (y < lo) lo = y; // NaN compares false: left out
+        if (y > hi) hi = y;
+      }
+    else
+      for (let i = Math.max(0, from); i <= end; i++) {
+        const y = ys[i];
+        if (y == null) continue;
+        if (y < lo) lo = y;
+        if (y > hi) hi = y;
+      }
+  }
+  return lo <= hi ? [lo, hi] : undefined;
 }

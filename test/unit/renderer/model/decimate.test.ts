@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { decimatedIndices, distinctPixels } from '../../../../src/renderer/model/decimate';
+import { columnBars, decimatedIndices, distinctPixels } from '../../../../src/renderer/model/decimate';
 
 // M4 (Jugel et al., "M4: A Visualization-Oriented Time Series Data Aggregation", PVLDB 7(10), 2014, §3): a line
 // through each pixel column's first, last, smallest and largest point covers the same pixels as through all points.
@@ -138,5 +138,104 @@ describe('renderer chart QC-invalid marks (one per distinct pixel)', () => {
     const px = distinctPixels(xs, [a], [10, 20], toPixel, 200, 100);
     for (let k = 0; k < px.length; k += 2) assert.ok(px[k] >= 10 && px[k] <= 20, `x ${px[k]} outside 10…20`);
     assert.equal(distinctPixels(xs, [a], [0, 199.5], (x, y) => [x + 500, y], 200, 100).length, 0);
+  });
+});
+
+describe('renderer chart dense lines as per-column bars', () => {
+  const { xs, ys } = walk(50_000, 11);
+  const range: [number, number] = [xs[0], xs[xs.length - 1]];
+  const span = range[1] - range[0];
+  const columnAt = (x: number, w: number) => Math.min(w - 1, Math.floor(((x - range[0]) / span) * w));
+
+  /** The bars by column (several in one column when a gap splits it): [low, high] each. */
+  function barsByColumn(bars: number[]): Map<number, Array<[number, number]>> {
+    const out = new Map<number, Array<[number, number]>>();
+    for (let k = 0; k < bars.length; k += 3)
+      out.set(bars[k], [...(out.get(bars[k]) ?? []), [bars[k + 1], bars[k + 2]]]);
+    return out;
+  }
+
+  it('covers every segment of the polyline: within a column or to the next one by a bar there, further by a join', () => {
+    for (const w of [300, 1400]) {
+      const { bars, joins } = columnBars(xs, ys, range, w);
+      const byColumn = barsByColumn(bars);
+      const joined = new Set<string>();
+      for (let k = 0; k < joins.length; k += 4)
+        joined.add(`${joins[k]},${joins[k + 1]},${joins[k + 2]},${joins[k + 3]}`);
+      let segments = 0;
+      for (let i = 1; i < xs.length; i++) {
+        const [y0, y1] = [ys[i - 1], ys[i]];
+        if (y0 == null || y1 == null) continue;
+        segments++;
+        const [a, b] = [columnAt(xs[i - 1], w), columnAt(xs[i], w)];
+        if (b - a > 1) {
+          assert.ok(
+            joined.has(`${xs[i - 1]},${y0},${xs[i]},${y1}`),
+            `segment ${i - 1}–${i} (columns ${a}–${b}) joined`,
+          );
+          continue;
+        }
+        const covering = (byColumn.get(b) ?? []).some(([lo, hi]) => lo <= Math.min(y0, y1) && hi >= Math.max(y0, y1));
+        assert.ok(covering, `segment ${i - 1}–${i} in column ${b} within a bar at ${w} px`);
+      }
+      // One bar a column, and one more for each gap splitting a column: far fewer than the segments.
+      const gaps = ys.filter((y) => y == null).length;
+      assert.ok(bars.length / 3 <= w + gaps, `${bars.length / 3} bars for ${segments} segments on ${w} columns`);
+      assert.ok(bars.length / 3 < segments / 20);
+    }
+  });
+
+  it('reaches no further than the polyline: each bar spans the values of its column and the previous last one', () => {
+    const w = 500;
+    const { bars } = columnBars(xs, ys, range, w);
+    for (let k = 0; k < bars.length; k += 3) {
+      const [c, lo, hi] = [bars[k], bars[k + 1], bars[k + 2]];
+      // The values the polyline passes through in column c: its points there, and the last point before when it
+      // lies in column c - 1 with no gap between.
+      const values: number[] = [];
+      for (let i = 0; i < xs.length; i++) {
+        const y = ys[i];
+        const prev = i + 1 < xs.length ? ys[i + 1] : null;
+        if (y == null) continue;
+        const at = columnAt(xs[i], w);
+        if (at === c || (at === c - 1 && prev != null && i + 1 < xs.length && columnAt(xs[i + 1], w) === c))
+          values.push(y);
+      }
+      assert.ok(lo >= Math.min(...values) && hi <= Math.max(...values), `bar ${c} [${lo}, ${hi}] within its values`);
+    }
+  });
+
+  it('breaks at a gap: no bar reaches across a null, no join spans one', () => {
+    // Column 0: 1, 5; a null; column 1: 2, 3 (no reach back to 5); column 3: 4 (joined from 3: two columns on).
+    const x = [0, 0.1, 0.2, 1, 1.1, 3];
+    const y = [1, 5, null, 2, 3, 4];
+    assert.deepEqual(columnBars(x, y, [0, 4], 4), { bars: [0, 1, 5, 1, 2, 3], joins: [1.1, 3, 3, 4] });
+    // Without the null, column 1's bar reaches the last value of column 0.
+    assert.deepEqual(columnBars([0, 0.1, 1, 1.1], [1, 5, 2, 3], [0, 4], 4).bars, [0, 1, 5, 1, 2, 5]);
+  });
+
+  it('joins the points off the range in view, and draws no bar outside it', () => {
+    const { bars, joins } = columnBars([-5, 0, 0.5, 1, 9], [1, 2, 3, 4, 5], [0, 4], 4);
+    assert.deepEqual(bars, [0, 2, 3, 1, 3, 4]);
+    assert.deepEqual(joins, [-5, 1, 0, 2, 1, 4, 9, 5]);
+  });
+});
+
+describe('renderer chart decimation of typed lines (NaN where a line has no value)', () => {
+  const { xs, ys } = walk(20_000, 5);
+  const typed = Float64Array.from(ys, (y) => (y == null ? Number.NaN : y));
+  const range: [number, number] = [xs[0], xs[xs.length - 1]];
+
+  it('decimates, bars and marks a typed line as the same line with nulls', () => {
+    for (const w of [200, 900]) {
+      assert.deepEqual(decimatedIndices(xs, typed, range, w), decimatedIndices(xs, ys, range, w));
+      assert.deepEqual(columnBars(xs, typed, range, w), columnBars(xs, ys, range, w));
+    }
+    const toPixel = (x: number, y: number): [number, number] => [(x - range[0]) / 50, 100 - y];
+    assert.deepEqual(
+      distinctPixels(xs, [typed], range, toPixel, 1000, 300),
+      distinctPixels(xs, [ys], range, toPixel, 1000, 300),
+    );
+    assert.ok(ys.includes(null), 'the walk has gaps');
   });
 });
