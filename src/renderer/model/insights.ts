@@ -123,19 +123,21 @@ const wordsOf = new Float64Array(1);
 const words32 = new Uint32Array(wordsOf.buffer);
 
 /**
- * A set of doubles (open addressing, hashed on their two 32-bit words; NaN marks a free slot and is never a
- * key; −0 is kept as 0): starts small and doubles at half full, so a few distinct values stay in cache.
+ * A set of doubles with rows per value (open addressing, hashed on their two 32-bit words; NaN marks a free slot
+ * and is never a key; −0 is kept as 0): starts small and doubles at half full, so a few distinct values stay in cache.
  */
 class DoubleSet {
   size = 0;
-  private keys = DoubleSet.empty(1024);
+  keys = DoubleSet.empty(1024);
+  /** Rows per slot (the key's rows as added). */
+  rows = new Float64Array(1024);
 
   private static empty(size: number): Float64Array {
     return new Float64Array(size).fill(Number.NaN);
   }
 
-  /** Adds v (not NaN); whether it was new. */
-  add(v: number): boolean {
+  /** Adds v (not NaN) with `rows` rows; whether it was new. */
+  add(v: number, rows = 1): boolean {
     const keys = this.keys;
     const mask = keys.length - 1;
     wordsOf[0] = v + 0; // −0 + 0 is +0
@@ -145,6 +147,7 @@ class DoubleSet {
       slot = (slot + 1) & mask;
       key = keys[slot];
     }
+    this.rows[slot] += rows;
     if (key === v) return false;
     keys[slot] = v + 0;
     if (++this.size * 2 > keys.length) this.grow();
@@ -153,10 +156,11 @@ class DoubleSet {
 
   /** The keys in a table twice the size (it was half full). */
   private grow(): void {
-    const old = this.keys;
+    const [old, oldRows] = [this.keys, this.rows];
     this.keys = DoubleSet.empty(old.length * 2);
+    this.rows = new Float64Array(old.length * 2);
     this.size = 0;
-    for (let k = 0; k < old.length; k++) if (!Number.isNaN(old[k])) this.add(old[k]);
+    for (let k = 0; k < old.length; k++) if (!Number.isNaN(old[k])) this.add(old[k], oldRows[k]);
   }
 }
 
@@ -182,20 +186,36 @@ interface Histogram {
   over: number;
 }
 
+/** Counts into `counts` (bins, then under, over) as a Histogram. */
+function histogramOf(counts: Float64Array): Histogram {
+  const bins = counts.length - 2;
+  return { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
+}
+
 /**
- * Counts of `values` (NaN skipped) in the bins of `edgeList` as numpy.histogram counts them ([a, b), the last
- * [a, b]), with the values under and over (the range is rangeOf's).
+ * One pass over `values` (NaN skipped): how many, their range, and their counts in the bins of `edgeList` as
+ * numpy.histogram counts them ([a, b), the last [a, b]), with the values under and over.
  */
-export function binCounts(values: Float64Array, edgeList: readonly number[]): Histogram {
+function scanCounts(values: Float64Array, edgeList: readonly number[]) {
   const edges = Float64Array.from(edgeList);
   const bins = edges.length - 1;
   const counts = new Float64Array(bins + 2); // then under, over
   const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
+  let [n, min, max] = [0, Infinity, -Infinity];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (!Number.isNaN(v)) counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
+    if (Number.isNaN(v)) continue;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
   }
-  return { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
+  return { n, min, max, histogram: histogramOf(counts) };
+}
+
+/** Counts of `values` (NaN skipped) in the bins of `edgeList` with the values under and over (scanCounts). */
+export function binCounts(values: Float64Array, edgeList: readonly number[]): Histogram {
+  return scanCounts(values, edgeList).histogram;
 }
 
 /**
@@ -317,18 +337,28 @@ function binsOf(edges: number[], counts: Histogram): InsightBin[] {
   return bins;
 }
 
+/** The sample's count (NaN left out) and its least and greatest value. */
+interface Sample {
+  n: number;
+  lo: number;
+  hi: number;
+}
+
 /**
  * The values whose percentiles set the bins, into `scratch`: all of them up to QUANTILE_SAMPLE rows, else
- * every k-th row (evenly spaced, the same rows each time); returns how many (NaN left out).
+ * every k-th row (evenly spaced, the same rows each time); how many (NaN left out) and their range.
  */
-function robustSample(values: Float64Array, scratch: Float64Array): number {
+function robustSample(values: Float64Array, scratch: Float64Array): Sample {
   const stride = Math.max(1, Math.ceil(values.length / QUANTILE_SAMPLE));
-  let n = 0;
+  let [n, lo, hi] = [0, Infinity, -Infinity];
   for (let i = 0; i < values.length; i += stride) {
     const v = values[i];
-    if (!Number.isNaN(v)) scratch[n++] = v;
+    if (Number.isNaN(v)) continue;
+    scratch[n++] = v;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
   }
-  return n;
+  return { n, lo, hi };
 }
 
 /** How many values (NaN left out) and their range. */
@@ -344,76 +374,198 @@ function rangeOf(values: Float64Array): { n: number; min: number; max: number } 
   return { n, min, max };
 }
 
-/** The most keys a number column is counted by (4 MB of counts); at most one per 4 rows. */
+/**
+ * What one pass over a number or time column found: how many values (NaN left out), their range and distinct
+ * count (up to DISTINCT_LIMIT), and its histogram over any edges, made from the counts per value, not the rows.
+ */
+interface Tally {
+  n: number;
+  min: number;
+  max: number;
+  distinct: number;
+  histogram(edges: readonly number[]): Histogram;
+}
+
+/** Buffers reused between the columns of one columnInsights call. */
+interface Scratch {
+  /** The robust sample (QUANTILE_SAMPLE long at most). */
+  sample: Float64Array;
+  /** Rows per key of the keyed tally, made when first needed (keysLimit long). */
+  perKey?: Int32Array;
+}
+
+/** The most keys a column is counted by (4 MB of counts); at most 4 per row (and 1,024) past the rows. */
 const KEYED_MAX = 1 << 20;
+const keysLimit = (rows: number) => Math.min(KEYED_MAX, 4 * rows + 1024);
+/** The keyed tally's keys outside its window (one per row) it keeps; past that many it gives up. */
+const OUTLIERS_MAX = 4096;
 
 /**
- * binCounts and the distinct count of a number column in [min, max] whose values are all whole numbers at its
- * scale p (quantumOf): one pass counts the rows per key q = round(v · p) (q / p === v: the key is the value),
- * then the keys with rows, ascending, are binned by walking the edges. Undefined (nothing counted) when the
- * range has too many keys or a value is off the scale.
+ * The keys counted in place at scale p: three times the sample's keys (and 1,024 more) around them, so the
+ * rows the sample skipped land inside but for a few; undefined when the sample's keys alone are too many.
  */
-function keyedCounts(values: Float64Array, edges: readonly number[], min: number, max: number) {
-  const p = quantumOf(values);
-  const first = Math.round(min * p);
-  const span = Math.round(max * p) - first + 1;
-  if (!(p > 0 && span <= Math.min(KEYED_MAX, values.length / 4))) return undefined;
-  const perKey = new Int32Array(span);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (Number.isNaN(v)) continue;
-    const q = Math.round(v * p);
-    if (q / p !== v) return undefined;
-    perKey[q - first]++; // in [0, span): rounding is monotone; −0 counts as +0
-  }
-  const n = edges.length - 1;
-  const counts = new Array<number>(n).fill(0);
-  let [under, over, distinct, b] = [0, 0, 0, 0];
-  for (let k = 0; k < span; k++) {
-    const rows = perKey[k];
-    if (!rows) continue;
-    distinct++;
-    const v = (k + first) / p;
-    if (v < edges[0]) under += rows;
-    else if (v > edges[n]) over += rows;
-    else {
-      while (b < n - 1 && v >= edges[b + 1]) b++;
-      counts[b] += rows;
-    }
-  }
-  const capped = distinct >= DISTINCT_LIMIT;
-  return { histogram: { under, counts, over }, distinct: capped ? DISTINCT_LIMIT : distinct, distinctCapped: capped };
+function keyWindow(p: number, sample: Sample, limit: number): { first: number; span: number } | undefined {
+  const lo = Math.round(sample.lo * p);
+  const seen = Math.round(sample.hi * p) - lo + 1;
+  if (!(seen >= 1 && seen <= limit)) return undefined;
+  const span = Math.min(limit, 3 * seen + 1024);
+  return { first: lo - Math.floor((span - seen) / 2), span };
 }
 
 /**
- * A number column's insight (its values, NaN empty); `scratch` (≥ QUANTILE_SAMPLE long) is reused between
- * columns. The bins come from the sample's percentiles (or the range, when the sample has no spread); a column
- * of whole numbers at a scale is counted by key (bins and distinct count at once), others by a scan.
+ * The tally of a column whose values are all whole numbers at its scale p (quantumOf), in one pass: the rows
+ * per key q = round(v · p) (q / p === v: the key is the value) in `perKey` for the keys of the window, the rare
+ * keys outside it listed. Undefined (nothing counted) when a value is off the scale or too many are outside.
  */
-function numberInsight(values: Float64Array, scratch: Float64Array, distinct: boolean): NumberInsight {
-  const sampled = robustSample(values, scratch);
-  const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
-  const { n, min, max } = rangeOf(values);
-  const base = { rows: values.length, missing: values.length - n };
-  if (!n) {
-    const counted = distinct ? distinctOf(values, min, max) : {};
-    return { kind: 'number', ...base, ...counted, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+function keyedTally(values: Float64Array, p: number, window: { first: number; span: number }, perKey: Int32Array) {
+  const { first, span } = window;
+  perKey.fill(0, 0, span);
+  const outliers: number[] = [];
+  let missing = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const q = Math.round(v * p);
+    if (q / p !== v) {
+      // NaN is never its own key's value.
+      if (!Number.isNaN(v)) return undefined;
+      missing++;
+      continue;
+    }
+    const k = q - first; // −0 counts as +0
+    if (k >= 0 && k < span) perKey[k]++;
+    else if (outliers.push(q) > OUTLIERS_MAX) return undefined;
   }
-  const edges = p99 > p1 ? roundEdges(p1, p99) : roundEdges(min, max);
-  const { histogram, ...counted } = keyedCounts(values, edges, min, max) ?? {
-    histogram: binCounts(values, edges),
-    ...(distinct ? distinctOf(values, min, max) : {}),
+  return keyedSummary(
+    perKey.subarray(0, span),
+    first,
+    p,
+    outliers.sort((a, b) => a - b),
+    values.length - missing,
+  );
+}
+
+/** keyedTally's counts as a Tally: range and distinct count from the keys with rows, bins by walking the edges. */
+function keyedSummary(perKey: Int32Array, first: number, p: number, outliers: number[], n: number): Tally {
+  let [lowest, highest, distinct] = [Infinity, -Infinity, 0];
+  for (let k = 0; k < perKey.length; k++) {
+    if (!perKey[k]) continue;
+    if (lowest === Infinity) lowest = k + first;
+    highest = k + first;
+    distinct++;
+  }
+  for (let j = 0; j < outliers.length; j++) if (j === 0 || outliers[j] !== outliers[j - 1]) distinct++;
+  const histogram = (edgeList: readonly number[]): Histogram => {
+    const edges = Float64Array.from(edgeList);
+    const bins = edges.length - 1;
+    const counts = new Float64Array(bins + 2); // then under, over
+    const [e0, eN] = [edges[0], edges[bins]];
+    let b = 0;
+    for (let k = 0; k < perKey.length; k++) {
+      const rows = perKey[k];
+      if (!rows) continue;
+      const v = (k + first) / p;
+      if (v < e0) counts[bins] += rows;
+      else if (v > eN) counts[bins + 1] += rows;
+      else {
+        while (b < bins - 1 && v >= edges[b + 1]) b++;
+        counts[b] += rows;
+      }
+    }
+    const perUnit = bins / (eN - e0);
+    for (const q of outliers) counts[slotOf(q / p, edges, bins, e0, eN, perUnit)]++;
+    return histogramOf(counts);
   };
+  const [min, max] = [Math.min(lowest, outliers[0] ?? Infinity), Math.max(highest, outliers.at(-1) ?? -Infinity)];
+  return { n, min: min / p, max: max / p, distinct: Math.min(distinct, DISTINCT_LIMIT), histogram };
+}
+
+/** The most distinct values a hashed tally counts (a table of at most 32,768 slots); past it the column is scanned. */
+const HASHED_MAX = 1 << 14;
+
+/**
+ * The tally of a column with few distinct values (not all on one scale), in one pass: the rows per value in a
+ * hash set, a run of equal values added once. Undefined when it has more than HASHED_MAX distinct values.
+ */
+function hashedTally(values: Float64Array): Tally | undefined {
+  const set = new DoubleSet();
+  let [missing, last, run] = [0, Number.NaN, 0];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === last) run++;
+    else if (Number.isNaN(v)) missing++;
+    else {
+      if (run) set.add(last, run);
+      if (set.size > HASHED_MAX) return undefined;
+      [last, run] = [v, 1];
+    }
+  }
+  if (run) set.add(last, run);
+  const { keys, rows } = set;
+  let [min, max] = [Infinity, -Infinity];
+  for (let k = 0; k < keys.length; k++) {
+    const v = keys[k];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const histogram = (edgeList: readonly number[]): Histogram => {
+    const edges = Float64Array.from(edgeList);
+    const bins = edges.length - 1;
+    const counts = new Float64Array(bins + 2); // then under, over
+    const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
+    for (let k = 0; k < keys.length; k++)
+      if (!Number.isNaN(keys[k])) counts[slotOf(keys[k], edges, bins, e0, eN, perUnit)] += rows[k];
+    return histogramOf(counts);
+  };
+  return { n: values.length - missing, min, max, distinct: set.size, histogram };
+}
+
+/** A column's tally: by key when its values are on one scale (probed), else by hash when they are few. */
+function tallyOf(values: Float64Array, sample: Sample, scratch: Scratch): Tally | undefined {
+  const p = quantumOf(values);
+  const limit = keysLimit(values.length);
+  const window = p > 0 ? keyWindow(p, sample, limit) : undefined;
+  if (window) {
+    scratch.perKey ??= new Int32Array(limit);
+    const tally = keyedTally(values, p, window, scratch.perKey);
+    if (tally) return tally;
+  }
+  return hashedTally(values);
+}
+
+/** A tally's distinct count as the insight gives it. */
+function distinctIn(tally: Tally): { distinct: number; distinctCapped: boolean } {
+  return { distinct: tally.distinct, distinctCapped: tally.distinct >= DISTINCT_LIMIT };
+}
+
+/**
+ * A number column's insight (its values, NaN empty). The bins come from the sample's percentiles (or the range,
+ * when the sample has no spread); a column tallied in one pass (tallyOf) has its bins and distinct count from
+ * the tally; others are scanned (range and bins in one pass), their distinct values counted apart.
+ */
+function numberInsight(values: Float64Array, scratch: Scratch, distinct: boolean): NumberInsight {
+  const sample = robustSample(values, scratch.sample);
+  const [p1, p99] = quantilesInPlace(scratch.sample, sample.n, ROBUST_QUANTILES);
+  const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
+  const tally = tallyOf(values, sample, scratch);
+  const scan = !tally && robust ? scanCounts(values, robust) : undefined;
+  const { n, min, max } = tally ?? scan ?? rangeOf(values);
+  const base = { rows: values.length, missing: values.length - n };
+  const counted = tally ? distinctIn(tally) : distinct ? distinctOf(values, min, max) : {};
+  if (!n) return { kind: 'number', ...base, ...counted, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+  const edges = robust ?? roundEdges(min, max);
+  const histogram = tally ? tally.histogram(edges) : (scan?.histogram ?? binCounts(values, edges));
   return { kind: 'number', ...base, ...counted, min, max, edges, bins: binsOf(edges, histogram) };
 }
 
-function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
-  const { n, min, max } = rangeOf(values);
+/** A time column's insight: its range and distinct count from one tally, or a range pass (distinct apart). */
+function timeInsight(values: Float64Array, scratch: Scratch, distinct: boolean): TimeInsight {
+  const tally = tallyOf(values, robustSample(values, scratch.sample), scratch);
+  const { n, min, max } = tally ?? rangeOf(values);
   return {
     kind: 'time',
     rows: values.length,
     missing: values.length - n,
-    ...(distinct ? distinctOf(values, min, max) : {}),
+    ...(tally ? distinctIn(tally) : distinct ? distinctOf(values, min, max) : {}),
     min: n ? min : Number.NaN,
     max: n ? max : Number.NaN,
   };
@@ -498,11 +650,11 @@ export function columnInsights(
   options: { distinct?: boolean } = {},
 ): (ColumnInsight | undefined)[] {
   const rows = table.rowCount;
-  const scratch = new Float64Array(Math.min(rows, QUANTILE_SAMPLE));
+  const scratch: Scratch = { sample: new Float64Array(Math.min(rows, QUANTILE_SAMPLE)) };
   const distinct = options.distinct ?? true;
   return table.columns.map((c, i) => {
     if (only && !only.has(i)) return undefined;
-    if (c.kind === 'time') return timeInsight(valuesOf(c, rows), distinct);
+    if (c.kind === 'time') return timeInsight(valuesOf(c, rows), scratch, distinct);
     if (isNumeric(c)) return numberInsight(valuesOf(c, rows), scratch, distinct);
     return valuesInsight(c, rows);
   });
