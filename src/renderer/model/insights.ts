@@ -4,7 +4,14 @@
 // the rest); for text, status and QC columns the most frequent values. Each bin and value carries the column
 // filter (model/filter grammar) that shows exactly its rows. Computed from every row the table holds.
 import { quantilesInPlace } from '../../core/aq/stats';
-import { type Column, floatValues, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
+import {
+  type Column,
+  type DictCodes,
+  floatValues,
+  isNumeric,
+  type NumericColumn,
+  type Table,
+} from '../../core/table/table';
 import { formatFlags, formatNumber } from './format';
 
 /** The histogram's bins between the 1st and 99th percentile aim at this many (a round step decides). */
@@ -230,19 +237,25 @@ const SEEN_BITS = 1 << 24;
 
 /**
  * The coarsest scale p at which the probed values (up to QUANTUM_PROBES, evenly spaced, NaN skipped) are
- * whole numbers that read back: Math.round(v · p) / p === v; 0 when none.
+ * whole numbers that read back: Math.round(v · p) / p === v (0 when none), and the probed values' range.
  */
-function quantumOf(values: Float64Array): number {
+function quantumOf(values: Float64Array): { p: number; lo: number; hi: number } {
   const stride = Math.max(1, Math.ceil(values.length / QUANTUM_PROBES));
+  let [lo, hi] = [Infinity, -Infinity];
+  for (let i = 0; i < values.length; i += stride) {
+    const v = values[i];
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   for (const p of QUANTA) {
     let fits = true;
     for (let i = 0; i < values.length && fits; i += stride) {
       const v = values[i];
       fits = Number.isNaN(v) || Math.round(v * p) / p === v;
     }
-    if (fits) return p;
+    if (fits) return { p, lo, hi };
   }
-  return 0;
+  return { p: 0, lo, hi };
 }
 
 /**
@@ -252,7 +265,7 @@ function quantumOf(values: Float64Array): number {
  * (or all, when the range is too wide for the seen-set) go to a hash set. A run of equal values is looked at once.
  */
 function distinctOf(values: Float64Array, min: number, max: number): { distinct: number; distinctCapped: boolean } {
-  const p = quantumOf(values);
+  const { p } = quantumOf(values);
   const first = Math.round(min * p);
   const span = Math.round(max * p) - first + 1;
   const others = new DoubleSet();
@@ -337,28 +350,23 @@ function binsOf(edges: number[], counts: Histogram): InsightBin[] {
   return bins;
 }
 
-/** The sample's count (NaN left out) and its least and greatest value. */
-interface Sample {
-  n: number;
-  lo: number;
-  hi: number;
+/** Every how many rows the robust sample takes one: all rows up to QUANTILE_SAMPLE. */
+function sampleStride(rows: number): number {
+  return Math.max(1, Math.ceil(rows / QUANTILE_SAMPLE));
 }
 
 /**
  * The values whose percentiles set the bins, into `scratch`: all of them up to QUANTILE_SAMPLE rows, else
- * every k-th row (evenly spaced, the same rows each time); how many (NaN left out) and their range.
+ * every k-th row (evenly spaced, the same rows each time); returns how many (NaN left out).
  */
-function robustSample(values: Float64Array, scratch: Float64Array): Sample {
-  const stride = Math.max(1, Math.ceil(values.length / QUANTILE_SAMPLE));
-  let [n, lo, hi] = [0, Infinity, -Infinity];
+function robustSample(values: Float64Array, scratch: Float64Array): number {
+  const stride = sampleStride(values.length);
+  let n = 0;
   for (let i = 0; i < values.length; i += stride) {
     const v = values[i];
-    if (Number.isNaN(v)) continue;
-    scratch[n++] = v;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
+    if (!Number.isNaN(v)) scratch[n++] = v;
   }
-  return { n, lo, hi };
+  return n;
 }
 
 /** How many values (NaN left out) and their range. */
@@ -390,37 +398,45 @@ interface Tally {
 interface Scratch {
   /** The robust sample (QUANTILE_SAMPLE long at most). */
   sample: Float64Array;
-  /** Rows per key of the keyed tally, made when first needed (keysLimit long). */
+  /** Rows per key of the keyed tally, and the sample's rows per key (keysLimit long each), made when first needed. */
   perKey?: Int32Array;
+  sampledPerKey?: Int32Array;
 }
 
-/** The most keys a column is counted by (4 MB of counts); at most 4 per row (and 1,024) past the rows. */
+/** The most keys a column is counted by (4 MB of counts); at most 4 per row (and 4,096) past the rows. */
 const KEYED_MAX = 1 << 20;
-const keysLimit = (rows: number) => Math.min(KEYED_MAX, 4 * rows + 1024);
+const keysLimit = (rows: number) => Math.min(KEYED_MAX, 4 * rows + 4096);
 /** The keyed tally's keys outside its window (one per row) it keeps; past that many it gives up. */
 const OUTLIERS_MAX = 4096;
 
-/**
- * The keys counted in place at scale p: three times the sample's keys (and 1,024 more) around them, so the
- * rows the sample skipped land inside but for a few; undefined when the sample's keys alone are too many.
- */
-function keyWindow(p: number, sample: Sample, limit: number): { first: number; span: number } | undefined {
-  const lo = Math.round(sample.lo * p);
-  const seen = Math.round(sample.hi * p) - lo + 1;
-  if (!(seen >= 1 && seen <= limit)) return undefined;
-  const span = Math.min(limit, 3 * seen + 1024);
-  return { first: lo - Math.floor((span - seen) / 2), span };
+/** The keys a keyed tally counts in place at scale p: first … first + span − 1. */
+interface KeyWindow {
+  p: number;
+  first: number;
+  span: number;
 }
 
 /**
- * The tally of a column whose values are all whole numbers at its scale p (quantumOf), in one pass: the rows
- * per key q = round(v · p) (q / p === v: the key is the value) in `perKey` for the keys of the window, the rare
- * keys outside it listed. Undefined (nothing counted) when a value is off the scale or too many are outside.
+ * The column's scale p (quantumOf) and the keys counted in place at it: three times the probed rows' keys (and
+ * 4,096 more) around them, so the rows the probe skipped land inside but for a few; undefined when the values
+ * are on no scale or the probed keys alone are too many.
  */
-function keyedTally(values: Float64Array, p: number, window: { first: number; span: number }, perKey: Int32Array) {
-  const { first, span } = window;
-  perKey.fill(0, 0, span);
-  const outliers: number[] = [];
+function keyWindow(values: Float64Array, limit: number): KeyWindow | undefined {
+  const { p, lo, hi } = quantumOf(values);
+  const low = Math.round(lo * p);
+  const seen = Math.round(hi * p) - low + 1;
+  if (!(p > 0 && seen >= 1 && seen <= limit)) return undefined;
+  const span = Math.min(limit, 3 * seen + 4096);
+  return { p, first: low - Math.floor((span - seen) / 2), span };
+}
+
+/**
+ * One pass at the window's scale p: each value's key q = round(v · p) (q / p === v: the key is the value)
+ * counted in `perKey` when in the window, listed in `outliers` when outside; how many values are missing.
+ * Undefined when a value is off the scale or too many keys are outside.
+ */
+function keyedCount(values: Float64Array, w: KeyWindow, perKey: Int32Array, outliers: number[]): number | undefined {
+  const { p, first, span } = w;
   let missing = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
@@ -435,17 +451,80 @@ function keyedTally(values: Float64Array, p: number, window: { first: number; sp
     if (k >= 0 && k < span) perKey[k]++;
     else if (outliers.push(q) > OUTLIERS_MAX) return undefined;
   }
-  return keyedSummary(
-    perKey.subarray(0, span),
-    first,
-    p,
-    outliers.sort((a, b) => a - b),
-    values.length - missing,
-  );
+  return missing;
 }
 
-/** keyedTally's counts as a Tally: range and distinct count from the keys with rows, bins by walking the edges. */
-function keyedSummary(perKey: Int32Array, first: number, p: number, outliers: number[], n: number): Tally {
+/**
+ * The rows robustSample takes, counted per key in `sampled` (every value is on the window's scale: keyedCount
+ * said so); their keys outside the window are returned.
+ */
+function sampleKeys(values: Float64Array, w: KeyWindow, sampled: Int32Array): number[] {
+  const { p, first, span } = w;
+  const [outside, stride]: [number[], number] = [[], sampleStride(values.length)];
+  for (let i = 0; i < values.length; i += stride) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    const k = Math.round(v * p) - first;
+    if (k >= 0 && k < span) sampled[k]++;
+    else outside.push(k + first);
+  }
+  return outside;
+}
+
+/**
+ * The tally of a column whose values are all whole numbers at one scale, in one pass (keyedCount), with the
+ * robust sample's quantiles from the sample's rows per key. Undefined (nothing counted) when keyedCount gives up.
+ */
+function keyedTally(values: Float64Array, scratch: Scratch): (Tally & { quantiles: number[] }) | undefined {
+  const limit = keysLimit(values.length);
+  const w = keyWindow(values, limit);
+  if (!w) return undefined;
+  scratch.perKey ??= new Int32Array(limit);
+  scratch.sampledPerKey ??= new Int32Array(limit);
+  const [perKey, sampled] = [scratch.perKey.subarray(0, w.span), scratch.sampledPerKey.subarray(0, w.span)];
+  perKey.fill(0);
+  sampled.fill(0);
+  const outliers: number[] = [];
+  const missing = keyedCount(values, w, perKey, outliers);
+  if (missing === undefined) return undefined;
+  const byKey = (a: number, b: number) => a - b;
+  const sampledOutliers = sampleKeys(values, w, sampled).sort(byKey);
+  return {
+    ...keyedSummary(perKey, w, outliers.sort(byKey), values.length - missing),
+    quantiles: keyedQuantiles(sampled, w, sampledOutliers, ROBUST_QUANTILES),
+  };
+}
+
+/**
+ * The quantiles of the sample (quantilesInPlace's, the same arithmetic) from its rows per key in the window and
+ * its keys outside (ascending); `qs` ascending.
+ */
+function keyedQuantiles(sampled: Int32Array, w: KeyWindow, outside: number[], qs: readonly number[]): number[] {
+  const { p, first } = w;
+  let n = outside.length;
+  for (let k = 0; k < sampled.length; k++) n += sampled[k];
+  if (!n) return qs.map(() => Number.NaN);
+  // Each quantile's rank and the next (quantilesInPlace takes the value itself past the last), ascending.
+  const ranks = qs.flatMap((q) => [Math.floor((n - 1) * q), Math.min(Math.floor((n - 1) * q) + 1, n - 1)]);
+  const at: number[] = [];
+  let before = 0; // rows of the keys taken so far
+  const take = (key: number, rows: number) => {
+    while (at.length < ranks.length && ranks[at.length] < before + rows) at.push(key / p);
+    before += rows;
+  };
+  let j = 0;
+  for (; j < outside.length && outside[j] < first; j++) take(outside[j], 1);
+  for (let k = 0; k < sampled.length; k++) if (sampled[k]) take(k + first, sampled[k]);
+  for (; j < outside.length; j++) take(outside[j], 1);
+  return qs.map((q, i) => {
+    const [pos, lo, next] = [(n - 1) * q, at[2 * i], at[2 * i + 1]];
+    return lo + (next - lo) * (pos - Math.floor(pos));
+  });
+}
+
+/** keyedCount's counts as a Tally: range and distinct count from the keys with rows, bins by walking the edges. */
+function keyedSummary(perKey: Int32Array, w: KeyWindow, outliers: number[], n: number): Tally {
+  const { p, first } = w;
   let [lowest, highest, distinct] = [Infinity, -Infinity, 0];
   for (let k = 0; k < perKey.length; k++) {
     if (!perKey[k]) continue;
@@ -519,34 +598,23 @@ function hashedTally(values: Float64Array): Tally | undefined {
   return { n: values.length - missing, min, max, distinct: set.size, histogram };
 }
 
-/** A column's tally: by key when its values are on one scale (probed), else by hash when they are few. */
-function tallyOf(values: Float64Array, sample: Sample, scratch: Scratch): Tally | undefined {
-  const p = quantumOf(values);
-  const limit = keysLimit(values.length);
-  const window = p > 0 ? keyWindow(p, sample, limit) : undefined;
-  if (window) {
-    scratch.perKey ??= new Int32Array(limit);
-    const tally = keyedTally(values, p, window, scratch.perKey);
-    if (tally) return tally;
-  }
-  return hashedTally(values);
-}
-
 /** A tally's distinct count as the insight gives it. */
 function distinctIn(tally: Tally): { distinct: number; distinctCapped: boolean } {
   return { distinct: tally.distinct, distinctCapped: tally.distinct >= DISTINCT_LIMIT };
 }
 
 /**
- * A number column's insight (its values, NaN empty). The bins come from the sample's percentiles (or the range,
- * when the sample has no spread); a column tallied in one pass (tallyOf) has its bins and distinct count from
- * the tally; others are scanned (range and bins in one pass), their distinct values counted apart.
+ * A number column's insight (its values, NaN empty). The bins come from the robust sample's percentiles (or the
+ * range, when the sample has no spread). A column tallied in one pass (keyedTally, else hashedTally) has its
+ * range, bins and distinct count from the tally (and by key, the sample's percentiles too); others are scanned
+ * (range and bins in one pass), their distinct values counted apart.
  */
 function numberInsight(values: Float64Array, scratch: Scratch, distinct: boolean): NumberInsight {
-  const sample = robustSample(values, scratch.sample);
-  const [p1, p99] = quantilesInPlace(scratch.sample, sample.n, ROBUST_QUANTILES);
+  const keyed = keyedTally(values, scratch);
+  const [p1, p99] =
+    keyed?.quantiles ?? quantilesInPlace(scratch.sample, robustSample(values, scratch.sample), ROBUST_QUANTILES);
   const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
-  const tally = tallyOf(values, sample, scratch);
+  const tally = keyed ?? hashedTally(values);
   const scan = !tally && robust ? scanCounts(values, robust) : undefined;
   const { n, min, max } = tally ?? scan ?? rangeOf(values);
   const base = { rows: values.length, missing: values.length - n };
@@ -559,7 +627,7 @@ function numberInsight(values: Float64Array, scratch: Scratch, distinct: boolean
 
 /** A time column's insight: its range and distinct count from one tally, or a range pass (distinct apart). */
 function timeInsight(values: Float64Array, scratch: Scratch, distinct: boolean): TimeInsight {
-  const tally = tallyOf(values, robustSample(values, scratch.sample), scratch);
+  const tally = keyedTally(values, scratch) ?? hashedTally(values);
   const { n, min, max } = tally ?? rangeOf(values);
   return {
     kind: 'time',
@@ -573,30 +641,38 @@ function timeInsight(values: Float64Array, scratch: Scratch, distinct: boolean):
 
 /**
  * Rows per code (codes < 0 are missing; a code past the dictionary is neither, as before): four rows at a time
- * into four lanes of counts, so a run of one code does not wait on its own last increment.
+ * into four lanes of counts, so a run of one code does not wait on its own last increment; code c counts at
+ * 4 · (c + 1) + lane, so −1 (the empty cell) needs no test. A code below −1 or past the dictionary falls
+ * outside the lanes (its increment is lost): then the counts do not add up to the rows and are made again
+ * code by code.
  */
-function codeCounts(codes: Int16Array | Int32Array, size: number): { counts: Float64Array; missing: number } {
-  const lanes = new Int32Array(4 * size);
+function codeCounts(codes: DictCodes, size: number): { counts: Float64Array; missing: number } {
+  const lanes = new Int32Array(4 * size + 4);
   const whole = codes.length - (codes.length % 4);
-  let missing = 0;
   for (let i = 0; i < whole; i += 4) {
-    const [a, b, c, d] = [codes[i], codes[i + 1], codes[i + 2], codes[i + 3]];
-    if (a < 0) missing++;
-    else lanes[4 * a]++;
-    if (b < 0) missing++;
-    else lanes[4 * b + 1]++;
-    if (c < 0) missing++;
-    else lanes[4 * c + 2]++;
-    if (d < 0) missing++;
-    else lanes[4 * d + 3]++;
+    lanes[4 * codes[i] + 4]++;
+    lanes[4 * codes[i + 1] + 5]++;
+    lanes[4 * codes[i + 2] + 6]++;
+    lanes[4 * codes[i + 3] + 7]++;
   }
-  for (let i = whole; i < codes.length; i++) {
+  for (let i = whole; i < codes.length; i++) lanes[4 * codes[i] + 4]++;
+  let total = 0;
+  for (let k = 0; k < lanes.length; k++) total += lanes[k];
+  if (total !== codes.length) return strayCodeCounts(codes, size);
+  const counts = new Float64Array(size);
+  for (let c = 0; c < size; c++) counts[c] = lanes[4 * c + 4] + lanes[4 * c + 5] + lanes[4 * c + 6] + lanes[4 * c + 7];
+  return { counts, missing: lanes[0] + lanes[1] + lanes[2] + lanes[3] };
+}
+
+/** codeCounts of codes some of which are below −1 or past the dictionary, one code at a time. */
+function strayCodeCounts(codes: DictCodes, size: number): { counts: Float64Array; missing: number } {
+  const counts = new Float64Array(size);
+  let missing = 0;
+  for (let i = 0; i < codes.length; i++) {
     const c = codes[i];
     if (c < 0) missing++;
-    else lanes[4 * c]++;
+    else if (c < size) counts[c]++;
   }
-  const counts = new Float64Array(size);
-  for (let c = 0; c < size; c++) counts[c] = lanes[4 * c] + lanes[4 * c + 1] + lanes[4 * c + 2] + lanes[4 * c + 3];
   return { counts, missing };
 }
 
