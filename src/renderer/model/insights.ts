@@ -430,45 +430,45 @@ function keyWindow(values: Float64Array, limit: number): KeyWindow | undefined {
   return { p, first: low - Math.floor((span - seen) / 2), span };
 }
 
-/**
- * One pass at the window's scale p: each value's key q = round(v · p) (q / p === v: the key is the value)
- * counted in `perKey` when in the window, listed in `outliers` when outside; how many values are missing.
- * Undefined when a value is off the scale or too many keys are outside.
- */
-function keyedCount(values: Float64Array, w: KeyWindow, perKey: Int32Array, outliers: number[]): number | undefined {
-  const { p, first, span } = w;
-  let missing = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    const q = Math.round(v * p);
-    if (q / p !== v) {
-      // NaN is never its own key's value.
-      if (!Number.isNaN(v)) return undefined;
-      missing++;
-      continue;
-    }
-    const k = q - first; // −0 counts as +0
-    if (k >= 0 && k < span) perKey[k]++;
-    else if (outliers.push(q) > OUTLIERS_MAX) return undefined;
-  }
-  return missing;
+/** Where keyedCount counts: rows per key in the window (all, and the sample's), keys outside it (one per row). */
+interface KeyedCounts {
+  perKey: Int32Array;
+  sampled: Int32Array;
+  outliers: number[];
+  sampledOutliers: number[];
 }
 
 /**
- * The rows robustSample takes, counted per key in `sampled` (every value is on the window's scale: keyedCount
- * said so); their keys outside the window are returned.
+ * One pass at the window's scale p: each value's key q = round(v · p) (q / p === v: the key is the value)
+ * counted in `perKey` when in the window, listed in `outliers` when outside; the rows robustSample takes (the
+ * first of each block of `stride`, read again while in cache) the same in `sampled` and `sampledOutliers`.
+ * How many values are missing; undefined when a value is off the scale or too many keys are outside.
  */
-function sampleKeys(values: Float64Array, w: KeyWindow, sampled: Int32Array): number[] {
+function keyedCount(values: Float64Array, w: KeyWindow, into: KeyedCounts): number | undefined {
   const { p, first, span } = w;
-  const [outside, stride]: [number[], number] = [[], sampleStride(values.length)];
-  for (let i = 0; i < values.length; i += stride) {
-    const v = values[i];
-    if (Number.isNaN(v)) continue;
-    const k = Math.round(v * p) - first;
+  const { perKey, sampled, outliers } = into;
+  const stride = sampleStride(values.length);
+  let missing = 0;
+  for (let start = 0; start < values.length; start += stride) {
+    const end = Math.min(values.length, start + stride);
+    for (let i = start; i < end; i++) {
+      const v = values[i];
+      const q = Math.round(v * p);
+      if (q / p !== v) {
+        // NaN is never its own key's value.
+        if (!Number.isNaN(v)) return undefined;
+        missing++;
+        continue;
+      }
+      const k = q - first; // −0 counts as +0
+      if (k >= 0 && k < span) perKey[k]++;
+      else if (outliers.push(q) > OUTLIERS_MAX) return undefined;
+    }
+    const k = Math.round(values[start] * p) - first; // NaN for NaN
     if (k >= 0 && k < span) sampled[k]++;
-    else outside.push(k + first);
+    else if (!Number.isNaN(k)) into.sampledOutliers.push(k + first);
   }
-  return outside;
+  return missing;
 }
 
 /**
@@ -484,14 +484,13 @@ function keyedTally(values: Float64Array, scratch: Scratch): (Tally & { quantile
   const [perKey, sampled] = [scratch.perKey.subarray(0, w.span), scratch.sampledPerKey.subarray(0, w.span)];
   perKey.fill(0);
   sampled.fill(0);
-  const outliers: number[] = [];
-  const missing = keyedCount(values, w, perKey, outliers);
+  const into: KeyedCounts = { perKey, sampled, outliers: [], sampledOutliers: [] };
+  const missing = keyedCount(values, w, into);
   if (missing === undefined) return undefined;
   const byKey = (a: number, b: number) => a - b;
-  const sampledOutliers = sampleKeys(values, w, sampled).sort(byKey);
   return {
-    ...keyedSummary(perKey, w, outliers.sort(byKey), values.length - missing),
-    quantiles: keyedQuantiles(sampled, w, sampledOutliers, ROBUST_QUANTILES),
+    ...keyedSummary(perKey, w, into.outliers.sort(byKey), values.length - missing),
+    quantiles: keyedQuantiles(sampled, w, into.sampledOutliers.sort(byKey), ROBUST_QUANTILES),
   };
 }
 
