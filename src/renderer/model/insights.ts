@@ -409,28 +409,38 @@ const keysLimit = (rows: number) => Math.min(KEYED_MAX, 4 * rows + 4096);
 /** The keyed tally's keys outside its window (one per row) it keeps; past that many it gives up. */
 const OUTLIERS_MAX = 4096;
 
-/** The keys a keyed tally counts in place at scale p: first … first + span − 1. */
+/**
+ * The keys a keyed tally counts in place: first … first + span − 1 at p. On the column's scale (quantumOf) a key
+ * is its value (q / p); off any scale, `valueAt` holds the one value each key was seen with.
+ */
 interface KeyWindow {
   p: number;
   first: number;
   span: number;
+  valueAt?: Float64Array;
 }
+
+/** Keys spread over the probed range of a column on no scale (each must be one value, else the hash tallies). */
+const VALUED_KEYS = 16_384;
 
 /**
- * The column's scale p (quantumOf) and the keys counted in place at it: three times the probed rows' keys (and
- * 4,096 more) around them, so the rows the probe skipped land inside but for a few; undefined when the values
- * are on no scale or the probed keys alone are too many.
+ * The keys counted in place: at the column's scale p (quantumOf), else at VALUED_KEYS over the probed rows'
+ * range (keys checked against the value each holds); three times the probed rows' keys (and 4,096 more) around
+ * them, so the rows the probe skipped land inside but for a few. Undefined when the probed keys are too many.
  */
 function keyWindow(values: Float64Array, limit: number): KeyWindow | undefined {
-  const { p, lo, hi } = quantumOf(values);
-  const low = Math.round(lo * p);
-  const seen = Math.round(hi * p) - low + 1;
-  if (!(p > 0 && seen >= 1 && seen <= limit)) return undefined;
+  const probed = quantumOf(values);
+  const valued = !probed.p;
+  const p = valued ? (probed.hi > probed.lo ? VALUED_KEYS / (probed.hi - probed.lo) : 1) : probed.p;
+  const low = Math.round(probed.lo * p);
+  const seen = Math.round(probed.hi * p) - low + 1;
+  if (!(seen >= 1 && seen <= limit)) return undefined;
   const span = Math.min(limit, 3 * seen + 4096);
-  return { p, first: low - Math.floor((span - seen) / 2), span };
+  const valueAt = valued ? new Float64Array(span).fill(Number.NaN) : undefined;
+  return { p, first: low - Math.floor((span - seen) / 2), span, valueAt };
 }
 
-/** Where keyedCount counts: rows per key in the window (all, and the sample's), keys outside it (one per row). */
+/** Where keyedCount counts: rows per key in the window (all, and the sample's), values outside it (one per row). */
 interface KeyedCounts {
   perKey: Int32Array;
   sampled: Int32Array;
@@ -438,42 +448,88 @@ interface KeyedCounts {
   sampledOutliers: number[];
 }
 
-/**
- * One pass at the window's scale p: each value's key q = round(v · p) (q / p === v: the key is the value)
- * counted in `perKey` when in the window, listed in `outliers` when outside; the rows robustSample takes (the
- * first of each block of `stride`, read again while in cache) the same in `sampled` and `sampledOutliers`.
- * How many values are missing; undefined when a value is off the scale or too many keys are outside.
- */
-function keyedCount(values: Float64Array, w: KeyWindow, into: KeyedCounts): number | undefined {
+/** Whether key k of `valueAt` is v's: it was seen with v, or is now (it was free). */
+function keyOf(valueAt: Float64Array, k: number, v: number): boolean {
+  const held = valueAt[k];
+  if (held === v) return true;
+  if (!Number.isNaN(held)) return false;
+  valueAt[k] = v;
+  return true;
+}
+
+/** A block of rows counted by keyedCount: the values missing in it, −1 when it gives up. */
+type BlockCount = (values: Float64Array, start: number, end: number, w: KeyWindow, into: KeyedCounts) => number;
+
+/** keyedCount's rows start … end − 1 of a column on its scale: q / p === v, so the key is the value. */
+function scaleBlock(values: Float64Array, start: number, end: number, w: KeyWindow, into: KeyedCounts): number {
   const { p, first, span } = w;
-  const { perKey, sampled, outliers } = into;
-  const stride = sampleStride(values.length);
+  const { perKey, outliers } = into;
   let missing = 0;
-  for (let start = 0; start < values.length; start += stride) {
-    const end = Math.min(values.length, start + stride);
-    for (let i = start; i < end; i++) {
-      const v = values[i];
-      const q = Math.round(v * p);
-      if (q / p !== v) {
-        // NaN is never its own key's value.
-        if (!Number.isNaN(v)) return undefined;
-        missing++;
-        continue;
-      }
-      const k = q - first; // −0 counts as +0
-      if (k >= 0 && k < span) perKey[k]++;
-      else if (outliers.push(q) > OUTLIERS_MAX) return undefined;
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    const q = Math.round(v * p);
+    if (q / p !== v) {
+      // NaN is never its own key's value.
+      if (!Number.isNaN(v)) return -1;
+      missing++;
+      continue;
     }
-    const k = Math.round(values[start] * p) - first; // NaN for NaN
-    if (k >= 0 && k < span) sampled[k]++;
-    else if (!Number.isNaN(k)) into.sampledOutliers.push(k + first);
+    const k = q - first; // −0 counts as +0
+    if (k >= 0 && k < span) perKey[k]++;
+    else if (outliers.push(v) > OUTLIERS_MAX) return -1;
+  }
+  return missing;
+}
+
+/** keyedCount's rows start … end − 1 of a column on no scale: each key holds the one value it was seen with. */
+function valuedBlock(values: Float64Array, start: number, end: number, w: KeyWindow, into: KeyedCounts): number {
+  const { p, first, span } = w;
+  const valueAt = w.valueAt as Float64Array;
+  const { perKey, outliers } = into;
+  let missing = 0;
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    const k = Math.round(v * p) - first; // NaN is in no window
+    if (k >= 0 && k < span) {
+      if (!keyOf(valueAt, k, v)) return -1;
+      perKey[k]++;
+    } else if (Number.isNaN(v)) missing++;
+    else if (outliers.push(v) > OUTLIERS_MAX) return -1;
   }
   return missing;
 }
 
 /**
- * The tally of a column whose values are all whole numbers at one scale, in one pass (keyedCount), with the
- * robust sample's quantiles from the sample's rows per key. Undefined (nothing counted) when keyedCount gives up.
+ * One pass: each value's key round(v · p) counted in `perKey` when in the window, the values outside it listed
+ * in `outliers` (scaleBlock, valuedBlock); the rows robustSample takes (the first of each block of `stride`, read
+ * again while in cache) the same in `sampled` and `sampledOutliers`. How many values are missing; undefined when
+ * a value is off the scale (or shares its key with another) or too many are outside.
+ */
+function keyedCount(values: Float64Array, w: KeyWindow, into: KeyedCounts): number | undefined {
+  const { p, first, span } = w;
+  const block: BlockCount = w.valueAt ? valuedBlock : scaleBlock;
+  const stride = sampleStride(values.length);
+  let missing = 0;
+  for (let start = 0; start < values.length; start += stride) {
+    const counted = block(values, start, Math.min(values.length, start + stride), w, into);
+    if (counted < 0) return undefined;
+    missing += counted;
+    const v = values[start];
+    const k = Math.round(v * p) - first;
+    if (k >= 0 && k < span) into.sampled[k]++;
+    else if (!Number.isNaN(v)) into.sampledOutliers.push(v);
+  }
+  return missing;
+}
+
+/** The value of key k of the window (k from first). */
+function valueOfKey(w: KeyWindow, k: number): number {
+  return w.valueAt ? w.valueAt[k] : (k + w.first) / w.p;
+}
+
+/**
+ * The tally of a column in one pass (keyedCount), with the robust sample's quantiles from the sample's rows per
+ * key. Undefined (nothing counted) when keyedCount gives up.
  */
 function keyedTally(values: Float64Array, scratch: Scratch): (Tally & { quantiles: number[] }) | undefined {
   const limit = keysLimit(values.length);
@@ -487,33 +543,32 @@ function keyedTally(values: Float64Array, scratch: Scratch): (Tally & { quantile
   const into: KeyedCounts = { perKey, sampled, outliers: [], sampledOutliers: [] };
   const missing = keyedCount(values, w, into);
   if (missing === undefined) return undefined;
-  const byKey = (a: number, b: number) => a - b;
+  const ascending = (a: number, b: number) => a - b;
   return {
-    ...keyedSummary(perKey, w, into.outliers.sort(byKey), values.length - missing),
-    quantiles: keyedQuantiles(sampled, w, into.sampledOutliers.sort(byKey), ROBUST_QUANTILES),
+    ...keyedSummary(perKey, w, into.outliers.sort(ascending), values.length - missing),
+    quantiles: keyedQuantiles(sampled, w, into.sampledOutliers.sort(ascending), ROBUST_QUANTILES),
   };
 }
 
 /**
  * The quantiles of the sample (quantilesInPlace's, the same arithmetic) from its rows per key in the window and
- * its keys outside (ascending); `qs` ascending.
+ * its values outside (ascending); `qs` ascending.
  */
 function keyedQuantiles(sampled: Int32Array, w: KeyWindow, outside: number[], qs: readonly number[]): number[] {
-  const { p, first } = w;
   let n = outside.length;
   for (let k = 0; k < sampled.length; k++) n += sampled[k];
   if (!n) return qs.map(() => Number.NaN);
   // Each quantile's rank and the next (quantilesInPlace takes the value itself past the last), ascending.
   const ranks = qs.flatMap((q) => [Math.floor((n - 1) * q), Math.min(Math.floor((n - 1) * q) + 1, n - 1)]);
   const at: number[] = [];
-  let before = 0; // rows of the keys taken so far
-  const take = (key: number, rows: number) => {
-    while (at.length < ranks.length && ranks[at.length] < before + rows) at.push(key / p);
+  let before = 0; // rows of the values taken so far
+  const take = (value: number, rows: number) => {
+    while (at.length < ranks.length && ranks[at.length] < before + rows) at.push(value);
     before += rows;
   };
   let j = 0;
-  for (; j < outside.length && outside[j] < first; j++) take(outside[j], 1);
-  for (let k = 0; k < sampled.length; k++) if (sampled[k]) take(k + first, sampled[k]);
+  for (; j < outside.length && Math.round(outside[j] * w.p) < w.first; j++) take(outside[j], 1);
+  for (let k = 0; k < sampled.length; k++) if (sampled[k]) take(valueOfKey(w, k), sampled[k]);
   for (; j < outside.length; j++) take(outside[j], 1);
   return qs.map((q, i) => {
     const [pos, lo, next] = [(n - 1) * q, at[2 * i], at[2 * i + 1]];
@@ -523,12 +578,11 @@ function keyedQuantiles(sampled: Int32Array, w: KeyWindow, outside: number[], qs
 
 /** keyedCount's counts as a Tally: range and distinct count from the keys with rows, bins by walking the edges. */
 function keyedSummary(perKey: Int32Array, w: KeyWindow, outliers: number[], n: number): Tally {
-  const { p, first } = w;
-  let [lowest, highest, distinct] = [Infinity, -Infinity, 0];
+  let [lowest, highest, distinct] = [-1, -1, 0];
   for (let k = 0; k < perKey.length; k++) {
     if (!perKey[k]) continue;
-    if (lowest === Infinity) lowest = k + first;
-    highest = k + first;
+    if (lowest < 0) lowest = k;
+    highest = k;
     distinct++;
   }
   for (let j = 0; j < outliers.length; j++) if (j === 0 || outliers[j] !== outliers[j - 1]) distinct++;
@@ -541,7 +595,7 @@ function keyedSummary(perKey: Int32Array, w: KeyWindow, outliers: number[], n: n
     for (let k = 0; k < perKey.length; k++) {
       const rows = perKey[k];
       if (!rows) continue;
-      const v = (k + first) / p;
+      const v = valueOfKey(w, k);
       if (v < e0) counts[bins] += rows;
       else if (v > eN) counts[bins + 1] += rows;
       else {
@@ -550,11 +604,13 @@ function keyedSummary(perKey: Int32Array, w: KeyWindow, outliers: number[], n: n
       }
     }
     const perUnit = bins / (eN - e0);
-    for (const q of outliers) counts[slotOf(q / p, edges, bins, e0, eN, perUnit)]++;
+    for (const v of outliers) counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
     return histogramOf(counts);
   };
-  const [min, max] = [Math.min(lowest, outliers[0] ?? Infinity), Math.max(highest, outliers.at(-1) ?? -Infinity)];
-  return { n, min: min / p, max: max / p, distinct: Math.min(distinct, DISTINCT_LIMIT), histogram };
+  const inside = lowest < 0 ? [Infinity, -Infinity] : [valueOfKey(w, lowest), valueOfKey(w, highest)];
+  const min = Math.min(inside[0], outliers[0] ?? Infinity);
+  const max = Math.max(inside[1], outliers.at(-1) ?? -Infinity);
+  return { n, min, max, distinct: Math.min(distinct, DISTINCT_LIMIT), histogram };
 }
 
 /** The most distinct values a hashed tally counts (a table of at most 32,768 slots); past it the column is scanned. */

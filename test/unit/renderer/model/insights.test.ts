@@ -319,8 +319,9 @@ describe('renderer column insights', () => {
     assert.deepEqual([far.min, far.max, far.missing, far.distinct], [-2000.5, 5006, 999, 1020]);
   });
 
-  it('tallies a few distinct values off any decimal scale by hash in one pass (numpy.histogram, numpy.unique)', () => {
-    // Latitudes as a sum makes them (47.6 + k · 0.001 is no tenth-thousandth's double), in runs of 3 rows.
+  it('tallies a few distinct values off any decimal scale in one pass: by key checked against its value, else by hash (numpy)', () => {
+    // Latitudes as a sum makes them (47.6 + k · 0.001 is no tenth-thousandth's double), in runs of 3 rows: keyed
+    // over their probed range (16,384 keys), each key holding one value.
     // Expected from python3 + numpy 2.4.6: i = np.arange(1_000_000); c = 47.6 + ((i // 3) % 500) * 0.001
     //   c[i % 1013 == 0] = np.nan; c[i % 5003 == 1] = 0.0; c[i % 5003 == 2] = -0.0
     //   np.percentile(c[::16] without NaN, [1, 99]) -> [47.604, 48.094] -> step 0.05, edges 47.6..48.1
@@ -340,6 +341,16 @@ describe('renderer column insights', () => {
       [400, 99890, 99918, 99923, 99893, 99916, 99921, 99858, 99752, 99769, 99772],
     );
     assert.deepEqual([a.min, a.max, a.missing, a.distinct], [0, 48.099000000000004, 988, 501]);
+    // A few values a billionth off (m = i % 7919 == 5; c[m] += 1e-9): two values would share a key, so the hash
+    // tallies them: np.unique -> 628 values, max 48.099000001; the same bins.
+    for (let i = 5; i < c.length; i += 7919) c[i] += 1e-9;
+    const near = insightOf(c);
+    assert.deepEqual(near.edges, a.edges);
+    assert.deepEqual(
+      near.bins.map((x) => x.count),
+      a.bins.map((x) => x.count),
+    );
+    assert.deepEqual([near.min, near.max, near.missing, near.distinct], [0, 48.099000001, 988, 628]);
   });
 
   it('gives text columns their top values with counts, missing % and distinct count', () => {
