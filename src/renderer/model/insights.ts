@@ -4,7 +4,14 @@
 // the rest); for text, status and QC columns the most frequent values. Each bin and value carries the column
 // filter (model/filter grammar) that shows exactly its rows. Computed from every row the table holds.
 import { quantilesInPlace } from '../../core/aq/stats';
-import { type Column, floatValues, isNumeric, type NumericColumn, type Table } from '../../core/table/table';
+import {
+  type Column,
+  type DictCodes,
+  floatValues,
+  isNumeric,
+  type NumericColumn,
+  type Table,
+} from '../../core/table/table';
 import { formatFlags, formatNumber } from './format';
 
 /** The histogram's bins between the 1st and 99th percentile aim at this many (a round step decides). */
@@ -123,19 +130,21 @@ const wordsOf = new Float64Array(1);
 const words32 = new Uint32Array(wordsOf.buffer);
 
 /**
- * A set of doubles (open addressing, hashed on their two 32-bit words; NaN marks a free slot and is never a
- * key; −0 is kept as 0): starts small and doubles at half full, so a few distinct values stay in cache.
+ * A set of doubles with rows per value (open addressing, hashed on their two 32-bit words; NaN marks a free slot
+ * and is never a key; −0 is kept as 0): starts small and doubles at half full, so a few distinct values stay in cache.
  */
 class DoubleSet {
   size = 0;
-  private keys = DoubleSet.empty(1024);
+  keys = DoubleSet.empty(1024);
+  /** Rows per slot (the key's rows as added). */
+  rows = new Float64Array(1024);
 
   private static empty(size: number): Float64Array {
     return new Float64Array(size).fill(Number.NaN);
   }
 
-  /** Adds v (not NaN); whether it was new. */
-  add(v: number): boolean {
+  /** Adds v (not NaN) with `rows` rows; whether it was new. */
+  add(v: number, rows = 1): boolean {
     const keys = this.keys;
     const mask = keys.length - 1;
     wordsOf[0] = v + 0; // −0 + 0 is +0
@@ -145,6 +154,7 @@ class DoubleSet {
       slot = (slot + 1) & mask;
       key = keys[slot];
     }
+    this.rows[slot] += rows;
     if (key === v) return false;
     keys[slot] = v + 0;
     if (++this.size * 2 > keys.length) this.grow();
@@ -153,10 +163,11 @@ class DoubleSet {
 
   /** The keys in a table twice the size (it was half full). */
   private grow(): void {
-    const old = this.keys;
+    const [old, oldRows] = [this.keys, this.rows];
     this.keys = DoubleSet.empty(old.length * 2);
+    this.rows = new Float64Array(old.length * 2);
     this.size = 0;
-    for (let k = 0; k < old.length; k++) if (!Number.isNaN(old[k])) this.add(old[k]);
+    for (let k = 0; k < old.length; k++) if (!Number.isNaN(old[k])) this.add(old[k], oldRows[k]);
   }
 }
 
@@ -182,20 +193,36 @@ interface Histogram {
   over: number;
 }
 
+/** Counts into `counts` (bins, then under, over) as a Histogram. */
+function histogramOf(counts: Float64Array): Histogram {
+  const bins = counts.length - 2;
+  return { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
+}
+
 /**
- * Counts of `values` (NaN skipped) in the bins of `edgeList` as numpy.histogram counts them ([a, b), the last
- * [a, b]), with the values under and over (the range is rangeOf's).
+ * One pass over `values` (NaN skipped): how many, their range, and their counts in the bins of `edgeList` as
+ * numpy.histogram counts them ([a, b), the last [a, b]), with the values under and over.
  */
-export function binCounts(values: Float64Array, edgeList: readonly number[]): Histogram {
+function scanCounts(values: Float64Array, edgeList: readonly number[]) {
   const edges = Float64Array.from(edgeList);
   const bins = edges.length - 1;
   const counts = new Float64Array(bins + 2); // then under, over
   const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
+  let [n, min, max] = [0, Infinity, -Infinity];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (!Number.isNaN(v)) counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
+    if (Number.isNaN(v)) continue;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
   }
-  return { under: counts[bins], counts: Array.from(counts.subarray(0, bins)), over: counts[bins + 1] };
+  return { n, min, max, histogram: histogramOf(counts) };
+}
+
+/** Counts of `values` (NaN skipped) in the bins of `edgeList` with the values under and over (scanCounts). */
+export function binCounts(values: Float64Array, edgeList: readonly number[]): Histogram {
+  return scanCounts(values, edgeList).histogram;
 }
 
 /**
@@ -210,19 +237,25 @@ const SEEN_BITS = 1 << 24;
 
 /**
  * The coarsest scale p at which the probed values (up to QUANTUM_PROBES, evenly spaced, NaN skipped) are
- * whole numbers that read back: Math.round(v · p) / p === v; 0 when none.
+ * whole numbers that read back: Math.round(v · p) / p === v (0 when none), and the probed values' range.
  */
-function quantumOf(values: Float64Array): number {
+function quantumOf(values: Float64Array): { p: number; lo: number; hi: number } {
   const stride = Math.max(1, Math.ceil(values.length / QUANTUM_PROBES));
+  let [lo, hi] = [Infinity, -Infinity];
+  for (let i = 0; i < values.length; i += stride) {
+    const v = values[i];
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   for (const p of QUANTA) {
     let fits = true;
     for (let i = 0; i < values.length && fits; i += stride) {
       const v = values[i];
       fits = Number.isNaN(v) || Math.round(v * p) / p === v;
     }
-    if (fits) return p;
+    if (fits) return { p, lo, hi };
   }
-  return 0;
+  return { p: 0, lo, hi };
 }
 
 /**
@@ -232,7 +265,7 @@ function quantumOf(values: Float64Array): number {
  * (or all, when the range is too wide for the seen-set) go to a hash set. A run of equal values is looked at once.
  */
 function distinctOf(values: Float64Array, min: number, max: number): { distinct: number; distinctCapped: boolean } {
-  const p = quantumOf(values);
+  const { p } = quantumOf(values);
   const first = Math.round(min * p);
   const span = Math.round(max * p) - first + 1;
   const others = new DoubleSet();
@@ -317,12 +350,17 @@ function binsOf(edges: number[], counts: Histogram): InsightBin[] {
   return bins;
 }
 
+/** Every how many rows the robust sample takes one: all rows up to QUANTILE_SAMPLE. */
+function sampleStride(rows: number): number {
+  return Math.max(1, Math.ceil(rows / QUANTILE_SAMPLE));
+}
+
 /**
  * The values whose percentiles set the bins, into `scratch`: all of them up to QUANTILE_SAMPLE rows, else
  * every k-th row (evenly spaced, the same rows each time); returns how many (NaN left out).
  */
 function robustSample(values: Float64Array, scratch: Float64Array): number {
-  const stride = Math.max(1, Math.ceil(values.length / QUANTILE_SAMPLE));
+  const stride = sampleStride(values.length);
   let n = 0;
   for (let i = 0; i < values.length; i += stride) {
     const v = values[i];
@@ -344,76 +382,313 @@ function rangeOf(values: Float64Array): { n: number; min: number; max: number } 
   return { n, min, max };
 }
 
-/** The most keys a number column is counted by (4 MB of counts); at most one per 4 rows. */
+/**
+ * What one pass over a number or time column found: how many values (NaN left out), their range and distinct
+ * count (up to DISTINCT_LIMIT), and its histogram over any edges, made from the counts per value, not the rows.
+ */
+interface Tally {
+  n: number;
+  min: number;
+  max: number;
+  distinct: number;
+  histogram(edges: readonly number[]): Histogram;
+}
+
+/** Buffers reused between the columns of one columnInsights call. */
+interface Scratch {
+  /** The robust sample (QUANTILE_SAMPLE long at most). */
+  sample: Float64Array;
+  /** Rows per key of the keyed tally, and the sample's rows per key (keysLimit long each), made when first needed. */
+  perKey?: Int32Array;
+  sampledPerKey?: Int32Array;
+}
+
+/** The most keys a column is counted by (4 MB of counts); at most 4 per row (and 4,096) past the rows. */
 const KEYED_MAX = 1 << 20;
+const keysLimit = (rows: number) => Math.min(KEYED_MAX, 4 * rows + 4096);
+/** The keyed tally's keys outside its window (one per row) it keeps; past that many it gives up. */
+const OUTLIERS_MAX = 4096;
 
 /**
- * binCounts and the distinct count of a number column in [min, max] whose values are all whole numbers at its
- * scale p (quantumOf): one pass counts the rows per key q = round(v · p) (q / p === v: the key is the value),
- * then the keys with rows, ascending, are binned by walking the edges. Undefined (nothing counted) when the
- * range has too many keys or a value is off the scale.
+ * The keys a keyed tally counts in place: first … first + span − 1 at p. On the column's scale (quantumOf) a key
+ * is its value (q / p); off any scale, `valueAt` holds the one value each key was seen with.
  */
-function keyedCounts(values: Float64Array, edges: readonly number[], min: number, max: number) {
-  const p = quantumOf(values);
-  const first = Math.round(min * p);
-  const span = Math.round(max * p) - first + 1;
-  if (!(p > 0 && span <= Math.min(KEYED_MAX, values.length / 4))) return undefined;
-  const perKey = new Int32Array(span);
-  for (let i = 0; i < values.length; i++) {
+interface KeyWindow {
+  p: number;
+  first: number;
+  span: number;
+  valueAt?: Float64Array;
+}
+
+/** Keys spread over the probed range of a column on no scale (each must be one value, else the hash tallies). */
+const VALUED_KEYS = 16_384;
+
+/**
+ * The keys counted in place: at the column's scale p (quantumOf), else at VALUED_KEYS over the probed rows'
+ * range (keys checked against the value each holds); three times the probed rows' keys (and 4,096 more) around
+ * them, so the rows the probe skipped land inside but for a few. Undefined when the probed keys are too many.
+ */
+function keyWindow(values: Float64Array, limit: number): KeyWindow | undefined {
+  const probed = quantumOf(values);
+  const valued = !probed.p;
+  const p = valued ? (probed.hi > probed.lo ? VALUED_KEYS / (probed.hi - probed.lo) : 1) : probed.p;
+  const low = Math.round(probed.lo * p);
+  const seen = Math.round(probed.hi * p) - low + 1;
+  if (!(seen >= 1 && seen <= limit)) return undefined;
+  const span = Math.min(limit, 3 * seen + 4096);
+  const valueAt = valued ? new Float64Array(span).fill(Number.NaN) : undefined;
+  return { p, first: low - Math.floor((span - seen) / 2), span, valueAt };
+}
+
+/** Where keyedCount counts: rows per key in the window (all, and the sample's), values outside it (one per row). */
+interface KeyedCounts {
+  perKey: Int32Array;
+  sampled: Int32Array;
+  outliers: number[];
+  sampledOutliers: number[];
+}
+
+/** Whether key k of `valueAt` is v's: it was seen with v, or is now (it was free). */
+function keyOf(valueAt: Float64Array, k: number, v: number): boolean {
+  const held = valueAt[k];
+  if (held === v) return true;
+  if (!Number.isNaN(held)) return false;
+  valueAt[k] = v;
+  return true;
+}
+
+/** A block of rows counted by keyedCount: the values missing in it, −1 when it gives up. */
+type BlockCount = (values: Float64Array, start: number, end: number, w: KeyWindow, into: KeyedCounts) => number;
+
+/** keyedCount's rows start … end − 1 of a column on its scale: q / p === v, so the key is the value. */
+function scaleBlock(values: Float64Array, start: number, end: number, w: KeyWindow, into: KeyedCounts): number {
+  const { p, first, span } = w;
+  const { perKey, outliers } = into;
+  let missing = 0;
+  for (let i = start; i < end; i++) {
     const v = values[i];
-    if (Number.isNaN(v)) continue;
     const q = Math.round(v * p);
-    if (q / p !== v) return undefined;
-    perKey[q - first]++; // in [0, span): rounding is monotone; −0 counts as +0
-  }
-  const n = edges.length - 1;
-  const counts = new Array<number>(n).fill(0);
-  let [under, over, distinct, b] = [0, 0, 0, 0];
-  for (let k = 0; k < span; k++) {
-    const rows = perKey[k];
-    if (!rows) continue;
-    distinct++;
-    const v = (k + first) / p;
-    if (v < edges[0]) under += rows;
-    else if (v > edges[n]) over += rows;
-    else {
-      while (b < n - 1 && v >= edges[b + 1]) b++;
-      counts[b] += rows;
+    if (q / p !== v) {
+      // NaN is never its own key's value.
+      if (!Number.isNaN(v)) return -1;
+      missing++;
+      continue;
     }
+    const k = q - first; // −0 counts as +0
+    if (k >= 0 && k < span) perKey[k]++;
+    else if (outliers.push(v) > OUTLIERS_MAX) return -1;
   }
-  const capped = distinct >= DISTINCT_LIMIT;
-  return { histogram: { under, counts, over }, distinct: capped ? DISTINCT_LIMIT : distinct, distinctCapped: capped };
+  return missing;
+}
+
+/** keyedCount's rows start … end − 1 of a column on no scale: each key holds the one value it was seen with. */
+function valuedBlock(values: Float64Array, start: number, end: number, w: KeyWindow, into: KeyedCounts): number {
+  const { p, first, span } = w;
+  const valueAt = w.valueAt as Float64Array;
+  const { perKey, outliers } = into;
+  let missing = 0;
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    const k = Math.round(v * p) - first; // NaN is in no window
+    if (k >= 0 && k < span) {
+      if (!keyOf(valueAt, k, v)) return -1;
+      perKey[k]++;
+    } else if (Number.isNaN(v)) missing++;
+    else if (outliers.push(v) > OUTLIERS_MAX) return -1;
+  }
+  return missing;
 }
 
 /**
- * A number column's insight (its values, NaN empty); `scratch` (≥ QUANTILE_SAMPLE long) is reused between
- * columns. The bins come from the sample's percentiles (or the range, when the sample has no spread); a column
- * of whole numbers at a scale is counted by key (bins and distinct count at once), others by a scan.
+ * One pass: each value's key round(v · p) counted in `perKey` when in the window, the values outside it listed
+ * in `outliers` (scaleBlock, valuedBlock); the rows robustSample takes (the first of each block of `stride`, read
+ * again while in cache) the same in `sampled` and `sampledOutliers`. How many values are missing; undefined when
+ * a value is off the scale (or shares its key with another) or too many are outside.
  */
-function numberInsight(values: Float64Array, scratch: Float64Array, distinct: boolean): NumberInsight {
-  const sampled = robustSample(values, scratch);
-  const [p1, p99] = quantilesInPlace(scratch, sampled, ROBUST_QUANTILES);
-  const { n, min, max } = rangeOf(values);
-  const base = { rows: values.length, missing: values.length - n };
-  if (!n) {
-    const counted = distinct ? distinctOf(values, min, max) : {};
-    return { kind: 'number', ...base, ...counted, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+function keyedCount(values: Float64Array, w: KeyWindow, into: KeyedCounts): number | undefined {
+  const { p, first, span } = w;
+  const block: BlockCount = w.valueAt ? valuedBlock : scaleBlock;
+  const stride = sampleStride(values.length);
+  let missing = 0;
+  for (let start = 0; start < values.length; start += stride) {
+    const counted = block(values, start, Math.min(values.length, start + stride), w, into);
+    if (counted < 0) return undefined;
+    missing += counted;
+    const v = values[start];
+    const k = Math.round(v * p) - first;
+    if (k >= 0 && k < span) into.sampled[k]++;
+    else if (!Number.isNaN(v)) into.sampledOutliers.push(v);
   }
-  const edges = p99 > p1 ? roundEdges(p1, p99) : roundEdges(min, max);
-  const { histogram, ...counted } = keyedCounts(values, edges, min, max) ?? {
-    histogram: binCounts(values, edges),
-    ...(distinct ? distinctOf(values, min, max) : {}),
+  return missing;
+}
+
+/** The value of key k of the window (k from first). */
+function valueOfKey(w: KeyWindow, k: number): number {
+  return w.valueAt ? w.valueAt[k] : (k + w.first) / w.p;
+}
+
+/**
+ * The tally of a column in one pass (keyedCount), with the robust sample's quantiles from the sample's rows per
+ * key. Undefined (nothing counted) when keyedCount gives up.
+ */
+function keyedTally(values: Float64Array, scratch: Scratch): (Tally & { quantiles: number[] }) | undefined {
+  const limit = keysLimit(values.length);
+  const w = keyWindow(values, limit);
+  if (!w) return undefined;
+  scratch.perKey ??= new Int32Array(limit);
+  scratch.sampledPerKey ??= new Int32Array(limit);
+  const [perKey, sampled] = [scratch.perKey.subarray(0, w.span), scratch.sampledPerKey.subarray(0, w.span)];
+  perKey.fill(0);
+  sampled.fill(0);
+  const into: KeyedCounts = { perKey, sampled, outliers: [], sampledOutliers: [] };
+  const missing = keyedCount(values, w, into);
+  if (missing === undefined) return undefined;
+  const ascending = (a: number, b: number) => a - b;
+  return {
+    ...keyedSummary(perKey, w, into.outliers.sort(ascending), values.length - missing),
+    quantiles: keyedQuantiles(sampled, w, into.sampledOutliers.sort(ascending), ROBUST_QUANTILES),
   };
+}
+
+/**
+ * The quantiles of the sample (quantilesInPlace's, the same arithmetic) from its rows per key in the window and
+ * its values outside (ascending); `qs` ascending.
+ */
+function keyedQuantiles(sampled: Int32Array, w: KeyWindow, outside: number[], qs: readonly number[]): number[] {
+  let n = outside.length;
+  for (let k = 0; k < sampled.length; k++) n += sampled[k];
+  if (!n) return qs.map(() => Number.NaN);
+  // Each quantile's rank and the next (quantilesInPlace takes the value itself past the last), ascending.
+  const ranks = qs.flatMap((q) => [Math.floor((n - 1) * q), Math.min(Math.floor((n - 1) * q) + 1, n - 1)]);
+  const at: number[] = [];
+  let before = 0; // rows of the values taken so far
+  const take = (value: number, rows: number) => {
+    while (at.length < ranks.length && ranks[at.length] < before + rows) at.push(value);
+    before += rows;
+  };
+  let j = 0;
+  for (; j < outside.length && Math.round(outside[j] * w.p) < w.first; j++) take(outside[j], 1);
+  for (let k = 0; k < sampled.length; k++) if (sampled[k]) take(valueOfKey(w, k), sampled[k]);
+  for (; j < outside.length; j++) take(outside[j], 1);
+  return qs.map((q, i) => {
+    const [pos, lo, next] = [(n - 1) * q, at[2 * i], at[2 * i + 1]];
+    return lo + (next - lo) * (pos - Math.floor(pos));
+  });
+}
+
+/** keyedCount's counts as a Tally: range and distinct count from the keys with rows, bins by walking the edges. */
+function keyedSummary(perKey: Int32Array, w: KeyWindow, outliers: number[], n: number): Tally {
+  let [lowest, highest, distinct] = [-1, -1, 0];
+  for (let k = 0; k < perKey.length; k++) {
+    if (!perKey[k]) continue;
+    if (lowest < 0) lowest = k;
+    highest = k;
+    distinct++;
+  }
+  for (let j = 0; j < outliers.length; j++) if (j === 0 || outliers[j] !== outliers[j - 1]) distinct++;
+  const histogram = (edgeList: readonly number[]): Histogram => {
+    const edges = Float64Array.from(edgeList);
+    const bins = edges.length - 1;
+    const counts = new Float64Array(bins + 2); // then under, over
+    const [e0, eN] = [edges[0], edges[bins]];
+    let b = 0;
+    for (let k = 0; k < perKey.length; k++) {
+      const rows = perKey[k];
+      if (!rows) continue;
+      const v = valueOfKey(w, k);
+      if (v < e0) counts[bins] += rows;
+      else if (v > eN) counts[bins + 1] += rows;
+      else {
+        while (b < bins - 1 && v >= edges[b + 1]) b++;
+        counts[b] += rows;
+      }
+    }
+    const perUnit = bins / (eN - e0);
+    for (const v of outliers) counts[slotOf(v, edges, bins, e0, eN, perUnit)]++;
+    return histogramOf(counts);
+  };
+  const inside = lowest < 0 ? [Infinity, -Infinity] : [valueOfKey(w, lowest), valueOfKey(w, highest)];
+  const min = Math.min(inside[0], outliers[0] ?? Infinity);
+  const max = Math.max(inside[1], outliers.at(-1) ?? -Infinity);
+  return { n, min, max, distinct: Math.min(distinct, DISTINCT_LIMIT), histogram };
+}
+
+/** The most distinct values a hashed tally counts (a table of at most 32,768 slots); past it the column is scanned. */
+const HASHED_MAX = 1 << 14;
+
+/**
+ * The tally of a column with few distinct values (not all on one scale), in one pass: the rows per value in a
+ * hash set, a run of equal values added once. Undefined when it has more than HASHED_MAX distinct values.
+ */
+function hashedTally(values: Float64Array): Tally | undefined {
+  const set = new DoubleSet();
+  let [missing, last, run] = [0, Number.NaN, 0];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === last) run++;
+    else if (Number.isNaN(v)) missing++;
+    else {
+      if (run) set.add(last, run);
+      if (set.size > HASHED_MAX) return undefined;
+      [last, run] = [v, 1];
+    }
+  }
+  if (run) set.add(last, run);
+  const { keys, rows } = set;
+  let [min, max] = [Infinity, -Infinity];
+  for (let k = 0; k < keys.length; k++) {
+    const v = keys[k];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const histogram = (edgeList: readonly number[]): Histogram => {
+    const edges = Float64Array.from(edgeList);
+    const bins = edges.length - 1;
+    const counts = new Float64Array(bins + 2); // then under, over
+    const [e0, eN, perUnit] = [edges[0], edges[bins], bins / (edges[bins] - edges[0])];
+    for (let k = 0; k < keys.length; k++)
+      if (!Number.isNaN(keys[k])) counts[slotOf(keys[k], edges, bins, e0, eN, perUnit)] += rows[k];
+    return histogramOf(counts);
+  };
+  return { n: values.length - missing, min, max, distinct: set.size, histogram };
+}
+
+/** A tally's distinct count as the insight gives it. */
+function distinctIn(tally: Tally): { distinct: number; distinctCapped: boolean } {
+  return { distinct: tally.distinct, distinctCapped: tally.distinct >= DISTINCT_LIMIT };
+}
+
+/**
+ * A number column's insight (its values, NaN empty). The bins come from the robust sample's percentiles (or the
+ * range, when the sample has no spread). A column tallied in one pass (keyedTally, else hashedTally) has its
+ * range, bins and distinct count from the tally (and by key, the sample's percentiles too); others are scanned
+ * (range and bins in one pass), their distinct values counted apart.
+ */
+function numberInsight(values: Float64Array, scratch: Scratch, distinct: boolean): NumberInsight {
+  const keyed = keyedTally(values, scratch);
+  const [p1, p99] =
+    keyed?.quantiles ?? quantilesInPlace(scratch.sample, robustSample(values, scratch.sample), ROBUST_QUANTILES);
+  const robust = p99 > p1 ? roundEdges(p1, p99) : undefined;
+  const tally = keyed ?? hashedTally(values);
+  const scan = !tally && robust ? scanCounts(values, robust) : undefined;
+  const { n, min, max } = tally ?? scan ?? rangeOf(values);
+  const base = { rows: values.length, missing: values.length - n };
+  const counted = tally ? distinctIn(tally) : distinct ? distinctOf(values, min, max) : {};
+  if (!n) return { kind: 'number', ...base, ...counted, min: Number.NaN, max: Number.NaN, edges: [], bins: [] };
+  const edges = robust ?? roundEdges(min, max);
+  const histogram = tally ? tally.histogram(edges) : (scan?.histogram ?? binCounts(values, edges));
   return { kind: 'number', ...base, ...counted, min, max, edges, bins: binsOf(edges, histogram) };
 }
 
-function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
-  const { n, min, max } = rangeOf(values);
+/** A time column's insight: its range and distinct count from one tally, or a range pass (distinct apart). */
+function timeInsight(values: Float64Array, scratch: Scratch, distinct: boolean): TimeInsight {
+  const tally = keyedTally(values, scratch) ?? hashedTally(values);
+  const { n, min, max } = tally ?? rangeOf(values);
   return {
     kind: 'time',
     rows: values.length,
     missing: values.length - n,
-    ...(distinct ? distinctOf(values, min, max) : {}),
+    ...(tally ? distinctIn(tally) : distinct ? distinctOf(values, min, max) : {}),
     min: n ? min : Number.NaN,
     max: n ? max : Number.NaN,
   };
@@ -421,30 +696,38 @@ function timeInsight(values: Float64Array, distinct: boolean): TimeInsight {
 
 /**
  * Rows per code (codes < 0 are missing; a code past the dictionary is neither, as before): four rows at a time
- * into four lanes of counts, so a run of one code does not wait on its own last increment.
+ * into four lanes of counts, so a run of one code does not wait on its own last increment; code c counts at
+ * 4 · (c + 1) + lane, so −1 (the empty cell) needs no test. A code below −1 or past the dictionary falls
+ * outside the lanes (its increment is lost): then the counts do not add up to the rows and are made again
+ * code by code.
  */
-function codeCounts(codes: Int16Array | Int32Array, size: number): { counts: Float64Array; missing: number } {
-  const lanes = new Int32Array(4 * size);
+function codeCounts(codes: DictCodes, size: number): { counts: Float64Array; missing: number } {
+  const lanes = new Int32Array(4 * size + 4);
   const whole = codes.length - (codes.length % 4);
-  let missing = 0;
   for (let i = 0; i < whole; i += 4) {
-    const [a, b, c, d] = [codes[i], codes[i + 1], codes[i + 2], codes[i + 3]];
-    if (a < 0) missing++;
-    else lanes[4 * a]++;
-    if (b < 0) missing++;
-    else lanes[4 * b + 1]++;
-    if (c < 0) missing++;
-    else lanes[4 * c + 2]++;
-    if (d < 0) missing++;
-    else lanes[4 * d + 3]++;
+    lanes[4 * codes[i] + 4]++;
+    lanes[4 * codes[i + 1] + 5]++;
+    lanes[4 * codes[i + 2] + 6]++;
+    lanes[4 * codes[i + 3] + 7]++;
   }
-  for (let i = whole; i < codes.length; i++) {
+  for (let i = whole; i < codes.length; i++) lanes[4 * codes[i] + 4]++;
+  let total = 0;
+  for (let k = 0; k < lanes.length; k++) total += lanes[k];
+  if (total !== codes.length) return strayCodeCounts(codes, size);
+  const counts = new Float64Array(size);
+  for (let c = 0; c < size; c++) counts[c] = lanes[4 * c + 4] + lanes[4 * c + 5] + lanes[4 * c + 6] + lanes[4 * c + 7];
+  return { counts, missing: lanes[0] + lanes[1] + lanes[2] + lanes[3] };
+}
+
+/** codeCounts of codes some of which are below −1 or past the dictionary, one code at a time. */
+function strayCodeCounts(codes: DictCodes, size: number): { counts: Float64Array; missing: number } {
+  const counts = new Float64Array(size);
+  let missing = 0;
+  for (let i = 0; i < codes.length; i++) {
     const c = codes[i];
     if (c < 0) missing++;
-    else lanes[4 * c]++;
+    else if (c < size) counts[c]++;
   }
-  const counts = new Float64Array(size);
-  for (let c = 0; c < size; c++) counts[c] = lanes[4 * c] + lanes[4 * c + 1] + lanes[4 * c + 2] + lanes[4 * c + 3];
   return { counts, missing };
 }
 
@@ -498,11 +781,11 @@ export function columnInsights(
   options: { distinct?: boolean } = {},
 ): (ColumnInsight | undefined)[] {
   const rows = table.rowCount;
-  const scratch = new Float64Array(Math.min(rows, QUANTILE_SAMPLE));
+  const scratch: Scratch = { sample: new Float64Array(Math.min(rows, QUANTILE_SAMPLE)) };
   const distinct = options.distinct ?? true;
   return table.columns.map((c, i) => {
     if (only && !only.has(i)) return undefined;
-    if (c.kind === 'time') return timeInsight(valuesOf(c, rows), distinct);
+    if (c.kind === 'time') return timeInsight(valuesOf(c, rows), scratch, distinct);
     if (isNumeric(c)) return numberInsight(valuesOf(c, rows), scratch, distinct);
     return valuesInsight(c, rows);
   });

@@ -8,7 +8,10 @@ import { formatTime, type TimeZoneMode } from '../model/format';
 import { type ColumnInsight, type InsightBin, missingPercent, type ValuesInsight } from '../model/insights';
 import { type GridColumns, GUTTER } from './columns';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+// One formatter for every number of the strip: chromium's toLocaleString makes one per call (its profile:
+// ~3 % of the strip's time), the text is the same (ECMA-402: toLocaleString is NumberFormat's format).
+const numberFormat = new Intl.NumberFormat('en-US');
+const fmt = (n: number) => numberFormat.format(n);
 
 function percent(count: number, rows: number): string {
   if (!rows) return '0 %';
@@ -102,7 +105,7 @@ function insightCell(insight: ColumnInsight, zone: TimeZoneMode, onFilter: (text
   if (insight.kind === 'number') {
     out.push(histogram(insight.bins, insight.rows, onFilter));
     if (insight.bins.length) {
-      const range = `${insight.min.toLocaleString('en-US')} – ${insight.max.toLocaleString('en-US')}`;
+      const range = `${fmt(insight.min)} – ${fmt(insight.max)}`;
       out.push(
         h('div', { className: 'mt-imeta mt-irange', text: range, title: `min ${insight.min}, max ${insight.max}` }),
       );

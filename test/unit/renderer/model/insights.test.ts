@@ -26,6 +26,28 @@ function outlierData(scale: number): number[] {
   return [...v, 1e6, -500];
 }
 
+/**
+ * 1,000,000 tenths 0–100 with 16 rows at 5000–5006 and 16 at −2000.5 that are ≡ 7 and 9 mod 16 (never in the sample
+ * of every 16th row nor among the scale's probes), −0 and NaN.
+ */
+function tenthsWithFarRows(): Float64Array {
+  const b = new Float64Array(1_000_000);
+  for (let i = 0; i < b.length; i++) {
+    b[i] = ((i * 7919) % 1001) / 10;
+    if (i % 65536 === 7) b[i] = 5000 + (i % 7);
+    if (i % 65536 === 9) b[i] = -2000.5;
+    if (i % 1009 === 1) b[i] = -0;
+    if (i % 997 === 0) b[i] = Number.NaN;
+  }
+  return b;
+}
+
+/** The insight of one number column, its distinct count left for later where it may be. */
+const insightOf = (values: Float64Array): NumberInsight =>
+  columnInsights({ rowCount: values.length, columns: [{ name: 'v', kind: 'number', values }] }, undefined, {
+    distinct: false,
+  })[0] as NumberInsight;
+
 describe('renderer column insights', () => {
   // Expected values from python3 + numpy 2.4.6 on the same data (the generator above, written out in python):
   //   p = np.percentile(a, [1, 99]); counts = np.histogram(a, bins=edges)[0]; (a < edges[0]).sum(); (a > edges[-1]).sum()
@@ -107,6 +129,17 @@ describe('renderer column insights', () => {
       [3],
     );
     assert.equal(constant.distinct, 1);
+  });
+
+  it('interpolates the percentiles between neighbouring values as numpy.percentile does (counted by key)', () => {
+    // np.percentile([0, 1, …, 9, 100], [1, 99]) -> [0.1, 90.9] (not 0 and 9): step 10, edges 0..100;
+    // np.histogram(a, bins=np.arange(0, 101, 10)) -> [10, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    const a = one(num([3, 1, 4, 100, 5, 9, 2, 6, 0, 8, 7])) as NumberInsight;
+    assert.deepEqual(a.edges, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    assert.deepEqual(
+      a.bins.map((x) => x.count),
+      [10, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+    );
   });
 
   it('counts distinct numbers as len(numpy.unique(a[~numpy.isnan(a)])) does (-0 and 0 as one)', () => {
@@ -200,15 +233,23 @@ describe('renderer column insights', () => {
     assert.equal(scanned.distinct, 97011);
   });
 
-  it('can leave the distinct counts of number and time columns for later: countDistinct fills in the same numbers', () => {
-    // A value that is a subarray of a longer buffer (a growing table): the hash reads the values' own words.
-    const values = Float64Array.from([5, -0, 0, Number.NaN, 2.5, 5, 7, 1e300, 9, 9]);
+  it('can leave the distinct counts of scanned number and time columns for later: countDistinct fills in the same numbers', () => {
+    // Many values off any scale (thirds; hours and a millisecond over a range too wide to key): no one-pass tally,
+    // so the distinct counts are left. np.unique of the same (python3 + numpy 2.4.6):
+    //   i = np.arange(20_000); v = i / 3; v[i % 101 == 5] = np.nan; v[7] = -0.0 -> 19801 (−0 is row 0's 0)
+    //   t = 1.7e12 + i * 3_600_001.0; t[i % 103 == 4] = np.nan -> 19805
+    const v = Float64Array.from({ length: 20_000 }, (_, i) => (i % 101 === 5 ? Number.NaN : i / 3));
+    v[7] = -0;
+    const t = Float64Array.from({ length: 20_000 }, (_, i) => (i % 103 === 4 ? Number.NaN : 1.7e12 + i * 3_600_001));
+    // A subarray of a longer buffer (a growing table): the hash reads the values' own words.
+    const values = new Float64Array(20_002);
+    values.set(v);
     const table: Table = {
-      rowCount: 8,
+      rowCount: 20_000,
       columns: [
         { name: 'v', kind: 'number', values },
-        { name: 't', kind: 'time', values: values.map((_, i) => (i % 3) * 60_000) },
-        { name: 's', kind: 'status', dict: ['a', 'b'], codes: Int32Array.from([0, 1, 1, 0, 0, 0, 0, 0, 0, 0]) },
+        { name: 't', kind: 'time', values: t },
+        { name: 's', kind: 'status', dict: ['a', 'b'], codes: Int32Array.from({ length: 20_000 }, (_, i) => i % 2) },
       ],
     };
     const later = columnInsights(table, undefined, { distinct: false });
@@ -218,16 +259,98 @@ describe('renderer column insights', () => {
     );
     countDistinct(table, later);
     const now = columnInsights(table);
-    // np.unique([5, -0., 0., 2.5, 5, 7, 1e300]) -> 5 values; the times of rows 0-7: 0, 1, 2 minutes -> 3
     assert.deepEqual(
       now.map((i) => [i?.distinct, i?.distinctCapped]),
       [
-        [5, false],
-        [3, false],
+        [19_801, false],
+        [19_805, false],
         [2, undefined],
       ],
     );
     assert.deepEqual(later, now);
+  });
+
+  it('takes the percentiles from the rows per key of the sample, its rows outside the counted window too (numpy.percentile)', () => {
+    // As the test below, with rows far out that the sample takes (≡ 0 mod 16) and the scale's probe (every 977th row)
+    // does not, so they lie outside the window of keys counted in place. python3 + numpy 2.4.6, on the data below:
+    //   hi = (i % 65536 == 32) & (i % 977 != 0); lo = (i % 1024 == 48) & (i % 977 != 0); b[hi] = 7000.5; b[lo] = -3000
+    //   np.percentile(b[::16] without NaN, [1, 99]) -> [-3000, 99.1] (without those rows [0.9, 99]) -> step 500
+    //   np.histogram(v, bins=np.arange(-3000, 501, 500)); (v > 500).sum() -> 32; len(np.unique(v)) -> 1011
+    const b = tenthsWithFarRows();
+    for (let i = 0; i < b.length; i++) {
+      if (i % 977 === 0) continue;
+      if (i % 65536 === 32) b[i] = 7000.5;
+      if (i % 1024 === 48) b[i] = -3000;
+    }
+    const a = insightOf(b);
+    assert.deepEqual(a.edges, [-3000, -2500, -2000, -1500, -1000, -500, 0, 500]);
+    assert.deepEqual(
+      a.bins.map((x) => x.count),
+      [976, 16, 0, 0, 0, 0, 997973, 32],
+    );
+    assert.deepEqual([a.min, a.max, a.missing, a.distinct], [-3000, 7000.5, 1003, 1011]);
+  });
+
+  it('tallies decimals by key in one pass, the rare rows outside the sampled range too (numpy.histogram, numpy.unique)', () => {
+    // Expected from python3 + numpy 2.4.6 on the same data, written out in numpy:
+    //   i = np.arange(1_000_000); b = ((i * 7919) % 1001) / 10; m = i % 65536 == 7; b[m] = 5000 + i[m] % 7
+    //   b[i % 65536 == 9] = -2000.5; b[i % 1009 == 1] = -0.0; b[i % 997 == 0] = np.nan
+    //   (the far rows are ≡ 7, 9 mod 16: never in the sample of every 16th row, so outside the counted keys' window)
+    //   np.percentile(b[::16] without NaN, [1, 99]) -> [0.9, 99] -> step 10, edges 0..100
+    //   v = b[~np.isnan(b)]; np.histogram(v, bins=np.arange(0, 101, 10)); (v < 0).sum(); (v > 100).sum()
+    //   len(np.unique(v)) -> 1009; v.min(), v.max() -> -2000.5, 5006
+    const b = tenthsWithFarRows();
+    const a = insightOf(b);
+    assert.deepEqual(a.edges, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    assert.deepEqual(
+      a.bins.map((x) => x.count),
+      [16, 100689, 99699, 99697, 99697, 99698, 99697, 99698, 99697, 99699, 100693, 16],
+    );
+    assert.deepEqual([a.min, a.max, a.missing, a.distinct, a.distinctCapped], [-2000.5, 5006, 1004, 1009, false]);
+    // 4,712 more rows far out (none sampled), more than the keyed tally lists outside its window: the hash tallies.
+    //   m3 = (i % 199 == 3) & (i % 16 != 0); b[m3] = 3000 + (i[m3] % 11) / 10 -> the same percentiles and edges
+    for (let i = 3; i < b.length; i += 199) if (i % 16 !== 0) b[i] = 3000 + (i % 11) / 10;
+    const far = insightOf(b);
+    assert.deepEqual(far.edges, a.edges);
+    assert.deepEqual(
+      far.bins.map((x) => x.count),
+      [16, 100215, 99230, 99228, 99228, 99228, 99226, 99228, 99228, 99228, 100219, 4727],
+    );
+    assert.deepEqual([far.min, far.max, far.missing, far.distinct], [-2000.5, 5006, 999, 1020]);
+  });
+
+  it('tallies a few distinct values off any decimal scale in one pass: by key checked against its value, else by hash (numpy)', () => {
+    // Latitudes as a sum makes them (47.6 + k · 0.001 is no tenth-thousandth's double), in runs of 3 rows: keyed
+    // over their probed range (16,384 keys), each key holding one value.
+    // Expected from python3 + numpy 2.4.6: i = np.arange(1_000_000); c = 47.6 + ((i // 3) % 500) * 0.001
+    //   c[i % 1013 == 0] = np.nan; c[i % 5003 == 1] = 0.0; c[i % 5003 == 2] = -0.0
+    //   np.percentile(c[::16] without NaN, [1, 99]) -> [47.604, 48.094] -> step 0.05, edges 47.6..48.1
+    //   v = c[~np.isnan(c)]; np.histogram(v, bins=edges); (v < 47.6).sum() -> 400; len(np.unique(v)) -> 501
+    const c = Float64Array.from({ length: 1_000_000 }, (_, i) => 47.6 + (Math.floor(i / 3) % 500) * 0.001);
+    for (let i = 0; i < c.length; i++) {
+      if (i % 1013 === 0) c[i] = Number.NaN;
+      else if (i % 5003 === 1) c[i] = 0;
+      else if (i % 5003 === 2) c[i] = -0;
+    }
+    const a = columnInsights({ rowCount: c.length, columns: [{ name: 'lat', kind: 'number', values: c }] }, undefined, {
+      distinct: false,
+    })[0] as NumberInsight;
+    assert.deepEqual(a.edges, [47.6, 47.65, 47.7, 47.75, 47.8, 47.85, 47.9, 47.95, 48, 48.05, 48.1]);
+    assert.deepEqual(
+      a.bins.map((x) => x.count),
+      [400, 99890, 99918, 99923, 99893, 99916, 99921, 99858, 99752, 99769, 99772],
+    );
+    assert.deepEqual([a.min, a.max, a.missing, a.distinct], [0, 48.099000000000004, 988, 501]);
+    // A few values a billionth off (m = i % 7919 == 5; c[m] += 1e-9): two values would share a key, so the hash
+    // tallies them: np.unique -> 628 values, max 48.099000001; the same bins.
+    for (let i = 5; i < c.length; i += 7919) c[i] += 1e-9;
+    const near = insightOf(c);
+    assert.deepEqual(near.edges, a.edges);
+    assert.deepEqual(
+      near.bins.map((x) => x.count),
+      a.bins.map((x) => x.count),
+    );
+    assert.deepEqual([near.min, near.max, near.missing, near.distinct], [0, 48.099000001, 988, 628]);
   });
 
   it('gives text columns their top values with counts, missing % and distinct count', () => {
@@ -268,6 +391,22 @@ describe('renderer column insights', () => {
       ],
     );
     assert.deepEqual([v.missing, v.distinct, v.other], [201, 3, 200]);
+  });
+
+  it('counts codes in every lane, the empty cells too, when every code is in the dictionary (the fast path)', () => {
+    // np.unique(c, return_counts=True) of i = np.arange(1003); c = (i * 7) % 5 - 1
+    //   -> codes -1, 0, 1, 2, 3 with 201, 200, 201, 200, 201 rows (the empty cells in all four lanes and the tail)
+    const codes = Int32Array.from({ length: 1003 }, (_, i) => ((i * 7) % 5) - 1);
+    const v = one({ name: 's', kind: 'text', dict: ['a', 'b', 'c', 'd'], codes }, 1003) as ValuesInsight;
+    assert.deepEqual(
+      v.top.map((t) => [t.text, t.count]),
+      [
+        ['b', 201],
+        ['d', 201],
+        ['a', 200],
+      ],
+    );
+    assert.deepEqual([v.missing, v.distinct, v.other], [201, 4, 200]);
   });
 
   it('names a value whose text is empty (a QC flags list without flags), without a filter ("=" would take missing cells too)', () => {
