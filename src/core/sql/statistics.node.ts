@@ -6,7 +6,9 @@ import { resolve } from 'node:path';
 import { StatisticsInputError } from '../api/errors';
 import { metricUnit, pollutantOf } from '../aq/metric-info';
 import {
+  atMostOneHourADay,
   dailyValuesSql,
+  hourlyDataNeededText,
   INDICATIVE_LABEL,
   type PeriodStatistics,
   regulatoryStatistics,
@@ -53,7 +55,8 @@ function texts(t: Table, name: string): string[] {
 
 /** The data's value column for a metric (`m`, else `m.value`), its time column and its datasource. */
 async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest) {
-  const names = (await run(`SELECT * FROM ${from} LIMIT 0`)).columns.map((c) => c.name);
+  const columns = (await run(`SELECT * FROM ${from} LIMIT 0`)).columns;
+  const names = columns.map((c) => c.name);
   const valueColumn = [req.metric, `${req.metric}.value`].find((n) => names.includes(n));
   if (!valueColumn) {
     const metrics = names.filter((n) => parseMetricLabel(n) && !/\.(status|qcAssessment|qcFlags|raw)$/.test(n));
@@ -64,10 +67,13 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
   const timeColumn = req.timeColumn ?? ['time', 'startOfPeriod'].find((n) => names.includes(n));
   if (!timeColumn || !names.includes(timeColumn))
     throw new StatisticsInputError('This data has no time column (time or startOfPeriod).');
+  // A Parquet report holds its times as ISO text (startOfPeriod): read as instants.
+  const timeIsText = columns.find((c) => c.name === timeColumn)?.kind === 'text';
   const qc = `${valueColumn.replace(/\.value$/, '')}.qcAssessment`;
   const qcColumn = names.includes(qc) ? qc : undefined;
   const dsColumn = req.datasourceColumn ?? 'datasourceId';
-  if (!names.includes(dsColumn)) return { valueColumn, timeColumn, datasource: undefined, dsColumn, qcColumn };
+  if (!names.includes(dsColumn))
+    return { valueColumn, timeColumn, timeIsText, datasource: undefined, dsColumn, qcColumn };
   let datasource = req.datasource;
   if (datasource === undefined) {
     const ds = texts(await run(`SELECT DISTINCT ${quoteIdent(dsColumn)} AS ds FROM ${from} ORDER BY ds LIMIT 6`), 'ds');
@@ -77,15 +83,16 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
       );
     datasource = ds[0];
   }
-  return { valueColumn, timeColumn, datasource, dsColumn, qcColumn };
+  return { valueColumn, timeColumn, timeIsText, datasource, dsColumn, qcColumn };
 }
 
 /** Statistics of a metric over the whole of `from` (a quoted result name or a reader call). */
 export async function statisticsOf(run: RunSql, from: string, req: StatisticsRequest): Promise<StatisticsOutcome> {
-  const { valueColumn, timeColumn, datasource, dsColumn, qcColumn } = await resolveColumns(run, from, req);
+  const { valueColumn, timeColumn, timeIsText, datasource, dsColumn, qcColumn } = await resolveColumns(run, from, req);
   const sql = dailyValuesSql({
     from,
     timeColumn,
+    timeIsText,
     valueColumn,
     datasourceColumn: dsColumn,
     datasource,
@@ -102,6 +109,7 @@ export async function statisticsOf(run: RunSql, from: string, req: StatisticsReq
     mean: num(mean, i),
     max: num(max, i),
   }));
+  if (atMostOneHourADay(values)) throw new StatisticsInputError(hourlyDataNeededText(valueColumn));
   const parts = parseMetricLabel(valueColumn);
   const pollutant: StatisticsPollutant = pollutantOf(parts) ?? 'other';
   const rows = regulatoryStatistics(values, req.period, pollutant);
