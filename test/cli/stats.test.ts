@@ -80,6 +80,28 @@ describe('measnb stats and correction cells (built CLI)', function () {
     assert.match(zone.stderr, /--time-zone/);
   });
 
+  it('stats on a file of several datasources names the flag to give one: --datasource <id>, exit 2', async () => {
+    const t = quarter();
+    const two: Table = {
+      ...t,
+      columns: [
+        {
+          ...t.columns[0],
+          dict: ['D1', 'D2'],
+          codes: Int32Array.from({ length: t.rowCount }, (_, i) => i % 2),
+        } as Table['columns'][number],
+        ...t.columns.slice(1),
+      ],
+    };
+    await writeFile(join(dir, 'two.parquet'), writeParquet(two));
+    const r = await runCli(['stats', join(dir, 'two.parquet'), '--metric', 'pm2_5ConcMass1HourMean', '--year', '2026']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /Statistics are of one datasource: this data has 2 \(D1, D2\)\. Give one with --datasource <id>\./,
+    );
+  });
+
   it('stats on a report of 24-hour means (frequency day) refuses with the rule and exit 2, not capture 0', async () => {
     // A real daily report from the emulator: one row a day per metric, its 24-hour means.
     const ds = emu.facts.datasources[0].datasourceId;

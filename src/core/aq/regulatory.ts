@@ -161,6 +161,14 @@ export function hourlyDataNeededText(valueColumn: string): string {
   );
 }
 
+/**
+ * Why statistics ask for a datasource: the data holds several (the first 5 named, `more` when it holds over 5).
+ * Each surface adds how to give one: the CLI its `--datasource <id>`, the extension its pick.
+ */
+export function oneDatasourceText(ids: readonly string[], more: boolean): string {
+  return `Statistics are of one datasource: this data has ${more ? 'more than 5' : ids.length} (${ids.slice(0, 5).join(', ')}${more ? ', …' : ''}).`;
+}
+
 /** One row of the statistics: a quarter or the whole year. */
 export interface PeriodStatistics {
   period: string;

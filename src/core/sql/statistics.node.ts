@@ -10,6 +10,7 @@ import {
   dailyValuesSql,
   hourlyDataNeededText,
   INDICATIVE_LABEL,
+  oneDatasourceText,
   type PeriodStatistics,
   regulatoryStatistics,
   type StatisticsPeriod,
@@ -79,7 +80,8 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
     const ds = texts(await run(`SELECT DISTINCT ${quoteIdent(dsColumn)} AS ds FROM ${from} ORDER BY ds LIMIT 6`), 'ds');
     if (ds.length !== 1)
       throw new StatisticsInputError(
-        `Give a datasource: this data has ${ds.length > 5 ? 'more than 5' : ds.length} (${ds.slice(0, 5).join(', ')}).`,
+        oneDatasourceText(ds.slice(0, 5), ds.length > 5),
+        ds.length > 1 ? 'datasource' : undefined,
       );
     datasource = ds[0];
   }

@@ -180,7 +180,10 @@ describe('core sql statistics: over the whole file, by DuckDB', function () {
     );
     await assert.rejects(
       fileStatistics(join(dir, 'pm.parquet'), { metric: 'pm2_5ConcMass1HourMean', period }),
-      /Give a datasource: this data has 2 \(D1, D2\)/,
+      (e: Error) =>
+        e instanceof StatisticsInputError &&
+        e.needs === 'datasource' &&
+        e.message === 'Statistics are of one datasource: this data has 2 (D1, D2).',
     );
     await assert.rejects(
       fileStatistics(join(dir, 'x.txt'), { metric: 'm', period }),
