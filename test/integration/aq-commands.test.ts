@@ -228,4 +228,32 @@ describe('air-quality commands: corrections and regulatory statistics', function
       driver.dispose();
     }
   });
+  it('Regulatory Statistics of a Parquet report (startOfPeriod as ISO text): its years and days read as instants', async () => {
+    // 2026 Q1 hourly, as a parquet-wide report holds its times: text such as 2026-01-01T00:00:00Z.
+    const n = 90 * 24;
+    const iso = (k: number) => `${new Date(Date.UTC(2026, 0, 1) + k * 3_600_000).toISOString().slice(0, 19)}Z`;
+    const file = path.join(scratch, 'report.parquet');
+    const t: Table = {
+      rowCount: n,
+      columns: [
+        {
+          kind: 'text',
+          name: 'startOfPeriod',
+          dict: Array.from({ length: n }, (_, k) => iso(k)),
+          codes: Int32Array.from({ length: n }, (_, k) => k),
+        },
+        { kind: 'number', name: 'pm2_5ConcMass1HourMean.value', values: new Float64Array(n).fill(4) },
+      ],
+    };
+    fs.writeFileSync(file, writeParquet(t));
+    const out = (await vs.commands.executeCommand(REGULATORY_STATISTICS_COMMAND, {
+      file: vs.Uri.file(file),
+      metric: 'pm2_5ConcMass1HourMean',
+      year: 2026,
+      quarter: 1,
+      timeZone: 'UTC',
+    })) as StatisticsOutcome | undefined;
+    assert.ok(out, 'the command returned its outcome (no error on the text times)');
+    assert.deepEqual([out.rows[0].validDays, out.rows[0].meanOfDailyMeans], [90, 4]);
+  });
 });

@@ -54,6 +54,13 @@ function texts(t: Table, name: string): string[] {
   return c ? Array.from({ length: t.rowCount }, (_, i) => cellText(c, i)) : [];
 }
 
+/** The data's time column: `time` (minute data, results), else a report's `startOfPeriod`. */
+export function timeColumnOf(names: readonly string[]): string {
+  const found = ['time', 'startOfPeriod'].find((n) => names.includes(n));
+  if (!found) throw new StatisticsInputError('This data has no time column (time or startOfPeriod).');
+  return found;
+}
+
 /** The data's value column for a metric (`m`, else `m.value`), its time column and its datasource. */
 async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest) {
   const columns = (await run(`SELECT * FROM ${from} LIMIT 0`)).columns;
@@ -65,9 +72,8 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
       `No column ${req.metric} in this data (metrics: ${metrics.slice(0, 12).join(', ') || 'none'}).`,
     );
   }
-  const timeColumn = req.timeColumn ?? ['time', 'startOfPeriod'].find((n) => names.includes(n));
-  if (!timeColumn || !names.includes(timeColumn))
-    throw new StatisticsInputError('This data has no time column (time or startOfPeriod).');
+  const timeColumn = req.timeColumn ?? timeColumnOf(names);
+  if (!names.includes(timeColumn)) throw new StatisticsInputError(`This data has no column ${timeColumn}.`);
   // A Parquet report holds its times as ISO text (startOfPeriod): read as instants.
   const timeIsText = columns.find((c) => c.name === timeColumn)?.kind === 'text';
   const qc = `${valueColumn.replace(/\.value$/, '')}.qcAssessment`;

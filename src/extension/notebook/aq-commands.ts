@@ -25,6 +25,7 @@ import {
   type StatisticsOutcome,
   type StatisticsRequest,
   statisticsOf,
+  timeColumnOf,
   withFileEngine,
 } from '../../core/sql/statistics.node';
 import { type Column, cellText, floatValues, isNumeric, type Table } from '../../core/table/table';
@@ -240,7 +241,9 @@ async function statisticsChoices(args: StatisticsArgs, run: (sql: string) => Pro
     : [];
   // One datasource (or none named): nothing to ask.
   const datasource = args.datasource ?? (ids.length > 1 ? await pickDatasource(ids) : ids[0]);
-  const years = textsOf(await run(`SELECT DISTINCT year("time")::VARCHAR AS y FROM ${from} ORDER BY y DESC`), 'y');
+  // A report's startOfPeriod (ISO text in its Parquet) as instants, as the statistics read it.
+  const time = `CAST(${quoteIdent(timeColumnOf(names))} AS TIMESTAMPTZ)`;
+  const years = textsOf(await run(`SELECT DISTINCT year(${time})::VARCHAR AS y FROM ${from} ORDER BY y DESC`), 'y');
   const year = args.year ?? Number(await pick(years, 'Year'));
   const quarter =
     args.quarter ??
