@@ -20,7 +20,7 @@ import { setChartMemory } from './model/chart-choice';
 
 import { loadRest, restOf, rowsPerChunk } from './model/progressive';
 import type { OutputItem, RendererApi, RendererContext } from './renderer-api';
-import { mountTable } from './widget/mount';
+import { mountError, mountTable } from './widget/mount';
 import type { TableWidget, TableWidgetOptions } from './widget/table-widget';
 
 function resultInfo(metadata: unknown): ResultInfo | undefined {
@@ -105,7 +105,7 @@ export function activate(ctx: RendererContext<HostToRenderer>): RendererApi {
       try {
         table = decodeTable(bytes);
       } catch (err) {
-        element.textContent = `This table output could not be read: ${(err as Error).message}`;
+        mountError(element, `This table output could not be read: ${(err as Error).message}`);
         return;
       }
       const info = resultInfo(item.metadata);

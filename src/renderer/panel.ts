@@ -6,7 +6,7 @@ import { decodeTable, encodeTable } from '../core/table/wire';
 import { SaveClient } from './dom/save-client';
 import { SummaryClient } from './dom/summary-client';
 import type { RendererContext } from './renderer-api';
-import { mountTable } from './widget/mount';
+import { mountError, mountTable } from './widget/mount';
 import type { TableWidget } from './widget/table-widget';
 
 /** What acquireVsCodeApi() gives a webview page. */
@@ -58,10 +58,6 @@ export function showPanel(api: WebviewApi, root: HTMLElement): void {
   function showError(element: HTMLElement, message: string): void {
     widget?.dispose();
     widget = undefined;
-    const box = element.ownerDocument.createElement('div');
-    box.className = 'mt-panel-error';
-    box.setAttribute('role', 'alert');
-    box.textContent = message; // text, never HTML
-    element.replaceChildren(box);
+    mountError(element, message);
   }
 }

@@ -68,6 +68,10 @@ describe('measnb run with sql cells and --results (built CLI against the emulato
     );
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual((await readdir(out)).sort(), ['cell-2.parquet', 'ds.parquet', 'local.parquet']);
+    // The progress line counts every cell (the markdown one too); it names the file --results wrote.
+    const line = (title: string) => r.stderr.split('\n').find((l) => l.startsWith(`${title}: `)) ?? r.stderr;
+    assert.ok(line('cell 2 (datasources as ds)').endsWith(` → ${join(out, 'ds.parquet')}`), r.stderr);
+    assert.ok(line('cell 3 (sql)').endsWith(` → ${join(out, 'cell-2.parquet')}`), r.stderr);
     const counts = await readParquet(await readFile(join(out, 'cell-2.parquet')));
     assert.deepEqual(
       Array.from({ length: counts.rowCount }, (_, i) => cellText(counts.columns[0], i)),

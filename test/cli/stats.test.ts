@@ -1,12 +1,12 @@
 // The built measnb: `measnb stats` over a whole file (days in a zone's local standard time), and `measnb run` of
 // a notebook holding a correction cell as the extension inserts it (core/aq/corrections.ts), against the emulator.
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { correctionCell, correctValue } from '../../src/core/aq/corrections';
 import { codeCell, serializeNotebook } from '../../src/core/notebook';
-import { writeParquet } from '../../src/core/table/parquet';
+import { readParquet, writeParquet } from '../../src/core/table/parquet';
 import type { Table } from '../../src/core/table/table';
 import type { RunningEmulator } from '../../src/emulator';
 import { type Connection, runCli, startCliEmulator, stopCliEmulator } from './support';
@@ -78,6 +78,57 @@ describe('measnb stats and correction cells (built CLI)', function () {
     const zone = await runCli(['stats', file, '--metric', 'x', '--year', '2026', '--time-zone', 'Mars/Base']);
     assert.equal(zone.code, 2);
     assert.match(zone.stderr, /--time-zone/);
+  });
+
+  it('stats on a file of several datasources names the flag to give one: --datasource <id>, exit 2', async () => {
+    const t = quarter();
+    const two: Table = {
+      ...t,
+      columns: [
+        {
+          ...t.columns[0],
+          dict: ['D1', 'D2'],
+          codes: Int32Array.from({ length: t.rowCount }, (_, i) => i % 2),
+        } as Table['columns'][number],
+        ...t.columns.slice(1),
+      ],
+    };
+    await writeFile(join(dir, 'two.parquet'), writeParquet(two));
+    const r = await runCli(['stats', join(dir, 'two.parquet'), '--metric', 'pm2_5ConcMass1HourMean', '--year', '2026']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /Statistics are of one datasource: this data has 2 \(D1, D2\)\. Give one with --datasource <id>\./,
+    );
+  });
+
+  it('stats on a report of 24-hour means (frequency day) refuses with the rule and exit 2, not capture 0', async () => {
+    // A real daily report from the emulator: one row a day per metric, its 24-hour means.
+    const ds = emu.facts.datasources[0].datasourceId;
+    const cell = `report datasource-measurements\ndatasourceIds: ${ds}\noutputFrequency: day\nstartTime: 2026-10-01\nendTime: 2026-11-20\nfileFormat: parquet-wide`;
+    const out = join(dir, 'daily');
+    const q = await runCli(['query', '-e', cell, '--dir', out, ...conn.args], { env: conn.env });
+    assert.equal(q.code, 0, q.stderr);
+    const [reportDir] = await readdir(out);
+    const [file] = await readdir(join(out, reportDir));
+    const names = (await readParquet(await readFile(join(out, reportDir, file)))).columns.map((c) => c.name);
+    const metric = names.find((n) => n.startsWith('pm2_5ConcMass') && n.endsWith('.value'))?.replace(/\.value$/, '');
+    assert.ok(metric, names.join());
+    const r = await runCli([
+      'stats',
+      join(out, reportDir, file),
+      '--metric',
+      metric,
+      '--year',
+      '2026',
+      '--quarter',
+      '4',
+    ]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout.toString(), '');
+    assert.match(r.stderr, /Regulatory statistics need hourly or finer data: a day is valid with ≥ 18 hours/);
+    assert.match(r.stderr, /40 CFR 50 Appendix N/);
+    assert.match(r.stderr, new RegExp(`${metric}\\.value has at most one value a day`));
   });
 
   it('measnb run of a notebook with a correction cell gives the formula on every row', async () => {

@@ -45,6 +45,11 @@ describe('e2e: a notebook file with a damaged saved table output', () => {
       text,
       /not a valid measnb table: column "datasourceId" has the code 7 in row 2, past its dictionary of 2/,
     );
+    // In the error style of outputs and panels (renderer/widget/mount.ts mountError), an alert, not plain text.
+    const box = frame.locator('.mt-panel-error[role="alert"]').first();
+    assert.match(String(await box.textContent()), /This table output could not be read/);
+    const border = await box.evaluate((el) => getComputedStyle(el).borderLeftStyle);
+    assert.equal(border, 'solid', 'the error style is applied (styles.css)');
     const good = await eventually(async () => {
       const t = await frame
         .locator('.measnb-table')

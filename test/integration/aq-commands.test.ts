@@ -15,7 +15,8 @@ import { cellText, findColumn, floatValues, isNumeric, type Table } from '../../
 import { decodeTable } from '../../src/core/table/wire';
 import type { RunningEmulator } from '../../src/emulator/index';
 import { APPLY_CORRECTION_COMMAND, REGULATORY_STATISTICS_COMMAND } from '../../src/extension/notebook/aq-commands';
-import { type HostEmulator, openNotebook, runCell, startHostEmulator, stopHostEmulator } from './helpers';
+import { api, type HostEmulator, openNotebook, runCell, startHostEmulator, stopHostEmulator } from './helpers';
+import { QuickInputDriver } from './quick-input-driver';
 
 const CONNECTION = 'AQ commands emulator';
 const PM = 'pm2_5ConcMass1HourMean.raw';
@@ -185,5 +186,74 @@ describe('air-quality commands: corrections and regulatory statistics', function
       [out.rows[0].validDays, out.rows[0].p98, out.rows[0].p98Rank, out.rows[0].daysAbove],
       [90, 89, 2, 0],
     );
+  });
+  it('Regulatory Statistics of a file of two datasources asks for one: the core reason in the pick, its own hint', async () => {
+    const start = Date.UTC(2026, 0, 1);
+    const times = Array.from({ length: 2 * 24 }, (_, k) => start + Math.floor(k / 2) * 3_600_000);
+    const file = path.join(scratch, 'two.parquet');
+    const t: Table = {
+      rowCount: times.length,
+      columns: [
+        {
+          kind: 'identifier',
+          name: 'datasourceId',
+          dict: ['D1', 'D2'],
+          codes: Int32Array.from(times, (_, k) => k % 2),
+        },
+        { kind: 'time', name: 'time', values: Float64Array.from(times) },
+        {
+          kind: 'number',
+          name: 'pm2_5ConcMass1HourMean.value',
+          values: Float64Array.from(times, (_, k) => 1 + (k % 2)),
+        },
+      ],
+    };
+    fs.writeFileSync(file, writeParquet(t));
+    const driver = new QuickInputDriver(await api());
+    try {
+      const running = vs.commands.executeCommand(REGULATORY_STATISTICS_COMMAND, {
+        file: vs.Uri.file(file),
+        metric: 'pm2_5ConcMass1HourMean',
+        year: 2026,
+        quarter: 1,
+        timeZone: 'UTC',
+      }) as Thenable<StatisticsOutcome | undefined>;
+      const qp = await driver.pick('D2');
+      assert.equal(qp.placeholder, 'Statistics are of one datasource: this data has 2 (D1, D2). Pick one.');
+      const out = await running;
+      assert.ok(out, 'the command returned its outcome');
+      assert.equal(out.datasource, 'D2');
+      assert.equal(out.rows[0].meanOfDailyMeans, 2);
+    } finally {
+      driver.dispose();
+    }
+  });
+  it('Regulatory Statistics of a Parquet report (startOfPeriod as ISO text): its years and days read as instants', async () => {
+    // 2026 Q1 hourly, as a parquet-wide report holds its times: text such as 2026-01-01T00:00:00Z.
+    const n = 90 * 24;
+    const iso = (k: number) => `${new Date(Date.UTC(2026, 0, 1) + k * 3_600_000).toISOString().slice(0, 19)}Z`;
+    const file = path.join(scratch, 'report.parquet');
+    const t: Table = {
+      rowCount: n,
+      columns: [
+        {
+          kind: 'text',
+          name: 'startOfPeriod',
+          dict: Array.from({ length: n }, (_, k) => iso(k)),
+          codes: Int32Array.from({ length: n }, (_, k) => k),
+        },
+        { kind: 'number', name: 'pm2_5ConcMass1HourMean.value', values: new Float64Array(n).fill(4) },
+      ],
+    };
+    fs.writeFileSync(file, writeParquet(t));
+    const out = (await vs.commands.executeCommand(REGULATORY_STATISTICS_COMMAND, {
+      file: vs.Uri.file(file),
+      metric: 'pm2_5ConcMass1HourMean',
+      year: 2026,
+      quarter: 1,
+      timeZone: 'UTC',
+    })) as StatisticsOutcome | undefined;
+    assert.ok(out, 'the command returned its outcome (no error on the text times)');
+    assert.deepEqual([out.rows[0].validDays, out.rows[0].meanOfDailyMeans], [90, 4]);
   });
 });

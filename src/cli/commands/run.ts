@@ -313,11 +313,14 @@ async function runAndRecord(run: CellRun, conn: Connection, opts: RunOptions, pl
   });
   ctx.progress.clear();
   const output = await cellOutput(result, index, places);
-  if (opts.results) await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${run.order}`, result);
+  // --results names unnamed cells by their order among code cells (cell-<n>): the line names the file it wrote.
+  const written = opts.results
+    ? await writeResult(opts.results, opts.resultsFormat, result.name ?? `cell-${run.order}`, result)
+    : undefined;
   cell.outputs = [output];
   cell.execution = { order: run.order, success: true, startTime: run.startTime, endTime: ctx.clock.nowMs() };
   for (const w of result.warnings) ctx.progress.warning(warningLine(`${file}#${index + 1}`, w));
-  ctx.progress.message(`${title}: ${result.summary}`);
+  ctx.progress.message(`${title}: ${result.summary}${written ? ` → ${written}` : ''}`);
   if (result.notice) ctx.progress.message(`  ${result.notice}`);
   // In a terminal, each cell's table as `query` shows it; piped, stdout stays empty (--out is the data).
   if (opts.table || process.stdout.isTTY) await showTable(title, result.table);

@@ -60,6 +60,8 @@ async function statsAction(ctx: ActionContext, file: string, opts: StatsOptions)
       { signal: ctx.signal },
     );
   } catch (e) {
+    if (e instanceof StatisticsInputError && e.needs === 'datasource')
+      throw new UsageError(`${e.message} Give one with --datasource <id>.`);
     if (e instanceof StatisticsInputError || (e as { code?: string }).code === 'TABLE_FILE')
       throw new UsageError((e as Error).message);
     throw e;

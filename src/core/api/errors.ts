@@ -352,6 +352,13 @@ export class RowsUnavailable extends MeasnbError {
 export class StatisticsInputError extends MeasnbError {
   override name = 'StatisticsInputError';
   readonly code = 'STATISTICS_INPUT';
+  /** What the caller may add its own hint to: the data holds several datasources and none was given. */
+  constructor(
+    message: string,
+    readonly needs?: 'datasource',
+  ) {
+    super(message);
+  }
 }
 
 /** A sensor evaluation report asked of a result it cannot be made from (no sensor, no reference, no metric). */

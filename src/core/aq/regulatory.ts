@@ -70,6 +70,8 @@ interface DailyQuery {
   /** A SQL table expression: a quoted result name or a reader call (built by the caller). */
   from: string;
   timeColumn: string;
+  /** The time column holds ISO 8601 text (a Parquet report's startOfPeriod): cast to instants. */
+  timeIsText?: boolean;
   valueColumn: string;
   datasourceColumn?: string;
   datasource?: string;
@@ -89,7 +91,7 @@ export function dailyValuesSql(q: DailyQuery): string {
   const shift = q.period.offsetMinutes * MINUTE_MS;
   const from = instantLiteral(first * DAY_MS - shift);
   const to = instantLiteral(end * DAY_MS - shift);
-  const t = quoteIdent(q.timeColumn);
+  const t = q.timeIsText ? `CAST(${quoteIdent(q.timeColumn)} AS TIMESTAMPTZ)` : quoteIdent(q.timeColumn);
   const v = quoteIdent(q.valueColumn);
   const where = [`${t} >= ${from}`, `${t} < ${to}`, `${v} IS NOT NULL`, `NOT isnan(${v})`];
   if (q.qcColumn) where.push(`${quoteIdent(q.qcColumn)} IS DISTINCT FROM 'invalid'`);
@@ -140,6 +142,31 @@ export interface DailyValue {
   hours: number;
   mean: number;
   max: number;
+}
+
+/**
+ * Data with at most one hour a day that has a value (24-hour means, `outputFrequency: day` or coarser): no day can
+ * be valid (≥ 18 hours), so the statistics would say capture 0 on every row. Days without data are not asked.
+ */
+export function atMostOneHourADay(values: readonly DailyValue[]): boolean {
+  return values.length > 0 && values.every((d) => d.hours <= 1);
+}
+
+/** Why statistics are refused on such data: the one text of the CLI and the extension. */
+export function hourlyDataNeededText(valueColumn: string): string {
+  return (
+    `Regulatory statistics need hourly or finer data: a day is valid with ≥ ${MIN_HOURS_PER_DAY} hours that have a value ` +
+    `(40 CFR 50 Appendix N). ${valueColumn} has at most one value a day here (24-hour means, outputFrequency: day ` +
+    'or coarser), so no day could be valid and capture would be 0: use hourly data (outputFrequency: hour).'
+  );
+}
+
+/**
+ * Why statistics ask for a datasource: the data holds several (the first 5 named, `more` when it holds over 5).
+ * Each surface adds how to give one: the CLI its `--datasource <id>`, the extension its pick.
+ */
+export function oneDatasourceText(ids: readonly string[], more: boolean): string {
+  return `Statistics are of one datasource: this data has ${more ? 'more than 5' : ids.length} (${ids.slice(0, 5).join(', ')}${more ? ', …' : ''}).`;
 }
 
 /** One row of the statistics: a quarter or the whole year. */

@@ -6,8 +6,11 @@ import { resolve } from 'node:path';
 import { StatisticsInputError } from '../api/errors';
 import { metricUnit, pollutantOf } from '../aq/metric-info';
 import {
+  atMostOneHourADay,
   dailyValuesSql,
+  hourlyDataNeededText,
   INDICATIVE_LABEL,
+  oneDatasourceText,
   type PeriodStatistics,
   regulatoryStatistics,
   type StatisticsPeriod,
@@ -51,9 +54,17 @@ function texts(t: Table, name: string): string[] {
   return c ? Array.from({ length: t.rowCount }, (_, i) => cellText(c, i)) : [];
 }
 
+/** The data's time column: `time` (minute data, results), else a report's `startOfPeriod`. */
+export function timeColumnOf(names: readonly string[]): string {
+  const found = ['time', 'startOfPeriod'].find((n) => names.includes(n));
+  if (!found) throw new StatisticsInputError('This data has no time column (time or startOfPeriod).');
+  return found;
+}
+
 /** The data's value column for a metric (`m`, else `m.value`), its time column and its datasource. */
 async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest) {
-  const names = (await run(`SELECT * FROM ${from} LIMIT 0`)).columns.map((c) => c.name);
+  const columns = (await run(`SELECT * FROM ${from} LIMIT 0`)).columns;
+  const names = columns.map((c) => c.name);
   const valueColumn = [req.metric, `${req.metric}.value`].find((n) => names.includes(n));
   if (!valueColumn) {
     const metrics = names.filter((n) => parseMetricLabel(n) && !/\.(status|qcAssessment|qcFlags|raw)$/.test(n));
@@ -61,31 +72,35 @@ async function resolveColumns(run: RunSql, from: string, req: StatisticsRequest)
       `No column ${req.metric} in this data (metrics: ${metrics.slice(0, 12).join(', ') || 'none'}).`,
     );
   }
-  const timeColumn = req.timeColumn ?? ['time', 'startOfPeriod'].find((n) => names.includes(n));
-  if (!timeColumn || !names.includes(timeColumn))
-    throw new StatisticsInputError('This data has no time column (time or startOfPeriod).');
+  const timeColumn = req.timeColumn ?? timeColumnOf(names);
+  if (!names.includes(timeColumn)) throw new StatisticsInputError(`This data has no column ${timeColumn}.`);
+  // A Parquet report holds its times as ISO text (startOfPeriod): read as instants.
+  const timeIsText = columns.find((c) => c.name === timeColumn)?.kind === 'text';
   const qc = `${valueColumn.replace(/\.value$/, '')}.qcAssessment`;
   const qcColumn = names.includes(qc) ? qc : undefined;
   const dsColumn = req.datasourceColumn ?? 'datasourceId';
-  if (!names.includes(dsColumn)) return { valueColumn, timeColumn, datasource: undefined, dsColumn, qcColumn };
+  if (!names.includes(dsColumn))
+    return { valueColumn, timeColumn, timeIsText, datasource: undefined, dsColumn, qcColumn };
   let datasource = req.datasource;
   if (datasource === undefined) {
     const ds = texts(await run(`SELECT DISTINCT ${quoteIdent(dsColumn)} AS ds FROM ${from} ORDER BY ds LIMIT 6`), 'ds');
     if (ds.length !== 1)
       throw new StatisticsInputError(
-        `Give a datasource: this data has ${ds.length > 5 ? 'more than 5' : ds.length} (${ds.slice(0, 5).join(', ')}).`,
+        oneDatasourceText(ds.slice(0, 5), ds.length > 5),
+        ds.length > 1 ? 'datasource' : undefined,
       );
     datasource = ds[0];
   }
-  return { valueColumn, timeColumn, datasource, dsColumn, qcColumn };
+  return { valueColumn, timeColumn, timeIsText, datasource, dsColumn, qcColumn };
 }
 
 /** Statistics of a metric over the whole of `from` (a quoted result name or a reader call). */
 export async function statisticsOf(run: RunSql, from: string, req: StatisticsRequest): Promise<StatisticsOutcome> {
-  const { valueColumn, timeColumn, datasource, dsColumn, qcColumn } = await resolveColumns(run, from, req);
+  const { valueColumn, timeColumn, timeIsText, datasource, dsColumn, qcColumn } = await resolveColumns(run, from, req);
   const sql = dailyValuesSql({
     from,
     timeColumn,
+    timeIsText,
     valueColumn,
     datasourceColumn: dsColumn,
     datasource,
@@ -102,6 +117,7 @@ export async function statisticsOf(run: RunSql, from: string, req: StatisticsReq
     mean: num(mean, i),
     max: num(max, i),
   }));
+  if (atMostOneHourADay(values)) throw new StatisticsInputError(hourlyDataNeededText(valueColumn));
   const parts = parseMetricLabel(valueColumn);
   const pollutant: StatisticsPollutant = pollutantOf(parts) ?? 'other';
   const rows = regulatoryStatistics(values, req.period, pollutant);

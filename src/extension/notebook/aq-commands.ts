@@ -15,7 +15,7 @@ import {
   fitWithRh,
   parseFitDates,
 } from '../../core/aq/corrections';
-import { offsetText, standardOffsetMinutes } from '../../core/aq/regulatory';
+import { offsetText, oneDatasourceText, standardOffsetMinutes } from '../../core/aq/regulatory';
 import { parseMetricLabel } from '../../core/metrics/labels';
 import { LANGUAGE_ID } from '../../core/query';
 import { parseCell } from '../../core/query/parse';
@@ -25,11 +25,13 @@ import {
   type StatisticsOutcome,
   type StatisticsRequest,
   statisticsOf,
+  timeColumnOf,
   withFileEngine,
 } from '../../core/sql/statistics.node';
 import { type Column, cellText, floatValues, isNumeric, type Table } from '../../core/table/table';
 import { quoteIdent } from '../../core/text/sql-text';
 import type { TablePanels } from '../table/table-panel';
+import { pickOne } from '../ui/quick-input';
 import { registerCommand } from '../ui/register-command';
 import { NOTEBOOK_TYPE } from './serializer';
 import type { SqlSessions } from './sql-sessions';
@@ -238,8 +240,10 @@ async function statisticsChoices(args: StatisticsArgs, run: (sql: string) => Pro
     ? textsOf(await run(`SELECT DISTINCT "datasourceId" AS ds FROM ${from} ORDER BY ds LIMIT 5000`), 'ds')
     : [];
   // One datasource (or none named): nothing to ask.
-  const datasource = args.datasource ?? (ids.length > 1 ? await pick(ids, 'Datasource') : ids[0]);
-  const years = textsOf(await run(`SELECT DISTINCT year("time")::VARCHAR AS y FROM ${from} ORDER BY y DESC`), 'y');
+  const datasource = args.datasource ?? (ids.length > 1 ? await pickDatasource(ids) : ids[0]);
+  // A report's startOfPeriod (ISO text in its Parquet) as instants, as the statistics read it.
+  const time = `CAST(${quoteIdent(timeColumnOf(names))} AS TIMESTAMPTZ)`;
+  const years = textsOf(await run(`SELECT DISTINCT year(${time})::VARCHAR AS y FROM ${from} ORDER BY y DESC`), 'y');
   const year = args.year ?? Number(await pick(years, 'Year'));
   const quarter =
     args.quarter ??
@@ -247,6 +251,17 @@ async function statisticsChoices(args: StatisticsArgs, run: (sql: string) => Pro
       ? undefined
       : quarterOf(await pick(['Whole year', 'Q1', 'Q2', 'Q3', 'Q4'], 'Year or quarter')));
   return { metric, datasource, year, quarter };
+}
+
+/** The datasource the statistics are of: the core's reason, and the pick's own hint. */
+async function pickDatasource(ids: readonly string[]): Promise<string> {
+  const placeholder = `${oneDatasourceText(ids.slice(0, 5), ids.length > 5)} Pick one.`;
+  const picked = await pickOne(
+    ids.map((label) => ({ label })),
+    { title: 'Datasource', placeholder },
+  );
+  if (!picked) throw new vscode.CancellationError();
+  return picked.label;
 }
 
 const quarterOf = (label: string) => (label.startsWith('Q') ? Number(label.slice(1)) : undefined);

@@ -10,8 +10,7 @@ export function tablePageHtml(opts: { cspSource: string; nonce: string; renderer
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${nonce}' ${cspSource}; font-src ${cspSource};">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>html, body, #root { height: 100%; margin: 0; } body { padding: 0 8px; box-sizing: border-box; overflow: hidden; }
-.mt-panel-error { margin: 16px 8px; padding: 8px 12px; border-left: 3px solid var(--vscode-errorForeground); color: var(--vscode-foreground); font: 13px var(--vscode-font-family); white-space: pre-wrap; }</style>
+<style>html, body, #root { height: 100%; margin: 0; } body { padding: 0 8px; box-sizing: border-box; overflow: hidden; }</style>
 </head>
 <body><div id="root" data-testid="table-panel">Loading…</div>
 <script nonce="${nonce}" type="module">import { showPanel } from ${JSON.stringify(rendererUri)}; showPanel(acquireVsCodeApi(), document.getElementById('root'));</script>

@@ -1,4 +1,5 @@
-// Puts a table widget (with the stylesheet, once per document) into an output element.
+// Puts a table widget (with the stylesheet, once per document) into an output element, or the error that kept it
+// from being shown.
 import uplotCss from 'uplot/dist/uPlot.min.css';
 import type { Table } from '../../core/table/table';
 import css from '../dom/styles.css';
@@ -24,4 +25,17 @@ export function mountTable(element: HTMLElement, table: Table, options: MountOpt
   element.textContent = '';
   element.appendChild(widget.element);
   return widget;
+}
+
+/**
+ * Shows why a table cannot be shown, in the one error style of outputs and panels (`.mt-panel-error`, styles.css:
+ * VS Code's error colour in every theme) and as an alert for screen readers. The message is text, never HTML.
+ */
+export function mountError(element: HTMLElement, message: string): void {
+  ensureStyles(element.ownerDocument);
+  const box = element.ownerDocument.createElement('div');
+  box.className = 'mt-panel-error';
+  box.setAttribute('role', 'alert');
+  box.textContent = message;
+  element.replaceChildren(box);
 }

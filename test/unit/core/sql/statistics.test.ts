@@ -137,6 +137,40 @@ describe('core sql statistics: over the whole file, by DuckDB', function () {
     assert.notEqual(utc.rows[4].validDays, local.rows[4].validDays);
   });
 
+  // One row a day (24-hour means of a `outputFrequency: day` report; its Parquet holds startOfPeriod as ISO text):
+  // no day can have 18 hours, so the extension's panel and `measnb stats` refuse with the rule (one text, core/aq).
+  it('daily data is refused with the hourly rule; ISO text times (a Parquet report) are read as instants', async () => {
+    const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+    const days = (step: number): Table => {
+      const n = 90 * step;
+      return {
+        rowCount: n,
+        columns: [
+          {
+            kind: 'text',
+            name: 'startOfPeriod',
+            dict: Array.from({ length: n }, (_, k) => iso(Date.UTC(2026, 0, 1) + (k * 24 * H) / step)),
+            codes: Int32Array.from({ length: n }, (_, k) => k),
+          },
+          { kind: 'number', name: 'pm2_5ConcMass24HourMean.value', values: new Float64Array(n).fill(5) },
+        ],
+      };
+    };
+    await writeFile(join(dir, 'daily.parquet'), writeParquet(days(1)));
+    const req = { metric: 'pm2_5ConcMass24HourMean', period: { year: 2026, quarter: 1, offsetMinutes: 0 } };
+    await assert.rejects(
+      fileStatistics(join(dir, 'daily.parquet'), req),
+      (e: Error) =>
+        e instanceof StatisticsInputError &&
+        e.message ===
+          'Regulatory statistics need hourly or finer data: a day is valid with ≥ 18 hours that have a value (40 CFR 50 Appendix N). pm2_5ConcMass24HourMean.value has at most one value a day here (24-hour means, outputFrequency: day or coarser), so no day could be valid and capture would be 0: use hourly data (outputFrequency: hour).',
+    );
+    // The same ISO text an hour apart: every day valid.
+    await writeFile(join(dir, 'hourly.parquet'), writeParquet(days(24)));
+    const hourly = await fileStatistics(join(dir, 'hourly.parquet'), req);
+    assert.deepEqual([hourly.rows[0].validDays, hourly.rows[0].meanOfDailyMeans], [90, 5]);
+  });
+
   it('clear errors: an unknown metric, several datasources, a file that is no table', async () => {
     const period = { year: 2026, offsetMinutes: 0 };
     await assert.rejects(
@@ -146,7 +180,10 @@ describe('core sql statistics: over the whole file, by DuckDB', function () {
     );
     await assert.rejects(
       fileStatistics(join(dir, 'pm.parquet'), { metric: 'pm2_5ConcMass1HourMean', period }),
-      /Give a datasource: this data has 2 \(D1, D2\)/,
+      (e: Error) =>
+        e instanceof StatisticsInputError &&
+        e.needs === 'datasource' &&
+        e.message === 'Statistics are of one datasource: this data has 2 (D1, D2).',
     );
     await assert.rejects(
       fileStatistics(join(dir, 'x.txt'), { metric: 'm', period }),
