@@ -71,6 +71,15 @@ export function pairedInvalidLabel(metric: string, side: 'left' | 'right'): stri
   return `${QC_INVALID_LABEL} · ${metric} (${side} axis)`;
 }
 
+/**
+ * The "Hide QC-invalid (N)" toggle's text: it hides the marks of every metric drawn (each panel, both axes), so N
+ * counts them all, not the first metric's alone.
+ */
+export function hideInvalidText(datas: readonly { invalidCount: number }[]): string {
+  const n = datas.reduce((sum, d) => sum + d.invalidCount, 0);
+  return ` Hide QC-invalid (${n.toLocaleString('en-US')})`;
+}
+
 /** The distinct times of both charts, ascending. */
 export function unionTimes(a: ChartData<LineValues>, b: ChartData<LineValues>): number[] {
   return [...new Set([...a.xs, ...b.xs])].sort((x, y) => x - y);

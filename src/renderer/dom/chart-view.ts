@@ -41,6 +41,7 @@ import { qcInvalidTest, qcSiblings, statusTone } from '../model/qc';
 import { type DecimatedDrawing, decimatedDrawing } from './chart-decimation';
 import {
   extraMetricSelect,
+  hideInvalidText,
   MAX_PANELS,
   pairedInvalidLabel,
   panelTitle,
@@ -609,14 +610,17 @@ export class ChartView {
       this.note.textContent = timeCol < 0 ? 'No time column to chart.' : 'No numeric metric column to chart.';
       return;
     }
-    const hasQc = this.siblings.assessment[metricCol] >= 0 || this.siblings.flags[metricCol] >= 0;
     const period = resamplePeriodOf(this.resample.value);
     const on = this.layoutOf(timeCol);
     const data = this.dataOf(metricCol, on);
     const extraCols = this.extraColumns(metricCol);
+    // The toggle applies to every metric drawn: shown when any of them has QC columns.
+    const hasQc = [metricCol, ...extraCols].some(
+      (c) => this.siblings.assessment[c] >= 0 || this.siblings.flags[c] >= 0,
+    );
     const extraDatas = extraCols.map((c) => this.dataOf(c, on));
     const range = sharedRange([data, ...extraDatas]);
-    this.hideInvalidLabel.textContent = ` Hide QC-invalid (${data.invalidCount.toLocaleString('en-US')})`;
+    this.hideInvalidLabel.textContent = hideInvalidText([data, ...extraDatas]);
     this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     this.note.textContent = noteText(data, resampleNote(period, this.timeZone()));
     const unit = unitOf(this.table.columns[metricCol]);

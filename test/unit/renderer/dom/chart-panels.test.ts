@@ -1,6 +1,7 @@
 // Two metrics in one panel: both charts placed on their union times, null where a chart has no value.
 import assert from 'node:assert/strict';
 import {
+  hideInvalidText,
   pairedInvalidLabel,
   QC_INVALID_LABEL,
   realign,
@@ -37,5 +38,13 @@ describe('renderer chart panels', () => {
     assert.equal(left, 'QC-invalid · pm2_5ConcMassNowcast (left axis)');
     assert.equal(right, 'QC-invalid · no2Conc1HourMean (right axis)');
     assert.ok(left.startsWith(QC_INVALID_LABEL) && right.startsWith(QC_INVALID_LABEL));
+  });
+
+  it('the Hide QC-invalid toggle counts the marks of every metric drawn (it hides them all), not the first alone', () => {
+    assert.equal(
+      hideInvalidText([{ invalidCount: 1200 }, { invalidCount: 34 }, { invalidCount: 0 }]),
+      ' Hide QC-invalid (1,234)',
+    );
+    assert.equal(hideInvalidText([{ invalidCount: 0 }]), ' Hide QC-invalid (0)');
   });
 });
