@@ -590,6 +590,11 @@ export class ChartView {
     });
   }
 
+  /** Whether any of the metrics drawn has QC columns (the Hide QC-invalid toggle applies to all of them). */
+  private hasQc(cols: number[]): boolean {
+    return cols.some((c) => this.siblings.assessment[c] >= 0 || this.siblings.flags[c] >= 0);
+  }
+
   /** Removes the plots and legends of the last draw. */
   private clear(): void {
     this.plot?.destroy();
@@ -614,14 +619,10 @@ export class ChartView {
     const on = this.layoutOf(timeCol);
     const data = this.dataOf(metricCol, on);
     const extraCols = this.extraColumns(metricCol);
-    // The toggle applies to every metric drawn: shown when any of them has QC columns.
-    const hasQc = [metricCol, ...extraCols].some(
-      (c) => this.siblings.assessment[c] >= 0 || this.siblings.flags[c] >= 0,
-    );
     const extraDatas = extraCols.map((c) => this.dataOf(c, on));
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = hideInvalidText([data, ...extraDatas]);
-    this.hideInvalidLabel.parentElement!.hidden = !hasQc;
+    this.hideInvalidLabel.parentElement!.hidden = !this.hasQc([metricCol, ...extraCols]);
     this.note.textContent = noteText(data, resampleNote(period, this.timeZone()));
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
