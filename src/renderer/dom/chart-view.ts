@@ -622,7 +622,8 @@ export class ChartView {
     const extraDatas = extraCols.map((c) => this.dataOf(c, on));
     const range = sharedRange([data, ...extraDatas]);
     this.hideInvalidLabel.textContent = hideInvalidText([data, ...extraDatas]);
-    this.hideInvalidLabel.parentElement!.hidden = !this.hasQc([metricCol, ...extraCols]);
+    const hasQc = this.hasQc([metricCol, ...extraCols]);
+    this.hideInvalidLabel.parentElement!.hidden = !hasQc;
     this.note.textContent = noteText(data, resampleNote(period, this.timeZone()));
     const unit = unitOf(this.table.columns[metricCol]);
     const bands = aqiBandsFor(this.table, metricCol);
